@@ -1,0 +1,82 @@
+package dev.tributary.rpc.error;
+
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.exception.UnauthenticatedException;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
+
+/**
+ * Converts typed exceptions to gRPC statuses and back. The server puts the {@link ErrorCode} in a
+ * trailer, so the client rethrows the exact exception family the server threw, with its message.
+ */
+public final class GrpcErrors {
+    /** Trailer holding {@link ErrorCode#code()}. */
+    public static final Metadata.Key<String> ERROR_CODE_KEY =
+            Metadata.Key.of("tributary-error-code", Metadata.ASCII_STRING_MARSHALLER);
+
+    private GrpcErrors() {}
+
+    /** The status (with trailers) that carries {@code t} to the client. */
+    public static StatusRuntimeException toStatus(Throwable t) {
+        ErrorCode code = ErrorCode.forThrowable(t);
+        String message = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+        if (code == ErrorCode.INTERNAL && !(t instanceof TributaryException)) {
+            message = t.getClass().getSimpleName() + ": " + message;
+        }
+        Metadata trailers = new Metadata();
+        trailers.put(ERROR_CODE_KEY, Integer.toString(code.code()));
+        return Status.fromCode(code.grpcCode())
+                .withDescription(message)
+                .asRuntimeException(trailers);
+    }
+
+    /**
+     * The typed exception for a failed call. Statuses without a Tributary trailer come from the
+     * transport: unavailable, deadline exceeded and resource exhausted are retriable.
+     */
+    public static TributaryException fromThrowable(Throwable t) {
+        if (t instanceof TributaryException te) {
+            return te;
+        }
+        Status status;
+        Metadata trailers;
+        if (t instanceof StatusRuntimeException sre) {
+            status = sre.getStatus();
+            trailers = sre.getTrailers();
+        } else if (t instanceof StatusException se) {
+            status = se.getStatus();
+            trailers = se.getTrailers();
+        } else {
+            return new ServerInternalException(String.valueOf(t.getMessage()), t);
+        }
+        String description =
+                status.getDescription() == null ? status.getCode().name() : status.getDescription();
+        String raw = trailers == null ? null : trailers.get(ERROR_CODE_KEY);
+        if (raw != null) {
+            int code;
+            try {
+                code = Integer.parseInt(raw);
+            } catch (NumberFormatException e) {
+                code = ErrorCode.INTERNAL.code();
+            }
+            TributaryException ex = ErrorCode.fromCode(code).toException(description);
+            ex.addSuppressed(t);
+            return ex;
+        }
+        switch (status.getCode()) {
+            case UNAVAILABLE:
+            case DEADLINE_EXCEEDED:
+            case RESOURCE_EXHAUSTED:
+            case ABORTED:
+                return new RetriableException(
+                        "server unavailable (" + status.getCode() + "): " + description, t);
+            case UNAUTHENTICATED:
+                return new UnauthenticatedException(description, t);
+            default:
+                return new ServerInternalException(status.getCode() + ": " + description, t);
+        }
+    }
+}

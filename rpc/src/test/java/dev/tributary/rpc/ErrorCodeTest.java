@@ -1,0 +1,74 @@
+package dev.tributary.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.rpc.error.ErrorCode;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.error.ServerInternalException;
+import io.grpc.Status;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ErrorCodeTest {
+
+    @Test
+    void codesAreUniqueAndStable() {
+        Set<Integer> seen = new HashSet<>();
+        for (ErrorCode c : ErrorCode.values()) {
+            assertThat(seen.add(c.code())).as("duplicate code %s", c).isTrue();
+            assertThat(ErrorCode.fromCode(c.code())).isSameAs(c);
+        }
+        // released codes never change meaning
+        assertThat(ErrorCode.INVALID_INPUT.code()).isEqualTo(1);
+        assertThat(ErrorCode.FENCED.code()).isEqualTo(5);
+        assertThat(ErrorCode.RETRIABLE.code()).isEqualTo(7);
+        assertThat(ErrorCode.fromCode(999)).isSameAs(ErrorCode.INTERNAL);
+    }
+
+    @Test
+    void everyTypedExceptionRoundTripsToTheSameClass() {
+        for (ErrorCode c : ErrorCode.values()) {
+            TributaryException original = c.toException("boom " + c);
+            TributaryException back = GrpcErrors.fromThrowable(GrpcErrors.toStatus(original));
+            assertThat(back).isExactlyInstanceOf(original.getClass());
+            assertThat(back).hasMessage("boom " + c);
+        }
+    }
+
+    @Test
+    void mostSpecificClassWins() {
+        assertThat(ErrorCode.forThrowable(new InvalidConfigException("x")))
+                .isSameAs(ErrorCode.INVALID_CONFIG);
+        class DiskFull extends StorageException {
+            DiskFull() {
+                super("disk full");
+            }
+        }
+        assertThat(ErrorCode.forThrowable(new DiskFull())).isSameAs(ErrorCode.STORAGE);
+        assertThat(ErrorCode.forThrowable(new IllegalStateException("bug")))
+                .isSameAs(ErrorCode.INTERNAL);
+    }
+
+    @Test
+    void untypedFailuresBecomeInternalWithTheirClassName() {
+        TributaryException back =
+                GrpcErrors.fromThrowable(GrpcErrors.toStatus(new NullPointerException("npe")));
+        assertThat(back).isInstanceOf(ServerInternalException.class).hasMessageContaining("npe");
+    }
+
+    @Test
+    void transportFailuresWithoutTrailerAreRetriable() {
+        assertThat(GrpcErrors.fromThrowable(Status.UNAVAILABLE.asRuntimeException()))
+                .isInstanceOf(RetriableException.class);
+        assertThat(GrpcErrors.fromThrowable(Status.PERMISSION_DENIED.asRuntimeException()))
+                .isInstanceOf(ServerInternalException.class);
+        assertThat(GrpcErrors.fromThrowable(new FencedException("f")))
+                .isInstanceOf(FencedException.class);
+    }
+}
