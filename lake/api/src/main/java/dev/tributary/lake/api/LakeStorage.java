@@ -1,0 +1,46 @@
+package dev.tributary.lake.api;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+
+/**
+ * One lake warehouse of one format: its catalog, writers and committers. Thread safe; writers and
+ * committers it creates are each used by one thread at a time. Close it when the process stops.
+ *
+ * <p>Typical round (T4, T6, T8): the tiering job creates one {@link LakeWriter} per split with
+ * {@link #createWriter}, writes the split's records and ships {@link LakeWriter#complete()}'s
+ * result (as bytes through {@link dev.tributary.lake.api.write.LakeWriteResultSerializer}) to the
+ * coordinator, which commits all results of the round with one {@link LakeCommitter#commit} call.
+ */
+public interface LakeStorage extends AutoCloseable {
+
+    /** The format identifier, same as {@link LakeStoragePlugin#identifier()}. */
+    String identifier();
+
+    /** The catalog (create, alter, drop, describe, validate lake tables). */
+    LakeCatalog catalog();
+
+    /**
+     * Creates the writer of one split. The lake table must exist and match {@link
+     * LakeWriterContext#table()}.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     * @throws dev.tributary.lake.api.catalog.LakeTableMismatchException when the lake table was
+     *     changed outside Tributary
+     */
+    LakeWriter createWriter(LakeWriterContext context);
+
+    /**
+     * Creates a committer for one lake table. Cheap; it may be cached per table and reused for many
+     * rounds by one thread at a time.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     */
+    LakeCommitter createCommitter(TablePath tablePath);
+
+    @Override
+    void close();
+}

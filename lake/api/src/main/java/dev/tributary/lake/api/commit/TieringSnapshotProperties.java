@@ -1,0 +1,129 @@
+package dev.tributary.lake.api.commit;
+
+import dev.tributary.common.exception.CorruptDataException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What a tiering snapshot records about its round (T21), so the lake alone can rebuild the
+ * coordinator's record.
+ *
+ * @param tableId the Tributary table id
+ * @param epoch the tiering epoch of the round (only grows per table)
+ * @param roundId the round id
+ * @param commitUser who committed (Paimon's commit user; an Iceberg summary property)
+ * @param bucketOffsets the tiered offset of every bucket after this round: the next offset to tier,
+ *     for ALL buckets of the table that were ever tiered, not only the buckets of this round
+ * @param extra free-form additional properties (keys without the {@code tributary.} prefix)
+ */
+public record TieringSnapshotProperties(
+        long tableId,
+        long epoch,
+        long roundId,
+        String commitUser,
+        SortedMap<Integer, Long> bucketOffsets,
+        Map<String, String> extra) {
+
+    /** Prefix of every property Tributary writes into a snapshot. */
+    public static final String PREFIX = "tributary.";
+
+    public static final String TABLE_ID = PREFIX + "table-id";
+    public static final String EPOCH = PREFIX + "epoch";
+    public static final String ROUND_ID = PREFIX + "round-id";
+    public static final String COMMIT_USER = PREFIX + "commit-user";
+
+    /** {@code bucket=offset} pairs separated by commas, ascending by bucket: {@code 0=12,1=40}. */
+    public static final String BUCKET_OFFSETS = PREFIX + "bucket-offsets";
+
+    private static final String EXTRA_PREFIX = PREFIX + "x.";
+
+    public TieringSnapshotProperties {
+        Objects.requireNonNull(commitUser, "commitUser");
+        bucketOffsets = Collections.unmodifiableSortedMap(new TreeMap<>(bucketOffsets));
+        extra = Map.copyOf(extra);
+    }
+
+    /** Properties with the default commit user and no extras. */
+    public static TieringSnapshotProperties of(
+            long tableId, long epoch, long roundId, Map<Integer, Long> bucketOffsets) {
+        return new TieringSnapshotProperties(
+                tableId,
+                epoch,
+                roundId,
+                LakeCommitter.DEFAULT_COMMIT_USER,
+                new TreeMap<>(bucketOffsets),
+                Map.of());
+    }
+
+    /** True when both describe the same round attempt (table id, epoch, round id). */
+    public boolean sameRound(TieringSnapshotProperties other) {
+        return other.tableId == tableId && other.epoch == epoch && other.roundId == roundId;
+    }
+
+    /** The string properties written into the lake snapshot. */
+    public Map<String, String> toProperties() {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put(TABLE_ID, Long.toString(tableId));
+        out.put(EPOCH, Long.toString(epoch));
+        out.put(ROUND_ID, Long.toString(roundId));
+        out.put(COMMIT_USER, commitUser);
+        StringBuilder sb = new StringBuilder();
+        bucketOffsets.forEach(
+                (b, o) -> {
+                    if (sb.length() > 0) {
+                        sb.append(',');
+                    }
+                    sb.append(b).append('=').append(o);
+                });
+        out.put(BUCKET_OFFSETS, sb.toString());
+        extra.forEach((k, v) -> out.put(EXTRA_PREFIX + k, v));
+        return out;
+    }
+
+    /**
+     * Parses the properties of a lake snapshot; empty when the snapshot was not written by
+     * Tributary tiering (no {@link #EPOCH} key).
+     *
+     * @throws CorruptDataException when Tributary keys are present but malformed
+     */
+    public static Optional<TieringSnapshotProperties> fromProperties(Map<String, String> props) {
+        if (props == null || !props.containsKey(EPOCH)) {
+            return Optional.empty();
+        }
+        try {
+            SortedMap<Integer, Long> offsets = new TreeMap<>();
+            String encoded = props.getOrDefault(BUCKET_OFFSETS, "");
+            if (!encoded.isEmpty()) {
+                for (String pair : encoded.split(",")) {
+                    int eq = pair.indexOf('=');
+                    offsets.put(
+                            Integer.parseInt(pair.substring(0, eq)),
+                            Long.parseLong(pair.substring(eq + 1)));
+                }
+            }
+            Map<String, String> extra = new LinkedHashMap<>();
+            props.forEach(
+                    (k, v) -> {
+                        if (k.startsWith(EXTRA_PREFIX)) {
+                            extra.put(k.substring(EXTRA_PREFIX.length()), v);
+                        }
+                    });
+            return Optional.of(
+                    new TieringSnapshotProperties(
+                            Long.parseLong(props.get(TABLE_ID)),
+                            Long.parseLong(props.get(EPOCH)),
+                            Long.parseLong(props.get(ROUND_ID)),
+                            props.getOrDefault(COMMIT_USER, LakeCommitter.DEFAULT_COMMIT_USER),
+                            offsets,
+                            extra));
+        } catch (RuntimeException e) {
+            throw new CorruptDataException(
+                    "malformed Tributary properties in a lake snapshot: " + props, e);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.tributary.lake.api.write;
+
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+
+/**
+ * Writes the records of one split into new lake files. Nothing becomes visible until a {@link
+ * dev.tributary.lake.api.commit.LakeCommitter} commits the result of {@link #complete()}.
+ *
+ * <p>Lifecycle: {@code write*} then exactly one of {@link #complete()} or {@link #abort()}, then
+ * {@link #close()}. Not thread safe; one thread per writer.
+ */
+public interface LakeWriter extends AutoCloseable {
+
+    /**
+     * Writes one record.
+     *
+     * <p>For log tables {@code changeType} is {@link ChangeType#APPEND_ONLY} (INSERT is accepted
+     * too). For primary-key tables {@code +I}/{@code +U} are upserts and {@code -U}/{@code -D}
+     * delete the key (T8); records of one key must arrive in log order.
+     *
+     * @param row the Tributary row; it may be narrower than the table (written before a column was
+     *     added), the missing trailing columns are NULL
+     * @param changeType the record's change type
+     * @param bucket the Tributary bucket the record was read from (stored in {@code __bucket})
+     * @param offset the record's log offset (stored in {@code __offset})
+     * @param timestampMillis the record's append time, epoch milliseconds (stored in {@code
+     *     __timestamp})
+     * @throws dev.tributary.common.exception.InvalidInputException when the row does not fit the
+     *     table (too wide, wrong value class) or a change type is illegal for the table
+     * @throws dev.tributary.common.exception.StorageException when writing a file fails
+     */
+    void write(Row row, ChangeType changeType, int bucket, long offset, long timestampMillis);
+
+    /**
+     * Flushes and closes the files written so far and describes them. The writer accepts no more
+     * records afterwards. A writer that received no record returns a result with no files and row
+     * count 0.
+     */
+    LakeWriteResult complete();
+
+    /** Deletes every file this writer created. Safe to call after {@link #complete()} too. */
+    void abort();
+
+    /** Releases resources; does not delete completed files. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,39 @@
+package dev.tributary.lake.api.write;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
+import java.util.Objects;
+
+/**
+ * Everything a {@link LakeWriter} needs to know about its split. The identity fields (table id,
+ * epoch, round id, bucket) are copied into the {@link LakeWriteResult} so the coordinator can drop
+ * results of stale attempts (T20).
+ *
+ * @param tablePath the Tributary table (= lake database.table)
+ * @param tableId the Tributary table id (differs between a dropped table and a re-created one)
+ * @param table the current Tributary descriptor; rows may be narrower (older schema)
+ * @param bucket the Tributary bucket of the split
+ * @param epoch the table's tiering epoch of this round
+ * @param roundId the round id
+ */
+public record LakeWriterContext(
+        TablePath tablePath,
+        long tableId,
+        TableDescriptor table,
+        int bucket,
+        long epoch,
+        long roundId) {
+    public LakeWriterContext {
+        Objects.requireNonNull(tablePath, "tablePath");
+        Objects.requireNonNull(table, "table");
+        if (bucket < 0 || bucket >= table.bucketCount()) {
+            throw new IllegalArgumentException(
+                    "bucket "
+                            + bucket
+                            + " outside [0, "
+                            + table.bucketCount()
+                            + ") of "
+                            + tablePath);
+        }
+    }
+}
