@@ -1,0 +1,254 @@
+package dev.tributary.common.record;
+
+import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.io.BinaryReader;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A client's write request for one bucket of one table: a sequence of ({@link WriteKind}, {@link
+ * Row}) encoded under one schema id. Build one with {@link #builder}; ship {@link #toBytes()}; the
+ * server re-reads it with {@link #fromBytes} and {@link #reader}.
+ *
+ * <p>Encoding (little-endian): magic byte {@value #MAGIC}, table id (int64), bucket (int32), schema
+ * id (int32), record count (int32), then per record a kind byte and the row in {@link RowCodec}
+ * form.
+ */
+public final class WriteBatch {
+    /** Format version byte. */
+    public static final byte MAGIC = 1;
+
+    static final int HEADER_SIZE = 1 + 8 + 4 + 4 + 4;
+
+    private final byte[] bytes;
+    private final long tableId;
+    private final int bucket;
+    private final int schemaId;
+    private final int recordCount;
+
+    WriteBatch(byte[] bytes, long tableId, int bucket, int schemaId, int recordCount) {
+        this.bytes = bytes;
+        this.tableId = tableId;
+        this.bucket = bucket;
+        this.schemaId = schemaId;
+        this.recordCount = recordCount;
+    }
+
+    /**
+     * Starts a batch for a table bucket; rows are checked against {@code schema} as they are added.
+     *
+     * @param schemaId the id of {@code schema} in the table's schema history
+     */
+    public static WriteBatchBuilder builder(long tableId, int bucket, int schemaId, Schema schema) {
+        return new WriteBatchBuilder(tableId, bucket, schemaId, schema);
+    }
+
+    /**
+     * Wraps received bytes, checking the header only; rows are checked by {@link #reader}.
+     *
+     * @throws InvalidInputException if the header is malformed
+     */
+    public static WriteBatch fromBytes(byte[] bytes) {
+        if (bytes == null || bytes.length < HEADER_SIZE) {
+            throw new InvalidInputException(
+                    "malformed write batch: "
+                            + (bytes == null ? "null" : bytes.length + " bytes")
+                            + ", need at least a "
+                            + HEADER_SIZE
+                            + "-byte header; build batches with WriteBatch.builder");
+        }
+        BinaryReader in = new BinaryReader(bytes);
+        byte magic = in.readByte();
+        if (magic != MAGIC) {
+            throw new InvalidInputException(
+                    "unsupported write batch version " + magic + "; this server reads " + MAGIC);
+        }
+        long tableId = in.readLong();
+        int bucket = in.readInt();
+        int schemaId = in.readInt();
+        int count = in.readInt();
+        if (count < 0 || count > bytes.length - HEADER_SIZE) {
+            throw new InvalidInputException(
+                    "malformed write batch: record count "
+                            + count
+                            + " for "
+                            + bytes.length
+                            + " bytes");
+        }
+        return new WriteBatch(bytes, tableId, bucket, schemaId, count);
+    }
+
+    public long tableId() {
+        return tableId;
+    }
+
+    public int bucket() {
+        return bucket;
+    }
+
+    public int schemaId() {
+        return schemaId;
+    }
+
+    public int recordCount() {
+        return recordCount;
+    }
+
+    public int sizeInBytes() {
+        return bytes.length;
+    }
+
+    /** The encoded batch (not copied: do not modify). */
+    public byte[] toBytes() {
+        return bytes;
+    }
+
+    /**
+     * A cursor over the records, decoding rows under {@code schema} (the schema of {@link
+     * #schemaId()}) and checking each one: field count, NOT NULL and value ranges for append and
+     * upsert, key fields for delete, and that the kind fits the table (append for log tables,
+     * upsert/delete for primary-key tables).
+     */
+    public Reader reader(Schema schema) {
+        return new Reader(schema);
+    }
+
+    /** All records, decoded and checked as by {@link #reader}. */
+    public List<WriteRecord> records(Schema schema) {
+        List<WriteRecord> out = new ArrayList<>(recordCount);
+        Reader r = reader(schema);
+        while (r.next()) {
+            out.add(new WriteRecord(r.kind(), r.row()));
+        }
+        return out;
+    }
+
+    /**
+     * Iterates the records of a batch. Besides the decoded row it exposes the row's encoded bytes,
+     * so the store can copy them into the log without encoding again.
+     */
+    public final class Reader {
+        private final Schema schema;
+        private final RowCodec codec;
+        private final RowChecker checker;
+        private final BinaryReader in;
+        private int index = -1;
+        private WriteKind kind;
+        private Row row;
+        private int rowOffset;
+        private int rowLength;
+
+        private Reader(Schema schema) {
+            this.schema = schema;
+            this.codec = RowCodec.of(schema);
+            this.checker = new RowChecker(schema);
+            this.in = new BinaryReader(bytes, HEADER_SIZE, bytes.length - HEADER_SIZE);
+        }
+
+        /**
+         * Moves to the next record.
+         *
+         * @return false after the last record
+         * @throws InvalidInputException if the record is malformed or does not fit the schema
+         */
+        public boolean next() {
+            if (index + 1 >= recordCount) {
+                if (index + 1 == recordCount && in.remaining() != 0) {
+                    index++;
+                    throw new InvalidInputException(
+                            "malformed write batch: "
+                                    + in.remaining()
+                                    + " bytes after the last of "
+                                    + recordCount
+                                    + " records");
+                }
+                index = recordCount;
+                return false;
+            }
+            index++;
+            try {
+                kind = WriteKind.fromByteValue(in.readByte());
+                rowOffset = in.position();
+                int fields = peekVarInt(bytes, rowOffset);
+                if (fields != schema.fieldCount()) {
+                    throw new InvalidInputException(
+                            "record "
+                                    + index
+                                    + " has "
+                                    + fields
+                                    + " fields but schema "
+                                    + schemaId
+                                    + " has "
+                                    + schema.fieldCount()
+                                    + " columns "
+                                    + schema.columnNames()
+                                    + "; encode rows with the table's current schema");
+                }
+                row = codec.decode(in);
+                rowLength = in.position() - rowOffset;
+            } catch (CorruptDataException e) {
+                throw new InvalidInputException(
+                        "malformed write batch at record " + index + ": " + e.getMessage(), e);
+            }
+            checker.check(kind, row, index);
+            return true;
+        }
+
+        /** Position of the current record, from 0. */
+        public int index() {
+            return index;
+        }
+
+        public WriteKind kind() {
+            return kind;
+        }
+
+        public Row row() {
+            return row;
+        }
+
+        /** The array holding the current row's {@link RowCodec} encoding. */
+        public byte[] rowBuffer() {
+            return bytes;
+        }
+
+        public int rowOffset() {
+            return rowOffset;
+        }
+
+        public int rowLength() {
+            return rowLength;
+        }
+    }
+
+    private static int peekVarInt(byte[] buf, int pos) {
+        int v = 0;
+        for (int shift = 0; shift < 35 && pos < buf.length; shift += 7) {
+            byte b = buf[pos++];
+            v |= (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        throw new CorruptDataException("malformed field count");
+    }
+
+    @Override
+    public String toString() {
+        return "WriteBatch{table="
+                + tableId
+                + ", bucket="
+                + bucket
+                + ", schemaId="
+                + schemaId
+                + ", records="
+                + recordCount
+                + ", bytes="
+                + bytes.length
+                + '}';
+    }
+}

@@ -1,0 +1,36 @@
+package dev.tributary.storage.kv;
+
+import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.ConfigOptions;
+import java.time.Duration;
+
+/** Options of primary-key buckets (KV state and its snapshots). */
+public final class KvOptions {
+    private KvOptions() {}
+
+    public static final ConfigOption<Duration> SNAPSHOT_INTERVAL =
+            ConfigOptions.key("kv.snapshot.interval")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "How often BucketStore.maybeSnapshot() snapshots a primary-key bucket"
+                                    + " that changed since its last snapshot.");
+
+    public static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED =
+            ConfigOptions.key("kv.snapshot.num-retained")
+                    .intType()
+                    .check(n -> n >= 1, "at least 1")
+                    .defaultValue(2)
+                    .withDescription(
+                            "KV snapshots kept per bucket; older ones are deleted unless leased.");
+
+    public static final ConfigOption<Duration> LEASE_TIMEOUT =
+            ConfigOptions.key("kv.snapshot.lease-timeout")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
+                    .defaultValue(Duration.ofMinutes(2))
+                    .withDescription(
+                            "A snapshot lease not renewed within this time expires and no longer"
+                                    + " holds back snapshot retention.");
+}

@@ -1,0 +1,66 @@
+package dev.tributary.storage.log;
+
+import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.ConfigOptions;
+import dev.tributary.common.config.MemorySize;
+import java.time.Duration;
+
+/**
+ * Options of the bucket log. Store-wide values come from the server configuration; the {@code
+ * table.*} ones may be overridden per table in its properties.
+ */
+public final class LogOptions {
+    private LogOptions() {}
+
+    public static final ConfigOption<MemorySize> SEGMENT_SIZE =
+            ConfigOptions.key("log.segment.size")
+                    .memoryType()
+                    .check(s -> s.bytes() >= 1024 && s.bytes() <= Integer.MAX_VALUE, "1kb..2gb")
+                    .defaultValue(MemorySize.ofMebiBytes(128))
+                    .withDescription(
+                            "A bucket's log rolls to a new segment file when the active one would"
+                                    + " grow past this size.");
+
+    public static final ConfigOption<MemorySize> INDEX_INTERVAL =
+            ConfigOptions.key("log.index.interval")
+                    .memoryType()
+                    .defaultValue(new MemorySize(4096))
+                    .withDescription(
+                            "Bytes of log between two entries of the sparse offset index; smaller"
+                                    + " makes reads find their start faster, larger keeps the"
+                                    + " index smaller.");
+
+    public static final ConfigOption<FlushPolicy> FLUSH_POLICY =
+            ConfigOptions.key("log.flush.policy")
+                    .enumType(FlushPolicy.class)
+                    .defaultValue(FlushPolicy.FSYNC)
+                    .withDescription(
+                            "fsync: acknowledge appends after fsync, with group commit across"
+                                    + " concurrent appends; os-cache: acknowledge once written to"
+                                    + " the OS (loses recent appends on a machine crash).");
+
+    public static final ConfigOption<Duration> TTL =
+            ConfigOptions.key("table.log.ttl")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(7))
+                    .withDescription(
+                            "Log segments whose newest record is older than this are deleted by"
+                                    + " retention (never data not yet tiered to the lake).");
+
+    public static final ConfigOption<MemorySize> RETENTION_SIZE =
+            ConfigOptions.key("table.log.retention-size")
+                    .memoryType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Per bucket: when set, the oldest segments are deleted while the log is"
+                                    + " larger than this (never data not yet tiered). Unset: no"
+                                    + " size limit.");
+
+    public static final ConfigOption<Boolean> DATALAKE_ENABLED =
+            ConfigOptions.key("table.datalake.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether the table is tiered to the lake; if so, retention never"
+                                    + " deletes log at or above the bucket's tiered offset.");
+}
