@@ -1,0 +1,99 @@
+package dev.tributary.tiering.commit;
+
+import dev.tributary.tiering.event.SplitResultEvent;
+import dev.tributary.tiering.service.CommitRequest;
+import dev.tributary.tiering.split.TieringSplit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns the ended splits of a round into one commit request. A bucket's tiered offset may only
+ * advance over a gap-free prefix: with several offset-range splits per bucket (T5) and force-finish
+ * (T13), a later range can finish while an earlier one stopped short or was skipped. Such later
+ * ranges are not committed (their files are listed as discarded) and are read again next round, so
+ * nothing is tiered twice.
+ */
+public final class RoundResultMerger {
+    private RoundResultMerger() {}
+
+    /**
+     * @param splits every split of the round
+     * @param results results of ended splits, by split id
+     * @param skipped ids of splits never started (force-finish)
+     */
+    public static CommitRequest merge(
+            long tableId,
+            long epoch,
+            long roundId,
+            boolean forceFinished,
+            List<TieringSplit> splits,
+            Map<String, SplitResultEvent> results,
+            Set<String> skipped) {
+        Map<Integer, List<TieringSplit>> byBucket = new TreeMap<>();
+        for (TieringSplit s : splits) {
+            byBucket.computeIfAbsent(s.bucket(), b -> new ArrayList<>()).add(s);
+        }
+        Map<Integer, Long> offsets = new HashMap<>();
+        Map<Integer, Long> maxTimestamps = new HashMap<>();
+        List<byte[]> commit = new ArrayList<>();
+        List<byte[]> discard = new ArrayList<>();
+        long records = 0;
+        long bytes = 0;
+        for (Map.Entry<Integer, List<TieringSplit>> e : byBucket.entrySet()) {
+            List<TieringSplit> chain = e.getValue();
+            chain.sort(Comparator.comparingLong(TieringSplit::startOffset));
+            long reached = chain.get(0).startOffset();
+            boolean contiguous = true;
+            boolean advanced = false;
+            for (TieringSplit s : chain) {
+                SplitResultEvent r = results.get(s.splitId());
+                if (skipped.contains(s.splitId()) || r == null) {
+                    if (r == null && !skipped.contains(s.splitId())) {
+                        throw new IllegalStateException("split " + s + " has not ended");
+                    }
+                    contiguous = false;
+                    continue;
+                }
+                if (!contiguous || s.startOffset() != reached) {
+                    contiguous = false;
+                    if (r.writeResult() != null) {
+                        discard.add(r.writeResult());
+                    }
+                    continue;
+                }
+                if (r.writeResult() != null) {
+                    commit.add(r.writeResult());
+                }
+                records += r.records();
+                bytes += r.bytes();
+                if (r.maxTimestamp() >= 0) {
+                    maxTimestamps.merge(e.getKey(), r.maxTimestamp(), Math::max);
+                }
+                reached = r.offsetReached();
+                advanced = true;
+                if (!s.isSnapshot() && reached < s.endOffset()) {
+                    contiguous = false;
+                }
+            }
+            if (advanced) {
+                offsets.put(e.getKey(), reached);
+            }
+        }
+        return new CommitRequest(
+                tableId,
+                epoch,
+                roundId,
+                offsets,
+                commit,
+                discard,
+                maxTimestamps,
+                forceFinished,
+                records,
+                bytes);
+    }
+}

@@ -1,0 +1,361 @@
+package dev.tributary.tiering.enumerate;
+
+import dev.tributary.common.time.Clock;
+import dev.tributary.tiering.commit.Attempt;
+import dev.tributary.tiering.commit.CommitSequencer;
+import dev.tributary.tiering.commit.RoundResultMerger;
+import dev.tributary.tiering.event.RoundControlEvent;
+import dev.tributary.tiering.event.SplitResultEvent;
+import dev.tributary.tiering.service.CommitOutcome;
+import dev.tributary.tiering.service.CommitRequest;
+import dev.tributary.tiering.service.HeartbeatResponse;
+import dev.tributary.tiering.service.InFlightTable;
+import dev.tributary.tiering.service.RoundPlan;
+import dev.tributary.tiering.split.SplitPlanner;
+import dev.tributary.tiering.split.TieringSplit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tiering enumerator's logic, free of Flink and threads: which table to ask for and when, which
+ * reader gets which split, when a round is force-finished, and when a finished round is committed.
+ * Every method runs on one thread (the Flink enumerator's coordinator thread, or a test);
+ * asynchronous outcomes come back through the {@code on*} methods.
+ *
+ * <ul>
+ *   <li>A table is requested whenever a reader waits and no split is queued (T3, T27); a table with
+ *       nothing new is finished at once and the next one requested.
+ *   <li>Readers hold one split at a time; queued splits of all granted tables are served in grant
+ *       order, so spare readers move on to the next table while others finish (T3).
+ *   <li>When a round has run for its table's freshness it is force-finished (T13, T14).
+ *   <li>A failed split, a lost reader or a failed commit fails only its table's round (T22).
+ *   <li>Results of rounds that are no longer current are dropped (T20).
+ * </ul>
+ */
+public final class TieringScheduler {
+    private static final Logger LOG = LoggerFactory.getLogger(TieringScheduler.class);
+
+    private final Clock clock;
+    private final SchedulerSettings settings;
+    private final SplitPlanner planner;
+    private final EnumeratorEffects effects;
+    private final CommitSequencer sequencer;
+
+    private final Deque<TieringSplit> queue = new ArrayDeque<>();
+    private final TreeSet<Integer> awaiting = new TreeSet<>();
+    private final Map<Long, Round> rounds = new LinkedHashMap<>();
+    private boolean registered;
+    private boolean requestOutstanding;
+    private long lastRequestStartNanos;
+    private boolean lastRequestEmpty;
+    private boolean heartbeatOutstanding;
+    private long lastHeartbeatNanos;
+    private boolean heartbeatSent;
+    private long droppedResults;
+
+    public TieringScheduler(
+            Clock clock,
+            SchedulerSettings settings,
+            SplitPlanner planner,
+            EnumeratorEffects effects) {
+        this.clock = clock;
+        this.settings = settings;
+        this.planner = planner;
+        this.effects = effects;
+        this.sequencer = new CommitSequencer(settings.commitOrder());
+    }
+
+    // ---------------------------------------------------------------- coordinator protocol
+
+    public void onRegistered() {
+        registered = true;
+        onTick();
+    }
+
+    public void onTableGranted(RoundPlan plan) {
+        requestOutstanding = false;
+        lastRequestEmpty = false;
+        Round previous = rounds.get(plan.tableId());
+        if (previous != null) {
+            // the coordinator re-granted the table: our older attempt is stale
+            LOG.warn(
+                    "{} granted again with epoch {}; abandoning epoch {}",
+                    plan.tablePath(),
+                    plan.epoch(),
+                    previous.plan().epoch());
+            if (previous.state() == Round.State.READING) {
+                failRound(previous, null);
+            }
+        }
+        List<TieringSplit> splits = planner.plan(plan);
+        Round round = new Round(plan, splits, clock.nanoTime());
+        sequencer.assigned(round.attempt());
+        rounds.put(plan.tableId(), round);
+        LOG.info(
+                "round {} of {} (epoch {}): {} splits over {} buckets",
+                plan.roundId(),
+                plan.tablePath(),
+                plan.epoch(),
+                splits.size(),
+                plan.buckets().size());
+        if (splits.isEmpty()) {
+            finishReading(round);
+        } else {
+            queue.addAll(splits);
+        }
+        assignQueued();
+        maybeRequestTable();
+    }
+
+    public void onNoTable() {
+        requestOutstanding = false;
+        lastRequestEmpty = true;
+        maybeRequestTable();
+    }
+
+    public void onRequestFailed(Throwable error) {
+        LOG.warn("table request failed; retrying", error);
+        requestOutstanding = false;
+        lastRequestEmpty = true;
+    }
+
+    public void onHeartbeatDone(HeartbeatResponse response) {
+        heartbeatOutstanding = false;
+        for (InFlightTable stale : response.staleAttempts()) {
+            Round r = rounds.get(stale.tableId());
+            if (r != null
+                    && r.plan().epoch() == stale.epoch()
+                    && r.state() == Round.State.READING) {
+                LOG.warn("coordinator no longer recognises {}; abandoning it", r.attempt());
+                failRound(r, null);
+            }
+        }
+        for (InFlightTable ff : response.forceFinish()) {
+            Round r = rounds.get(ff.tableId());
+            if (r != null
+                    && r.plan().epoch() == ff.epoch()
+                    && r.state() == Round.State.READING
+                    && !r.forceFinished()) {
+                forceFinish(r);
+            }
+        }
+        assignQueued();
+        maybeRequestTable();
+    }
+
+    public void onHeartbeatFailed(Throwable error) {
+        heartbeatOutstanding = false;
+        LOG.warn("heartbeat failed; retrying at the next interval", error);
+    }
+
+    public void onCommitDone(Attempt attempt, CommitOutcome outcome, Throwable error) {
+        Round round = rounds.get(attempt.tableId());
+        if (round != null && round.plan().epoch() == attempt.epoch()) {
+            round.moveTo(Round.State.DONE);
+            rounds.remove(attempt.tableId());
+        }
+        if (error != null) {
+            LOG.warn("commit of {} failed; reporting the round failed", attempt, error);
+            effects.reportFailed(attempt, "commit failed: " + error);
+        } else if (outcome == CommitOutcome.FENCED) {
+            LOG.info("commit of {} was fenced: the attempt is stale, nothing committed", attempt);
+        }
+        startCommits(sequencer.finished(attempt));
+        maybeRequestTable();
+    }
+
+    // ---------------------------------------------------------------- readers
+
+    public void onSplitRequest(int subtask) {
+        awaiting.add(subtask);
+        assignQueued();
+        maybeRequestTable();
+    }
+
+    /** A reader ended a split (successfully or not). */
+    public void onSplitResult(int subtask, SplitResultEvent result) {
+        Round round = rounds.get(result.tableId());
+        if (round == null
+                || !round.matches(result.epoch(), result.roundId())
+                || round.state() != Round.State.READING
+                || !round.finished(result)) {
+            droppedResults++;
+            LOG.info("dropping result of stale split {} from reader {}", result.splitId(), subtask);
+            return;
+        }
+        if (result.failed()) {
+            LOG.warn(
+                    "split {} of {} failed: {}",
+                    result.splitId(),
+                    round.plan().tablePath(),
+                    result.error());
+            failRound(round, "split " + result.splitId() + " failed: " + result.error());
+        } else if (round.allSplitsEnded()) {
+            finishReading(round);
+        }
+    }
+
+    /**
+     * A reader was lost (its splits come back from Flink): every round it was working on fails,
+     * other tables go on (T22).
+     */
+    public void onReaderLost(int subtask) {
+        awaiting.remove(subtask);
+        for (Round r : new ArrayList<>(rounds.values())) {
+            if (r.state() == Round.State.READING && r.holdsSplitOn(subtask)) {
+                failRound(r, "reader " + subtask + " was lost");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- time
+
+    /** Periodic: heartbeats, round ceilings, table requests held back by the request interval. */
+    public void onTick() {
+        long now = clock.nanoTime();
+        if (registered
+                && !heartbeatOutstanding
+                && (!heartbeatSent
+                        || now - lastHeartbeatNanos >= settings.heartbeatInterval().toNanos())) {
+            heartbeatOutstanding = true;
+            heartbeatSent = true;
+            lastHeartbeatNanos = now;
+            effects.heartbeat(inFlight());
+        }
+        for (Round r : new ArrayList<>(rounds.values())) {
+            if (r.state() == Round.State.READING && !r.forceFinished() && r.deadlinePassed(now)) {
+                forceFinish(r);
+            }
+        }
+        maybeRequestTable();
+    }
+
+    /** Attempts this job works on, for heartbeats (reading and committing rounds). */
+    public List<InFlightTable> inFlight() {
+        List<InFlightTable> out = new ArrayList<>();
+        for (Round r : rounds.values()) {
+            out.add(new InFlightTable(r.plan().tableId(), r.plan().epoch()));
+        }
+        return out;
+    }
+
+    public int queuedSplits() {
+        return queue.size();
+    }
+
+    public long droppedResults() {
+        return droppedResults;
+    }
+
+    public Optional<Boolean> isForceFinished(long tableId) {
+        Round r = rounds.get(tableId);
+        return r == null ? Optional.empty() : Optional.of(r.forceFinished());
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void forceFinish(Round round) {
+        round.markForceFinished();
+        int skipped = 0;
+        for (Iterator<TieringSplit> it = queue.iterator(); it.hasNext(); ) {
+            TieringSplit s = it.next();
+            if (s.tableId() == round.plan().tableId()) {
+                it.remove();
+                round.skipped(s);
+                skipped++;
+            }
+        }
+        LOG.info(
+                "round {} of {} reached its freshness {}: force-finishing ({} splits skipped, {}"
+                        + " running)",
+                round.plan().roundId(),
+                round.plan().tablePath(),
+                round.plan().freshness(),
+                skipped,
+                round.holders().size());
+        RoundControlEvent event = control(RoundControlEvent.Kind.FORCE_FINISH, round);
+        for (int subtask : new TreeSet<>(round.holders().values())) {
+            effects.sendToReader(subtask, event);
+        }
+        if (round.allSplitsEnded()) {
+            finishReading(round);
+        }
+    }
+
+    private void finishReading(Round round) {
+        round.moveTo(Round.State.COMMITTING);
+        RoundPlan p = round.plan();
+        CommitRequest request =
+                RoundResultMerger.merge(
+                        p.tableId(),
+                        p.epoch(),
+                        p.roundId(),
+                        round.forceFinished(),
+                        round.splits(),
+                        round.results(),
+                        round.skippedSplits());
+        startCommits(sequencer.ready(round.attempt(), request));
+    }
+
+    /**
+     * Fails a reading round: queued splits are dropped, readers abort their part, and the
+     * coordinator is told (unless {@code reason} is null: it already knows the attempt is stale).
+     */
+    private void failRound(Round round, String reason) {
+        queue.removeIf(s -> s.tableId() == round.plan().tableId());
+        RoundControlEvent abort = control(RoundControlEvent.Kind.ABORT, round);
+        for (int subtask : new TreeSet<>(round.holders().values())) {
+            effects.sendToReader(subtask, abort);
+        }
+        round.moveTo(Round.State.DONE);
+        rounds.remove(round.plan().tableId());
+        if (reason != null) {
+            effects.reportFailed(round.attempt(), reason);
+        }
+        startCommits(sequencer.abandoned(round.attempt()));
+        maybeRequestTable();
+    }
+
+    private void startCommits(List<CommitRequest> requests) {
+        for (CommitRequest r : requests) {
+            effects.commit(new Attempt(r.tableId(), r.epoch()), r);
+        }
+    }
+
+    private void assignQueued() {
+        while (!awaiting.isEmpty() && !queue.isEmpty()) {
+            int subtask = awaiting.pollFirst();
+            TieringSplit split = queue.pollFirst();
+            rounds.get(split.tableId()).assigned(split, subtask);
+            effects.assignSplit(subtask, split);
+        }
+    }
+
+    private void maybeRequestTable() {
+        if (!registered || requestOutstanding || !queue.isEmpty() || awaiting.isEmpty()) {
+            return;
+        }
+        long now = clock.nanoTime();
+        if (lastRequestEmpty
+                && now - lastRequestStartNanos < settings.minRequestInterval().toNanos()) {
+            return;
+        }
+        requestOutstanding = true;
+        lastRequestStartNanos = now;
+        effects.requestTable();
+    }
+
+    private static RoundControlEvent control(RoundControlEvent.Kind kind, Round round) {
+        RoundPlan p = round.plan();
+        return new RoundControlEvent(kind, p.tableId(), p.epoch(), p.roundId());
+    }
+}

@@ -1,0 +1,149 @@
+package dev.tributary.tiering.job;
+
+import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.ConfigOptions;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.tiering.commit.CommitOrder;
+import dev.tributary.tiering.enumerate.SchedulerSettings;
+import java.time.Duration;
+import java.util.List;
+
+/** Options of the tiering job. Lake settings ({@code datalake.*}) travel in the same map. */
+public final class TieringOptions {
+    private TieringOptions() {}
+
+    public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
+            ConfigOptions.key("tiering.heartbeat.interval")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How often the job tells the coordinator which tables it works on."
+                                    + " Keep it well below the coordinator's"
+                                    + " tiering.heartbeat.timeout.");
+
+    public static final ConfigOption<Long> SPLIT_MAX_RECORDS =
+            ConfigOptions.key("tiering.split.max-records")
+                    .longType()
+                    .check(n -> n >= 1, "must be >= 1")
+                    .defaultValue(1_000_000L)
+                    .withDescription(
+                            "A log bucket with more pending records than this is cut into several"
+                                    + " offset-range splits so several readers share it (T5).");
+
+    public static final ConfigOption<CommitOrder> COMMIT_ORDER =
+            ConfigOptions.key("tiering.commit.order")
+                    .enumType(CommitOrder.class)
+                    .defaultValue(CommitOrder.COMPLETION)
+                    .withDescription(
+                            "'completion': a table commits as soon as its last split ends, other"
+                                    + " tables' commits run concurrently. 'assignment': tables"
+                                    + " commit one at a time in the order the job got them.");
+
+    public static final ConfigOption<Duration> REQUEST_MAX_WAIT =
+            ConfigOptions.key("tiering.request.max-wait")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "How long one table request may wait at the coordinator for a table to"
+                                    + " become pending (long poll), when the coordinator supports"
+                                    + " it.");
+
+    public static final ConfigOption<Duration> REQUEST_MIN_INTERVAL =
+            ConfigOptions.key("tiering.request.min-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(200))
+                    .withDescription(
+                            "Least time between two table requests when the previous one found no"
+                                    + " pending table.");
+
+    public static final ConfigOption<Duration> TICK_INTERVAL =
+            ConfigOptions.key("tiering.enumerator.tick")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription(
+                            "How often the enumerator checks round ceilings, heartbeats and"
+                                    + " deferred table requests.");
+
+    public static final ConfigOption<Duration> SNAPSHOT_LEASE_TTL =
+            ConfigOptions.key("tiering.snapshot-lease.ttl")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "TTL of the lease a reader holds on a KV snapshot while reading it"
+                                    + " (T9); renewed at half the TTL.");
+
+    public static final ConfigOption<Integer> READER_STEP_RECORDS =
+            ConfigOptions.key("tiering.reader.step-records")
+                    .intType()
+                    .check(n -> n >= 1, "must be >= 1")
+                    .defaultValue(2048)
+                    .withDescription(
+                            "Records a reader writes between two checks for force-finish and"
+                                    + " abort events.");
+
+    public static final ConfigOption<Integer> COMMIT_THREADS =
+            ConfigOptions.key("tiering.commit.threads")
+                    .intType()
+                    .check(n -> n >= 1, "must be >= 1")
+                    .defaultValue(4)
+                    .withDescription("Commits of different tables that may run at once (T24).");
+
+    public static final ConfigOption<String> JOB_ID =
+            ConfigOptions.key("tiering.job.id")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Id the job registers with; default a random one. Several jobs may"
+                                    + " serve one coordinator (T26).");
+
+    public static final ConfigOption<String> JOB_GROUP =
+            ConfigOptions.key("tiering.job.group")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "The table.datalake.tiering.group this job serves; empty for the"
+                                    + " default group (T26).");
+
+    public static final ConfigOption<Long> SHUFFLE_SEED =
+            ConfigOptions.key("tiering.split.shuffle-seed")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Seed of the split shuffle (T2); default a random seed, logged at"
+                                    + " start.");
+
+    public static final ConfigOption<Integer> EMBEDDED_PARALLELISM =
+            ConfigOptions.key("tiering.embedded.parallelism")
+                    .intType()
+                    .check(n -> n >= 1, "must be >= 1")
+                    .defaultValue(Runtime.getRuntime().availableProcessors())
+                    .withDescription(
+                            "Readers of the embedded tiering job; default the number of cores.");
+
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                HEARTBEAT_INTERVAL,
+                SPLIT_MAX_RECORDS,
+                COMMIT_ORDER,
+                REQUEST_MAX_WAIT,
+                REQUEST_MIN_INTERVAL,
+                TICK_INTERVAL,
+                SNAPSHOT_LEASE_TTL,
+                READER_STEP_RECORDS,
+                COMMIT_THREADS,
+                JOB_ID,
+                JOB_GROUP,
+                SHUFFLE_SEED,
+                EMBEDDED_PARALLELISM);
+    }
+
+    public static SchedulerSettings schedulerSettings(Configuration conf) {
+        return new SchedulerSettings(
+                conf.get(HEARTBEAT_INTERVAL),
+                conf.get(REQUEST_MIN_INTERVAL),
+                conf.get(SPLIT_MAX_RECORDS),
+                conf.get(COMMIT_ORDER));
+    }
+}

@@ -1,0 +1,248 @@
+package dev.tributary.tiering.read;
+
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriteResultSerializer;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import dev.tributary.tiering.event.SplitResultEvent;
+import dev.tributary.tiering.service.RecordCursor;
+import dev.tributary.tiering.service.SnapshotLease;
+import dev.tributary.tiering.service.TieringService;
+import dev.tributary.tiering.split.TieringSplit;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Reads one split and writes it through a {@link LakeWriter}, in bounded steps so the thread that
+ * drives it can react to force-finish and abort between steps. The lake writer is created on the
+ * first record (a split with nothing to write creates no files). A snapshot split holds a lease on
+ * its KV snapshot from start to end, renewed at half its TTL (T9).
+ *
+ * <p>Lifecycle: {@link #step} until it returns true, or {@link #forceFinish} / {@link #abort}; then
+ * {@link #result}. Not thread safe.
+ */
+public final class SplitTierer implements AutoCloseable {
+
+    private final TieringSplit split;
+    private final TieringService service;
+    private final Function<LakeWriterContext, LakeWriter> writers;
+    private final Function<TieringSplit, TableDescriptor> descriptors;
+    private final Clock clock;
+    private final Duration leaseTtl;
+
+    private RecordCursor cursor;
+    private SnapshotLease lease;
+    private long leaseRenewedNanos;
+    private LakeWriter writer;
+    private long nextOffset;
+    private long records;
+    private long bytes;
+    private long maxTimestamp = -1;
+    private SplitResultEvent result;
+
+    public SplitTierer(
+            TieringSplit split,
+            TieringService service,
+            Function<LakeWriterContext, LakeWriter> writers,
+            Function<TieringSplit, TableDescriptor> descriptors,
+            Clock clock,
+            Duration leaseTtl) {
+        this.split = split;
+        this.service = service;
+        this.writers = writers;
+        this.descriptors = descriptors;
+        this.clock = clock;
+        this.leaseTtl = leaseTtl;
+        this.nextOffset = split.startOffset();
+    }
+
+    public TieringSplit split() {
+        return split;
+    }
+
+    /**
+     * Reads and writes up to {@code maxRecords} records.
+     *
+     * @return true when the split ended (its result is ready)
+     */
+    public boolean step(int maxRecords) {
+        if (result != null) {
+            return true;
+        }
+        try {
+            if (cursor == null) {
+                open();
+            }
+            renewLeaseIfDue();
+            for (int i = 0; i < maxRecords; i++) {
+                if (!cursor.next()) {
+                    finish(split.endOffset());
+                    return true;
+                }
+                write();
+            }
+            return false;
+        } catch (RuntimeException e) {
+            fail(e);
+            return true;
+        }
+    }
+
+    /**
+     * Force-finish (T13): a log split stops here and reports what it wrote; a snapshot split
+     * ignores it and runs to completion (T14).
+     *
+     * @return true when the split ended
+     */
+    public boolean forceFinish() {
+        if (result == null && !split.isSnapshot()) {
+            try {
+                finish(nextOffset);
+            } catch (RuntimeException e) {
+                fail(e);
+            }
+        }
+        return result != null;
+    }
+
+    /** Deletes what was written and drops the split (its round failed or went stale). */
+    public void abort() {
+        if (writer != null) {
+            writer.abort();
+        }
+        closeResources();
+    }
+
+    /** The split's result; only after the split ended. */
+    public SplitResultEvent result() {
+        if (result == null) {
+            throw new IllegalStateException("split " + split + " has not ended");
+        }
+        return result;
+    }
+
+    public long records() {
+        return records;
+    }
+
+    @Override
+    public void close() {
+        closeResources();
+    }
+
+    private void open() {
+        if (split.isSnapshot()) {
+            lease = service.acquireSnapshotLease(split.tableBucket(), split.snapshotId(), leaseTtl);
+            leaseRenewedNanos = clock.nanoTime();
+            cursor = service.openSnapshot(split.tableBucket(), split.snapshotId());
+        } else {
+            cursor = service.openLog(split.tableBucket(), split.startOffset(), split.endOffset());
+        }
+    }
+
+    private void renewLeaseIfDue() {
+        if (lease != null && clock.nanoTime() - leaseRenewedNanos >= leaseTtl.toNanos() / 2) {
+            lease.renew();
+            leaseRenewedNanos = clock.nanoTime();
+        }
+    }
+
+    private void write() {
+        if (writer == null) {
+            writer =
+                    writers.apply(
+                            new LakeWriterContext(
+                                    split.tablePath(),
+                                    split.tableId(),
+                                    descriptors.apply(split),
+                                    split.bucket(),
+                                    split.epoch(),
+                                    split.roundId()));
+        }
+        if (!split.isSnapshot() && cursor.offset() >= split.endOffset()) {
+            throw new IllegalStateException(
+                    "log cursor of "
+                            + split
+                            + " returned offset "
+                            + cursor.offset()
+                            + " past the range");
+        }
+        writer.write(
+                cursor.row(),
+                cursor.changeType(),
+                split.bucket(),
+                cursor.offset(),
+                cursor.timestamp());
+        records++;
+        bytes += cursor.sizeInBytes();
+        if (cursor.timestamp() > maxTimestamp) {
+            maxTimestamp = cursor.timestamp();
+        }
+        if (!split.isSnapshot()) {
+            nextOffset = cursor.offset() + 1;
+        }
+    }
+
+    private void finish(long offsetReached) {
+        byte[] bytesOut = null;
+        if (writer != null) {
+            LakeWriteResult r = writer.complete();
+            bytesOut = LakeWriteResultSerializer.INSTANCE.serialize(r);
+        }
+        closeResources();
+        result =
+                new SplitResultEvent(
+                        split.splitId(),
+                        split.tableId(),
+                        split.epoch(),
+                        split.roundId(),
+                        split.bucket(),
+                        offsetReached,
+                        bytesOut,
+                        records,
+                        bytes,
+                        maxTimestamp,
+                        null);
+    }
+
+    private void fail(RuntimeException e) {
+        try {
+            if (writer != null) {
+                writer.abort();
+            }
+        } catch (RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+        }
+        closeResources();
+        result =
+                new SplitResultEvent(
+                        split.splitId(),
+                        split.tableId(),
+                        split.epoch(),
+                        split.roundId(),
+                        split.bucket(),
+                        split.startOffset(),
+                        null,
+                        0,
+                        0,
+                        -1,
+                        e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+
+    private void closeResources() {
+        if (cursor != null) {
+            cursor.close();
+            cursor = null;
+        }
+        if (writer != null) {
+            writer.close();
+            writer = null;
+        }
+        if (lease != null) {
+            lease.close();
+            lease = null;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.tributary.tiering.service;
+
+import dev.tributary.common.id.TablePath;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One round of one table as granted by the coordinator: the attempt's epoch, the round id, the
+ * table's freshness (which also caps the round's duration, T13) and what to read per bucket. One
+ * consistent view taken by the coordinator in one step.
+ */
+public record RoundPlan(
+        long tableId,
+        TablePath tablePath,
+        long epoch,
+        long roundId,
+        Duration freshness,
+        List<BucketPlan> buckets) {
+    public RoundPlan {
+        buckets = List.copyOf(buckets);
+        if (freshness.isNegative() || freshness.isZero()) {
+            throw new IllegalArgumentException("freshness must be positive: " + freshness);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package dev.tributary.tiering.source;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.tiering.event.RoundControlEvent;
+import dev.tributary.tiering.job.TieringOptions;
+import dev.tributary.tiering.read.SplitTierer;
+import dev.tributary.tiering.service.TieringService;
+import dev.tributary.tiering.service.TieringServiceFactory;
+import dev.tributary.tiering.split.TieringSplit;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.core.io.InputStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A tiering reader: works one split at a time (T3) in bounded steps on the task thread, so
+ * force-finish and abort events are handled between two steps, and asks for the next split as soon
+ * as one ends. It emits no records; each ended split is reported to the enumerator.
+ */
+final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
+    private static final Logger LOG = LoggerFactory.getLogger(TieringSourceReader.class);
+
+    private final SourceReaderContext context;
+    private final TieringServiceFactory services;
+    private final Configuration config;
+    private final int stepRecords;
+    private final Duration leaseTtl;
+    private final Deque<TieringSplit> queued = new ArrayDeque<>();
+    private final Map<String, TableDescriptor> descriptors = new HashMap<>();
+    private CompletableFuture<Void> available = new CompletableFuture<>();
+    private TieringService service;
+    private LakeStorage lake;
+    private SplitTierer current;
+
+    TieringSourceReader(
+            SourceReaderContext context, TieringServiceFactory services, Configuration config) {
+        this.context = context;
+        this.services = services;
+        this.config = config;
+        this.stepRecords = config.get(TieringOptions.READER_STEP_RECORDS);
+        this.leaseTtl = config.get(TieringOptions.SNAPSHOT_LEASE_TTL);
+    }
+
+    @Override
+    public void start() {
+        service = services.create();
+        lake = LakeStoragePlugins.open(config);
+        context.sendSplitRequest();
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<Void> output) {
+        if (current == null) {
+            TieringSplit next = queued.pollFirst();
+            if (next == null) {
+                if (available.isDone()) {
+                    available = new CompletableFuture<>();
+                }
+                return InputStatus.NOTHING_AVAILABLE;
+            }
+            current =
+                    new SplitTierer(
+                            next,
+                            service,
+                            lake::createWriter,
+                            this::describe,
+                            Clock.system(),
+                            leaseTtl);
+        }
+        if (current.step(stepRecords)) {
+            endCurrent();
+        }
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    private TableDescriptor describe(TieringSplit split) {
+        // per attempt: a column added between rounds is seen by the next round
+        String key = split.tableId() + "@" + split.epoch();
+        return descriptors.computeIfAbsent(
+                key, k -> service.describeTable(split.tablePath(), split.tableId()));
+    }
+
+    private void endCurrent() {
+        var result = current.result();
+        current.close();
+        current = null;
+        if (result.failed()) {
+            LOG.warn("split {} failed: {}", result.splitId(), result.error());
+        }
+        // the result goes first so the enumerator sees it before this reader's next request
+        context.sendSourceEventToCoordinator(result);
+        context.sendSplitRequest();
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (!(event instanceof RoundControlEvent control)) {
+            LOG.warn("ignoring unknown event {}", event);
+            return;
+        }
+        queued.removeIf(s -> s.belongsTo(control.tableId(), control.epoch(), control.roundId()));
+        if (current == null
+                || !current.split()
+                        .belongsTo(control.tableId(), control.epoch(), control.roundId())) {
+            return;
+        }
+        if (control.kind() == RoundControlEvent.Kind.FORCE_FINISH) {
+            if (current.forceFinish()) {
+                endCurrent();
+            }
+        } else {
+            LOG.info("aborting split {}: its round was abandoned", current.split());
+            current.abort();
+            current = null;
+            context.sendSplitRequest();
+        }
+        available.complete(null);
+    }
+
+    @Override
+    public List<TieringSplit> snapshotState(long checkpointId) {
+        // stateless: after a restart the enumerator fails the reader's rounds (T22)
+        return List.of();
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return available;
+    }
+
+    @Override
+    public void addSplits(List<TieringSplit> splits) {
+        queued.addAll(splits);
+        available.complete(null);
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {}
+
+    @Override
+    public void close() {
+        if (current != null) {
+            current.abort();
+            current = null;
+        }
+        if (lake != null) {
+            lake.close();
+        }
+        if (service != null) {
+            service.close();
+        }
+    }
+}

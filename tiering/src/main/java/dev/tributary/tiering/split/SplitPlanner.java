@@ -1,0 +1,69 @@
+package dev.tributary.tiering.split;
+
+import dev.tributary.tiering.service.BucketPlan;
+import dev.tributary.tiering.service.RoundPlan;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Turns a round plan into splits: at most one split per bucket with new data (T1), log ranges
+ * larger than {@code maxRecordsPerSplit} cut into near-equal offset ranges (T5), then shuffled with
+ * the given random (T2) so that a heavy bucket, or the tail that force-finish skips, does not
+ * always land on the same reader or bucket.
+ */
+public final class SplitPlanner {
+    private final long maxRecordsPerSplit;
+    private final Random random;
+
+    public SplitPlanner(long maxRecordsPerSplit, Random random) {
+        if (maxRecordsPerSplit < 1) {
+            throw new IllegalArgumentException(
+                    "max records per split must be >= 1: " + maxRecordsPerSplit);
+        }
+        this.maxRecordsPerSplit = maxRecordsPerSplit;
+        this.random = random;
+    }
+
+    /** The round's splits in assignment order. Empty when no bucket has anything new (T27). */
+    public List<TieringSplit> plan(RoundPlan round) {
+        List<TieringSplit> splits = new ArrayList<>();
+        for (BucketPlan b : round.buckets()) {
+            if (b.isSnapshot()) {
+                splits.add(
+                        TieringSplit.snapshot(
+                                round.tableId(),
+                                round.tablePath(),
+                                round.epoch(),
+                                round.roundId(),
+                                b.bucket(),
+                                b.snapshotId(),
+                                b.startOffset()));
+                continue;
+            }
+            long pending = b.pendingRecords();
+            if (pending <= 0) {
+                continue;
+            }
+            long pieces = (pending + maxRecordsPerSplit - 1) / maxRecordsPerSplit;
+            long from = b.startOffset();
+            for (long i = 0; i < pieces; i++) {
+                // spread the remainder so that pieces differ by at most one record
+                long to = b.startOffset() + (pending * (i + 1)) / pieces;
+                splits.add(
+                        TieringSplit.log(
+                                round.tableId(),
+                                round.tablePath(),
+                                round.epoch(),
+                                round.roundId(),
+                                b.bucket(),
+                                from,
+                                to));
+                from = to;
+            }
+        }
+        Collections.shuffle(splits, random);
+        return splits;
+    }
+}
