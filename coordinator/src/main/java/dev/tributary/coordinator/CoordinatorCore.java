@@ -1,0 +1,103 @@
+package dev.tributary.coordinator;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableChange;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.metadata.TableRegistry;
+import dev.tributary.coordinator.runtime.TimerService;
+import dev.tributary.coordinator.spi.BucketStateSource;
+import dev.tributary.coordinator.spi.LakeCommitStep;
+import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.store.StoredState;
+import dev.tributary.coordinator.tiering.TieringConfig;
+import dev.tributary.coordinator.tiering.TieringManager;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+
+/**
+ * The coordinator's logic: the table registry plus the tiering manager, wired so that every DDL
+ * reaches the manager. Single-threaded: {@link Coordinator} runs it on its event loop; tests and
+ * the simulator drive it directly with a {@code ManualLoop}.
+ */
+public final class CoordinatorCore {
+    private final TableRegistry registry;
+    private final TieringManager tiering;
+    private final long incarnation;
+
+    /**
+     * Loads the store, starts a new incarnation and rebuilds every table's tiering state.
+     *
+     * @param timers timers on the thread that will call this core
+     * @param loop posts tasks to that thread (used by lake I/O to report back)
+     * @param ioExecutor where lake commits and reconciliation reads run
+     */
+    public CoordinatorCore(
+            TieringConfig config,
+            Clock clock,
+            TimerService timers,
+            Executor loop,
+            Executor ioExecutor,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake) {
+        StoredState state = store.load();
+        this.incarnation = store.startIncarnation();
+        this.registry = new TableRegistry(store, clock, state);
+        this.tiering =
+                new TieringManager(
+                        config, clock, timers, loop, ioExecutor, store, buckets, lake, incarnation);
+        tiering.restore(state.tables().values(), state.tiering());
+    }
+
+    public TableRegistry registry() {
+        return registry;
+    }
+
+    public TieringManager tiering() {
+        return tiering;
+    }
+
+    public long incarnation() {
+        return incarnation;
+    }
+
+    public DatabaseInfo createDatabase(String name, String comment, boolean ignoreIfExists) {
+        return registry.createDatabase(name, comment, ignoreIfExists);
+    }
+
+    public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
+        for (TableInfo t : registry.dropDatabase(name, ignoreIfNotExists, cascade)) {
+            tiering.onTableDropped(t.tableId());
+        }
+    }
+
+    public TableInfo createTable(
+            TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
+        TableRegistry.Created c = registry.createTable(path, descriptor, ignoreIfExists);
+        if (c.created()) {
+            tiering.onTableCreated(c.table());
+        }
+        return c.table();
+    }
+
+    public TableInfo alterTable(TablePath path, List<TableChange> changes) {
+        TableRegistry.Altered a = registry.alterTable(path, changes);
+        tiering.onTableAltered(a.before(), a.after());
+        return a.after();
+    }
+
+    public Optional<TableInfo> dropTable(TablePath path, boolean ignoreIfNotExists) {
+        Optional<TableInfo> dropped = registry.dropTable(path, ignoreIfNotExists);
+        dropped.ifPresent(t -> tiering.onTableDropped(t.tableId()));
+        return dropped;
+    }
+
+    public Schema schema(long tableId, int schemaId) {
+        return registry.schema(tableId, schemaId);
+    }
+}

@@ -1,0 +1,412 @@
+package dev.tributary.coordinator.store;
+
+import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.io.BinaryReader;
+import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded {@link MetadataStore}: an fsync'd append-only log of absolute updates plus periodic
+ * checkpoints, in one directory.
+ *
+ * <ul>
+ *   <li>Each mutation is one CRC-framed log record with a sequence number, fsync'd before the call
+ *       returns. A crash mid-append leaves a torn tail that recovery detects by length or CRC and
+ *       cuts off: that mutation never returned, so nothing acknowledged is lost.
+ *   <li>When the log grows past a threshold, the full state is written to {@code checkpoint.tmp},
+ *       fsync'd, renamed atomically over {@code checkpoint}, the directory fsync'd, and only then
+ *       is the log emptied. The checkpoint names the last sequence number it contains; recovery
+ *       skips log records at or below it, so a crash between any two of these steps loses nothing
+ *       and applies nothing twice.
+ * </ul>
+ *
+ * Thread safe (one monitor). {@link FaultInjector} lets tests crash it between any two steps.
+ */
+public final class FileMetadataStore implements MetadataStore {
+    private static final Logger LOG = LoggerFactory.getLogger(FileMetadataStore.class);
+
+    static final String LOG_FILE = "metadata.log";
+    static final String CHECKPOINT_FILE = "metadata.checkpoint";
+    static final String CHECKPOINT_TMP = "metadata.checkpoint.tmp";
+    private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
+    private static final int VERSION = 1;
+    private static final long DEFAULT_CHECKPOINT_BYTES = 8L << 20;
+
+    private static final byte PUT_DB = 1;
+    private static final byte REMOVE_DB = 2;
+    private static final byte PUT_TABLE = 3;
+    private static final byte REMOVE_TABLE = 4;
+    private static final byte PUT_TIERING = 5;
+    private static final byte INCARNATION = 6;
+
+    /** Hook called at named points of every write; tests throw from it to simulate a crash. */
+    @FunctionalInterface
+    public interface FaultInjector {
+        FaultInjector NONE = point -> {};
+
+        /**
+         * Called at {@code log.before-append}, {@code log.after-write} (written, not yet fsync'd),
+         * {@code checkpoint.tmp-written}, {@code checkpoint.renamed} and {@code
+         * checkpoint.log-truncated}.
+         */
+        void at(String point);
+    }
+
+    private final Path dir;
+    private final long checkpointBytes;
+    private final FaultInjector faults;
+    private final MutableState state = new MutableState();
+    private final BinaryWriter buf = new BinaryWriter(4096);
+    private FileChannel log;
+    private long seq;
+    private long logBytes;
+    private boolean closed;
+
+    private FileMetadataStore(Path dir, long checkpointBytes, FaultInjector faults) {
+        this.dir = dir;
+        this.checkpointBytes = checkpointBytes;
+        this.faults = faults;
+    }
+
+    /** Opens (creating if needed) and recovers the store in {@code dir}. */
+    public static FileMetadataStore open(Path dir) {
+        return open(dir, DEFAULT_CHECKPOINT_BYTES, FaultInjector.NONE);
+    }
+
+    /**
+     * Opens with a checkpoint threshold and fault injector (for tests).
+     *
+     * @throws CorruptDataException if the checkpoint is damaged (it is only ever replaced
+     *     atomically, so damage is not a crash artifact)
+     */
+    public static FileMetadataStore open(Path dir, long checkpointBytes, FaultInjector faults) {
+        FileMetadataStore s = new FileMetadataStore(dir, checkpointBytes, faults);
+        try {
+            Files.createDirectories(dir);
+            s.recover();
+        } catch (IOException e) {
+            throw new StorageException("cannot open coordinator metadata in " + dir + ": " + e, e);
+        }
+        return s;
+    }
+
+    private void recover() throws IOException {
+        Files.deleteIfExists(dir.resolve(CHECKPOINT_TMP));
+        Path cp = dir.resolve(CHECKPOINT_FILE);
+        long checkpointSeq = 0;
+        if (Files.exists(cp)) {
+            checkpointSeq = readCheckpoint(Files.readAllBytes(cp));
+        }
+        seq = checkpointSeq;
+        log =
+                FileChannel.open(
+                        dir.resolve(LOG_FILE),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
+        long size = log.size();
+        ByteBuffer all = ByteBuffer.allocate((int) size);
+        while (all.hasRemaining() && log.read(all, all.position()) > 0) {}
+        byte[] bytes = all.array();
+        int pos = 0;
+        int replayed = 0;
+        while (pos + 8 <= size) {
+            int len = readIntLE(bytes, pos);
+            int crc = readIntLE(bytes, pos + 4);
+            if (len <= 0 || pos + 8L + len > size || crc(bytes, pos + 8, len) != crc) {
+                break;
+            }
+            BinaryReader r = new BinaryReader(bytes, pos + 8, len);
+            long recSeq = r.readLong();
+            if (recSeq > checkpointSeq) {
+                apply(r.readByte(), r);
+                seq = recSeq;
+                replayed++;
+            }
+            pos += 8 + len;
+        }
+        if (pos < size) {
+            LOG.warn(
+                    "cutting a torn tail of {} bytes off {} (a write interrupted by a crash)",
+                    size - pos,
+                    dir.resolve(LOG_FILE));
+            log.truncate(pos);
+            log.force(true);
+        }
+        logBytes = pos;
+        log.position(pos);
+        LOG.info(
+                "coordinator metadata in {}: {} tables, {} log records replayed",
+                dir,
+                state.tables.size(),
+                replayed);
+    }
+
+    private long readCheckpoint(byte[] bytes) {
+        if (bytes.length < 12
+                || crc(bytes, 0, bytes.length - 4) != readIntLE(bytes, bytes.length - 4)) {
+            throw new CorruptDataException(
+                    "coordinator checkpoint "
+                            + dir.resolve(CHECKPOINT_FILE)
+                            + " fails its checksum; restore it from a backup");
+        }
+        BinaryReader r = new BinaryReader(bytes, 0, bytes.length - 4);
+        if (r.readInt() != CHECKPOINT_MAGIC || r.readInt() != VERSION) {
+            throw new CorruptDataException(
+                    "coordinator checkpoint "
+                            + dir.resolve(CHECKPOINT_FILE)
+                            + " has an unknown format");
+        }
+        long cpSeq = r.readLong();
+        state.incarnation = r.readLong();
+        state.maxTableId = r.readLong();
+        int n = r.readVarInt();
+        for (int i = 0; i < n; i++) {
+            state.putDatabase(MetadataCodec.readDatabase(r));
+        }
+        n = r.readVarInt();
+        for (int i = 0; i < n; i++) {
+            state.putTable(MetadataCodec.readTable(r));
+        }
+        n = r.readVarInt();
+        for (int i = 0; i < n; i++) {
+            TieringRecord t = MetadataCodec.readTiering(r);
+            state.tiering.put(t.tableId(), t);
+        }
+        return cpSeq;
+    }
+
+    private void apply(byte type, BinaryReader r) {
+        switch (type) {
+            case PUT_DB:
+                state.putDatabase(MetadataCodec.readDatabase(r));
+                break;
+            case REMOVE_DB:
+                state.removeDatabase(r.readString());
+                break;
+            case PUT_TABLE:
+                state.putTable(MetadataCodec.readTable(r));
+                break;
+            case REMOVE_TABLE:
+                state.removeTable(r.readLong());
+                break;
+            case PUT_TIERING:
+                state.putTiering(MetadataCodec.readTiering(r));
+                break;
+            case INCARNATION:
+                state.incarnation = Math.max(state.incarnation, r.readLong());
+                break;
+            default:
+                throw new CorruptDataException("unknown coordinator log record type " + type);
+        }
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /**
+     * Starts a record: the caller writes its body into {@link #buf}, then calls {@link #append}.
+     */
+    private BinaryWriter begin(byte type) {
+        if (closed) {
+            throw new StorageException("coordinator metadata store " + dir + " is closed");
+        }
+        buf.reset();
+        buf.writeInt(0); // length, patched
+        buf.writeInt(0); // crc, patched
+        buf.writeLong(seq + 1);
+        buf.writeByte(type);
+        return buf;
+    }
+
+    private void append() {
+        int end = buf.position();
+        int len = end - 8;
+        byte[] b = buf.buffer();
+        int crc = crc(b, 8, len);
+        buf.position(0);
+        buf.writeInt(len);
+        buf.writeInt(crc);
+        buf.position(end);
+        try {
+            faults.at("log.before-append");
+            ByteBuffer bb = ByteBuffer.wrap(b, 0, end);
+            while (bb.hasRemaining()) {
+                log.write(bb);
+            }
+            faults.at("log.after-write");
+            log.force(false);
+        } catch (IOException e) {
+            // The log may now end in a partial record; only recovery may append after it.
+            closed = true;
+            throw new StorageException(
+                    "cannot write coordinator metadata in "
+                            + dir
+                            + "; restart the coordinator to recover: "
+                            + e,
+                    e);
+        } catch (RuntimeException e) {
+            closed = true;
+            throw e;
+        }
+        seq++;
+        logBytes += end;
+        apply(b[16], new BinaryReader(b, 17, end - 17));
+        if (logBytes >= checkpointBytes) {
+            checkpoint();
+        }
+    }
+
+    /** Writes the full state as a new checkpoint and empties the log (see class doc). */
+    public synchronized void checkpoint() {
+        try {
+            BinaryWriter w = new BinaryWriter(1 << 16);
+            w.writeInt(CHECKPOINT_MAGIC);
+            w.writeInt(VERSION);
+            w.writeLong(seq);
+            w.writeLong(state.incarnation);
+            w.writeLong(state.maxTableId);
+            w.writeVarInt(state.databases.size());
+            state.databases.values().forEach(d -> MetadataCodec.writeDatabase(w, d));
+            w.writeVarInt(state.tables.size());
+            state.tables.values().forEach(t -> MetadataCodec.writeTable(w, t));
+            w.writeVarInt(state.tiering.size());
+            state.tiering.values().forEach(t -> MetadataCodec.writeTiering(w, t));
+            w.writeInt(crc(w.buffer(), 0, w.position()));
+            Path tmp = dir.resolve(CHECKPOINT_TMP);
+            try (FileChannel ch =
+                    FileChannel.open(
+                            tmp,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.TRUNCATE_EXISTING,
+                            StandardOpenOption.WRITE)) {
+                ByteBuffer bb = ByteBuffer.wrap(w.buffer(), 0, w.position());
+                while (bb.hasRemaining()) {
+                    ch.write(bb);
+                }
+                ch.force(true);
+            }
+            faults.at("checkpoint.tmp-written");
+            Files.move(
+                    tmp,
+                    dir.resolve(CHECKPOINT_FILE),
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            fsyncDir();
+            faults.at("checkpoint.renamed");
+            log.truncate(0);
+            log.force(true);
+            log.position(0);
+            logBytes = 0;
+            faults.at("checkpoint.log-truncated");
+        } catch (IOException e) {
+            throw new StorageException(
+                    "cannot checkpoint coordinator metadata in " + dir + ": " + e, e);
+        }
+    }
+
+    private void fsyncDir() throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (UncheckedIOException | IOException e) {
+            // Some file systems cannot fsync a directory; the rename is still atomic there.
+            LOG.debug("cannot fsync directory {}: {}", dir, e.toString());
+        }
+    }
+
+    @Override
+    public synchronized StoredState load() {
+        return state.snapshot();
+    }
+
+    @Override
+    public synchronized long startIncarnation() {
+        long next = state.incarnation + 1;
+        begin(INCARNATION).writeLong(next);
+        append();
+        return next;
+    }
+
+    @Override
+    public synchronized void putDatabase(DatabaseInfo database) {
+        MetadataCodec.writeDatabase(begin(PUT_DB), database);
+        append();
+    }
+
+    @Override
+    public synchronized void removeDatabase(String name) {
+        begin(REMOVE_DB).writeString(name);
+        append();
+    }
+
+    @Override
+    public synchronized void putTable(TableInfo table) {
+        MetadataCodec.writeTable(begin(PUT_TABLE), table);
+        append();
+    }
+
+    @Override
+    public synchronized void removeTable(long tableId) {
+        begin(REMOVE_TABLE).writeLong(tableId);
+        append();
+    }
+
+    @Override
+    public synchronized boolean putTieringRecord(TieringRecord record) {
+        if (!state.tables.containsKey(record.tableId())) {
+            return false;
+        }
+        MetadataCodec.writeTiering(begin(PUT_TIERING), record);
+        append();
+        return true;
+    }
+
+    @Override
+    public synchronized Optional<TieringRecord> tieringRecord(long tableId) {
+        return state.tiering(tableId);
+    }
+
+    /** Bytes in the log since the last checkpoint. */
+    public synchronized long logBytes() {
+        return logBytes;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            log.close();
+        } catch (IOException e) {
+            LOG.warn("closing {} failed", dir, e);
+        }
+    }
+
+    private static int crc(byte[] b, int off, int len) {
+        CRC32C c = new CRC32C();
+        c.update(b, off, len);
+        return (int) c.getValue();
+    }
+
+    private static int readIntLE(byte[] b, int pos) {
+        return (b[pos] & 0xFF)
+                | (b[pos + 1] & 0xFF) << 8
+                | (b[pos + 2] & 0xFF) << 16
+                | (b[pos + 3] & 0xFF) << 24;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.tributary.coordinator.store;
+
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+import java.util.Optional;
+
+/**
+ * A non-durable store for unit tests, the simulator and benchmarks of the coordinator's own cost.
+ * Keeps its state across "restarts" when the same instance is reused.
+ */
+public final class InMemoryMetadataStore implements MetadataStore {
+    private final MutableState state = new MutableState();
+
+    @Override
+    public synchronized StoredState load() {
+        return state.snapshot();
+    }
+
+    @Override
+    public synchronized long startIncarnation() {
+        return ++state.incarnation;
+    }
+
+    @Override
+    public synchronized void putDatabase(DatabaseInfo database) {
+        state.putDatabase(database);
+    }
+
+    @Override
+    public synchronized void removeDatabase(String name) {
+        state.removeDatabase(name);
+    }
+
+    @Override
+    public synchronized void putTable(TableInfo table) {
+        state.putTable(table);
+    }
+
+    @Override
+    public synchronized void removeTable(long tableId) {
+        state.removeTable(tableId);
+    }
+
+    @Override
+    public synchronized boolean putTieringRecord(TieringRecord record) {
+        return state.putTiering(record);
+    }
+
+    @Override
+    public synchronized Optional<TieringRecord> tieringRecord(long tableId) {
+        return state.tiering(tableId);
+    }
+
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,190 @@
+package dev.tributary.coordinator.store;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.BinaryReader;
+import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataTypeParser;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.status.RoundSummary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Binary encoding of the metadata records; types are stored as their SQL-like strings. */
+final class MetadataCodec {
+    private MetadataCodec() {}
+
+    static void writeDatabase(BinaryWriter w, DatabaseInfo db) {
+        w.writeString(db.name());
+        writeNullable(w, db.comment());
+        w.writeLong(db.createdTimeMillis());
+    }
+
+    static DatabaseInfo readDatabase(BinaryReader r) {
+        return new DatabaseInfo(r.readString(), readNullable(r), r.readLong());
+    }
+
+    static void writeTable(BinaryWriter w, TableInfo t) {
+        w.writeLong(t.tableId());
+        w.writeString(t.path().database());
+        w.writeString(t.path().table());
+        w.writeVarInt(t.schemaId());
+        w.writeVarInt(t.schemas().size());
+        for (Map.Entry<Integer, Schema> e : t.schemas().entrySet()) {
+            w.writeVarInt(e.getKey());
+            writeSchema(w, e.getValue());
+        }
+        TableDescriptor d = t.descriptor();
+        w.writeVarInt(d.bucketCount());
+        writeStrings(w, d.bucketKeys());
+        w.writeVarInt(d.properties().size());
+        for (Map.Entry<String, String> e : new TreeMap<>(d.properties()).entrySet()) {
+            w.writeString(e.getKey());
+            w.writeString(e.getValue());
+        }
+        writeNullable(w, d.comment().orElse(null));
+        w.writeLong(t.createdTimeMillis());
+        w.writeLong(t.modifiedTimeMillis());
+    }
+
+    static TableInfo readTable(BinaryReader r) {
+        long id = r.readLong();
+        TablePath path = TablePath.of(r.readString(), r.readString());
+        int schemaId = r.readVarInt();
+        int n = r.readVarInt();
+        TreeMap<Integer, Schema> schemas = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            int sid = r.readVarInt();
+            schemas.put(sid, readSchema(r));
+        }
+        int buckets = r.readVarInt();
+        List<String> bucketKeys = readStrings(r);
+        int np = r.readVarInt();
+        Map<String, String> props = new LinkedHashMap<>();
+        for (int i = 0; i < np; i++) {
+            props.put(r.readString(), r.readString());
+        }
+        String comment = readNullable(r);
+        TableDescriptor.Builder b =
+                TableDescriptor.builder(schemas.get(schemaId))
+                        .bucketCount(buckets)
+                        .bucketKeys(bucketKeys)
+                        .properties(props);
+        if (comment != null) {
+            b.comment(comment);
+        }
+        return new TableInfo(id, path, b.build(), schemaId, schemas, r.readLong(), r.readLong());
+    }
+
+    private static void writeSchema(BinaryWriter w, Schema s) {
+        w.writeVarInt(s.columns().size());
+        for (Column c : s.columns()) {
+            w.writeString(c.name());
+            w.writeString(c.type().asSummaryString());
+            writeNullable(w, c.comment());
+        }
+        writeStrings(w, s.primaryKey());
+    }
+
+    private static Schema readSchema(BinaryReader r) {
+        int n = r.readVarInt();
+        List<Column> cols = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            cols.add(
+                    new Column(
+                            r.readString(), DataTypeParser.parse(r.readString()), readNullable(r)));
+        }
+        return Schema.of(cols, readStrings(r));
+    }
+
+    static void writeTiering(BinaryWriter w, TieringRecord t) {
+        w.writeLong(t.tableId());
+        w.writeVarInt(t.tieredOffsets().size());
+        for (Map.Entry<Integer, Long> e : t.tieredOffsets().entrySet()) {
+            w.writeVarInt(e.getKey());
+            w.writeLong(e.getValue());
+        }
+        w.writeLong(t.lastTieredTimeMillis());
+        w.writeLong(t.enabledSinceMillis());
+        w.writeLong(t.lakeSnapshotId());
+        w.writeLong(t.epoch());
+        w.writeLong(t.roundId());
+        w.writeByte(t.continueImmediately() ? 1 : 0);
+        RoundSummary s = t.lastRound();
+        w.writeByte(s == null ? 0 : 1);
+        if (s != null) {
+            w.writeLong(s.epoch());
+            w.writeLong(s.roundId());
+            w.writeLong(s.startMillis());
+            w.writeLong(s.endMillis());
+            w.writeLong(s.rows());
+            w.writeLong(s.bytes());
+            w.writeLong(s.files());
+            w.writeByte(s.forceFinished() ? 1 : 0);
+            w.writeLong(s.lakeSnapshotId());
+        }
+    }
+
+    static TieringRecord readTiering(BinaryReader r) {
+        long id = r.readLong();
+        int n = r.readVarInt();
+        TreeMap<Integer, Long> offsets = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            int b = r.readVarInt();
+            offsets.put(b, r.readLong());
+        }
+        long lastTiered = r.readLong();
+        long enabledSince = r.readLong();
+        long snapshot = r.readLong();
+        long epoch = r.readLong();
+        long round = r.readLong();
+        boolean cont = r.readByte() != 0;
+        RoundSummary s = null;
+        if (r.readByte() != 0) {
+            s =
+                    new RoundSummary(
+                            r.readLong(),
+                            r.readLong(),
+                            r.readLong(),
+                            r.readLong(),
+                            r.readLong(),
+                            r.readLong(),
+                            r.readLong(),
+                            r.readByte() != 0,
+                            r.readLong());
+        }
+        return new TieringRecord(
+                id, offsets, lastTiered, enabledSince, snapshot, epoch, round, cont, s);
+    }
+
+    private static void writeStrings(BinaryWriter w, List<String> list) {
+        w.writeVarInt(list.size());
+        list.forEach(w::writeString);
+    }
+
+    private static List<String> readStrings(BinaryReader r) {
+        int n = r.readVarInt();
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(r.readString());
+        }
+        return out;
+    }
+
+    private static void writeNullable(BinaryWriter w, String s) {
+        w.writeByte(s == null ? 0 : 1);
+        if (s != null) {
+            w.writeString(s);
+        }
+    }
+
+    private static String readNullable(BinaryReader r) {
+        return r.readByte() == 0 ? null : r.readString();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tributary.coordinator.store;
+
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+
+/**
+ * Durable coordinator metadata: databases, tables, per-table tiering records, the table id high
+ * mark and the coordinator incarnation. Every mutating call is durable when it returns, and atomic:
+ * after a crash at any point the store holds either the state before or after the call.
+ * Implementations are thread safe (lake commits record their outcome from the commit pool).
+ *
+ * <p>{@link FileMetadataStore} is the embedded implementation; a ZooKeeper or database one can
+ * follow for HA.
+ */
+public interface MetadataStore extends AutoCloseable {
+
+    /** Everything currently stored. */
+    StoredState load();
+
+    /**
+     * Durably increments and returns the incarnation number; called once per coordinator start.
+     * Epochs handed out in incarnation {@code n} are at least {@code n << 32}, so they stay
+     * strictly increasing across restarts without a write per epoch (T17).
+     */
+    long startIncarnation();
+
+    void putDatabase(DatabaseInfo database);
+
+    void removeDatabase(String name);
+
+    /** Creates or replaces a table; raises the table id high mark to at least its id. */
+    void putTable(TableInfo table);
+
+    /** Removes a table and its tiering record; the id is never reused. */
+    void removeTable(long tableId);
+
+    /**
+     * Writes a table's tiering record if the table still exists (atomically with that check, so a
+     * commit finishing after a DROP cannot resurrect the table's record).
+     *
+     * @return false if the table no longer exists and nothing was written
+     */
+    boolean putTieringRecord(TieringRecord record);
+
+    /** The table's tiering record, if the table exists and has one. */
+    java.util.Optional<TieringRecord> tieringRecord(long tableId);
+
+    @Override
+    void close();
+}

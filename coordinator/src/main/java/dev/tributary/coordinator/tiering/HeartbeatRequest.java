@@ -1,0 +1,32 @@
+package dev.tributary.coordinator.tiering;
+
+import dev.tributary.common.exception.InvalidInputException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A tiering job's periodic call (every {@code tiering.heartbeat.interval}, and at once whenever a
+ * reader is idle and no split is queued).
+ *
+ * @param jobId the job's id (stable for the job's lifetime; a restarted job uses a new id or calls
+ *     {@code registerJob} again)
+ * @param group the job's tiering group (T26); {@code null} means the default group
+ * @param inFlight every round the job is still working on, to keep them alive (T18)
+ * @param reports rounds that ended without a commit
+ * @param requestTable whether the job wants one more table
+ */
+public record HeartbeatRequest(
+        String jobId,
+        String group,
+        List<TableAttempt> inFlight,
+        List<RoundReport> reports,
+        boolean requestTable) {
+
+    public HeartbeatRequest {
+        if (jobId == null || jobId.isBlank()) {
+            throw new InvalidInputException("a heartbeat needs a non-empty job id");
+        }
+        inFlight = List.copyOf(Objects.requireNonNull(inFlight, "inFlight"));
+        reports = List.copyOf(Objects.requireNonNull(reports, "reports"));
+    }
+}

@@ -1,0 +1,19 @@
+package dev.tributary.coordinator.tiering;
+
+import java.util.LinkedHashSet;
+
+/** A registered tiering job. Event-loop thread only. */
+final class JobInfo {
+    final String jobId;
+    String group;
+    long lastHeartbeatNanos;
+    long lastHeartbeatMillis;
+
+    /** Tables assigned to this job and not yet resolved, in assignment order (T25, T26). */
+    final LinkedHashSet<Long> tables = new LinkedHashSet<>();
+
+    JobInfo(String jobId, String group) {
+        this.jobId = jobId;
+        this.group = group;
+    }
+}

@@ -1,0 +1,820 @@
+package dev.tributary.coordinator.tiering;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.metadata.TieringTableOptions;
+import dev.tributary.coordinator.runtime.TimerService;
+import dev.tributary.coordinator.spi.BucketStateSource;
+import dev.tributary.coordinator.spi.LakeCommitRequest;
+import dev.tributary.coordinator.spi.LakeCommitStep;
+import dev.tributary.coordinator.spi.LakeSnapshotRecord;
+import dev.tributary.coordinator.status.CoordinatorStatus;
+import dev.tributary.coordinator.status.RoundSummary;
+import dev.tributary.coordinator.status.TableTieringStatus;
+import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.store.TieringRecord;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tiering brain (T10-T22, T25-T27): per-table state machine, freshness timers, pending queues
+ * per group, epochs, job liveness, failures with backoff, fenced commits and reconciliation.
+ *
+ * <p>Not thread safe by design: every method runs on the coordinator's event loop (or the test's
+ * thread with a {@code ManualLoop}). Lake I/O runs on {@code ioExecutor} and posts its outcome back
+ * through {@code loop}, so the loop never blocks on the lake.
+ */
+public final class TieringManager {
+    private static final Logger LOG = LoggerFactory.getLogger(TieringManager.class);
+
+    /** Epochs of incarnation n start at n * EPOCH_STRIDE, above every epoch of earlier runs. */
+    public static final long EPOCH_STRIDE = 1_000_000_000L;
+
+    private final TieringConfig config;
+    private final Clock clock;
+    private final TimerService timers;
+    private final Executor loop;
+    private final Executor ioExecutor;
+    private final MetadataStore store;
+    private final LakeCommitStep lake;
+    private final RoundPlanner planner;
+    private final long epochBase;
+
+    private final Map<Long, TableTiering> tables = new HashMap<>();
+    private final Map<String, PendingQueue> queues = new HashMap<>();
+    private final Map<String, JobInfo> jobs = new HashMap<>();
+    private final LinkedHashSet<TableTiering> tiering = new LinkedHashSet<>();
+    private long pendingSeq;
+
+    /**
+     * @param incarnation this coordinator start's number from {@link
+     *     MetadataStore#startIncarnation()}
+     * @param lake the lake commit step, or {@code null} when no lake is configured (commits then
+     *     fail)
+     */
+    public TieringManager(
+            TieringConfig config,
+            Clock clock,
+            TimerService timers,
+            Executor loop,
+            Executor ioExecutor,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake,
+            long incarnation) {
+        this.config = config;
+        this.clock = clock;
+        this.timers = timers;
+        this.loop = loop;
+        this.ioExecutor = ioExecutor;
+        this.store = store;
+        this.lake = lake;
+        this.planner = new RoundPlanner(buckets);
+        this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
+        timers.schedule(config.sweepIntervalMillis(), this::sweep);
+    }
+
+    public TieringConfig config() {
+        return config;
+    }
+
+    // ---------------------------------------------------------------- table lifecycle
+
+    /**
+     * Rebuilds state after a start (T12, T17): every lake table is scheduled from its durable last
+     * tiered time (due at once if its last round was force-finished), with an epoch above any epoch
+     * of earlier runs, and is reconciled with the lake before its first round (T21).
+     */
+    public void restore(Collection<TableInfo> all, Map<Long, TieringRecord> records) {
+        for (TableInfo table : all) {
+            if (!table.lakeEnabled()) {
+                continue;
+            }
+            TieringRecord record = records.get(table.tableId());
+            if (record == null) {
+                record = TieringRecord.initial(table.tableId(), table.createdTimeMillis());
+                store.putTieringRecord(record);
+            }
+            TableTiering t = new TableTiering(table, record);
+            t.needsReconcile = lake != null;
+            tables.put(table.tableId(), t);
+            schedule(t, record.continueImmediately());
+        }
+    }
+
+    /** A table was created; a lake-enabled one waits one freshness interval (T11). */
+    public void onTableCreated(TableInfo table) {
+        if (table.lakeEnabled()) {
+            enable(table);
+        }
+    }
+
+    /**
+     * A table was altered: switching tiering on waits one interval (T11); switching it off removes
+     * the table from every structure; a new freshness re-times a scheduled table and re-orders a
+     * pending one (T10); a new group moves a pending table to that group's queue (T26).
+     */
+    public void onTableAltered(TableInfo before, TableInfo after) {
+        TableTiering t = tables.get(after.tableId());
+        boolean now = after.lakeEnabled();
+        if (t == null) {
+            if (now) {
+                enable(after);
+            }
+            return;
+        }
+        if (!now) {
+            remove(t, "lake tiering was disabled");
+            return;
+        }
+        boolean freshnessChanged = !before.freshness().equals(after.freshness());
+        boolean groupChanged = !before.tieringGroup().equals(after.tieringGroup());
+        boolean requeue = t.state == TieringState.PENDING && (freshnessChanged || groupChanged);
+        if (requeue) {
+            queue(t.queuedInGroup).remove(t);
+        }
+        t.table = after;
+        if (requeue) {
+            t.queueDeadlineMillis = t.pendingSinceMillis + t.freshnessMillis();
+            t.queuedInGroup = t.group();
+            queue(t.group()).add(t);
+        }
+        if (freshnessChanged && t.state == TieringState.SCHEDULED && !t.reconciling) {
+            t.cancelTimer();
+            schedule(t, false);
+        }
+    }
+
+    /** A table was dropped: removed from every structure; its attempts are fenced. */
+    public void onTableDropped(long tableId) {
+        TableTiering t = tables.get(tableId);
+        if (t != null) {
+            remove(t, "table was dropped");
+        }
+    }
+
+    private void enable(TableInfo table) {
+        long now = clock.currentTimeMillis();
+        TieringRecord record =
+                store.tieringRecord(table.tableId())
+                        .map(old -> old.withEnabledSince(now))
+                        .orElseGet(() -> TieringRecord.initial(table.tableId(), now));
+        store.putTieringRecord(record);
+        TableTiering t = new TableTiering(table, record);
+        tables.put(table.tableId(), t);
+        schedule(t, false);
+    }
+
+    private void remove(TableTiering t, String why) {
+        tables.remove(t.tableId());
+        t.cancelTimer();
+        if (t.state == TieringState.PENDING) {
+            queue(t.queuedInGroup).remove(t);
+        }
+        tiering.remove(t);
+        if (t.heldCommit != null) {
+            t.heldCommit = null;
+            t.commitFuture.completeExceptionally(fenced(t.tableId(), why));
+            t.commitFuture = null;
+        }
+        releaseFromJob(t);
+    }
+
+    // ---------------------------------------------------------------- scheduling
+
+    /** New/Tiered -> Scheduled with delay {@code freshness - (now - base)} in [0, freshness]. */
+    private void schedule(TableTiering t, boolean dueNow) {
+        t.transition(TieringState.SCHEDULED);
+        long now = clock.currentTimeMillis();
+        long freshness = t.freshnessMillis();
+        long delay =
+                dueNow
+                        ? 0
+                        : Math.max(
+                                0,
+                                Math.min(freshness, freshness - (now - t.freshnessBaseMillis())));
+        arm(t, delay);
+    }
+
+    private void arm(TableTiering t, long delayMillis) {
+        t.cancelTimer();
+        t.nextDueMillis = clock.currentTimeMillis() + delayMillis;
+        t.timer = timers.schedule(delayMillis, () -> onTimer(t));
+    }
+
+    private void onTimer(TableTiering t) {
+        t.timer = null;
+        t.nextDueMillis = -1;
+        if (tables.get(t.tableId()) != t) {
+            return;
+        }
+        enterPendingAfterReconcile(t);
+    }
+
+    /** Scheduled/Failed -> Pending, first adopting any lake snapshot we do not know (T21). */
+    private void enterPendingAfterReconcile(TableTiering t) {
+        if (!t.needsReconcile) {
+            enterPending(t);
+            return;
+        }
+        t.reconciling = true;
+        TableInfo table = t.table;
+        ioExecutor.execute(
+                () -> {
+                    Optional<LakeSnapshotRecord> found;
+                    try {
+                        found =
+                                lake.latestTieringSnapshot(
+                                        table.tableId(), table.path(), table.descriptor());
+                    } catch (Throwable e) {
+                        loop.execute(() -> onReconcileFailed(t, e));
+                        return;
+                    }
+                    loop.execute(() -> onReconciled(t, found));
+                });
+    }
+
+    private void onReconciled(TableTiering t, Optional<LakeSnapshotRecord> found) {
+        if (tables.get(t.tableId()) != t) {
+            return;
+        }
+        t.reconciling = false;
+        Optional<TieringSnapshotProperties> props =
+                found.flatMap(r -> TieringSnapshotProperties.parse(r.properties()));
+        if (props.isPresent()
+                && props.get().tableId() == t.tableId()
+                && found.get().snapshotId() != t.record.lakeSnapshotId()
+                && props.get().epoch() > t.record.epoch()) {
+            TieringSnapshotProperties p = props.get();
+            long at = p.committedAtMillis() > 0 ? p.committedAtMillis() : clock.currentTimeMillis();
+            TieringRecord adopted =
+                    t.record.afterCommit(
+                            p.tieredOffsets(),
+                            at,
+                            found.get().snapshotId(),
+                            p.epoch(),
+                            p.roundId(),
+                            false,
+                            new RoundSummary(
+                                    p.epoch(),
+                                    p.roundId(),
+                                    at,
+                                    at,
+                                    -1,
+                                    -1,
+                                    -1,
+                                    false,
+                                    found.get().snapshotId()));
+            LOG.warn(
+                    "adopting lake snapshot {} of {} (epoch {}, round {}) that the coordinator had"
+                            + " not recorded",
+                    found.get().snapshotId(),
+                    t.table.path(),
+                    p.epoch(),
+                    p.roundId());
+            store.putTieringRecord(adopted);
+            t.record = adopted;
+            t.nextRoundId = Math.max(t.nextRoundId, p.roundId() + 1);
+            t.epoch = Math.max(t.epoch, p.epoch());
+        }
+        t.needsReconcile = false;
+        enterPending(t);
+    }
+
+    private void onReconcileFailed(TableTiering t, Throwable e) {
+        if (tables.get(t.tableId()) != t) {
+            return;
+        }
+        t.reconciling = false;
+        t.totalFailures++;
+        t.consecutiveFailures++;
+        t.lastFailure = "reading the lake for reconciliation failed: " + e;
+        LOG.warn("reconciling {} with the lake failed; retrying with backoff", t.table.path(), e);
+        t.nextDueMillis = clock.currentTimeMillis() + config.backoffMillis(t.consecutiveFailures);
+        t.timer = timers.schedule(config.backoffMillis(t.consecutiveFailures), () -> onTimer(t));
+    }
+
+    /** Every entry into Pending bumps the epoch (T17) and queues the table (T16). */
+    private void enterPending(TableTiering t) {
+        t.transition(TieringState.PENDING);
+        t.cancelTimer();
+        t.epoch = Math.max(t.epoch + 1, epochBase);
+        t.pendingSinceMillis = clock.currentTimeMillis();
+        t.pendingSeq = pendingSeq++;
+        t.queueDeadlineMillis = t.pendingSinceMillis + t.freshnessMillis();
+        t.queuedInGroup = t.group();
+        queue(t.group()).add(t);
+    }
+
+    private PendingQueue queue(String group) {
+        return queues.computeIfAbsent(group, g -> PendingQueue.create(config.queuePolicy()));
+    }
+
+    // ---------------------------------------------------------------- jobs and heartbeats
+
+    /**
+     * Registers (or re-registers) a job. A re-registering job has restarted: its rounds that are
+     * not committing are failed, so their epochs are fenced (T19).
+     */
+    public JobRegistration registerJob(String jobId, String group) {
+        if (jobId == null || jobId.isBlank()) {
+            throw new InvalidInputException("a tiering job needs a non-empty id");
+        }
+        String g = normalizeGroup(group);
+        JobInfo job = jobs.get(jobId);
+        if (job != null) {
+            for (Long id : List.copyOf(job.tables)) {
+                TableTiering t = tables.get(id);
+                if (t != null && t.state == TieringState.TIERING && !t.commitPending()) {
+                    fail(t, "job " + jobId + " registered again (restarted)");
+                }
+            }
+            job.group = g;
+        } else {
+            job = new JobInfo(jobId, g);
+            jobs.put(jobId, job);
+        }
+        touch(job);
+        return new JobRegistration(
+                jobId,
+                g,
+                config.heartbeatInterval(),
+                config.heartbeatTimeout(),
+                config.commitOrder());
+    }
+
+    /**
+     * Handles a heartbeat: renews in-flight rounds, applies reports, and hands out at most one
+     * table. Every table entry gets an ack; a stale one is {@code FENCED} (T18, T19).
+     */
+    public HeartbeatResponse heartbeat(HeartbeatRequest request) {
+        JobInfo job = jobs.get(request.jobId());
+        String group = normalizeGroup(request.group());
+        if (job == null) {
+            job = new JobInfo(request.jobId(), group);
+            jobs.put(request.jobId(), job);
+        } else {
+            job.group = group;
+        }
+        touch(job);
+        List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
+        for (TableAttempt a : request.inFlight()) {
+            TableTiering t = tables.get(a.tableId());
+            String stale = staleness(t, a.tableId(), a.epoch(), request.jobId());
+            if (stale != null) {
+                acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.FENCED, stale));
+            } else {
+                t.lastHeartbeatNanos = clock.nanoTime();
+                acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.OK, null));
+            }
+        }
+        for (RoundReport r : request.reports()) {
+            TableTiering t = tables.get(r.tableId());
+            String stale = staleness(t, r.tableId(), r.epoch(), request.jobId());
+            if (stale != null) {
+                acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.FENCED, stale));
+                continue;
+            }
+            acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.OK, null));
+            if (t.commitPending()) {
+                continue; // the commit's outcome decides
+            }
+            switch (r.outcome()) {
+                case FINISHED:
+                    finishWithoutCommit(t, false);
+                    break;
+                case FORCE_FINISHED:
+                    finishWithoutCommit(t, true);
+                    break;
+                case FAILED:
+                    fail(t, r.message() == null ? "reported failed by the job" : r.message());
+                    break;
+                default:
+                    throw new AssertionError(r.outcome());
+            }
+        }
+        RoundPlan plan = request.requestTable() ? assignNext(job) : null;
+        return new HeartbeatResponse(acks, plan);
+    }
+
+    private void touch(JobInfo job) {
+        job.lastHeartbeatNanos = clock.nanoTime();
+        job.lastHeartbeatMillis = clock.currentTimeMillis();
+    }
+
+    /** Why an attempt is stale, or {@code null} if it is the table's current one. */
+    private static String staleness(TableTiering t, long tableId, long epoch, String jobId) {
+        if (t == null) {
+            return "table " + tableId + " is not tiered (dropped, disabled or unknown)";
+        }
+        if (t.state != TieringState.TIERING || t.epoch != epoch) {
+            return "epoch "
+                    + epoch
+                    + " of table "
+                    + t.table.path()
+                    + " is stale: the table is "
+                    + t.state
+                    + " at epoch "
+                    + t.epoch;
+        }
+        if (!t.jobId.equals(jobId)) {
+            return "table " + t.table.path() + " is tiered by job " + t.jobId + ", not " + jobId;
+        }
+        return null;
+    }
+
+    /**
+     * Pops the job's group queue until a table has work (T16, T26). A table with nothing new
+     * finishes its round at once without a lake snapshot and without a job (T27).
+     */
+    private RoundPlan assignNext(JobInfo job) {
+        PendingQueue q = queues.get(job.group);
+        if (q == null) {
+            return null;
+        }
+        List<TableTiering> deferred = null;
+        RoundPlan plan = null;
+        while (plan == null) {
+            TableTiering t = q.poll();
+            if (t == null) {
+                break;
+            }
+            if (t.state != TieringState.PENDING) {
+                throw new IllegalStateException(
+                        "table " + t.tableId() + " was queued while " + t.state);
+            }
+            if (t.commitPending()) {
+                // Only after a disable/enable while the old incarnation's commit still runs.
+                if (deferred == null) {
+                    deferred = new ArrayList<>();
+                }
+                deferred.add(t);
+                continue;
+            }
+            long now = clock.currentTimeMillis();
+            List<BucketWork> work = planner.work(t.table, t.record);
+            t.transition(TieringState.TIERING);
+            t.roundId = t.nextRoundId++;
+            t.roundStartMillis = now;
+            if (work.isEmpty()) {
+                t.jobId = job.jobId;
+                finishWithoutCommit(t, false);
+                continue;
+            }
+            t.jobId = job.jobId;
+            t.lastHeartbeatNanos = clock.nanoTime();
+            t.plan =
+                    new RoundPlan(
+                            t.tableId(),
+                            t.table.path(),
+                            t.table.descriptor(),
+                            t.table.schemaId(),
+                            t.epoch,
+                            t.roundId,
+                            work,
+                            now,
+                            t.table.freshness());
+            tiering.add(t);
+            job.tables.add(t.tableId());
+            plan = t.plan;
+        }
+        if (deferred != null) {
+            deferred.forEach(q::add);
+        }
+        return plan;
+    }
+
+    /** Tiering -> Tiered -> Scheduled (or -> Pending at once if force-finished, T13). */
+    private void finishWithoutCommit(TableTiering t, boolean forceFinished) {
+        long now = clock.currentTimeMillis();
+        t.transition(TieringState.TIERED);
+        t.lastEmptyRoundMillis = now;
+        endRound(t);
+        if (forceFinished) {
+            enterPendingAfterReconcile(t);
+        } else {
+            schedule(t, false);
+        }
+    }
+
+    /** Tiering -> Failed, then Pending after an exponential backoff (T18, T22). */
+    private void fail(TableTiering t, String why) {
+        t.transition(TieringState.FAILED);
+        t.consecutiveFailures++;
+        t.totalFailures++;
+        t.lastFailure = why;
+        LOG.info("tiering round of {} failed: {}", t.table.path(), why);
+        endRound(t);
+        arm(t, config.backoffMillis(t.consecutiveFailures));
+    }
+
+    private void endRound(TableTiering t) {
+        tiering.remove(t);
+        releaseFromJob(t);
+        t.jobId = null;
+        t.plan = null;
+        t.pendingSinceMillis = -1;
+    }
+
+    private void releaseFromJob(TableTiering t) {
+        if (t.jobId == null) {
+            return;
+        }
+        JobInfo job = jobs.get(t.jobId);
+        if (job != null && job.tables.remove(t.tableId())) {
+            releaseHeldCommits(job);
+        }
+    }
+
+    /** Fails every round whose job has not heartbeated it within the timeout (T18). */
+    private void sweep() {
+        timers.schedule(config.sweepIntervalMillis(), this::sweep);
+        long now = clock.nanoTime();
+        long timeout = config.heartbeatTimeout().toNanos();
+        for (TableTiering t : List.copyOf(tiering)) {
+            if (!t.commitPending() && now - t.lastHeartbeatNanos >= timeout) {
+                fail(t, "no heartbeat from job " + t.jobId + " for " + config.heartbeatTimeout());
+            }
+        }
+        jobs.values()
+                .removeIf(j -> j.tables.isEmpty() && now - j.lastHeartbeatNanos >= 10 * timeout);
+    }
+
+    // ---------------------------------------------------------------- commits
+
+    /**
+     * A fenced commit (T19, T20, T24, T25). The attempt must be the table's current one; the lake
+     * commit then runs on the I/O pool while the table is held (no timeout, no reassignment), and
+     * its outcome is recorded durably before the table moves on. A retry of the same attempt while
+     * its commit runs gets the same future.
+     *
+     * @return the lake snapshot id; fails with {@link FencedException} for a stale attempt, {@link
+     *     InvalidInputException} for offsets outside the round (the round is failed), or {@link
+     *     StorageException} if the lake commit or the record failed (the round is failed and the
+     *     table reconciled with the lake before its next round)
+     */
+    public CompletableFuture<Long> commit(CommitRequest request) {
+        TableTiering t = tables.get(request.tableId());
+        String stale = staleness(t, request.tableId(), request.epoch(), request.jobId());
+        if (stale == null && t.roundId != request.roundId()) {
+            stale =
+                    "round "
+                            + request.roundId()
+                            + " of "
+                            + t.table.path()
+                            + " is not the current round "
+                            + t.roundId;
+        }
+        if (stale != null) {
+            return CompletableFuture.failedFuture(new FencedException(stale));
+        }
+        if (t.commitPending()) {
+            return t.commitFuture;
+        }
+        SortedMap<Integer, Long> offsets;
+        try {
+            offsets = RoundPlanner.validate(t.plan, request.bucketEndOffsets());
+        } catch (InvalidInputException e) {
+            fail(t, e.getMessage());
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        t.commitFuture = future;
+        CommitRequest validated =
+                new CommitRequest(
+                        request.jobId(),
+                        request.tableId(),
+                        request.epoch(),
+                        request.roundId(),
+                        offsets,
+                        request.committable(),
+                        request.stats(),
+                        request.forceFinished());
+        JobInfo job = jobs.get(t.jobId);
+        if (config.commitOrder() == CommitOrder.ASSIGNMENT
+                && job != null
+                && !job.tables.isEmpty()
+                && job.tables.iterator().next() != t.tableId()) {
+            t.heldCommit = validated;
+        } else {
+            startCommit(t, validated);
+        }
+        return future;
+    }
+
+    /** Starts held commits whose predecessors (in assignment order) are all resolved. */
+    private void releaseHeldCommits(JobInfo job) {
+        if (job.tables.isEmpty()) {
+            return;
+        }
+        TableTiering head = tables.get(job.tables.iterator().next());
+        if (head != null && head.heldCommit != null) {
+            CommitRequest r = head.heldCommit;
+            head.heldCommit = null;
+            startCommit(head, r);
+        }
+    }
+
+    private void startCommit(TableTiering t, CommitRequest r) {
+        t.commitInFlight = true;
+        if (lake == null) {
+            onCommitFailed(t, r, new IllegalStateException("no lake is configured"), false);
+            return;
+        }
+        TieringRecord base = t.record;
+        TableInfo table = t.table;
+        long startedAt = clock.currentTimeMillis();
+        TieringRecord merged =
+                base.afterCommit(
+                        r.bucketEndOffsets(), startedAt, -1, r.epoch(), r.roundId(), false, null);
+        Map<String, String> props =
+                new TieringSnapshotProperties(
+                                t.tableId(),
+                                r.epoch(),
+                                r.roundId(),
+                                merged.tieredOffsets(),
+                                startedAt)
+                        .toMap();
+        LakeCommitRequest lakeRequest =
+                new LakeCommitRequest(
+                        t.tableId(),
+                        table.path(),
+                        table.descriptor(),
+                        table.schemaId(),
+                        r.epoch(),
+                        r.roundId(),
+                        r.bucketEndOffsets(),
+                        merged.tieredOffsets(),
+                        r.committable(),
+                        props);
+        long roundStart = t.roundStartMillis;
+        ioExecutor.execute(
+                () -> {
+                    long snapshotId;
+                    try {
+                        snapshotId = lake.commit(lakeRequest);
+                    } catch (Throwable e) {
+                        loop.execute(() -> onCommitFailed(t, r, e, true));
+                        return;
+                    }
+                    long end = clock.currentTimeMillis();
+                    RoundSummary summary =
+                            new RoundSummary(
+                                    r.epoch(),
+                                    r.roundId(),
+                                    roundStart,
+                                    end,
+                                    r.stats().rows(),
+                                    r.stats().bytes(),
+                                    r.stats().files(),
+                                    r.forceFinished(),
+                                    snapshotId);
+                    TieringRecord next =
+                            base.afterCommit(
+                                    r.bucketEndOffsets(),
+                                    end,
+                                    snapshotId,
+                                    r.epoch(),
+                                    r.roundId(),
+                                    r.forceFinished(),
+                                    summary);
+                    try {
+                        store.putTieringRecord(next);
+                    } catch (Throwable e) {
+                        loop.execute(() -> onCommitFailed(t, r, e, true));
+                        return;
+                    }
+                    loop.execute(() -> onCommitted(t, r, snapshotId, next));
+                });
+    }
+
+    private void onCommitted(TableTiering t, CommitRequest r, long snapshotId, TieringRecord next) {
+        CompletableFuture<Long> future = t.commitFuture;
+        t.commitInFlight = false;
+        t.commitFuture = null;
+        TableTiering current = tables.get(t.tableId());
+        if (current == t) {
+            t.record = next;
+            t.consecutiveFailures = 0;
+            t.transition(TieringState.TIERED);
+            endRound(t);
+            if (r.forceFinished()) {
+                enterPendingAfterReconcile(t);
+            } else {
+                schedule(t, false);
+            }
+        } else if (current != null) {
+            // Tiering was switched off and on while this commit ran: keep its offsets.
+            current.record = next.withEnabledSince(current.record.enabledSinceMillis());
+        }
+        future.complete(snapshotId);
+    }
+
+    private void onCommitFailed(TableTiering t, CommitRequest r, Throwable e, boolean unknown) {
+        CompletableFuture<Long> future = t.commitFuture;
+        t.commitInFlight = false;
+        t.commitFuture = null;
+        TableTiering current = tables.get(t.tableId());
+        if (current != null && unknown) {
+            current.needsReconcile = lake != null;
+        }
+        if (current == t && t.state == TieringState.TIERING) {
+            fail(t, "commit of round " + r.roundId() + " failed: " + e);
+        }
+        future.completeExceptionally(
+                new StorageException(
+                        "lake commit of table "
+                                + r.tableId()
+                                + " round "
+                                + r.roundId()
+                                + " failed; the round is dropped and the table retried: "
+                                + e,
+                        e));
+    }
+
+    private static FencedException fenced(long tableId, String why) {
+        return new FencedException("table " + tableId + ": " + why);
+    }
+
+    private static String normalizeGroup(String group) {
+        return group == null || group.isBlank() ? TieringTableOptions.DEFAULT_GROUP : group;
+    }
+
+    // ---------------------------------------------------------------- status (T28)
+
+    public CoordinatorStatus status() {
+        return TieringStatusBuilder.build(this);
+    }
+
+    public Optional<TableTieringStatus> tableStatus(long tableId) {
+        TableTiering t = tables.get(tableId);
+        return t == null
+                ? Optional.empty()
+                : Optional.of(TieringStatusBuilder.table(this, t, null));
+    }
+
+    // Accessors for TieringStatusBuilder and tests in this package.
+    Map<Long, TableTiering> tablesView() {
+        return tables;
+    }
+
+    Map<String, PendingQueue> queuesView() {
+        return queues;
+    }
+
+    Map<String, JobInfo> jobsView() {
+        return jobs;
+    }
+
+    int tieringCount() {
+        return tiering.size();
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** The table's current state, or empty if it is not a lake table. */
+    public Optional<TieringState> state(long tableId) {
+        TableTiering t = tables.get(tableId);
+        return t == null ? Optional.empty() : Optional.of(t.state);
+    }
+
+    /** The table's current epoch, or -1 if it is not a lake table. */
+    public long epoch(long tableId) {
+        TableTiering t = tables.get(tableId);
+        return t == null ? -1 : t.epoch;
+    }
+
+    /** The table's durable record, or empty if it is not a lake table. */
+    public Optional<TieringRecord> record(long tableId) {
+        TableTiering t = tables.get(tableId);
+        return t == null ? Optional.empty() : Optional.of(t.record);
+    }
+
+    /** Ids of the pending tables of a group in hand-out order. */
+    public List<Long> pendingOrder(String group) {
+        PendingQueue q = queues.get(normalizeGroup(group));
+        if (q == null) {
+            return List.of();
+        }
+        List<Long> out = new ArrayList<>(q.size());
+        for (TableTiering t : q.inOrder()) {
+            out.add(t.tableId());
+        }
+        return out;
+    }
+}
