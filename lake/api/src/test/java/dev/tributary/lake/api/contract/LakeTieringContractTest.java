@@ -1,0 +1,692 @@
+package dev.tributary.lake.api.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataType;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeTableInfo;
+import dev.tributary.lake.api.catalog.LakeTableMismatchException;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriteResultSerializer;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The behaviour every lake format must show, proven against real tables read back with the format's
+ * own reader. A format module extends this class and supplies the storage, its native reader and a
+ * way to change a table behind Tributary's back.
+ *
+ * <p>Every commit in this suite goes through {@link LakeWriteResultSerializer} bytes, as in
+ * production (tiering job to coordinator).
+ */
+public abstract class LakeTieringContractTest {
+    protected static final long BASE_TS = 1_764_000_000_000L;
+
+    @TempDir protected Path warehouse;
+    protected LakeStorage storage;
+
+    /** Opens the format's storage on a fresh local warehouse. */
+    protected abstract LakeStorage createStorage(Path warehouse);
+
+    /** The plugin identifier. */
+    protected abstract String format();
+
+    /**
+     * Every live row of the lake table read with the format's OWN reader, converted to Tributary
+     * value classes, all lake columns (system columns included) in lake column order.
+     */
+    protected abstract List<Row> readWithFormatReader(TablePath path) throws Exception;
+
+    /** Data and delete files of the table present on disk (not metadata). */
+    protected abstract List<Path> dataFilesOnDisk(TablePath path) throws Exception;
+
+    /** Changes column {@code column} of the lake table from INT to BIGINT with the native API. */
+    protected abstract void widenIntColumnOutsideTributary(TablePath path, String column)
+            throws Exception;
+
+    /** The type {@link LakeTableInfo#schema()} reports for a Tributary type (formats may widen). */
+    protected DataType describedType(DataType t) {
+        return t;
+    }
+
+    /** A Row value as the format reads it back (formats may widen). */
+    protected Object readBackValue(DataType t, Object v) {
+        return v;
+    }
+
+    @BeforeEach
+    void openStorage() {
+        storage = createStorage(warehouse);
+    }
+
+    @AfterEach
+    void closeStorage() {
+        if (storage != null) {
+            storage.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    protected static TableDescriptor logTable(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("name", DataTypes.STRING())
+                                .build())
+                .bucketCount(buckets)
+                .build();
+    }
+
+    protected static TableDescriptor pkTable(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.INT())
+                                .column("name", DataTypes.STRING())
+                                .column("score", DataTypes.BIGINT())
+                                .primaryKey("id")
+                                .build())
+                .bucketCount(buckets)
+                .build();
+    }
+
+    /** One record of a split. */
+    protected record Rec(Row row, ChangeType type, long offset) {}
+
+    /** Writes one split, ships the result through bytes, returns the deserialized result. */
+    protected LakeWriteResult writeSplit(
+            TablePath path,
+            TableDescriptor table,
+            long tableId,
+            long epoch,
+            long round,
+            int bucket,
+            List<Rec> records) {
+        try (LakeWriter w =
+                storage.createWriter(
+                        new LakeWriterContext(path, tableId, table, bucket, epoch, round))) {
+            for (Rec r : records) {
+                w.write(r.row(), r.type(), bucket, r.offset(), BASE_TS + r.offset());
+            }
+            LakeWriteResult result = w.complete();
+            byte[] bytes = LakeWriteResultSerializer.INSTANCE.serialize(result);
+            LakeWriteResult back = LakeWriteResultSerializer.INSTANCE.deserialize(bytes);
+            assertThat(back).isEqualTo(result);
+            return back;
+        }
+    }
+
+    protected LakeCommitResult commit(
+            TablePath path,
+            List<LakeWriteResult> results,
+            long tableId,
+            long epoch,
+            long round,
+            Map<Integer, Long> offsets) {
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            return c.commit(results, TieringSnapshotProperties.of(tableId, epoch, round, offsets));
+        }
+    }
+
+    protected static Row lakeRow(Row user, int bucket, long offset) {
+        Object[] f = new Object[user.arity() + 3];
+        for (int i = 0; i < user.arity(); i++) {
+            f[i] = user.getField(i);
+        }
+        f[user.arity()] = bucket;
+        f[user.arity() + 1] = offset;
+        f[user.arity() + 2] = Instant.ofEpochMilli(BASE_TS + offset);
+        return Row.wrap(f);
+    }
+
+    private static List<Rec> appends(long firstOffset, Row... rows) {
+        List<Rec> out = new ArrayList<>();
+        for (int i = 0; i < rows.length; i++) {
+            out.add(new Rec(rows[i], ChangeType.APPEND_ONLY, firstOffset + i));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- tests
+
+    @Test
+    void pluginIsFoundByItsIdentifier() {
+        assertThat(LakeStoragePlugins.find(format()).identifier()).isEqualTo(format());
+        assertThat(storage.identifier()).isEqualTo(format());
+    }
+
+    @Test
+    void T29_everyTypeRoundTripsThroughTheFormatsOwnReader() throws Exception {
+        Schema schema =
+                Schema.newBuilder()
+                        .column("k", DataTypes.INT())
+                        .column("b", DataTypes.BOOLEAN())
+                        .column("ti", DataTypes.TINYINT())
+                        .column("si", DataTypes.SMALLINT())
+                        .column("bi", DataTypes.BIGINT())
+                        .column("f", DataTypes.FLOAT())
+                        .column("d", DataTypes.DOUBLE())
+                        .column("dec_small", DataTypes.DECIMAL(10, 2))
+                        .column("dec_big", DataTypes.DECIMAL(38, 10))
+                        .column("s", DataTypes.STRING())
+                        .column("bytes", DataTypes.BYTES())
+                        .column("dt", DataTypes.DATE())
+                        .column("tm", DataTypes.TIME())
+                        .column("ts0", DataTypes.TIMESTAMP(0))
+                        .column("ts3", DataTypes.TIMESTAMP(3))
+                        .column("ts6", DataTypes.TIMESTAMP(6))
+                        .column("ts9", DataTypes.TIMESTAMP(9))
+                        .column("ltz0", DataTypes.TIMESTAMP_LTZ(0))
+                        .column("ltz3", DataTypes.TIMESTAMP_LTZ(3))
+                        .column("ltz6", DataTypes.TIMESTAMP_LTZ(6))
+                        .column("ltz9", DataTypes.TIMESTAMP_LTZ(9))
+                        .column("req", DataTypes.STRING().notNull())
+                        .build();
+        TableDescriptor table = TableDescriptor.builder(schema).bucketCount(1).build();
+        TablePath path = TablePath.of("types", "all_types");
+        storage.catalog().createTable(path, table);
+
+        Row full =
+                Row.of(
+                        1,
+                        true,
+                        (byte) -7,
+                        (short) 300,
+                        Long.MIN_VALUE,
+                        1.5f,
+                        -2.25e300,
+                        new BigDecimal("12345678.91"),
+                        new BigDecimal("1234567890123456789012345678.0123456789"),
+                        "héllo ✓",
+                        new byte[] {0, 1, -1, 127},
+                        LocalDate.of(2026, 11, 29),
+                        LocalTime.of(23, 59, 59, 123_000_000),
+                        LocalDateTime.of(2026, 1, 2, 3, 4, 5),
+                        LocalDateTime.of(1969, 12, 31, 23, 59, 59, 123_000_000),
+                        LocalDateTime.of(2026, 1, 2, 3, 4, 5, 123_456_000),
+                        LocalDateTime.of(2262, 4, 11, 23, 47, 16, 854_775_807),
+                        Instant.ofEpochSecond(1_700_000_000L),
+                        Instant.ofEpochSecond(-1, 999_000_000),
+                        Instant.ofEpochSecond(1_700_000_000L, 123_456_000),
+                        Instant.ofEpochSecond(1_700_000_000L, 123_456_789),
+                        "x");
+        Object[] nulls = new Object[schema.fieldCount()];
+        nulls[0] = 2;
+        nulls[schema.fieldCount() - 1] = "";
+        Row empty = Row.wrap(nulls);
+        schema.validate(full);
+        schema.validate(empty);
+
+        LakeWriteResult r = writeSplit(path, table, 1, 1, 1, 0, appends(0, full, empty));
+        assertThat(r.rowCount()).isEqualTo(2);
+        assertThat(r.files()).isNotEmpty();
+        assertThat(r.fileBytes()).isPositive();
+        assertThat(r.minTimestampMillis()).hasValue(BASE_TS);
+        assertThat(r.maxTimestampMillis()).hasValue(BASE_TS + 1);
+        commit(path, List.of(r), 1, 1, 1, Map.of(0, 2L));
+
+        List<Row> expected = new ArrayList<>();
+        for (Row u : List.of(lakeRow(full, 0, 0), lakeRow(empty, 0, 1))) {
+            Object[] f = new Object[u.arity()];
+            for (int i = 0; i < u.arity(); i++) {
+                f[i] =
+                        i < schema.fieldCount() && u.getField(i) != null
+                                ? readBackValue(schema.typeAt(i), u.getField(i))
+                                : u.getField(i);
+            }
+            expected.add(Row.wrap(f));
+        }
+        assertThat(readWithFormatReader(path)).containsExactlyInAnyOrderElementsOf(expected);
+
+        LakeTableInfo info = storage.catalog().describeTable(path);
+        assertThat(info.format()).isEqualTo(format());
+        Schema lake = LakeSystemColumns.lakeSchemaOf(schema);
+        List<Column> want = new ArrayList<>();
+        for (Column c : lake.columns()) {
+            want.add(c.withType(describedType(c.type())));
+        }
+        assertThat(info.schema().columns().stream().map(c -> c.name() + " " + c.type()).toList())
+                .containsExactlyElementsOf(
+                        want.stream().map(c -> c.name() + " " + c.type()).toList());
+        storage.catalog().validateTable(path, table);
+    }
+
+    @Test
+    void T6_logRoundsAppendRowsWithSystemColumns() throws Exception {
+        TablePath path = TablePath.of("db", "events");
+        TableDescriptor table = logTable(2);
+        storage.catalog().createTable(path, table);
+        storage.catalog().createTable(path, table); // idempotent
+        assertThat(storage.catalog().tableExists(path)).isTrue();
+
+        // round 1: both buckets; bucket 0 cut into two offset-range splits (T5)
+        List<LakeWriteResult> r1 = new ArrayList<>();
+        r1.add(writeSplit(path, table, 7, 1, 1, 0, appends(0, Row.of(1L, "a"), Row.of(2L, "b"))));
+        r1.add(writeSplit(path, table, 7, 1, 1, 0, appends(2, Row.of(3L, "c"))));
+        r1.add(writeSplit(path, table, 7, 1, 1, 1, appends(0, Row.of(4L, null))));
+        LakeCommitResult c1 = commit(path, r1, 7, 1, 1, Map.of(0, 3L, 1, 1L));
+        assertThat(c1.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+        assertThat(c1.rowCount()).isEqualTo(4);
+
+        List<LakeWriteResult> r2 =
+                List.of(writeSplit(path, table, 7, 2, 2, 1, appends(1, Row.of(5L, "e"))));
+        LakeCommitResult c2 = commit(path, r2, 7, 2, 2, Map.of(0, 3L, 1, 2L));
+        assertThat(c2.snapshotId()).isNotEqualTo(c1.snapshotId());
+
+        assertThat(readWithFormatReader(path))
+                .containsExactlyInAnyOrder(
+                        lakeRow(Row.of(1L, "a"), 0, 0),
+                        lakeRow(Row.of(2L, "b"), 0, 1),
+                        lakeRow(Row.of(3L, "c"), 0, 2),
+                        lakeRow(Row.of(4L, null), 1, 0),
+                        lakeRow(Row.of(5L, "e"), 1, 1));
+    }
+
+    @Test
+    void T8_primaryKeyRoundsApplyUpsertsAndDeletesWithinAndAcrossRounds() throws Exception {
+        TablePath path = TablePath.of("db", "users");
+        TableDescriptor table = pkTable(2);
+        storage.catalog().createTable(path, table);
+        Map<Integer, Row> expected = new TreeMap<>();
+
+        // round 1, bucket 0: inserts, a key updated within the round, a key inserted and deleted
+        List<Rec> b0 = new ArrayList<>();
+        b0.add(new Rec(Row.of(1, "one", 10L), ChangeType.INSERT, 0));
+        b0.add(new Rec(Row.of(2, "two", 20L), ChangeType.INSERT, 1));
+        b0.add(new Rec(Row.of(2, "two", 20L), ChangeType.UPDATE_BEFORE, 2));
+        b0.add(new Rec(Row.of(2, "TWO", 21L), ChangeType.UPDATE_AFTER, 3));
+        b0.add(new Rec(Row.of(3, "three", 30L), ChangeType.INSERT, 4));
+        b0.add(new Rec(Row.of(3, "three", 30L), ChangeType.DELETE, 5));
+        // bucket 1: inserts and an update chain
+        List<Rec> b1 = new ArrayList<>();
+        b1.add(new Rec(Row.of(4, "four", 40L), ChangeType.INSERT, 0));
+        b1.add(new Rec(Row.of(5, "five", 50L), ChangeType.INSERT, 1));
+        b1.add(new Rec(Row.of(5, "five", 50L), ChangeType.UPDATE_BEFORE, 2));
+        b1.add(new Rec(Row.of(5, "FIVE", null), ChangeType.UPDATE_AFTER, 3));
+        b1.add(new Rec(Row.of(5, "FIVE", null), ChangeType.UPDATE_BEFORE, 4));
+        b1.add(new Rec(Row.of(5, "Five", 52L), ChangeType.UPDATE_AFTER, 5));
+        commit(
+                path,
+                List.of(
+                        writeSplit(path, table, 3, 1, 1, 0, b0),
+                        writeSplit(path, table, 3, 1, 1, 1, b1)),
+                3,
+                1,
+                1,
+                Map.of(0, 6L, 1, 6L));
+        expected.put(1, lakeRow(Row.of(1, "one", 10L), 0, 0));
+        expected.put(2, lakeRow(Row.of(2, "TWO", 21L), 0, 3));
+        expected.put(4, lakeRow(Row.of(4, "four", 40L), 1, 0));
+        expected.put(5, lakeRow(Row.of(5, "Five", 52L), 1, 5));
+        assertThat(readWithFormatReader(path))
+                .containsExactlyInAnyOrderElementsOf(expected.values());
+
+        // round 2: update a key of round 1, delete another, re-insert a deleted key,
+        // update-then-delete within the round
+        List<Rec> b0r2 = new ArrayList<>();
+        b0r2.add(new Rec(Row.of(1, "one", 10L), ChangeType.UPDATE_BEFORE, 6));
+        b0r2.add(new Rec(Row.of(1, "uno", 11L), ChangeType.UPDATE_AFTER, 7));
+        b0r2.add(new Rec(Row.of(3, "tres", 33L), ChangeType.INSERT, 8));
+        b0r2.add(new Rec(Row.of(2, "TWO", 21L), ChangeType.UPDATE_BEFORE, 9));
+        b0r2.add(new Rec(Row.of(2, "dos", 22L), ChangeType.UPDATE_AFTER, 10));
+        b0r2.add(new Rec(Row.of(2, "dos", 22L), ChangeType.DELETE, 11));
+        List<Rec> b1r2 = List.of(new Rec(Row.of(4, "four", 40L), ChangeType.DELETE, 6));
+        commit(
+                path,
+                List.of(
+                        writeSplit(path, table, 3, 2, 2, 0, b0r2),
+                        writeSplit(path, table, 3, 2, 2, 1, b1r2)),
+                3,
+                2,
+                2,
+                Map.of(0, 12L, 1, 7L));
+        expected.put(1, lakeRow(Row.of(1, "uno", 11L), 0, 7));
+        expected.put(3, lakeRow(Row.of(3, "tres", 33L), 0, 8));
+        expected.remove(2);
+        expected.remove(4);
+        assertThat(readWithFormatReader(path))
+                .containsExactlyInAnyOrderElementsOf(expected.values());
+
+        // round 3 only touches bucket 1: other keys stay
+        commit(
+                path,
+                List.of(
+                        writeSplit(
+                                path,
+                                table,
+                                3,
+                                3,
+                                3,
+                                1,
+                                List.of(new Rec(Row.of(4, "cuatro", 44L), ChangeType.INSERT, 7)))),
+                3,
+                3,
+                3,
+                Map.of(0, 12L, 1, 8L));
+        expected.put(4, lakeRow(Row.of(4, "cuatro", 44L), 1, 7));
+        assertThat(readWithFormatReader(path))
+                .containsExactlyInAnyOrderElementsOf(expected.values());
+    }
+
+    @Test
+    void T21_snapshotPropertiesRoundTripAndRetriedCommitsDoNotDuplicate() throws Exception {
+        TablePath path = TablePath.of("db", "props");
+        TableDescriptor table = logTable(2);
+        storage.catalog().createTable(path, table);
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            assertThat(c.latestTieringSnapshot()).isEmpty();
+
+            LakeWriteResult r1 = writeSplit(path, table, 5, 4, 9, 0, appends(0, Row.of(1L, "a")));
+            TieringSnapshotProperties p1 =
+                    new TieringSnapshotProperties(
+                            5,
+                            4,
+                            9,
+                            "tiering-test",
+                            new TreeMap<>(Map.of(0, 1L, 1, 0L)),
+                            Map.of("job", "j1"));
+            LakeCommitResult first = c.commit(List.of(r1), p1);
+            assertThat(first.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+            Optional<LakeSnapshot> s1 = c.latestTieringSnapshot();
+            assertThat(s1).isPresent();
+            assertThat(s1.get().snapshotId()).isEqualTo(first.snapshotId());
+            assertThat(s1.get().properties()).isEqualTo(p1);
+
+            // the same round committed again (a retry after a lost reply) is a no-op
+            LakeCommitResult retry = c.commit(List.of(r1), p1);
+            assertThat(retry.outcome()).isEqualTo(LakeCommitResult.Outcome.ALREADY_COMMITTED);
+            assertThat(retry.snapshotId()).isEqualTo(first.snapshotId());
+            assertThat(readWithFormatReader(path)).hasSize(1);
+
+            LakeWriteResult r2 = writeSplit(path, table, 5, 5, 10, 1, appends(0, Row.of(2L, "b")));
+            TieringSnapshotProperties p2 =
+                    new TieringSnapshotProperties(
+                            5,
+                            5,
+                            10,
+                            "tiering-test",
+                            new TreeMap<>(Map.of(0, 1L, 1, 1L)),
+                            Map.of());
+            LakeCommitResult second = c.commit(List.of(r2), p2);
+            assertThat(c.latestTieringSnapshot().orElseThrow().properties()).isEqualTo(p2);
+            assertThat(c.latestTieringSnapshot().orElseThrow().snapshotId())
+                    .isEqualTo(second.snapshotId());
+            assertThat(readWithFormatReader(path)).hasSize(2);
+        }
+    }
+
+    @Test
+    void T27_emptyRoundWritesNoSnapshot() throws Exception {
+        TablePath path = TablePath.of("db", "quiet");
+        TableDescriptor table = logTable(1);
+        storage.catalog().createTable(path, table);
+        LakeCommitResult c1 =
+                commit(
+                        path,
+                        List.of(writeSplit(path, table, 1, 1, 1, 0, appends(0, Row.of(1L, "a")))),
+                        1,
+                        1,
+                        1,
+                        Map.of(0, 1L));
+        LakeWriteResult empty = writeSplit(path, table, 1, 2, 2, 0, List.of());
+        assertThat(empty.isEmpty()).isTrue();
+        assertThat(empty.rowCount()).isZero();
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            TieringSnapshotProperties p2 = TieringSnapshotProperties.of(1, 2, 2, Map.of(0, 1L));
+            assertThat(c.commit(List.of(), p2).outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.NOTHING_TO_COMMIT);
+            assertThat(c.commit(List.of(empty), p2).snapshot()).isEmpty();
+            assertThat(c.latestTieringSnapshot().orElseThrow().snapshotId())
+                    .isEqualTo(c1.snapshotId());
+            assertThat(c.latestTieringSnapshot().orElseThrow().properties().epoch()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void abortedRoundLeavesNoVisibleRowsAndNoFiles() throws Exception {
+        TablePath path = TablePath.of("db", "aborted");
+        TableDescriptor table = pkTable(2);
+        storage.catalog().createTable(path, table);
+        List<LakeWriteResult> round =
+                List.of(
+                        writeSplit(
+                                path,
+                                table,
+                                1,
+                                1,
+                                1,
+                                0,
+                                List.of(new Rec(Row.of(1, "a", 1L), ChangeType.INSERT, 0))),
+                        writeSplit(
+                                path,
+                                table,
+                                1,
+                                1,
+                                1,
+                                1,
+                                List.of(new Rec(Row.of(2, "b", 2L), ChangeType.INSERT, 0))));
+        assertThat(dataFilesOnDisk(path)).isNotEmpty();
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            c.abort(round);
+            assertThat(c.latestTieringSnapshot()).isEmpty();
+        }
+        assertThat(dataFilesOnDisk(path)).isEmpty();
+        assertThat(readWithFormatReader(path)).isEmpty();
+
+        // a writer aborted before completing deletes what it flushed too
+        try (LakeWriter w = storage.createWriter(new LakeWriterContext(path, 1, table, 0, 2, 2))) {
+            w.write(Row.of(3, "c", 3L), ChangeType.INSERT, 0, 1, BASE_TS);
+            w.abort();
+        }
+        assertThat(dataFilesOnDisk(path)).isEmpty();
+        assertThat(readWithFormatReader(path)).isEmpty();
+    }
+
+    @Test
+    void T23_orphanCleanupDeletesUnreferencedFilesAndKeepsReferencedOnes() throws Exception {
+        TablePath path = TablePath.of("db", "orphans");
+        TableDescriptor table = logTable(1);
+        storage.catalog().createTable(path, table);
+        commit(
+                path,
+                List.of(writeSplit(path, table, 1, 1, 1, 0, appends(0, Row.of(1L, "kept")))),
+                1,
+                1,
+                1,
+                Map.of(0, 1L));
+        List<Path> committedFiles = dataFilesOnDisk(path);
+        // an attempt that crashed after writing, never committed nor aborted
+        LakeWriteResult crashed =
+                writeSplit(path, table, 1, 2, 2, 0, appends(1, Row.of(2L, "lost")));
+        List<String> crashedFiles = crashed.files();
+        assertThat(crashedFiles).isNotEmpty();
+
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            // within the grace period nothing is an orphan
+            assertThat(c.listOrphanFiles(Instant.EPOCH)).isEmpty();
+            Instant graceOver = Instant.parse("2999-01-01T00:00:00Z");
+            List<String> orphans = c.listOrphanFiles(graceOver);
+            assertThat(names(orphans)).containsAll(names(crashedFiles));
+            assertThat(names(orphans))
+                    .doesNotContainAnyElementsOf(
+                            committedFiles.stream().map(p -> p.getFileName().toString()).toList());
+            assertThat(dataFilesOnDisk(path)).hasSize(committedFiles.size() + crashedFiles.size());
+
+            assertThat(names(c.deleteOrphanFiles(graceOver))).containsAll(names(crashedFiles));
+            assertThat(dataFilesOnDisk(path)).containsExactlyInAnyOrderElementsOf(committedFiles);
+            assertThat(c.listOrphanFiles(graceOver)).isEmpty();
+        }
+        assertThat(readWithFormatReader(path)).containsExactly(lakeRow(Row.of(1L, "kept"), 0, 0));
+    }
+
+    private static List<String> names(List<String> paths) {
+        return paths.stream().map(p -> p.substring(p.lastIndexOf('/') + 1)).toList();
+    }
+
+    @Test
+    void addColumnKeepsOldDataReadable() throws Exception {
+        TablePath path = TablePath.of("db", "evolving");
+        TableDescriptor v1 = pkTable(1);
+        storage.catalog().createTable(path, v1);
+        commit(
+                path,
+                List.of(
+                        writeSplit(
+                                path,
+                                v1,
+                                1,
+                                1,
+                                1,
+                                0,
+                                List.of(
+                                        new Rec(Row.of(1, "a", 1L), ChangeType.INSERT, 0),
+                                        new Rec(Row.of(2, "b", 2L), ChangeType.INSERT, 1)))),
+                1,
+                1,
+                1,
+                Map.of(0, 2L));
+
+        TableDescriptor v2 =
+                v1.withSchema(v1.schema().addColumn(new Column("email", DataTypes.STRING())));
+        storage.catalog().alterTable(path, v2);
+        storage.catalog().alterTable(path, v2); // idempotent
+        storage.catalog().validateTable(path, v2);
+        assertThat(storage.catalog().describeTable(path).schema().columnNames())
+                .containsExactly(
+                        "id", "name", "score", "email", "__bucket", "__offset", "__timestamp");
+
+        // round 2: a new-schema row, and an old-schema (narrower) row written before the alter
+        commit(
+                path,
+                List.of(
+                        writeSplit(
+                                path,
+                                v2,
+                                1,
+                                2,
+                                2,
+                                0,
+                                List.of(
+                                        new Rec(Row.of(3, "c", 3L), ChangeType.INSERT, 2),
+                                        new Rec(
+                                                Row.of(1, "a2", 4L, "a@x"),
+                                                ChangeType.UPDATE_AFTER,
+                                                3)))),
+                1,
+                2,
+                2,
+                Map.of(0, 4L));
+        assertThat(readWithFormatReader(path))
+                .containsExactlyInAnyOrder(
+                        lakeRow(Row.of(1, "a2", 4L, "a@x"), 0, 3),
+                        lakeRow(Row.of(2, "b", 2L, null), 0, 1),
+                        lakeRow(Row.of(3, "c", 3L, null), 0, 2));
+    }
+
+    @Test
+    void schemaChangedOutsideTributaryIsDetectedWithATypedError() throws Exception {
+        TablePath path = TablePath.of("db", "tampered");
+        TableDescriptor table =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.INT())
+                                        .column("qty", DataTypes.INT())
+                                        .primaryKey("id")
+                                        .build())
+                        .build();
+        storage.catalog().createTable(path, table);
+        widenIntColumnOutsideTributary(path, "qty");
+
+        assertThatThrownBy(() -> storage.catalog().validateTable(path, table))
+                .isInstanceOf(LakeTableMismatchException.class)
+                .hasMessageContaining("'db.tampered'")
+                .hasMessageContaining("'qty'")
+                .hasMessageContaining("BIGINT");
+        assertThatThrownBy(
+                        () -> storage.createWriter(new LakeWriterContext(path, 1, table, 0, 1, 1)))
+                .isInstanceOf(LakeTableMismatchException.class)
+                .hasMessageContaining("'db.tampered'");
+        assertThatThrownBy(() -> storage.catalog().createTable(path, table))
+                .isInstanceOf(LakeTableMismatchException.class);
+        assertThatThrownBy(() -> storage.catalog().alterTable(path, table))
+                .isInstanceOf(LakeTableMismatchException.class);
+
+        // dropping lets Tributary re-create it
+        assertThat(storage.catalog().dropTable(path)).isTrue();
+        assertThat(storage.catalog().dropTable(path)).isFalse();
+        storage.catalog().createTable(path, table);
+        storage.catalog().validateTable(path, table);
+    }
+
+    @Test
+    void badRecordsAndForeignResultsAreRejected() {
+        TablePath path = TablePath.of("db", "strict");
+        TableDescriptor table = logTable(1);
+        storage.catalog().createTable(path, table);
+        try (LakeWriter w = storage.createWriter(new LakeWriterContext(path, 1, table, 0, 1, 1))) {
+            assertThatThrownBy(() -> w.write(Row.of(1L, "a"), ChangeType.DELETE, 0, 0, BASE_TS))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("-D");
+            assertThatThrownBy(
+                            () ->
+                                    w.write(
+                                            Row.of(1L, "a", "extra"),
+                                            ChangeType.APPEND_ONLY,
+                                            0,
+                                            0,
+                                            BASE_TS))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("3 fields");
+            w.abort();
+        }
+        LakeWriteResult r = writeSplit(path, table, 1, 1, 1, 0, appends(0, Row.of(1L, "a")));
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            assertThatThrownBy(
+                            () ->
+                                    c.commit(
+                                            List.of(r),
+                                            TieringSnapshotProperties.of(1, 2, 1, Map.of())))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("T20");
+            c.abort(List.of(r));
+        }
+    }
+
+    protected static Configuration warehouseConfig(Path warehouse) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("warehouse", warehouse.toString());
+        return Configuration.fromMap(m);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataType;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeTableInfo;
+import dev.tributary.lake.api.catalog.LakeTableMismatchException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataField;
+
+/** {@link LakeCatalog} over a Paimon catalog. */
+final class PaimonLakeCatalog implements LakeCatalog {
+    private final Catalog catalog;
+    private final Map<String, String> tableOptionOverrides;
+
+    PaimonLakeCatalog(Catalog catalog, Map<String, String> tableOptionOverrides) {
+        this.catalog = catalog;
+        this.tableOptionOverrides = Map.copyOf(tableOptionOverrides);
+    }
+
+    @Override
+    public void createTable(TablePath tablePath, TableDescriptor table) {
+        org.apache.paimon.schema.Schema schema =
+                PaimonSchemas.toPaimonSchema(table, tableOptionOverrides);
+        try {
+            catalog.createDatabase(tablePath.database(), true);
+            catalog.createTable(PaimonLakeStorage.identifier(tablePath), schema, false);
+        } catch (Catalog.TableAlreadyExistException e) {
+            validateTable(tablePath, table);
+        } catch (Catalog.DatabaseNotExistException | Catalog.DatabaseAlreadyExistException e) {
+            throw new StorageException(
+                    "creating Paimon table '" + tablePath + "' failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void alterTable(TablePath tablePath, TableDescriptor newTable) {
+        FileStoreTable t = PaimonLakeStorage.loadTable(catalog, tablePath);
+        checkMatches(t, tablePath, newTable, true, false);
+        List<DataField> fields = t.rowType().getFields();
+        long userColumns =
+                fields.stream().filter(f -> !LakeSystemColumns.isSystemColumn(f.name())).count();
+        List<Column> want = newTable.schema().columns();
+        List<SchemaChange> changes = new ArrayList<>();
+        for (Column c : want.subList((int) userColumns, want.size())) {
+            changes.add(
+                    SchemaChange.addColumn(
+                            c.name(),
+                            PaimonTypes.toPaimon(c.type()),
+                            c.comment(),
+                            SchemaChange.Move.before(c.name(), LakeSystemColumns.BUCKET)));
+        }
+        if (changes.isEmpty()) {
+            return;
+        }
+        try {
+            catalog.alterTable(PaimonLakeStorage.identifier(tablePath), changes, false);
+        } catch (Catalog.TableNotExistException
+                | Catalog.ColumnAlreadyExistException
+                | Catalog.ColumnNotExistException e) {
+            throw new StorageException(
+                    "altering Paimon table '" + tablePath + "' failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean dropTable(TablePath tablePath) {
+        try {
+            catalog.dropTable(PaimonLakeStorage.identifier(tablePath), false);
+            return true;
+        } catch (Catalog.TableNotExistException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean tableExists(TablePath tablePath) {
+        try {
+            catalog.getTable(PaimonLakeStorage.identifier(tablePath));
+            return true;
+        } catch (Catalog.TableNotExistException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public LakeTableInfo describeTable(TablePath tablePath) {
+        FileStoreTable t = PaimonLakeStorage.loadTable(catalog, tablePath);
+        List<Column> columns = new ArrayList<>();
+        for (DataField f : t.rowType().getFields()) {
+            DataType type = PaimonTypes.fromPaimon(f.type());
+            if (type == null) {
+                throw new LakeTableMismatchException(
+                        PaimonLakeStoragePlugin.IDENTIFIER,
+                        tablePath,
+                        List.of(
+                                "column '"
+                                        + f.name()
+                                        + "' has type "
+                                        + f.type().asSQLString()
+                                        + " which Tributary does not support"));
+            }
+            columns.add(new Column(f.name(), type, f.description()));
+        }
+        return new LakeTableInfo(
+                tablePath,
+                PaimonLakeStoragePlugin.IDENTIFIER,
+                Schema.of(columns, t.primaryKeys()),
+                t.location().toString(),
+                t.options());
+    }
+
+    @Override
+    public void validateTable(TablePath tablePath, TableDescriptor table) {
+        checkMatches(
+                PaimonLakeStorage.loadTable(catalog, tablePath), tablePath, table, false, false);
+    }
+
+    /**
+     * Throws {@link LakeTableMismatchException} naming every difference between the lake table and
+     * the descriptor, tolerating only the differences the flags allow (see {@link
+     * PaimonSchemas#differences}).
+     */
+    static void checkMatches(
+            FileStoreTable t,
+            TablePath path,
+            TableDescriptor table,
+            boolean allowMissingTrailing,
+            boolean allowExtraTrailing) {
+        List<String> diffs =
+                PaimonSchemas.differences(
+                        table,
+                        t.rowType().getFields(),
+                        t.primaryKeys(),
+                        allowMissingTrailing,
+                        allowExtraTrailing);
+        if (!diffs.isEmpty()) {
+            throw new LakeTableMismatchException(PaimonLakeStoragePlugin.IDENTIFIER, path, diffs);
+        }
+    }
+}

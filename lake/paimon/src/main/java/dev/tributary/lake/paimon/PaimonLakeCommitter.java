@@ -1,0 +1,190 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.RoundResults;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.operation.CleanOrphanFilesResult;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.utils.SnapshotManager;
+
+/**
+ * Commits a round as one Paimon snapshot. The Paimon commit identifier is the round's epoch (epochs
+ * only grow per table, T17) and the commit goes through {@code filterAndCommit}, so Paimon itself
+ * refuses to commit the same identifier twice for the commit user; before that, the latest tiering
+ * snapshot's properties are checked for the same round, which covers a different commit user too.
+ */
+final class PaimonLakeCommitter implements LakeCommitter {
+    private final Catalog catalog;
+    private final TablePath tablePath;
+
+    PaimonLakeCommitter(Catalog catalog, TablePath tablePath) {
+        this.catalog = catalog;
+        this.tablePath = tablePath;
+    }
+
+    private FileStoreTable table() {
+        return PaimonLakeStorage.loadTable(catalog, tablePath);
+    }
+
+    @Override
+    public LakeCommitResult commit(
+            List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+        RoundResults round =
+                RoundResults.check(
+                        PaimonLakeStoragePlugin.IDENTIFIER, tablePath, results, properties);
+        if (round.isEmpty()) {
+            return LakeCommitResult.nothingToCommit();
+        }
+        Optional<LakeSnapshot> latest = latestTieringSnapshot();
+        if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
+            return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
+        }
+        FileStoreTable table = table();
+        ManifestCommittable committable = new ManifestCommittable(properties.epoch());
+        for (LakeWriteResult r : round.nonEmpty()) {
+            for (CommitMessage m : PaimonCommitMessages.decode(r.payload())) {
+                committable.addFileCommittable(m);
+            }
+        }
+        properties.toProperties().forEach(committable::addProperty);
+        int committed;
+        try (TableCommitImpl commit =
+                (TableCommitImpl)
+                        table.newStreamWriteBuilder()
+                                .withCommitUser(properties.commitUser())
+                                .newCommit()) {
+            committed = commit.filterAndCommitMultiple(List.of(committable));
+        } catch (Exception e) {
+            throw new StorageException(
+                    "committing round "
+                            + properties.roundId()
+                            + " (epoch "
+                            + properties.epoch()
+                            + ") to Paimon table '"
+                            + tablePath
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        Optional<LakeSnapshot> now = latestTieringSnapshot();
+        if (now.isEmpty() || !now.get().properties().sameRound(properties)) {
+            throw new StorageException(
+                    "Paimon did not commit round "
+                            + properties.roundId()
+                            + " of '"
+                            + tablePath
+                            + "': commit identifier (epoch) "
+                            + properties.epoch()
+                            + " is not above the last one committed by user '"
+                            + properties.commitUser()
+                            + "' (committed "
+                            + committed
+                            + "). Epochs must only grow per table.");
+        }
+        return committed == 0
+                ? LakeCommitResult.alreadyCommitted(now.get().snapshotId())
+                : LakeCommitResult.committed(
+                        now.get().snapshotId(),
+                        round.rowCount(),
+                        round.fileCount(),
+                        round.fileBytes());
+    }
+
+    @Override
+    public void abort(List<LakeWriteResult> results) {
+        Optional<LakeSnapshot> latest = latestTieringSnapshot();
+        List<CommitMessage> messages = new ArrayList<>();
+        for (LakeWriteResult r : results) {
+            if (r.isEmpty() || RoundResults.committedBy(r, latest)) {
+                continue;
+            }
+            messages.addAll(PaimonCommitMessages.decode(r.payload()));
+        }
+        if (messages.isEmpty()) {
+            return;
+        }
+        try (TableCommitImpl commit =
+                (TableCommitImpl) table().newStreamWriteBuilder().newCommit()) {
+            commit.abort(messages);
+        } catch (Exception e) {
+            throw new StorageException(
+                    "deleting aborted files of Paimon table '"
+                            + tablePath
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    @Override
+    public Optional<LakeSnapshot> latestTieringSnapshot() {
+        SnapshotManager snapshots = table().snapshotManager();
+        Long latest = snapshots.latestSnapshotId();
+        Long earliest = snapshots.earliestSnapshotId();
+        if (latest == null || earliest == null) {
+            return Optional.empty();
+        }
+        for (long id = latest; id >= earliest; id--) {
+            Snapshot s;
+            try {
+                s = snapshots.tryGetSnapshot(id);
+            } catch (java.io.FileNotFoundException expired) {
+                continue;
+            }
+            Optional<TieringSnapshotProperties> p =
+                    TieringSnapshotProperties.fromProperties(s.properties());
+            if (p.isPresent()) {
+                return Optional.of(new LakeSnapshot(s.id(), s.timeMillis(), p.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public List<String> listOrphanFiles(Instant olderThan) {
+        return orphans(olderThan, true);
+    }
+
+    @Override
+    public List<String> deleteOrphanFiles(Instant olderThan) {
+        return orphans(olderThan, false);
+    }
+
+    private List<String> orphans(Instant olderThan, boolean dryRun) {
+        try {
+            CleanOrphanFilesResult r =
+                    new LocalOrphanFilesClean(table(), olderThan.toEpochMilli(), dryRun).clean();
+            List<String> out = new ArrayList<>();
+            if (r.getDeletedFilesPath() != null) {
+                r.getDeletedFilesPath().forEach(p -> out.add(p.toString()));
+            }
+            out.sort(null);
+            return out;
+        } catch (Exception e) {
+            throw new StorageException(
+                    "orphan file cleanup of Paimon table '"
+                            + tablePath
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    @Override
+    public void close() {}
+}

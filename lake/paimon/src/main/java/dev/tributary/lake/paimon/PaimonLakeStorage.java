@@ -1,0 +1,126 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStorageOptions;
+import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.io.File;
+import java.net.URI;
+import java.util.Map;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+
+/** A Paimon warehouse opened through Paimon's own catalog factory. */
+final class PaimonLakeStorage implements LakeStorage {
+    private final Catalog catalog;
+    private final PaimonLakeCatalog lakeCatalog;
+
+    PaimonLakeStorage(Configuration conf) {
+        String warehouse =
+                conf.getOptional(LakeStorageOptions.WAREHOUSE)
+                        .orElseThrow(
+                                () ->
+                                        new InvalidConfigException(
+                                                "'datalake.paimon.warehouse' is not set: give the"
+                                                        + " Paimon warehouse directory or URI"));
+        Map<String, String> options = new java.util.LinkedHashMap<>();
+        // a cached schema would hide changes made by other engines until the cache expires
+        options.put("cache-enabled", "false");
+        options.putAll(LakeStorageOptions.catalogOptions(conf));
+        options.put("warehouse", toUri(warehouse));
+        try {
+            this.catalog =
+                    CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
+        } catch (RuntimeException e) {
+            throw new InvalidConfigException(
+                    "cannot open the Paimon catalog with options "
+                            + options
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        this.lakeCatalog = new PaimonLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));
+    }
+
+    /** A bare local path becomes a file: URI; URIs with a scheme pass through. */
+    static String toUri(String warehouse) {
+        try {
+            URI u = new URI(warehouse);
+            if (u.getScheme() != null && u.getScheme().length() > 1) {
+                return warehouse;
+            }
+        } catch (java.net.URISyntaxException ignored) {
+            // not a URI: a local path
+        }
+        return new File(warehouse).getAbsoluteFile().toURI().toString();
+    }
+
+    @Override
+    public String identifier() {
+        return PaimonLakeStoragePlugin.IDENTIFIER;
+    }
+
+    @Override
+    public LakeCatalog catalog() {
+        return lakeCatalog;
+    }
+
+    @Override
+    public LakeWriter createWriter(LakeWriterContext context) {
+        FileStoreTable table = loadTable(catalog, context.tablePath());
+        PaimonLakeCatalog.checkMatches(table, context.tablePath(), context.table(), false, true);
+        return new PaimonLakeWriter(table, context);
+    }
+
+    @Override
+    public LakeCommitter createCommitter(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new PaimonLakeCommitter(catalog, tablePath);
+    }
+
+    static Identifier identifier(TablePath path) {
+        return Identifier.create(path.database(), path.table());
+    }
+
+    static FileStoreTable loadTable(Catalog catalog, TablePath path) {
+        try {
+            Table t = catalog.getTable(identifier(path));
+            if (!(t instanceof FileStoreTable fst)) {
+                throw new StorageException(
+                        "Paimon table '"
+                                + path
+                                + "' is a "
+                                + t.getClass().getSimpleName()
+                                + ", not a file store table Tributary can tier into");
+            }
+            return fst;
+        } catch (Catalog.TableNotExistException e) {
+            throw new NotFoundException(
+                    "Paimon lake table '"
+                            + path
+                            + "' does not exist; create it with LakeCatalog.createTable",
+                    e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            catalog.close();
+        } catch (Exception e) {
+            throw new StorageException("closing the Paimon catalog failed: " + e.getMessage(), e);
+        }
+    }
+}

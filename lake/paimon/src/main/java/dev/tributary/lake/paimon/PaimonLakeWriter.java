@@ -1,0 +1,243 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.Schema;
+import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataFilePathFactory;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.sink.StreamTableWrite;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.types.RowKind;
+
+/**
+ * Writes one split into a Paimon table through Paimon's own table writer, which routes each row to
+ * its Paimon bucket with Paimon's bucket function (so the table stays valid for every Paimon reader
+ * whatever Tributary's bucket count is).
+ */
+final class PaimonLakeWriter implements LakeWriter {
+    private enum State {
+        OPEN,
+        COMPLETED,
+        ABORTED,
+        CLOSED
+    }
+
+    private final FileStoreTable table;
+    private final LakeWriterContext context;
+    private final StreamTableWrite write;
+    private final PaimonValues.Converter[] converters;
+    private final int userColumns;
+    private final int lakeArity;
+    private final boolean primaryKeyTable;
+
+    private State state = State.OPEN;
+    private List<CommitMessage> completed = List.of();
+    private long rows;
+    private long minTs = Long.MAX_VALUE;
+    private long maxTs = Long.MIN_VALUE;
+
+    PaimonLakeWriter(FileStoreTable table, LakeWriterContext context) {
+        this.table = table;
+        this.context = context;
+        Schema schema = context.table().schema();
+        this.converters = new PaimonValues.Converter[schema.fieldCount()];
+        for (int i = 0; i < converters.length; i++) {
+            converters[i] = PaimonValues.converterFor(schema.typeAt(i));
+        }
+        this.lakeArity = table.rowType().getFieldCount();
+        this.userColumns = lakeArity - LakeSystemColumns.NAMES.size();
+        this.primaryKeyTable = !table.primaryKeys().isEmpty();
+        this.write =
+                table.newStreamWriteBuilder()
+                        .withCommitUser(LakeCommitter.DEFAULT_COMMIT_USER)
+                        .newWrite();
+    }
+
+    @Override
+    public void write(
+            Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        requireState(State.OPEN, "write");
+        if (row.arity() > converters.length) {
+            throw new InvalidInputException(
+                    "row has "
+                            + row.arity()
+                            + " fields but table '"
+                            + context.tablePath()
+                            + "' has "
+                            + converters.length
+                            + " columns");
+        }
+        GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
+        for (int i = 0; i < row.arity(); i++) {
+            Object v = row.getField(i);
+            if (v != null) {
+                try {
+                    g.setField(i, converters[i].convert(v));
+                } catch (ClassCastException e) {
+                    throw new InvalidInputException(
+                            "column "
+                                    + context.table().schema().columns().get(i).name()
+                                    + " of table '"
+                                    + context.tablePath()
+                                    + "' got a "
+                                    + v.getClass().getSimpleName()
+                                    + " value",
+                            e);
+                }
+            }
+        }
+        g.setField(userColumns, bucket);
+        g.setField(userColumns + 1, offset);
+        g.setField(userColumns + 2, Timestamp.fromEpochMillis(timestampMillis));
+        try {
+            write.write(g);
+        } catch (Exception e) {
+            throw new StorageException(
+                    "writing to Paimon table '"
+                            + context.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        rows++;
+        minTs = Math.min(minTs, timestampMillis);
+        maxTs = Math.max(maxTs, timestampMillis);
+    }
+
+    private RowKind toRowKind(ChangeType t) {
+        if (!primaryKeyTable) {
+            if (t != ChangeType.APPEND_ONLY && t != ChangeType.INSERT) {
+                throw new InvalidInputException(
+                        "log table '"
+                                + context.tablePath()
+                                + "' accepts only append records, got "
+                                + t.shortString());
+            }
+            return RowKind.INSERT;
+        }
+        return switch (t) {
+            case APPEND_ONLY, INSERT -> RowKind.INSERT;
+            case UPDATE_BEFORE -> RowKind.UPDATE_BEFORE;
+            case UPDATE_AFTER -> RowKind.UPDATE_AFTER;
+            case DELETE -> RowKind.DELETE;
+        };
+    }
+
+    @Override
+    public LakeWriteResult complete() {
+        requireState(State.OPEN, "complete");
+        completed = flush();
+        state = State.COMPLETED;
+        List<String> files = new ArrayList<>();
+        long bytes = 0;
+        for (CommitMessage m : completed) {
+            CommitMessageImpl msg = (CommitMessageImpl) m;
+            DataFilePathFactory paths =
+                    table.store()
+                            .pathFactory()
+                            .createDataFilePathFactory(msg.partition(), msg.bucket());
+            List<DataFileMeta> metas = new ArrayList<>(msg.newFilesIncrement().newFiles());
+            metas.addAll(msg.newFilesIncrement().changelogFiles());
+            metas.addAll(msg.compactIncrement().compactAfter());
+            metas.addAll(msg.compactIncrement().changelogFiles());
+            for (DataFileMeta meta : metas) {
+                files.add(paths.toPath(meta).toString());
+                bytes += meta.fileSize();
+            }
+        }
+        return new LakeWriteResult(
+                PaimonLakeStoragePlugin.IDENTIFIER,
+                context.tablePath(),
+                context.tableId(),
+                context.epoch(),
+                context.roundId(),
+                context.bucket(),
+                rows,
+                files,
+                bytes,
+                minTs,
+                maxTs,
+                files.isEmpty() ? new byte[0] : PaimonCommitMessages.encode(completed));
+    }
+
+    private List<CommitMessage> flush() {
+        try {
+            List<CommitMessage> out = new ArrayList<>();
+            for (CommitMessage m : write.prepareCommit(false, context.epoch())) {
+                if (!((CommitMessageImpl) m).isEmpty()) {
+                    out.add(m);
+                }
+            }
+            return out;
+        } catch (Exception e) {
+            throw new StorageException(
+                    "flushing Paimon files of '"
+                            + context.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (state == State.ABORTED || state == State.CLOSED) {
+            return;
+        }
+        List<CommitMessage> toDelete = state == State.OPEN ? flush() : completed;
+        state = State.ABORTED;
+        if (!toDelete.isEmpty()) {
+            try (TableCommitImpl commit =
+                    (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
+                commit.abort(toDelete);
+            } catch (Exception e) {
+                throw new StorageException(
+                        "deleting aborted Paimon files of '"
+                                + context.tablePath()
+                                + "' failed: "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        try {
+            write.close();
+        } catch (Exception e) {
+            throw new StorageException("closing a Paimon writer failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void requireState(State expected, String action) {
+        if (state != expected) {
+            throw new IllegalStateException(
+                    "cannot "
+                            + action
+                            + " a lake writer that is "
+                            + state
+                            + " (expected "
+                            + expected
+                            + ")");
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.DataType;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.lake.api.contract.LakeTieringContractTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataField;
+
+/** The lake contract on real Paimon tables, read back with Paimon's own {@link ReadBuilder}. */
+class PaimonLakeTieringTest extends LakeTieringContractTest {
+
+    @Override
+    protected LakeStorage createStorage(Path warehouse) {
+        return LakeStoragePlugins.find("paimon").createLakeStorage(warehouseConfig(warehouse));
+    }
+
+    @Override
+    protected String format() {
+        return "paimon";
+    }
+
+    /** An independent Paimon catalog, as another engine would open it. */
+    private Catalog nativeCatalog() {
+        return CatalogFactory.createCatalog(
+                CatalogContext.create(
+                        Options.fromMap(Map.of("warehouse", warehouse.toUri().toString()))));
+    }
+
+    @Override
+    protected List<Row> readWithFormatReader(TablePath path) throws Exception {
+        try (Catalog catalog = nativeCatalog()) {
+            Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
+            List<DataField> fields = table.rowType().getFields();
+            InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[fields.size()];
+            DataType[] types = new DataType[fields.size()];
+            for (int i = 0; i < getters.length; i++) {
+                getters[i] = InternalRow.createFieldGetter(fields.get(i).type(), i);
+                types[i] = PaimonTypes.fromPaimon(fields.get(i).type());
+            }
+            ReadBuilder rb = table.newReadBuilder();
+            List<Row> out = new ArrayList<>();
+            try (RecordReader<InternalRow> reader =
+                    rb.newRead().createReader(rb.newScan().plan().splits())) {
+                reader.forEachRemaining(
+                        r -> {
+                            Object[] f = new Object[getters.length];
+                            for (int i = 0; i < f.length; i++) {
+                                f[i] = toTributary(types[i], getters[i].getFieldOrNull(r));
+                            }
+                            out.add(Row.wrap(f));
+                        });
+            }
+            return out;
+        }
+    }
+
+    private static Object toTributary(DataType t, Object v) {
+        if (v == null) {
+            return null;
+        }
+        return switch (t.root()) {
+            case STRING -> ((BinaryString) v).toString();
+            case DECIMAL -> ((Decimal) v).toBigDecimal();
+            case DATE -> LocalDate.ofEpochDay((Integer) v);
+            case TIME -> LocalTime.ofNanoOfDay((Integer) v * 1_000_000L);
+            case TIMESTAMP -> ((Timestamp) v).toLocalDateTime();
+            case TIMESTAMP_LTZ -> ((Timestamp) v).toInstant();
+            default -> v;
+        };
+    }
+
+    @Override
+    protected List<Path> dataFilesOnDisk(TablePath path) throws Exception {
+        Path dir = warehouse.resolve(path.database() + ".db").resolve(path.table());
+        if (!Files.exists(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile)
+                    .filter(p -> p.getParent().getFileName().toString().startsWith("bucket-"))
+                    .toList();
+        }
+    }
+
+    @Override
+    protected void widenIntColumnOutsideTributary(TablePath path, String column) throws Exception {
+        try (Catalog catalog = nativeCatalog()) {
+            catalog.alterTable(
+                    Identifier.create(path.database(), path.table()),
+                    SchemaChange.updateColumnType(
+                            column, org.apache.paimon.types.DataTypes.BIGINT()),
+                    false);
+        }
+    }
+}
