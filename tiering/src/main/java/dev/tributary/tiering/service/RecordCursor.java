@@ -5,8 +5,9 @@ import dev.tributary.common.row.Row;
 
 /**
  * Reads records one at a time without allocating per record beyond the row. Log cursors yield
- * records in offset order; snapshot cursors yield current rows as {@link ChangeType#INSERT} with
- * offset and timestamp -1.
+ * records in offset order; snapshot cursors yield the state's rows as {@link ChangeType#INSERT},
+ * with the snapshot's log offset minus one (the last change the state holds) as offset and -1 as
+ * timestamp.
  */
 public interface RecordCursor extends AutoCloseable {
     /** Advances to the next record; false when the range is exhausted. */

@@ -1,0 +1,193 @@
+package dev.tributary.tiering.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.write.LakeWriteResultSerializer;
+import dev.tributary.tiering.event.SplitResultEvent;
+import dev.tributary.tiering.service.TieringService;
+import dev.tributary.tiering.split.TieringSplit;
+import dev.tributary.tiering.testutil.InMemoryTieringService;
+import dev.tributary.tiering.testutil.RecordingLakeWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class SplitTiererTest {
+    private static final TablePath LOG = TablePath.of("db", "log");
+    private static final TablePath PK = TablePath.of("db", "pk");
+    private final ManualClock clock = new ManualClock();
+    private final List<RecordingLakeWriter> writers = new ArrayList<>();
+    private InMemoryTieringService store;
+    private TieringService service;
+    private long logId;
+    private long pkId;
+    private int failWriteAt = -1;
+
+    @BeforeEach
+    void setUp() {
+        store =
+                new InMemoryTieringService(
+                        "split-tierer-" + System.identityHashCode(this), null, clock);
+        service = store.factory().create();
+        Schema logSchema =
+                Schema.of(
+                        List.of(
+                                new Column("id", DataTypes.BIGINT(), null),
+                                new Column("name", DataTypes.STRING(), null)),
+                        List.of());
+        logId =
+                store.createTable(
+                        LOG,
+                        TableDescriptor.builder(logSchema).bucketCount(2).build(),
+                        Duration.ofMinutes(1),
+                        Duration.ZERO);
+        Schema pkSchema =
+                Schema.of(
+                        List.of(
+                                new Column("id", DataTypes.BIGINT(), null),
+                                new Column("name", DataTypes.STRING(), null)),
+                        List.of("id"));
+        pkId =
+                store.createTable(
+                        PK,
+                        TableDescriptor.builder(pkSchema).bucketCount(1).build(),
+                        Duration.ofMinutes(1),
+                        Duration.ZERO);
+        for (int batch = 0; batch < 5; batch++) {
+            List<Row> rows = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                rows.add(Row.of((long) (batch * 4 + i), "r" + (batch * 4 + i)));
+            }
+            store.bucket(logId, 1).appendLog(rows, 1_000 + batch);
+        }
+    }
+
+    @AfterEach
+    void tearDown() {
+        store.unregister();
+    }
+
+    private SplitTierer tierer(TieringSplit split) {
+        return new SplitTierer(
+                split,
+                service,
+                ctx -> {
+                    RecordingLakeWriter w = new RecordingLakeWriter(ctx, failWriteAt);
+                    writers.add(w);
+                    return w;
+                },
+                s -> service.describeTable(s.tablePath(), s.tableId()),
+                clock,
+                Duration.ofSeconds(10));
+    }
+
+    @Test
+    void t6_logSplitWritesItsRangeWithSystemFieldsAndReportsTheCutoff() {
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 2, 3, 1, 5, 17));
+        int steps = 0;
+        while (!t.step(4)) {
+            steps++;
+        }
+        assertThat(steps).isGreaterThanOrEqualTo(2);
+        SplitResultEvent r = t.result();
+        assertThat(r.failed()).isFalse();
+        assertThat(r.offsetReached()).isEqualTo(17);
+        assertThat(r.records()).isEqualTo(12);
+        assertThat(r.maxTimestamp()).isEqualTo(1_004);
+        RecordingLakeWriter w = writers.get(0);
+        assertThat(w.offsets()).containsExactlyElementsOf(LongStream.range(5, 17).boxed().toList());
+        assertThat(w.written.get(0).row()).isEqualTo(Row.of(5L, "r5"));
+        assertThat(w.written).allSatisfy(x -> assertThat(x.bucket()).isEqualTo(1));
+        assertThat(w.completed && w.closed).isTrue();
+        var result = LakeWriteResultSerializer.INSTANCE.deserialize(r.writeResult());
+        assertThat(result.tableId()).isEqualTo(logId);
+        assertThat(result.epoch()).isEqualTo(2);
+        assertThat(result.roundId()).isEqualTo(3);
+    }
+
+    @Test
+    void t13_forceFinishedLogSplitStopsAndReportsTheOffsetReached() {
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        assertThat(t.step(7)).isFalse();
+        assertThat(t.forceFinish()).isTrue();
+        assertThat(t.result().offsetReached()).isEqualTo(7);
+        assertThat(writers.get(0).offsets()).hasSize(7);
+        assertThat(writers.get(0).completed).isTrue();
+    }
+
+    @Test
+    void t13_forceFinishBeforeAnyRecordReportsTheStartAndCreatesNoWriter() {
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 4, 20));
+        assertThat(t.forceFinish()).isTrue();
+        assertThat(t.result().offsetReached()).isEqualTo(4);
+        assertThat(t.result().writeResult()).isNull();
+        assertThat(writers).isEmpty();
+    }
+
+    @Test
+    void t14_t9_snapshotSplitIgnoresForceFinishAndHoldsALeaseWhileReading() {
+        for (long k = 0; k < 10; k++) {
+            store.bucket(pkId, 0).upsert(List.of(Row.of(k, "v" + k)), false, 5);
+        }
+        store.bucket(pkId, 0).upsert(List.of(Row.of(3L, "changed")), false, 6);
+        store.bucket(pkId, 0).upsert(List.of(Row.of(4L, "x")), true, 7);
+        var snap = store.bucket(pkId, 0).takeSnapshot();
+        SplitTierer t =
+                tierer(TieringSplit.snapshot(pkId, PK, 1, 1, 0, snap.id(), snap.logOffset()));
+        assertThat(t.step(3)).isFalse();
+        assertThat(store.activeLeases()).isEqualTo(1);
+        assertThat(t.forceFinish()).as("snapshot splits run to completion").isFalse();
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(t.step(3)).isFalse();
+        assertThat(store.leaseRenewals()).as("renewed at half the TTL").isEqualTo(1);
+        while (!t.step(3)) {}
+        assertThat(t.result().offsetReached()).isEqualTo(snap.logOffset());
+        assertThat(writers.get(0).written).hasSize(9);
+        assertThat(writers.get(0).written)
+                .extracting(RecordingLakeWriter.Written::row)
+                .contains(Row.of(3L, "changed"))
+                .doesNotContain(Row.of(4L, "v4"));
+        assertThat(writers.get(0).written)
+                .allSatisfy(w -> assertThat(w.type()).isEqualTo(ChangeType.INSERT));
+        assertThat(store.activeLeases()).as("released at the end").isZero();
+    }
+
+    @Test
+    void t22_writeErrorFailsTheSplitAndAbortsItsFiles() {
+        failWriteAt = 2;
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        assertThat(t.step(10)).isTrue();
+        assertThat(t.result().failed()).isTrue();
+        assertThat(t.result().error()).contains("injected write failure");
+        assertThat(writers.get(0).aborted && writers.get(0).closed).isTrue();
+    }
+
+    @Test
+    void t22_readErrorFailsTheSplit() {
+        store.failReads(logId, 1);
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        assertThat(t.step(10)).isTrue();
+        assertThat(t.result().error()).contains("injected read failure");
+    }
+
+    @Test
+    void abortDeletesWhatWasWritten() {
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        t.step(5);
+        t.abort();
+        assertThat(writers.get(0).aborted).isTrue();
+        assertThat(writers.get(0).completed).isFalse();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.tributary.tiering.testutil;
+
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A lake writer for unit tests: remembers what it got, can fail on the n-th record. */
+public final class RecordingLakeWriter implements LakeWriter {
+    public record Written(Row row, ChangeType type, int bucket, long offset, long timestamp) {}
+
+    private final LakeWriterContext context;
+    private final int failAt;
+    public final List<Written> written = new ArrayList<>();
+    public boolean completed;
+    public boolean aborted;
+    public boolean closed;
+
+    public RecordingLakeWriter(LakeWriterContext context, int failAt) {
+        this.context = context;
+        this.failAt = failAt;
+    }
+
+    @Override
+    public void write(Row row, ChangeType changeType, int bucket, long offset, long ts) {
+        if (written.size() == failAt) {
+            throw new StorageException("injected write failure");
+        }
+        written.add(new Written(row, changeType, bucket, offset, ts));
+    }
+
+    @Override
+    public LakeWriteResult complete() {
+        completed = true;
+        long max = written.stream().mapToLong(Written::timestamp).max().orElse(0);
+        return new LakeWriteResult(
+                "test",
+                context.tablePath(),
+                context.tableId(),
+                context.epoch(),
+                context.roundId(),
+                context.bucket(),
+                written.size(),
+                written.isEmpty() ? List.of() : List.of("file-" + context.bucket()),
+                written.size() * 10L,
+                0,
+                max,
+                new byte[0]);
+    }
+
+    @Override
+    public void abort() {
+        aborted = true;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    public List<Long> offsets() {
+        List<Long> out = new ArrayList<>();
+        written.forEach(w -> out.add(w.offset()));
+        return out;
+    }
+}
