@@ -7,6 +7,7 @@ import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
 import dev.tributary.lake.api.catalog.LakeTableInfo;
 import dev.tributary.lake.api.catalog.LakeTableMismatchException;
@@ -46,7 +47,7 @@ final class PaimonLakeCatalog implements LakeCatalog {
     @Override
     public void alterTable(TablePath tablePath, TableDescriptor newTable) {
         FileStoreTable t = PaimonLakeStorage.loadTable(catalog, tablePath);
-        checkMatches(t, tablePath, newTable, true, false);
+        checkMatches(t, tablePath, newTable, LakeSchemaDiff.Mode.LAKE_BEHIND);
         List<DataField> fields = t.rowType().getFields();
         long userColumns =
                 fields.stream().filter(f -> !LakeSystemColumns.isSystemColumn(f.name())).count();
@@ -123,27 +124,28 @@ final class PaimonLakeCatalog implements LakeCatalog {
     @Override
     public void validateTable(TablePath tablePath, TableDescriptor table) {
         checkMatches(
-                PaimonLakeStorage.loadTable(catalog, tablePath), tablePath, table, false, false);
+                PaimonLakeStorage.loadTable(catalog, tablePath),
+                tablePath,
+                table,
+                LakeSchemaDiff.Mode.EXACT);
     }
 
-    /**
-     * Throws {@link LakeTableMismatchException} naming every difference between the lake table and
-     * the descriptor, tolerating only the differences the flags allow (see {@link
-     * PaimonSchemas#differences}).
-     */
+    /** Throws {@link LakeTableMismatchException} naming every difference not tolerated. */
     static void checkMatches(
-            FileStoreTable t,
-            TablePath path,
-            TableDescriptor table,
-            boolean allowMissingTrailing,
-            boolean allowExtraTrailing) {
+            FileStoreTable t, TablePath path, TableDescriptor table, LakeSchemaDiff.Mode mode) {
+        List<LakeSchemaDiff.LakeField> fields = new ArrayList<>();
+        for (DataField f : t.rowType().getFields()) {
+            fields.add(
+                    new LakeSchemaDiff.LakeField(
+                            f.name(), f.type().asSQLString(), f.type().isNullable()));
+        }
         List<String> diffs =
-                PaimonSchemas.differences(
+                LakeSchemaDiff.differences(
                         table,
-                        t.rowType().getFields(),
+                        fields,
                         t.primaryKeys(),
-                        allowMissingTrailing,
-                        allowExtraTrailing);
+                        type -> PaimonTypes.toPaimon(type).asSQLString(),
+                        mode);
         if (!diffs.isEmpty()) {
             throw new LakeTableMismatchException(PaimonLakeStoragePlugin.IDENTIFIER, path, diffs);
         }

@@ -8,6 +8,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
@@ -80,7 +81,8 @@ final class PaimonLakeStorage implements LakeStorage {
     @Override
     public LakeWriter createWriter(LakeWriterContext context) {
         FileStoreTable table = loadTable(catalog, context.tablePath());
-        PaimonLakeCatalog.checkMatches(table, context.tablePath(), context.table(), false, true);
+        PaimonLakeCatalog.checkMatches(
+                table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.LAKE_AHEAD);
         return new PaimonLakeWriter(table, context);
     }
 

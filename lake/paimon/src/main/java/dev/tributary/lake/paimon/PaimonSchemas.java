@@ -4,10 +4,7 @@ import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.apache.paimon.types.DataField;
 
 /** The Paimon table Tributary creates for a descriptor, and how an existing one differs. */
 final class PaimonSchemas {
@@ -47,98 +44,5 @@ final class PaimonSchemas {
         b.options(tableOptions(table, overrides));
         table.comment().ifPresent(b::comment);
         return b.build();
-    }
-
-    /**
-     * Differences between the lake table and what Tributary expects, one line each; empty when they
-     * match.
-     *
-     * @param allowMissingTrailing when true, Tributary columns missing at the end of the lake's
-     *     user columns are not differences (they are what {@code alterTable} adds)
-     * @param allowExtraTrailing when true, extra nullable user columns in the lake after the
-     *     expected ones are not differences (the lake was altered ahead of a stale descriptor)
-     */
-    static List<String> differences(
-            TableDescriptor expected,
-            List<DataField> actualFields,
-            List<String> actualPrimaryKey,
-            boolean allowMissingTrailing,
-            boolean allowExtraTrailing) {
-        List<String> diffs = new ArrayList<>();
-        List<Column> want = expected.schema().columns();
-        List<DataField> user = new ArrayList<>();
-        List<DataField> system = new ArrayList<>();
-        for (DataField f : actualFields) {
-            (LakeSystemColumns.isSystemColumn(f.name()) ? system : user).add(f);
-        }
-        int common = Math.min(want.size(), user.size());
-        for (int i = 0; i < common; i++) {
-            Column c = want.get(i);
-            DataField f = user.get(i);
-            org.apache.paimon.types.DataType wantType = PaimonTypes.toPaimon(c.type());
-            if (!f.name().equals(c.name())) {
-                diffs.add(
-                        "column "
-                                + (i + 1)
-                                + " is '"
-                                + f.name()
-                                + "' in the lake but '"
-                                + c.name()
-                                + "' in Tributary");
-            } else if (!f.type().equals(wantType)) {
-                diffs.add(
-                        "column '"
-                                + c.name()
-                                + "' is "
-                                + f.type().asSQLString()
-                                + " in the lake but should be "
-                                + wantType.asSQLString());
-            }
-        }
-        if (want.size() > user.size() && !allowMissingTrailing) {
-            for (Column c : want.subList(user.size(), want.size())) {
-                diffs.add("column '" + c.name() + "' is missing in the lake");
-            }
-        }
-        if (user.size() > want.size()) {
-            for (DataField f : user.subList(want.size(), user.size())) {
-                if (!allowExtraTrailing || !f.type().isNullable()) {
-                    diffs.add("the lake has an extra column '" + f.name() + "'");
-                }
-            }
-        }
-        List<Column> sys = LakeSystemColumns.columns();
-        List<String> sysNames = system.stream().map(DataField::name).toList();
-        if (!sysNames.equals(LakeSystemColumns.NAMES)) {
-            diffs.add(
-                    "system columns are " + sysNames + " but should be " + LakeSystemColumns.NAMES);
-        } else {
-            for (int i = 0; i < sys.size(); i++) {
-                org.apache.paimon.types.DataType wantType = PaimonTypes.toPaimon(sys.get(i).type());
-                if (!system.get(i).type().equals(wantType)) {
-                    diffs.add(
-                            "system column '"
-                                    + sys.get(i).name()
-                                    + "' is "
-                                    + system.get(i).type().asSQLString()
-                                    + " but should be "
-                                    + wantType.asSQLString());
-                }
-            }
-            int firstSystem = actualFields.indexOf(system.get(0));
-            if (firstSystem != actualFields.size() - system.size()) {
-                diffs.add(
-                        "system columns " + LakeSystemColumns.NAMES + " are not the last columns");
-            }
-        }
-        if (!actualPrimaryKey.equals(expected.schema().primaryKey())) {
-            diffs.add(
-                    "the primary key is "
-                            + actualPrimaryKey
-                            + " in the lake but "
-                            + expected.schema().primaryKey()
-                            + " in Tributary");
-        }
-        return diffs;
     }
 }
