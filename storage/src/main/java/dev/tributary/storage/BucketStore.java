@@ -1,18 +1,33 @@
 package dev.tributary.storage;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.AlreadyExistsException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.storage.kv.KvBucket;
+import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.kv.KvSnapshotInfo;
 import dev.tributary.storage.kv.SnapshotLease;
+import dev.tributary.storage.log.LogBucket;
+import dev.tributary.storage.log.LogOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * The bucket store: for many tables, each table's buckets under one data directory. Every bucket
@@ -30,6 +45,19 @@ import java.util.concurrent.CompletableFuture;
  * verification, {@link dev.tributary.common.exception.StorageException} for I/O failures.
  */
 public final class BucketStore implements AutoCloseable {
+    private static final String TABLES_DIR = "tables";
+
+    private final Path dataDir;
+    private final Configuration conf;
+    private final Clock clock;
+    private final Map<Long, TableStore> tables = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private BucketStore(Path dataDir, Configuration conf, Clock clock) {
+        this.dataDir = dataDir;
+        this.conf = conf;
+        this.clock = clock;
+    }
 
     /**
      * Opens the store on {@code dataDir} (created if missing). Tables are opened one by one with
@@ -40,7 +68,17 @@ public final class BucketStore implements AutoCloseable {
      * @param clock the only source of time (append timestamps, retention, snapshot cadence, leases)
      */
     public static BucketStore open(Path dataDir, Configuration conf, Clock clock) {
-        throw new UnsupportedOperationException("not yet implemented");
+        try {
+            Files.createDirectories(dataDir.resolve(TABLES_DIR));
+        } catch (IOException e) {
+            throw new StorageException("cannot create data directory " + dataDir + ": " + e, e);
+        }
+        // fail on bad store options at open
+        conf.get(LogOptions.SEGMENT_SIZE);
+        conf.get(LogOptions.INDEX_INTERVAL);
+        conf.get(LogOptions.FLUSH_POLICY);
+        conf.get(KvOptions.LEASE_TIMEOUT);
+        return new BucketStore(dataDir, conf, clock);
     }
 
     /**
@@ -50,7 +88,17 @@ public final class BucketStore implements AutoCloseable {
      * @throws dev.tributary.common.exception.AlreadyExistsException if the table's directory exists
      */
     public void createTable(long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
-        throw new UnsupportedOperationException("not yet implemented");
+        synchronized (tables) {
+            ensureOpen();
+            Path dir = tableDir(tableId);
+            if (tables.containsKey(tableId) || Files.exists(dir)) {
+                throw new AlreadyExistsException(
+                        "table id " + tableId + " already has data in " + dir);
+            }
+            tables.put(
+                    tableId,
+                    TableStore.open(dir, tableId, descriptor, schemaId, schema, conf, clock));
+        }
     }
 
     /**
@@ -59,7 +107,20 @@ public final class BucketStore implements AutoCloseable {
      * table already open (the schema is updated if newer).
      */
     public void openTable(long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
-        throw new UnsupportedOperationException("not yet implemented");
+        synchronized (tables) {
+            ensureOpen();
+            TableStore existing = tables.get(tableId);
+            if (existing != null) {
+                if (schemaId > existing.currentSchema().id()) {
+                    existing.updateSchema(schemaId, schema);
+                }
+                return;
+            }
+            tables.put(
+                    tableId,
+                    TableStore.open(
+                            tableDir(tableId), tableId, descriptor, schemaId, schema, conf, clock));
+        }
     }
 
     /**
@@ -68,17 +129,28 @@ public final class BucketStore implements AutoCloseable {
      * columns.
      */
     public void updateSchema(long tableId, int schemaId, Schema schema) {
-        throw new UnsupportedOperationException("not yet implemented");
+        table(tableId).updateSchema(schemaId, schema);
     }
 
     /** Closes a table and deletes all its data. A no-op for an unknown table. */
     public void dropTable(long tableId) {
-        throw new UnsupportedOperationException("not yet implemented");
+        synchronized (tables) {
+            TableStore t = tables.remove(tableId);
+            if (t != null) {
+                t.close();
+            }
+            try {
+                deleteRecursively(tableDir(tableId));
+            } catch (IOException e) {
+                throw new StorageException(
+                        "cannot delete the data of table " + tableId + ": " + e, e);
+            }
+        }
     }
 
     /** True if the table is open in this store. */
     public boolean hasTable(long tableId) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return tables.containsKey(tableId);
     }
 
     /**
@@ -98,7 +170,7 @@ public final class BucketStore implements AutoCloseable {
      *     completed by another appending thread (group commit), so attach only quick callbacks
      */
     public CompletableFuture<AppendResult> append(WriteBatch batch) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return table(batch.tableId()).append(batch);
     }
 
     /**
@@ -113,17 +185,22 @@ public final class BucketStore implements AutoCloseable {
      * @throws dev.tributary.common.exception.CorruptDataException if a stored batch is corrupt
      */
     public LogReadResult read(TableBucket bucket, long fromOffset, int maxBytes) {
-        throw new UnsupportedOperationException("not yet implemented");
+        if (maxBytes < 1) {
+            throw new InvalidInputException("maxBytes must be positive, got " + maxBytes);
+        }
+        LogBucket.Read r = log(bucket).read(fromOffset, maxBytes);
+        return new LogReadResult(
+                r.records(), r.nextOffset(), r.highWatermark(), r.logStartOffset());
     }
 
     /** The first offset still stored in the bucket's log. */
     public long startOffset(TableBucket bucket) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return log(bucket).startOffset();
     }
 
     /** The high watermark: offset after the last acknowledged (durable) record. */
     public long endOffset(TableBucket bucket) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return log(bucket).endOffset();
     }
 
     /**
@@ -132,7 +209,7 @@ public final class BucketStore implements AutoCloseable {
      * @param key the primary-key values in primary-key order (arity = number of key columns)
      */
     public Optional<Row> lookup(TableBucket bucket, Row key) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return table(bucket.tableId()).lookup(bucket.bucket(), key);
     }
 
     /**
@@ -141,7 +218,13 @@ public final class BucketStore implements AutoCloseable {
      * it; until it is set, nothing is deleted for such a table.
      */
     public void setTieredOffset(TableBucket bucket, long offset) {
-        throw new UnsupportedOperationException("not yet implemented");
+        if (offset < 0) {
+            throw new InvalidInputException("tiered offset must be >= 0, got " + offset);
+        }
+        TableStore.Bucket b = table(bucket.tableId()).bucket(bucket.bucket());
+        synchronized (b) {
+            b.tieredOffset = Math.max(b.tieredOffset, offset);
+        }
     }
 
     /**
@@ -151,7 +234,11 @@ public final class BucketStore implements AutoCloseable {
      * that no live lease holds.
      */
     public RetentionResult runRetention() {
-        throw new UnsupportedOperationException("not yet implemented");
+        RetentionResult total = new RetentionResult(0, 0, 0);
+        for (TableStore t : tables.values()) {
+            total = total.plus(t.runRetention());
+        }
+        return total;
     }
 
     /**
@@ -161,7 +248,17 @@ public final class BucketStore implements AutoCloseable {
      * @return the snapshots taken
      */
     public List<KvSnapshotInfo> maybeSnapshot() {
-        throw new UnsupportedOperationException("not yet implemented");
+        List<KvSnapshotInfo> taken = new ArrayList<>();
+        for (TableStore t : tables.values()) {
+            long interval = t.conf.get(KvOptions.SNAPSHOT_INTERVAL).toMillis();
+            int retained = t.conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
+            for (TableStore.Bucket b : t.buckets()) {
+                if (b.kv != null && b.kv.snapshotDue(interval)) {
+                    taken.add(b.kv.snapshot(retained));
+                }
+            }
+        }
+        return taken;
     }
 
     /**
@@ -169,17 +266,18 @@ public final class BucketStore implements AutoCloseable {
      * end offset. If nothing changed since the newest snapshot, returns that one.
      */
     public KvSnapshotInfo snapshot(TableBucket bucket) {
-        throw new UnsupportedOperationException("not yet implemented");
+        TableStore t = table(bucket.tableId());
+        return t.kv(bucket.bucket()).snapshot(t.conf.get(KvOptions.SNAPSHOT_NUM_RETAINED));
     }
 
     /** Completed snapshots of a primary-key bucket, oldest first. */
     public List<KvSnapshotInfo> listSnapshots(TableBucket bucket) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return kv(bucket).snapshots();
     }
 
     /** The newest completed snapshot of a primary-key bucket, if any. */
     public Optional<KvSnapshotInfo> latestSnapshot(TableBucket bucket) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return kv(bucket).latestSnapshot();
     }
 
     /**
@@ -189,7 +287,7 @@ public final class BucketStore implements AutoCloseable {
      * @throws dev.tributary.common.exception.NotFoundException if the snapshot does not exist
      */
     public SnapshotLease leaseSnapshot(TableBucket bucket, long snapshotId) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return kv(bucket).lease(snapshotId);
     }
 
     /**
@@ -199,12 +297,12 @@ public final class BucketStore implements AutoCloseable {
      *     (take a new one; the snapshot may be gone)
      */
     public SnapshotLease renewLease(TableBucket bucket, long leaseId) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return kv(bucket).renewLease(leaseId);
     }
 
     /** Releases a lease; a no-op for an unknown or expired lease. */
     public void releaseLease(TableBucket bucket, long leaseId) {
-        throw new UnsupportedOperationException("not yet implemented");
+        kv(bucket).releaseLease(leaseId);
     }
 
     /**
@@ -214,12 +312,74 @@ public final class BucketStore implements AutoCloseable {
      * @throws dev.tributary.common.exception.NotFoundException if the snapshot does not exist
      */
     public CloseableIterator<Row> readSnapshot(TableBucket bucket, long snapshotId) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return kv(bucket).readSnapshot(snapshotId);
     }
 
     /** fsyncs every log and closes every table (RocksDB included). */
     @Override
     public void close() {
-        throw new UnsupportedOperationException("not yet implemented");
+        synchronized (tables) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            RuntimeException first = null;
+            for (TableStore t : tables.values()) {
+                try {
+                    t.close();
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            tables.clear();
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+
+    private Path tableDir(long tableId) {
+        return dataDir.resolve(TABLES_DIR).resolve(Long.toString(tableId));
+    }
+
+    private TableStore table(long tableId) {
+        TableStore t = tables.get(tableId);
+        if (t == null) {
+            ensureOpen();
+            throw new NotFoundException(
+                    "table id "
+                            + tableId
+                            + " is not open in this store (dropped or never created)");
+        }
+        return t;
+    }
+
+    private LogBucket log(TableBucket bucket) {
+        return table(bucket.tableId()).bucket(bucket.bucket()).log;
+    }
+
+    private KvBucket kv(TableBucket bucket) {
+        return table(bucket.tableId()).kv(bucket.bucket());
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StorageException("the bucket store is closed");
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 }

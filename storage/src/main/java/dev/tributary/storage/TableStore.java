@@ -1,0 +1,337 @@
+package dev.tributary.storage;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.MemorySize;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatchBuilder;
+import dev.tributary.common.record.WriteBatch;
+import dev.tributary.common.record.WriteKind;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.storage.kv.KvBucket;
+import dev.tributary.storage.kv.KvOptions;
+import dev.tributary.storage.kv.KvWrites;
+import dev.tributary.storage.log.LogBucket;
+import dev.tributary.storage.log.LogOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/** The buckets of one table, and the checks that turn a write batch into log and KV writes. */
+final class TableStore implements AutoCloseable {
+    /** A schema and its id. */
+    record SchemaVersion(int id, Schema schema) {}
+
+    /** One bucket: its log, its KV state for a primary-key table, and its tiered offset. */
+    static final class Bucket {
+        final TableBucket id;
+        final LogBucket log;
+        final KvBucket kv;
+        volatile long tieredOffset = -1;
+
+        Bucket(TableBucket id, LogBucket log, KvBucket kv) {
+            this.id = id;
+            this.log = log;
+            this.kv = kv;
+        }
+    }
+
+    final long tableId;
+    final TableDescriptor descriptor;
+    final Configuration conf;
+    private final Clock clock;
+    private final Bucket[] buckets;
+    private volatile SchemaVersion current;
+
+    private TableStore(
+            long tableId,
+            TableDescriptor descriptor,
+            Configuration conf,
+            Clock clock,
+            SchemaVersion current,
+            Bucket[] buckets) {
+        this.tableId = tableId;
+        this.descriptor = descriptor;
+        this.conf = conf;
+        this.clock = clock;
+        this.current = current;
+        this.buckets = buckets;
+    }
+
+    static TableStore open(
+            Path tableDir,
+            long tableId,
+            TableDescriptor descriptor,
+            int schemaId,
+            Schema schema,
+            Configuration storeConf,
+            Clock clock) {
+        checkSchema(descriptor, schema);
+        Configuration conf = new Configuration(storeConf.toMap());
+        descriptor.properties().forEach(conf::setString);
+        // fail on a bad table option now, not at the first retention pass
+        conf.get(LogOptions.TTL);
+        conf.get(LogOptions.RETENTION_SIZE);
+        conf.get(LogOptions.DATALAKE_ENABLED);
+        conf.get(KvOptions.SNAPSHOT_INTERVAL);
+        conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
+        LogBucket.Config logConfig =
+                new LogBucket.Config(
+                        conf.get(LogOptions.SEGMENT_SIZE).bytes(),
+                        (int) conf.get(LogOptions.INDEX_INTERVAL).bytes(),
+                        conf.get(LogOptions.FLUSH_POLICY));
+        long leaseNanos = conf.get(KvOptions.LEASE_TIMEOUT).toNanos();
+        Bucket[] buckets = new Bucket[descriptor.bucketCount()];
+        try {
+            for (int b = 0; b < buckets.length; b++) {
+                TableBucket tb = new TableBucket(tableId, b);
+                Path dir = tableDir.resolve(Integer.toString(b));
+                LogBucket log = LogBucket.open(tb, dir.resolve("log"), logConfig);
+                KvBucket kv = null;
+                try {
+                    if (schema.hasPrimaryKey()) {
+                        kv = KvBucket.open(tb, dir.resolve("kv"), log, schema, clock, leaseNanos);
+                    }
+                } catch (RuntimeException e) {
+                    log.close();
+                    throw e;
+                }
+                buckets[b] = new Bucket(tb, log, kv);
+            }
+        } catch (RuntimeException e) {
+            for (Bucket b : buckets) {
+                if (b != null) {
+                    closeBucket(b);
+                }
+            }
+            throw e;
+        }
+        return new TableStore(
+                tableId, descriptor, conf, clock, new SchemaVersion(schemaId, schema), buckets);
+    }
+
+    private static void checkSchema(TableDescriptor descriptor, Schema schema) {
+        if (!schema.primaryKey().equals(descriptor.schema().primaryKey())) {
+            throw new InvalidInputException(
+                    "schema primary key "
+                            + schema.primaryKey()
+                            + " differs from the table's "
+                            + descriptor.schema().primaryKey());
+        }
+    }
+
+    SchemaVersion currentSchema() {
+        return current;
+    }
+
+    synchronized void updateSchema(int schemaId, Schema schema) {
+        SchemaVersion now = current;
+        if (schemaId < now.id()) {
+            throw new InvalidInputException(
+                    "schema id "
+                            + schemaId
+                            + " is older than table "
+                            + tableId
+                            + "'s current schema id "
+                            + now.id());
+        }
+        checkSchema(descriptor, schema);
+        int oldCount = now.schema().fieldCount();
+        if (schema.fieldCount() < oldCount
+                || !schema.columns().subList(0, oldCount).equals(now.schema().columns())) {
+            throw new InvalidInputException(
+                    "schema "
+                            + schemaId
+                            + " of table "
+                            + tableId
+                            + " must keep the existing columns "
+                            + now.schema()
+                            + " and only add nullable ones at the end");
+        }
+        for (Bucket b : buckets) {
+            if (b.kv != null) {
+                b.kv.updateSchema(schema);
+            }
+        }
+        current = new SchemaVersion(schemaId, schema);
+    }
+
+    Bucket bucket(int bucket) {
+        if (bucket < 0 || bucket >= buckets.length) {
+            throw new InvalidInputException(
+                    "bucket "
+                            + bucket
+                            + " does not exist: table "
+                            + tableId
+                            + " has "
+                            + buckets.length
+                            + " buckets (0.."
+                            + (buckets.length - 1)
+                            + ")");
+        }
+        return buckets[bucket];
+    }
+
+    List<Bucket> buckets() {
+        return List.of(buckets);
+    }
+
+    CompletableFuture<AppendResult> append(WriteBatch batch) {
+        SchemaVersion sv = current;
+        Bucket b = bucket(batch.bucket());
+        if (batch.schemaId() != sv.id()) {
+            throw new InvalidInputException(
+                    "write batch for table "
+                            + tableId
+                            + " is encoded under schema id "
+                            + batch.schemaId()
+                            + " but the table's current schema id is "
+                            + sv.id()
+                            + "; refresh the table's schema and re-encode the rows");
+        }
+        LogBucket.Appended appended =
+                b.kv == null ? appendLog(b, batch, sv) : writeKv(b, batch, sv);
+        if (appended == null) {
+            long end = b.log.writtenEndOffset();
+            appended = new LogBucket.Appended(end, end, b.log.awaitDurable(end));
+        }
+        long base = appended.baseOffset();
+        long end = appended.endOffset();
+        return appended.durable().thenApply(v -> new AppendResult(b.id, base, end));
+    }
+
+    private LogBucket.Appended appendLog(Bucket b, WriteBatch batch, SchemaVersion sv) {
+        WriteBatch.Reader r = batch.reader(sv.schema());
+        LogBatchBuilder builder =
+                new LogBatchBuilder(sv.id(), batch.sizeInBytes() + 2 * batch.recordCount());
+        long ts = clock.currentTimeMillis();
+        // every record is checked before the log sees any of them
+        while (r.next()) {
+            builder.addEncoded(
+                    ChangeType.APPEND_ONLY, ts, r.rowBuffer(), r.rowOffset(), r.rowLength());
+        }
+        if (builder.recordCount() == 0) {
+            return null;
+        }
+        return b.log.append(builder.build());
+    }
+
+    private LogBucket.Appended writeKv(Bucket b, WriteBatch batch, SchemaVersion sv) {
+        int n = batch.recordCount();
+        WriteKind[] kinds = new WriteKind[n];
+        Row[] rows = new Row[n];
+        int[] offsets = new int[n];
+        int[] lengths = new int[n];
+        WriteBatch.Reader r = batch.reader(sv.schema());
+        int i = 0;
+        while (r.next()) {
+            kinds[i] = r.kind();
+            rows[i] = r.row();
+            offsets[i] = r.rowOffset();
+            lengths[i] = r.rowLength();
+            i++;
+        }
+        if (n == 0) {
+            return null;
+        }
+        return b.kv.write(new KvWrites(sv.id(), n, kinds, rows, batch.toBytes(), offsets, lengths));
+    }
+
+    Optional<Row> lookup(int bucket, Row key) {
+        Bucket b = bucket(bucket);
+        if (b.kv == null) {
+            throw new InvalidInputException(
+                    "table " + tableId + " is a log table; lookups need a primary-key table");
+        }
+        return b.kv.lookup(key);
+    }
+
+    KvBucket kv(int bucket) {
+        Bucket b = bucket(bucket);
+        if (b.kv == null) {
+            throw new InvalidInputException(
+                    "table "
+                            + tableId
+                            + " is a log table; KV snapshots exist only for primary-key tables");
+        }
+        return b.kv;
+    }
+
+    RetentionResult runRetention() {
+        long now = clock.currentTimeMillis();
+        long ttlMillis = conf.get(LogOptions.TTL).toMillis();
+        Optional<MemorySize> sizeLimit = conf.getOptional(LogOptions.RETENTION_SIZE);
+        boolean lake = conf.get(LogOptions.DATALAKE_ENABLED);
+        int numRetained = conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
+        RetentionResult total = new RetentionResult(0, 0, 0);
+        for (Bucket b : buckets) {
+            long gate = Long.MAX_VALUE;
+            if (lake) {
+                gate = Math.max(0, b.tieredOffset);
+            }
+            int snapshotsDeleted = 0;
+            if (b.kv != null) {
+                snapshotsDeleted = b.kv.retainSnapshots(numRetained);
+                // recovery replays the log from the newest snapshot: keep it from there
+                long snap = b.kv.latestSnapshot().map(s -> s.logOffset()).orElse(0L);
+                gate = Math.min(gate, snap);
+            }
+            long size = b.log.sizeInBytes();
+            long newStart = -1;
+            List<LogBucket.SegmentInfo> sealed = new ArrayList<>(b.log.sealedSegments());
+            for (LogBucket.SegmentInfo s : sealed) {
+                boolean expired = s.maxTimestamp() < now - ttlMillis;
+                boolean oversize = sizeLimit.isPresent() && size > sizeLimit.get().bytes();
+                if (!(expired || oversize) || s.nextOffset() > gate) {
+                    break;
+                }
+                newStart = s.nextOffset();
+                size -= s.sizeInBytes();
+            }
+            long bytes = newStart > 0 ? b.log.deleteSegmentsBefore(newStart) : 0;
+            int segs = 0;
+            for (LogBucket.SegmentInfo s : sealed) {
+                if (s.nextOffset() <= newStart) {
+                    segs++;
+                }
+            }
+            total = total.plus(new RetentionResult(segs, bytes, snapshotsDeleted));
+        }
+        return total;
+    }
+
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (Bucket b : buckets) {
+            try {
+                closeBucket(b);
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static void closeBucket(Bucket b) {
+        try {
+            if (b.kv != null) {
+                b.kv.close();
+            }
+        } finally {
+            b.log.close();
+        }
+    }
+}

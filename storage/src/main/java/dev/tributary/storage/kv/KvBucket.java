@@ -1,0 +1,398 @@
+package dev.tributary.storage.kv;
+
+import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatch;
+import dev.tributary.common.record.LogBatchBuilder;
+import dev.tributary.common.record.LogBatches;
+import dev.tributary.common.record.WriteKind;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.Schema;
+import dev.tributary.storage.CloseableIterator;
+import dev.tributary.storage.log.LogBucket;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The KV state of one primary-key bucket in RocksDB, with the bucket's log as its write-ahead log.
+ *
+ * <p>A write reads the old rows, turns upserts and deletes into changelog records ({@code +I},
+ * {@code -U}/{@code +U}, {@code -D}), appends them to the log and then applies them to RocksDB
+ * (whose own WAL is off). The live RocksDB directory is therefore never trusted after a restart:
+ * opening restores the newest snapshot and replays the log from the snapshot's offset.
+ */
+public final class KvBucket implements AutoCloseable {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private static final byte[] DELETED = new byte[0];
+
+    private final TableBucket bucket;
+    private final Path dbDir;
+    private final LogBucket log;
+    private final Clock clock;
+    private final int[] keyPositions;
+    private final RowCodec keyCodec;
+    private final Schema keySchema;
+    private final Options options;
+    private final WriteOptions writeOptions;
+    private final RocksDB db;
+    private final KvSnapshots snapshots;
+    private final SnapshotLeases leases;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private volatile RowCodec valueCodec;
+    private volatile long lastSnapshotMillis;
+    private volatile boolean failed;
+
+    private KvBucket(
+            TableBucket bucket,
+            Path kvDir,
+            LogBucket log,
+            Schema schema,
+            Clock clock,
+            long leaseTimeoutNanos) {
+        this.bucket = bucket;
+        this.dbDir = kvDir.resolve("db");
+        this.log = log;
+        this.clock = clock;
+        this.keyPositions = schema.primaryKeyIndexes();
+        List<Column> keyColumns =
+                Arrays.stream(keyPositions).mapToObj(i -> schema.columns().get(i)).toList();
+        this.keySchema = Schema.of(keyColumns, List.of());
+        this.keyCodec = RowCodec.of(keySchema);
+        this.valueCodec = RowCodec.of(schema);
+        this.snapshots = KvSnapshots.open(bucket, kvDir.resolve("snapshots"));
+        this.leases = new SnapshotLeases(bucket, clock, leaseTimeoutNanos);
+        this.options = new Options().setCreateIfMissing(true);
+        this.writeOptions = new WriteOptions().setDisableWAL(true);
+        try {
+            restoreLatestSnapshot();
+            this.db = RocksDB.open(options, dbDir.toString());
+        } catch (IOException | RocksDBException e) {
+            options.close();
+            writeOptions.close();
+            throw new StorageException(
+                    "cannot open the KV state of bucket " + bucket + ": " + e, e);
+        }
+        this.lastSnapshotMillis = clock.currentTimeMillis();
+    }
+
+    /**
+     * Opens the KV state in {@code kvDir}: restores the newest snapshot (or starts empty) and
+     * replays {@code log} from the snapshot's offset.
+     */
+    public static KvBucket open(
+            TableBucket bucket,
+            Path kvDir,
+            LogBucket log,
+            Schema schema,
+            Clock clock,
+            long leaseTimeoutNanos) {
+        KvBucket kv = new KvBucket(bucket, kvDir, log, schema, clock, leaseTimeoutNanos);
+        try {
+            long from = kv.snapshots.latest().map(KvSnapshotInfo::logOffset).orElse(0L);
+            kv.replay(from);
+            return kv;
+        } catch (RuntimeException e) {
+            kv.close();
+            throw e;
+        }
+    }
+
+    private void restoreLatestSnapshot() throws IOException {
+        KvSnapshots.deleteRecursively(dbDir);
+        Optional<KvSnapshotInfo> latest = snapshots.latest();
+        Files.createDirectories(dbDir);
+        if (latest.isEmpty()) {
+            return;
+        }
+        Path source = snapshots.pathOf(latest.get().snapshotId());
+        try (Stream<Path> files = Files.list(source)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (name.startsWith(KvSnapshots.META_FILE)) {
+                    continue;
+                }
+                // table files are immutable, so links are safe and cheap; the rest RocksDB rewrites
+                if (name.endsWith(".sst")) {
+                    Files.createLink(dbDir.resolve(name), f);
+                } else {
+                    Files.copy(f, dbDir.resolve(name));
+                }
+            }
+        }
+    }
+
+    private void replay(long from) {
+        long start = log.startOffset();
+        long end = log.endOffset();
+        if (from < start || from > end) {
+            throw new CorruptDataException(
+                    "cannot recover the KV state of bucket "
+                            + bucket
+                            + ": it needs the log from offset "
+                            + from
+                            + " but the log holds ["
+                            + start
+                            + ", "
+                            + end
+                            + ")");
+        }
+        long offset = from;
+        RowCodec codec = valueCodec;
+        while (offset < end) {
+            LogBucket.Read read = log.read(offset, 8 << 20);
+            try (org.rocksdb.WriteBatch wb = new org.rocksdb.WriteBatch()) {
+                for (LogBatch batch : LogBatches.of(read.records())) {
+                    LogBatch.Cursor c = batch.cursor();
+                    while (c.next()) {
+                        if (c.offset() < offset) {
+                            continue;
+                        }
+                        ChangeType type = c.changeType();
+                        if (type == ChangeType.UPDATE_BEFORE) {
+                            continue;
+                        }
+                        byte[] key = keyCodec.encode(c.row(codec).project(keyPositions));
+                        if (type == ChangeType.DELETE) {
+                            wb.delete(key);
+                        } else {
+                            wb.put(
+                                    key,
+                                    Arrays.copyOfRange(
+                                            c.rowBuffer(),
+                                            c.rowOffset(),
+                                            c.rowOffset() + c.rowLength()));
+                        }
+                    }
+                }
+                db.write(writeOptions, wb);
+            } catch (RocksDBException e) {
+                throw new StorageException(
+                        "cannot replay the log into the KV state of bucket " + bucket + ": " + e,
+                        e);
+            }
+            offset = read.nextOffset();
+        }
+    }
+
+    public TableBucket bucket() {
+        return bucket;
+    }
+
+    /** Rows are decoded and written under this schema from now on (added columns only). */
+    public void updateSchema(Schema schema) {
+        this.valueCodec = RowCodec.of(schema);
+    }
+
+    /**
+     * Turns checked upserts and deletes into changelog records, appends them to the log and applies
+     * them to the KV state, all under the bucket's write lock so that each old row read is the
+     * latest.
+     *
+     * @return the appended offsets; {@code durable} completes once the log is durable
+     */
+    public LogBucket.Appended write(KvWrites writes) {
+        writeLock.lock();
+        try {
+            if (failed) {
+                throw new StorageException(
+                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
+            }
+            int n = writes.count();
+            List<byte[]> keys = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                keys.add(keyCodec.encode(writes.rows()[i].project(keyPositions)));
+            }
+            List<byte[]> stored = db.multiGetAsList(keys);
+            Map<ByteBuffer, byte[]> pending = new HashMap<>();
+            long ts = clock.currentTimeMillis();
+            LogBatchBuilder builder =
+                    new LogBatchBuilder(writes.schemaId(), writes.rowBuffer().length + n * 4);
+            try (org.rocksdb.WriteBatch wb = new org.rocksdb.WriteBatch()) {
+                for (int i = 0; i < n; i++) {
+                    byte[] key = keys.get(i);
+                    ByteBuffer k = ByteBuffer.wrap(key);
+                    byte[] old = pending.containsKey(k) ? pending.get(k) : stored.get(i);
+                    if (old == DELETED) {
+                        old = null;
+                    }
+                    int off = writes.rowOffsets()[i];
+                    int len = writes.rowLengths()[i];
+                    if (writes.kinds()[i] == WriteKind.UPSERT) {
+                        byte[] value = Arrays.copyOfRange(writes.rowBuffer(), off, off + len);
+                        if (old == null) {
+                            builder.addEncoded(ChangeType.INSERT, ts, value, 0, len);
+                        } else {
+                            builder.addEncoded(ChangeType.UPDATE_BEFORE, ts, old, 0, old.length);
+                            builder.addEncoded(ChangeType.UPDATE_AFTER, ts, value, 0, len);
+                        }
+                        pending.put(k, value);
+                        wb.put(key, value);
+                    } else if (old != null) {
+                        builder.addEncoded(ChangeType.DELETE, ts, old, 0, old.length);
+                        pending.put(k, DELETED);
+                        wb.delete(key);
+                    }
+                }
+                if (builder.recordCount() == 0) {
+                    long end = log.writtenEndOffset();
+                    return new LogBucket.Appended(end, end, log.awaitDurable(end));
+                }
+                LogBucket.Appended appended = log.append(builder.build());
+                try {
+                    db.write(writeOptions, wb);
+                } catch (RocksDBException e) {
+                    // the log already holds the change: only a replay can make them agree again
+                    failed = true;
+                    throw new StorageException(
+                            "cannot apply changes to the KV state of bucket "
+                                    + bucket
+                                    + "; reopen the table to recover it from the log: "
+                                    + e,
+                            e);
+                }
+                return appended;
+            }
+        } catch (RocksDBException e) {
+            throw new StorageException(
+                    "cannot read the KV state of bucket " + bucket + ": " + e, e);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * The current row for a key.
+     *
+     * @param key the primary-key values in key order
+     */
+    public Optional<Row> lookup(Row key) {
+        try {
+            keySchema.validate(key);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(
+                    "invalid lookup key for bucket " + bucket + ": " + e.getMessage(), e);
+        }
+        try {
+            byte[] value = db.get(keyCodec.encode(key));
+            return value == null ? Optional.empty() : Optional.of(valueCodec.decode(value));
+        } catch (RocksDBException e) {
+            throw new StorageException(
+                    "cannot read the KV state of bucket " + bucket + ": " + e, e);
+        }
+    }
+
+    /**
+     * Takes a snapshot consistent at the log's current end, unless the newest snapshot already is.
+     */
+    public KvSnapshotInfo snapshot(int numRetained) {
+        KvSnapshotInfo info;
+        writeLock.lock();
+        try {
+            long offset = log.writtenEndOffset();
+            Optional<KvSnapshotInfo> latest = snapshots.latest();
+            lastSnapshotMillis = clock.currentTimeMillis();
+            if (latest.isPresent() && latest.get().logOffset() == offset) {
+                return latest.get();
+            }
+            // a snapshot must never hold a change the log could still lose
+            log.flush();
+            info =
+                    snapshots.create(
+                            offset,
+                            clock.currentTimeMillis(),
+                            target -> {
+                                try (FlushOptions fo = new FlushOptions().setWaitForFlush(true);
+                                        Checkpoint cp = Checkpoint.create(db)) {
+                                    db.flush(fo);
+                                    cp.createCheckpoint(target.toString());
+                                }
+                            });
+        } finally {
+            writeLock.unlock();
+        }
+        snapshots.retain(numRetained, leases);
+        return info;
+    }
+
+    /** True if {@code intervalMillis} passed since the last snapshot and the state changed. */
+    public boolean snapshotDue(long intervalMillis) {
+        if (clock.currentTimeMillis() - lastSnapshotMillis < intervalMillis) {
+            return false;
+        }
+        long latestOffset = snapshots.latest().map(KvSnapshotInfo::logOffset).orElse(0L);
+        return log.writtenEndOffset() > latestOffset;
+    }
+
+    public List<KvSnapshotInfo> snapshots() {
+        return snapshots.list();
+    }
+
+    public Optional<KvSnapshotInfo> latestSnapshot() {
+        return snapshots.latest();
+    }
+
+    public SnapshotLease lease(long snapshotId) {
+        synchronized (snapshots) {
+            snapshots.get(snapshotId);
+            return leases.acquire(snapshotId);
+        }
+    }
+
+    public SnapshotLease renewLease(long leaseId) {
+        return leases.renew(leaseId);
+    }
+
+    public void releaseLease(long leaseId) {
+        leases.release(leaseId);
+    }
+
+    /** Deletes snapshots beyond the newest {@code numRetained} that no live lease holds. */
+    public int retainSnapshots(int numRetained) {
+        return snapshots.retain(numRetained, leases);
+    }
+
+    /** Rows of a snapshot, decoded under the current schema. */
+    public CloseableIterator<Row> readSnapshot(long snapshotId) {
+        snapshots.get(snapshotId);
+        return new SnapshotReader(snapshots.pathOf(snapshotId), valueCodec);
+    }
+
+    @Override
+    public void close() {
+        writeLock.lock();
+        try {
+            if (db != null) {
+                db.close();
+            }
+            writeOptions.close();
+            options.close();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.tributary.storage.kv;
+
+import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TableBucket;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The completed KV snapshots of one bucket on disk: {@code snap-<id>/} holds a RocksDB checkpoint
+ * and, written last (temp file, fsync, rename), a metadata file with the id and log offset. A
+ * directory without metadata is an interrupted snapshot and is removed on open.
+ */
+final class KvSnapshots {
+    static final String META_FILE = "TRIBUTARY-SNAPSHOT";
+
+    /** Writes a checkpoint into a directory that must not exist yet. */
+    interface CheckpointWriter {
+        void write(Path target) throws Exception;
+    }
+
+    private final TableBucket bucket;
+    private final Path dir;
+    private final TreeMap<Long, KvSnapshotInfo> completed = new TreeMap<>();
+
+    private KvSnapshots(TableBucket bucket, Path dir) {
+        this.bucket = bucket;
+        this.dir = dir;
+    }
+
+    static KvSnapshots open(TableBucket bucket, Path dir) {
+        KvSnapshots s = new KvSnapshots(bucket, dir);
+        try {
+            Files.createDirectories(dir);
+            try (Stream<Path> entries = Files.list(dir)) {
+                for (Path p : entries.toList()) {
+                    String name = p.getFileName().toString();
+                    if (!name.startsWith("snap-")) {
+                        continue;
+                    }
+                    Path meta = p.resolve(META_FILE);
+                    if (!Files.exists(meta)) {
+                        deleteRecursively(p);
+                        continue;
+                    }
+                    KvSnapshotInfo info = readMeta(bucket, meta);
+                    s.completed.put(info.snapshotId(), info);
+                }
+            }
+        } catch (IOException e) {
+            throw new StorageException(
+                    "cannot list the KV snapshots of bucket " + bucket + ": " + e, e);
+        }
+        return s;
+    }
+
+    synchronized Optional<KvSnapshotInfo> latest() {
+        var e = completed.lastEntry();
+        return e == null ? Optional.empty() : Optional.of(e.getValue());
+    }
+
+    synchronized List<KvSnapshotInfo> list() {
+        return List.copyOf(completed.values());
+    }
+
+    synchronized KvSnapshotInfo get(long snapshotId) {
+        KvSnapshotInfo info = completed.get(snapshotId);
+        if (info == null) {
+            throw new NotFoundException(
+                    "KV snapshot "
+                            + snapshotId
+                            + " of bucket "
+                            + bucket
+                            + " does not exist (deleted by retention or never taken); available: "
+                            + completed.keySet());
+        }
+        return info;
+    }
+
+    Path pathOf(long snapshotId) {
+        return dir.resolve("snap-" + snapshotId);
+    }
+
+    /** Creates the next snapshot through {@code writer}, then publishes its metadata. */
+    KvSnapshotInfo create(long logOffset, long nowMillis, CheckpointWriter writer) {
+        long id;
+        synchronized (this) {
+            id = completed.isEmpty() ? 1 : completed.lastKey() + 1;
+        }
+        Path target = pathOf(id);
+        try {
+            if (Files.exists(target)) {
+                deleteRecursively(target);
+            }
+            writer.write(target);
+            KvSnapshotInfo info = new KvSnapshotInfo(bucket, id, logOffset, nowMillis);
+            writeMeta(target, info);
+            synchronized (this) {
+                completed.put(id, info);
+            }
+            return info;
+        } catch (Exception e) {
+            try {
+                deleteRecursively(target);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new StorageException(
+                    "cannot snapshot the KV state of bucket " + bucket + ": " + e, e);
+        }
+    }
+
+    /**
+     * Deletes snapshots older than the newest {@code numRetained} that no live lease holds.
+     *
+     * @return snapshots deleted
+     */
+    int retain(int numRetained, SnapshotLeases leases) {
+        List<KvSnapshotInfo> victims = new ArrayList<>();
+        synchronized (this) {
+            List<KvSnapshotInfo> all = new ArrayList<>(completed.values());
+            all.sort(Comparator.comparingLong(KvSnapshotInfo::snapshotId).reversed());
+            for (int i = numRetained; i < all.size(); i++) {
+                KvSnapshotInfo info = all.get(i);
+                if (!leases.isLeased(info.snapshotId())) {
+                    completed.remove(info.snapshotId());
+                    victims.add(info);
+                }
+            }
+        }
+        for (KvSnapshotInfo info : victims) {
+            try {
+                deleteRecursively(pathOf(info.snapshotId()));
+            } catch (IOException e) {
+                throw new StorageException(
+                        "cannot delete KV snapshot " + info.snapshotId() + ": " + e, e);
+            }
+        }
+        return victims.size();
+    }
+
+    private static void writeMeta(Path snapshotDir, KvSnapshotInfo info) throws IOException {
+        String text =
+                "snapshotId="
+                        + info.snapshotId()
+                        + "\nlogOffset="
+                        + info.logOffset()
+                        + "\ncreatedAtMillis="
+                        + info.createdAtMillis()
+                        + "\n";
+        Path tmp = snapshotDir.resolve(META_FILE + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        Files.move(tmp, snapshotDir.resolve(META_FILE), StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel d = FileChannel.open(snapshotDir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // some file systems cannot fsync a directory; the rename is still atomic
+        }
+    }
+
+    private static KvSnapshotInfo readMeta(TableBucket bucket, Path meta) throws IOException {
+        Properties p = new Properties();
+        p.load(new StringReader(Files.readString(meta, StandardCharsets.UTF_8)));
+        try {
+            return new KvSnapshotInfo(
+                    bucket,
+                    Long.parseLong(p.getProperty("snapshotId")),
+                    Long.parseLong(p.getProperty("logOffset")),
+                    Long.parseLong(p.getProperty("createdAtMillis")));
+        } catch (RuntimeException e) {
+            throw new CorruptDataException(
+                    "unreadable KV snapshot metadata " + meta + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.tributary.storage.log;
+
+import dev.tributary.common.exception.StorageException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Group commit without a thread of its own (leader/follower). An appender that finds no fsync in
+ * progress becomes the leader: it fsyncs everything written so far, completes every waiter that the
+ * fsync covered, and repeats while waiters remain. Appenders that arrive during an fsync just
+ * register and return; the leader's next round covers them, so N concurrent appends cost about two
+ * fsyncs instead of N.
+ *
+ * <p>The durable offset only grows and is the log's high watermark.
+ */
+final class GroupCommitter {
+    /** The log being made durable. */
+    interface Target {
+        /** Offset after the last record written to the file (maybe not yet durable). */
+        long writtenEndOffset();
+
+        /** fsyncs everything written so far. */
+        void sync() throws IOException;
+    }
+
+    private record Waiter(long endOffset, CompletableFuture<Void> future) {}
+
+    private final Target target;
+    private final FlushPolicy policy;
+    private final Object lock = new Object();
+    private final List<Waiter> waiters = new ArrayList<>();
+    private boolean leaderActive;
+    private volatile long durableOffset;
+    private volatile StorageException failure;
+
+    GroupCommitter(Target target, FlushPolicy policy, long durableOffset) {
+        this.target = target;
+        this.policy = policy;
+        this.durableOffset = durableOffset;
+    }
+
+    long durableOffset() {
+        return durableOffset;
+    }
+
+    /** Completes when every record below {@code endOffset} is durable. */
+    CompletableFuture<Void> awaitDurable(long endOffset) {
+        if (failure != null) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        if (policy == FlushPolicy.OS_CACHE) {
+            advanceTo(target.writtenEndOffset());
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        synchronized (lock) {
+            if (durableOffset >= endOffset) {
+                return CompletableFuture.completedFuture(null);
+            }
+            waiters.add(new Waiter(endOffset, future));
+            if (leaderActive) {
+                return future; // the current leader's next round covers us
+            }
+            leaderActive = true;
+        }
+        lead();
+        return future;
+    }
+
+    private void lead() {
+        while (true) {
+            long covered = target.writtenEndOffset();
+            StorageException error = null;
+            try {
+                target.sync();
+            } catch (IOException | RuntimeException e) {
+                error = new StorageException("fsync of the log failed: " + e, e);
+                failure = error;
+            }
+            List<Waiter> done = new ArrayList<>();
+            boolean more;
+            synchronized (lock) {
+                if (error == null) {
+                    advanceTo(covered);
+                }
+                long durable = durableOffset;
+                waiters.removeIf(
+                        w -> {
+                            if (failure != null || w.endOffset <= durable) {
+                                done.add(w);
+                                return true;
+                            }
+                            return false;
+                        });
+                more = !waiters.isEmpty();
+                if (!more) {
+                    leaderActive = false;
+                }
+            }
+            // complete outside the lock: callbacks may append again
+            for (Waiter w : done) {
+                if (failure != null) {
+                    w.future.completeExceptionally(failure);
+                } else {
+                    w.future.complete(null);
+                }
+            }
+            if (!more) {
+                return;
+            }
+        }
+    }
+
+    /** fsyncs now on the calling thread, whatever the policy (snapshots, close). */
+    void syncNow() {
+        long covered = target.writtenEndOffset();
+        try {
+            target.sync();
+        } catch (IOException e) {
+            throw new StorageException("fsync of the log failed: " + e, e);
+        }
+        advanceTo(covered);
+    }
+
+    private void advanceTo(long offset) {
+        synchronized (lock) {
+            if (offset > durableOffset) {
+                durableOffset = offset;
+            }
+        }
+    }
+}

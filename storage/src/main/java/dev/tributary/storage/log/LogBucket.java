@@ -1,0 +1,444 @@
+package dev.tributary.storage.log;
+
+import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatch;
+import dev.tributary.common.record.LogBatches;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of one bucket: segment files of {@link LogBatch}es with dense offsets from 0.
+ *
+ * <p>Appends assign offsets and write under one lock, then wait for durability through the {@link
+ * GroupCommitter}; only durable records (below the high watermark) are readable. Opening recovers:
+ * the last segment is verified and a torn tail truncated; sealed segments load their index file (or
+ * are verified and re-indexed if it is missing).
+ */
+public final class LogBucket implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogBucket.class);
+
+    /** Offsets a successful append took. */
+    public record Appended(long baseOffset, long endOffset, CompletableFuture<Void> durable) {}
+
+    /** The static settings of a log. */
+    public record Config(long segmentSize, int indexInterval, FlushPolicy flushPolicy) {}
+
+    private final TableBucket bucket;
+    private final Path dir;
+    private final Config config;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final GroupCommitter committer;
+    private volatile LogSegment active;
+    private volatile long writtenEnd;
+    private volatile boolean closed;
+
+    private LogBucket(TableBucket bucket, Path dir, Config config, List<LogSegment> recovered) {
+        this.bucket = bucket;
+        this.dir = dir;
+        this.config = config;
+        for (LogSegment s : recovered) {
+            segments.put(s.baseOffset, s);
+        }
+        this.active = segments.lastEntry().getValue();
+        this.writtenEnd = active.nextOffset();
+        this.committer =
+                new GroupCommitter(
+                        new GroupCommitter.Target() {
+                            @Override
+                            public long writtenEndOffset() {
+                                return writtenEnd;
+                            }
+
+                            @Override
+                            public void sync() throws IOException {
+                                active.force();
+                            }
+                        },
+                        config.flushPolicy(),
+                        writtenEnd);
+    }
+
+    /**
+     * Opens (or creates) the log in {@code dir}, recovering it.
+     *
+     * @throws CorruptDataException if a segment is damaged anywhere but in its torn tail
+     */
+    public static LogBucket open(TableBucket bucket, Path dir, Config config) {
+        try {
+            Files.createDirectories(dir);
+            List<Long> bases = new ArrayList<>();
+            try (Stream<Path> files = Files.list(dir)) {
+                files.forEach(
+                        f -> {
+                            String name = f.getFileName().toString();
+                            long base = LogSegment.parseBaseOffset(name);
+                            if (base >= 0) {
+                                bases.add(base);
+                            } else if (name.endsWith(".tmp")) {
+                                deleteQuietly(f);
+                            }
+                        });
+            }
+            bases.sort(Long::compare);
+            List<LogSegment> recovered = new ArrayList<>();
+            if (bases.isEmpty()) {
+                recovered.add(LogSegment.create(dir, 0L, config.indexInterval()));
+            }
+            long expected = bases.isEmpty() ? 0 : bases.get(0);
+            for (int i = 0; i < bases.size(); i++) {
+                long base = bases.get(i);
+                if (base != expected) {
+                    throw new CorruptDataException(
+                            "log of bucket "
+                                    + bucket
+                                    + " has a gap: segment "
+                                    + base
+                                    + " follows data ending at offset "
+                                    + expected);
+                }
+                boolean last = i == bases.size() - 1;
+                LogSegment s = openSegment(bucket, dir, base, config, last);
+                recovered.add(s);
+                expected = s.nextOffset();
+            }
+            LogBucket log = new LogBucket(bucket, dir, config, recovered);
+            log.active.force(); // whatever survived is now durable: it becomes the high watermark
+            return log;
+        } catch (IOException e) {
+            throw new StorageException("cannot open the log of bucket " + bucket + ": " + e, e);
+        }
+    }
+
+    private static LogSegment openSegment(
+            TableBucket bucket, Path dir, long base, Config config, boolean last)
+            throws IOException {
+        Path file = dir.resolve(LogSegment.fileName(base, ".log"));
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            if (!last) {
+                var loaded =
+                        OffsetIndex.load(
+                                dir.resolve(LogSegment.fileName(base, ".index")), base, ch.size());
+                if (loaded.isPresent()) {
+                    var s = loaded.get().summary();
+                    return LogSegment.open(
+                            dir,
+                            base,
+                            ch,
+                            loaded.get().index(),
+                            config.indexInterval(),
+                            s.segmentSize(),
+                            s.nextOffset(),
+                            s.maxTimestamp());
+                }
+            }
+            SegmentScanner.Result r =
+                    SegmentScanner.scan(file, ch, base, config.indexInterval(), last);
+            if (r.torn()) {
+                LOG.warn(
+                        "bucket {}: truncating torn tail of {} from byte {} ({} bytes); records"
+                                + " from offset {} were never acknowledged",
+                        bucket,
+                        file.getFileName(),
+                        r.validSize(),
+                        ch.size() - r.validSize(),
+                        r.nextOffset());
+                ch.truncate(r.validSize());
+                ch.force(true);
+            }
+            return LogSegment.open(
+                    dir,
+                    base,
+                    ch,
+                    r.index(),
+                    config.indexInterval(),
+                    r.validSize(),
+                    r.nextOffset(),
+                    r.maxTimestamp());
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    public TableBucket bucket() {
+        return bucket;
+    }
+
+    /**
+     * Appends one encoded batch (base offset unset), assigning its offsets. The returned future
+     * completes when it is durable.
+     */
+    public Appended append(byte[] batch) {
+        int count = LogBatch.wrap(batch, 0, batch.length).recordCount();
+        long lastTs = LogBatch.wrap(batch, 0, batch.length).lastTimestamp();
+        long base;
+        long end;
+        appendLock.lock();
+        try {
+            ensureOpen();
+            base = writtenEnd;
+            end = base + count;
+            LogBatch.setBaseOffset(batch, 0, base);
+            if (active.size() > 0 && active.size() + batch.length > config.segmentSize()) {
+                roll();
+            }
+            active.append(batch, base, end, lastTs);
+            writtenEnd = end;
+        } catch (IOException e) {
+            throw new StorageException("cannot write to the log of bucket " + bucket + ": " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
+        return new Appended(base, end, committer.awaitDurable(end));
+    }
+
+    /** Completes when every record below {@code endOffset} is durable. */
+    public CompletableFuture<Void> awaitDurable(long endOffset) {
+        return committer.awaitDurable(endOffset);
+    }
+
+    private void roll() throws IOException {
+        active.seal();
+        LogSegment next = LogSegment.create(dir, writtenEnd, config.indexInterval());
+        segments.put(next.baseOffset, next);
+        active = next;
+    }
+
+    /** The high watermark: offset after the last durable record. */
+    public long endOffset() {
+        return committer.durableOffset();
+    }
+
+    /** Offset after the last written record, durable or not (for the bucket's writer only). */
+    public long writtenEndOffset() {
+        return writtenEnd;
+    }
+
+    public long startOffset() {
+        return segments.firstKey();
+    }
+
+    /** fsyncs now, making everything written durable. */
+    public void flush() {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            committer.syncNow();
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Whole batches from the one holding {@code fromOffset}, up to about {@code maxBytes} (at least
+     * one batch), below the high watermark, checked against their CRC.
+     */
+    public Read read(long fromOffset, int maxBytes) {
+        long hw = endOffset();
+        long start = startOffset();
+        if (fromOffset < start) {
+            throw new NotFoundException(
+                    "offset "
+                            + fromOffset
+                            + " of bucket "
+                            + bucket
+                            + " was deleted by retention; the log starts at "
+                            + start);
+        }
+        if (fromOffset > hw) {
+            throw new InvalidInputException(
+                    "offset "
+                            + fromOffset
+                            + " is beyond the end of bucket "
+                            + bucket
+                            + " (end offset "
+                            + hw
+                            + ")");
+        }
+        if (fromOffset == hw) {
+            return new Read(new byte[0], fromOffset, hw, start);
+        }
+        try {
+            Map.Entry<Long, LogSegment> e = segments.floorEntry(fromOffset);
+            while (e != null) {
+                LogSegment s = e.getValue();
+                if (fromOffset < s.nextOffset()) {
+                    Read r = readSegment(s, fromOffset, maxBytes, hw);
+                    if (r.records().length > 0) {
+                        return new Read(r.records(), r.nextOffset(), hw, start);
+                    }
+                }
+                e = segments.higherEntry(e.getKey());
+            }
+            return new Read(new byte[0], fromOffset, hw, start);
+        } catch (ClosedChannelException ex) {
+            if (closed) {
+                throw new StorageException("the log of bucket " + bucket + " is closed", ex);
+            }
+            throw new NotFoundException(
+                    "offset "
+                            + fromOffset
+                            + " of bucket "
+                            + bucket
+                            + " was deleted by retention while being read; the log starts at "
+                            + startOffset(),
+                    ex);
+        } catch (IOException ex) {
+            throw new StorageException("cannot read the log of bucket " + bucket + ": " + ex, ex);
+        }
+    }
+
+    /** Batches read from a log. */
+    public record Read(byte[] records, long nextOffset, long highWatermark, long logStartOffset) {}
+
+    private Read readSegment(LogSegment s, long fromOffset, int maxBytes, long hw)
+            throws IOException {
+        long limit = s.size();
+        long pos = s.index().lookup(fromOffset);
+        ByteBuffer header = ByteBuffer.allocate(LogBatch.HEADER_SIZE);
+        // skip batches that end before fromOffset
+        while (pos < limit) {
+            header.clear();
+            s.readFully(header, pos);
+            byte[] h = header.array();
+            LogBatch b = LogBatch.wrap(h, 0, Integer.MAX_VALUE);
+            if (b.nextOffset() > fromOffset) {
+                break;
+            }
+            pos += b.sizeInBytes();
+        }
+        long startPos = pos;
+        long total = 0;
+        long next = fromOffset;
+        while (pos < limit) {
+            header.clear();
+            s.readFully(header, pos);
+            LogBatch b = LogBatch.wrap(header.array(), 0, Integer.MAX_VALUE);
+            if (b.nextOffset() > hw) {
+                break;
+            }
+            int size = b.sizeInBytes();
+            if (total > 0 && total + size > maxBytes) {
+                break;
+            }
+            total += size;
+            pos += size;
+            next = b.nextOffset();
+        }
+        byte[] out = new byte[Math.toIntExact(total)];
+        s.readFully(ByteBuffer.wrap(out), startPos);
+        for (LogBatch b : LogBatches.of(out)) {
+            b.ensureValid();
+        }
+        return new Read(out, next, hw, 0);
+    }
+
+    /** A summary of a sealed segment, for retention decisions. */
+    public record SegmentInfo(
+            long baseOffset, long nextOffset, long sizeInBytes, long maxTimestamp) {}
+
+    /** Sealed segments (never the active one), oldest first. */
+    public List<SegmentInfo> sealedSegments() {
+        List<SegmentInfo> out = new ArrayList<>();
+        LogSegment current = active;
+        for (LogSegment s : segments.values()) {
+            if (s != current) {
+                out.add(new SegmentInfo(s.baseOffset, s.nextOffset(), s.size(), s.maxTimestamp()));
+            }
+        }
+        return out;
+    }
+
+    /** Bytes of all segments. */
+    public long sizeInBytes() {
+        long total = 0;
+        for (LogSegment s : segments.values()) {
+            total += s.size();
+        }
+        return total;
+    }
+
+    /**
+     * Deletes the oldest sealed segments up to (excluding) the one starting at {@code
+     * newStartOffset}, which must be a segment boundary.
+     *
+     * @return bytes deleted
+     */
+    public long deleteSegmentsBefore(long newStartOffset) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            long bytes = 0;
+            for (LogSegment s : new ArrayList<>(segments.headMap(newStartOffset).values())) {
+                if (s == active) {
+                    break;
+                }
+                segments.remove(s.baseOffset);
+                bytes += s.size();
+                try {
+                    s.delete();
+                } catch (IOException e) {
+                    throw new StorageException("cannot delete " + s.file + ": " + e, e);
+                }
+            }
+            return bytes;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StorageException("the log of bucket " + bucket + " is closed");
+        }
+    }
+
+    /** fsyncs and closes the segment files. */
+    @Override
+    public void close() {
+        appendLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            try {
+                committer.syncNow();
+            } finally {
+                closed = true;
+                for (LogSegment s : segments.values()) {
+                    s.close();
+                }
+            }
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private static void deleteQuietly(Path f) {
+        try {
+            Files.deleteIfExists(f);
+        } catch (IOException e) {
+            LOG.warn("cannot delete leftover {}", f, e);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.tributary.storage.log;
+
+import dev.tributary.common.exception.StorageException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One segment file of a bucket log: batches back to back, named by the base offset of its first
+ * batch. Appends are serialized by the owning {@link LogBucket}; reads use positional I/O and may
+ * run concurrently with appends.
+ */
+final class LogSegment {
+    final long baseOffset;
+    final Path file;
+    final Path indexFile;
+    private final FileChannel channel;
+    private final OffsetIndex index;
+    private final int indexInterval;
+    private volatile long size;
+    private volatile long nextOffset;
+    private volatile long maxTimestamp;
+    private long bytesSinceIndexEntry;
+
+    private LogSegment(
+            Path dir,
+            long baseOffset,
+            FileChannel channel,
+            OffsetIndex index,
+            int indexInterval,
+            long size,
+            long nextOffset,
+            long maxTimestamp) {
+        this.baseOffset = baseOffset;
+        this.file = dir.resolve(fileName(baseOffset, ".log"));
+        this.indexFile = dir.resolve(fileName(baseOffset, ".index"));
+        this.channel = channel;
+        this.index = index;
+        this.indexInterval = indexInterval;
+        this.size = size;
+        this.nextOffset = nextOffset;
+        this.maxTimestamp = maxTimestamp;
+        this.bytesSinceIndexEntry = indexInterval; // index the first batch appended
+    }
+
+    static String fileName(long baseOffset, String suffix) {
+        return String.format("%020d%s", baseOffset, suffix);
+    }
+
+    /** Parses the base offset from a segment file name, or -1 if it is not one. */
+    static long parseBaseOffset(String name) {
+        if (!name.endsWith(".log") || name.length() != 24) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring(0, 20));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    static LogSegment create(Path dir, long baseOffset, int indexInterval) {
+        Path file = dir.resolve(fileName(baseOffset, ".log"));
+        try {
+            FileChannel ch =
+                    FileChannel.open(
+                            file,
+                            StandardOpenOption.CREATE_NEW,
+                            StandardOpenOption.READ,
+                            StandardOpenOption.WRITE);
+            return new LogSegment(
+                    dir,
+                    baseOffset,
+                    ch,
+                    new OffsetIndex(baseOffset),
+                    indexInterval,
+                    0,
+                    baseOffset,
+                    Long.MIN_VALUE);
+        } catch (IOException e) {
+            throw new StorageException("cannot create log segment " + file + ": " + e, e);
+        }
+    }
+
+    /** Opens an existing segment whose valid extent and index are already known. */
+    static LogSegment open(
+            Path dir,
+            long baseOffset,
+            FileChannel channel,
+            OffsetIndex index,
+            int indexInterval,
+            long size,
+            long nextOffset,
+            long maxTimestamp) {
+        return new LogSegment(
+                dir, baseOffset, channel, index, indexInterval, size, nextOffset, maxTimestamp);
+    }
+
+    long size() {
+        return size;
+    }
+
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    long maxTimestamp() {
+        return maxTimestamp;
+    }
+
+    OffsetIndex index() {
+        return index;
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    /** Appends one encoded batch; the caller holds the log's append lock. */
+    void append(byte[] batch, long batchBase, long batchNext, long batchMaxTimestamp)
+            throws IOException {
+        long pos = size;
+        ByteBuffer buf = ByteBuffer.wrap(batch);
+        long at = pos;
+        while (buf.hasRemaining()) {
+            at += channel.write(buf, at);
+        }
+        if (bytesSinceIndexEntry >= indexInterval) {
+            index.add(batchBase, Math.toIntExact(pos));
+            bytesSinceIndexEntry = 0;
+        }
+        bytesSinceIndexEntry += batch.length;
+        maxTimestamp = Math.max(maxTimestamp, batchMaxTimestamp);
+        nextOffset = batchNext;
+        size = pos + batch.length; // publish last: readers trust bytes below size
+    }
+
+    /** Reads exactly {@code dst.remaining()} bytes at {@code position}. */
+    void readFully(ByteBuffer dst, long position) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int n = channel.read(dst, at);
+            if (n < 0) {
+                throw new IOException("unexpected end of " + file + " at " + at);
+            }
+            at += n;
+        }
+    }
+
+    void force() throws IOException {
+        channel.force(false);
+    }
+
+    /** fsyncs and writes the index file: the segment takes no more appends. */
+    void seal() throws IOException {
+        force();
+        index.writeTo(indexFile, new OffsetIndex.Summary(nextOffset, maxTimestamp, size));
+    }
+
+    void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new StorageException("cannot close " + file + ": " + e, e);
+        }
+    }
+
+    void delete() throws IOException {
+        close();
+        Files.deleteIfExists(indexFile);
+        Files.deleteIfExists(file);
+    }
+
+    @Override
+    public String toString() {
+        return file.getFileName() + "[" + baseOffset + ", " + nextOffset + ") " + size + "b";
+    }
+}
