@@ -153,8 +153,7 @@ public final class TieringManager {
             queue(t.group()).add(t);
         }
         if (freshnessChanged && t.state == TieringState.SCHEDULED && !t.reconciling) {
-            t.cancelTimer();
-            schedule(t, false);
+            arm(t, scheduleDelay(t, false));
         }
     }
 
@@ -198,15 +197,16 @@ public final class TieringManager {
     /** New/Tiered -> Scheduled with delay {@code freshness - (now - base)} in [0, freshness]. */
     private void schedule(TableTiering t, boolean dueNow) {
         t.transition(TieringState.SCHEDULED);
-        long now = clock.currentTimeMillis();
+        arm(t, scheduleDelay(t, dueNow));
+    }
+
+    private long scheduleDelay(TableTiering t, boolean dueNow) {
+        if (dueNow) {
+            return 0;
+        }
+        long elapsed = clock.currentTimeMillis() - t.freshnessBaseMillis();
         long freshness = t.freshnessMillis();
-        long delay =
-                dueNow
-                        ? 0
-                        : Math.max(
-                                0,
-                                Math.min(freshness, freshness - (now - t.freshnessBaseMillis())));
-        arm(t, delay);
+        return Math.max(0, Math.min(freshness, freshness - elapsed));
     }
 
     private void arm(TableTiering t, long delayMillis) {

@@ -1,0 +1,219 @@
+package dev.tributary.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.runtime.ManualLoop;
+import dev.tributary.coordinator.store.InMemoryMetadataStore;
+import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.tiering.BucketWork;
+import dev.tributary.coordinator.tiering.CommitRequest;
+import dev.tributary.coordinator.tiering.HeartbeatRequest;
+import dev.tributary.coordinator.tiering.HeartbeatResponse;
+import dev.tributary.coordinator.tiering.RoundPlan;
+import dev.tributary.coordinator.tiering.RoundReport;
+import dev.tributary.coordinator.tiering.RoundStats;
+import dev.tributary.coordinator.tiering.TableAttempt;
+import dev.tributary.coordinator.tiering.TieringConfig;
+import dev.tributary.coordinator.tiering.TieringManager;
+import dev.tributary.coordinator.tiering.TieringState;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/** Runs the real coordinator logic on a manual clock, with a fake store view and lake. */
+public final class TieringHarness {
+    public final ManualClock clock;
+    public final ManualExecutor io = new ManualExecutor();
+    public final FakeBuckets buckets = new FakeBuckets();
+    public final FakeLake lake = new FakeLake();
+    public final MetadataStore store;
+    public TieringConfig config;
+    public ManualLoop loop;
+    public CoordinatorCore core;
+
+    public TieringHarness() {
+        this(TieringConfig.defaults());
+    }
+
+    public TieringHarness(TieringConfig config) {
+        this(config, new InMemoryMetadataStore(), new ManualClock(1_000_000_000L));
+    }
+
+    public TieringHarness(TieringConfig config, MetadataStore store, ManualClock clock) {
+        this.config = config;
+        this.store = store;
+        this.clock = clock;
+        io.autoRun(true);
+        start();
+    }
+
+    private void start() {
+        loop = new ManualLoop(clock);
+        core = new CoordinatorCore(config, clock, loop, loop, io, store, buckets, lake);
+        loop.runReady();
+        if (core.registry().database("db").isEmpty()) {
+            core.createDatabase("db", null, true);
+        }
+    }
+
+    /** A coordinator crash and restart: timers, queued I/O and memory are lost; the store stays. */
+    public void restart() {
+        io.clear();
+        start();
+    }
+
+    public TieringManager tiering() {
+        return core.tiering();
+    }
+
+    public TableInfo lakeTable(String name, int buckets, Duration freshness) {
+        return table(name, buckets, freshness, false, Map.of());
+    }
+
+    public TableInfo table(
+            String name,
+            int bucketCount,
+            Duration freshness,
+            boolean pk,
+            Map<String, String> extra) {
+        Schema.Builder s =
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("v", DataTypes.STRING());
+        if (pk) {
+            s.primaryKey("id");
+        }
+        TableDescriptor d =
+                TableDescriptor.builder(s.build())
+                        .bucketCount(bucketCount)
+                        .property("table.datalake.enabled", "true")
+                        .property("table.datalake.freshness", freshness.toMillis() + "ms")
+                        .properties(extra)
+                        .build();
+        TableInfo t = core.createTable(TablePath.of("db", name), d, false);
+        loop.runReady();
+        return t;
+    }
+
+    /** Writes records to every bucket of a table. */
+    public void writeAll(TableInfo t, long perBucket) {
+        for (int b = 0; b < t.descriptor().bucketCount(); b++) {
+            buckets.write(t.tableId(), b, perBucket);
+        }
+    }
+
+    public void advance(Duration d) {
+        loop.advance(d);
+    }
+
+    /**
+     * Advances time while the given jobs stay alive: each heartbeats, every interval, all rounds
+     * the coordinator has assigned to it.
+     */
+    public void advanceAlive(Duration d, String... jobs) {
+        long left = d.toMillis();
+        long step = config.heartbeatInterval().toMillis();
+        while (left > 0) {
+            long s = Math.min(step, left);
+            loop.advanceMillis(s);
+            left -= s;
+            for (String job : jobs) {
+                beat(job);
+            }
+        }
+    }
+
+    /** One heartbeat of a live job for everything it holds. */
+    public void beat(String job) {
+        List<TableAttempt> attempts = new java.util.ArrayList<>();
+        for (var j : tiering().status().jobs()) {
+            if (j.jobId().equals(job)) {
+                for (long id : j.tables()) {
+                    attempts.add(new TableAttempt(id, tiering().epoch(id)));
+                }
+            }
+        }
+        if (!attempts.isEmpty()) {
+            heartbeat(job, attempts, List.of(), false);
+        }
+    }
+
+    public void advanceMillis(long ms) {
+        loop.advanceMillis(ms);
+    }
+
+    public HeartbeatResponse heartbeat(
+            String job, List<TableAttempt> inFlight, List<RoundReport> reports, boolean request) {
+        HeartbeatResponse r =
+                tiering().heartbeat(new HeartbeatRequest(job, null, inFlight, reports, request));
+        loop.runReady();
+        return r;
+    }
+
+    /** Asks for one table; null if none. */
+    public RoundPlan request(String job) {
+        return heartbeat(job, List.of(), List.of(), true).plan();
+    }
+
+    public RoundPlan request(String job, String group) {
+        HeartbeatResponse r =
+                tiering().heartbeat(new HeartbeatRequest(job, group, List.of(), List.of(), true));
+        loop.runReady();
+        return r.plan();
+    }
+
+    /** Commits the whole plan (every bucket to its end); returns the future. */
+    public CompletableFuture<Long> commitAll(String job, RoundPlan plan) {
+        return commit(job, plan, fullEnds(plan), false);
+    }
+
+    public CompletableFuture<Long> commit(
+            String job, RoundPlan plan, Map<Integer, Long> ends, boolean forceFinished) {
+        CompletableFuture<Long> f =
+                tiering()
+                        .commit(
+                                CommitRequest.of(
+                                        job,
+                                        plan.tableId(),
+                                        plan.epoch(),
+                                        plan.roundId(),
+                                        ends,
+                                        new byte[] {1, 2, 3},
+                                        new RoundStats(10, 100, 1),
+                                        forceFinished));
+        loop.runReady();
+        return f;
+    }
+
+    public static Map<Integer, Long> fullEnds(RoundPlan plan) {
+        Map<Integer, Long> ends = new TreeMap<>();
+        for (BucketWork w : plan.buckets()) {
+            ends.put(w.bucket(), w.endOffset());
+        }
+        return ends;
+    }
+
+    public TieringState state(long tableId) {
+        return tiering().state(tableId).orElse(null);
+    }
+
+    public TieringState state(TableInfo t) {
+        return tiering().state(t.tableId()).orElse(null);
+    }
+
+    public void assertState(TableInfo t, TieringState s) {
+        assertThat(state(t)).as("state of %s", t.path()).isEqualTo(s);
+    }
+
+    public long epoch(TableInfo t) {
+        return tiering().epoch(t.tableId());
+    }
+}

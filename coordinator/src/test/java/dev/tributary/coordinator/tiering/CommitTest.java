@@ -1,0 +1,421 @@
+package dev.tributary.coordinator.tiering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.coordinator.FakeLake;
+import dev.tributary.coordinator.TieringHarness;
+import dev.tributary.coordinator.metadata.TableInfo;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class CommitTest {
+    private final TieringHarness h = new TieringHarness();
+
+    private RoundPlan firstRound(TableInfo t, long perBucket) {
+        h.advance(t.freshness());
+        h.writeAll(t, perBucket);
+        return h.request("job");
+    }
+
+    private static Throwable cause(CompletableFuture<?> f) {
+        assertThat(f).isCompletedExceptionally();
+        try {
+            f.join();
+            throw new AssertionError("not failed");
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "T19 a commit records offsets, snapshot id and time atomically, then Tiered -> Scheduled")
+    void t19CommitRecords() {
+        TableInfo t = h.lakeTable("t", 2, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        long snap = h.commitAll("job", p).join();
+        var rec = h.tiering().record(t.tableId()).orElseThrow();
+        assertThat(rec.tieredOffsets())
+                .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of(0, 10L, 1, 10L)));
+        assertThat(rec.lakeSnapshotId()).isEqualTo(snap);
+        assertThat(rec.lastTieredTimeMillis()).isEqualTo(h.clock.currentTimeMillis());
+        assertThat(h.store.tieringRecord(t.tableId()).orElseThrow()).isEqualTo(rec);
+        h.assertState(t, TieringState.SCHEDULED);
+        var lakeReq = h.lake.commits().get(0);
+        assertThat(lakeReq.epoch()).isEqualTo(p.epoch());
+        assertThat(lakeReq.roundId()).isEqualTo(p.roundId());
+        assertThat(lakeReq.committable()).containsExactly(1, 2, 3);
+        var props = TieringSnapshotProperties.parse(lakeReq.snapshotProperties()).orElseThrow();
+        assertThat(props.tieredOffsets()).isEqualTo(rec.tieredOffsets());
+        assertThat(props.epoch()).isEqualTo(p.epoch());
+    }
+
+    @Test
+    @DisplayName(
+            "T19 a stale attempt paused before its commit never reaches the lake after it was timed out and reassigned")
+    void t19PausedStaleAttemptIsFenced() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan a = firstRound(t, 10);
+        // Job A pauses (GC, network partition) past the timeout.
+        h.advance(h.config.heartbeatTimeout().plusSeconds(2));
+        h.advance(h.config.backoffBase());
+        h.assertState(t, TieringState.PENDING);
+        RoundPlan b = h.request("job-b");
+        assertThat(b.epoch()).isGreaterThan(a.epoch());
+        // A wakes up and commits: fenced, nothing in the lake.
+        Throwable e = cause(h.commitAll("job", a));
+        assertThat(e).isInstanceOf(FencedException.class).hasMessageContaining("stale");
+        assertThat(h.lake.commits()).isEmpty();
+        // B commits fine.
+        h.commitAll("job-b", b).join();
+        assertThat(h.lake.commits()).hasSize(1);
+    }
+
+    @Test
+    @DisplayName(
+            "T19 while a lake commit is in flight the table is neither timed out nor reassigned; the outcome is recorded first")
+    void t19CommitInFlightHoldsTheTable() {
+        h.io.autoRun(false);
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        CompletableFuture<Long> f = h.commitAll("job", p);
+        assertThat(f).isNotDone();
+        assertThat(h.io.size()).isEqualTo(1);
+        // The job dies while the lake commit is slow.
+        h.advance(Duration.ofMinutes(5));
+        h.assertState(t, TieringState.TIERING);
+        assertThat(h.request("other")).isNull();
+        // A retry of the same commit joins the running one.
+        assertThat(h.commitAll("job", p)).isSameAs(f);
+        h.io.runOne();
+        h.loop.runReady();
+        assertThat(f.join()).isPositive();
+        assertThat(h.store.tieringRecord(t.tableId()).orElseThrow().tieredOffsets())
+                .containsEntry(0, 10L);
+        h.assertState(t, TieringState.SCHEDULED);
+    }
+
+    @Test
+    @DisplayName(
+            "T19 commit validation: offsets past the cutoff or before the start are rejected and fail only the round")
+    void t19OffsetsValidated() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        Throwable e = cause(h.commit("job", p, Map.of(0, 11L), false));
+        assertThat(e).isInstanceOf(InvalidInputException.class).hasMessageContaining("[0, 10]");
+        h.assertState(t, TieringState.FAILED);
+        assertThat(h.lake.commits()).isEmpty();
+    }
+
+    @Test
+    @DisplayName(
+            "T20 results of a stale round id, or of a dropped and re-created table, are fenced")
+    void t20StaleRoundAndRecreatedTable() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        var wrongRound =
+                h.tiering()
+                        .commit(
+                                CommitRequest.of(
+                                        "job",
+                                        p.tableId(),
+                                        p.epoch(),
+                                        p.roundId() + 1,
+                                        Map.of(0, 10L),
+                                        new byte[0],
+                                        null,
+                                        false));
+        assertThat(cause(wrongRound))
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("round");
+        h.core.dropTable(t.path(), false);
+        TableInfo again = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        assertThat(again.tableId()).isNotEqualTo(t.tableId());
+        assertThat(cause(h.commitAll("job", p))).isInstanceOf(FencedException.class);
+        assertThat(h.lake.commits()).isEmpty();
+        assertThat(h.store.tieringRecord(again.tableId()).orElseThrow().tieredOffsets()).isEmpty();
+    }
+
+    @Test
+    @DisplayName(
+            "T20 a table dropped while its commit runs is not resurrected by the commit's record")
+    void t20DropDuringCommit() {
+        h.io.autoRun(false);
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        CompletableFuture<Long> f = h.commitAll("job", p);
+        h.core.dropTable(t.path(), false);
+        h.io.runOne();
+        h.loop.runReady();
+        assertThat(f).isDone();
+        assertThat(h.store.load().tables()).doesNotContainKey(t.tableId());
+        assertThat(h.store.tieringRecord(t.tableId())).isEmpty();
+        assertThat(h.tiering().state(t.tableId())).isEmpty();
+    }
+
+    @Test
+    @DisplayName(
+            "T21 a lake snapshot the coordinator never recorded (crash between the two) is adopted before the next round")
+    void t21AdoptUnknownSnapshotAfterRestart() {
+        TableInfo t = h.lakeTable("t", 2, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        h.commitAll("job", p).join();
+        h.writeAll(t, 10);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan p2 = h.request("job");
+        // The lake commit of round 2 lands, then the coordinator crashes before recording it.
+        var props =
+                new TieringSnapshotProperties(
+                        t.tableId(),
+                        p2.epoch(),
+                        p2.roundId(),
+                        new java.util.TreeMap<>(Map.of(0, 20L, 1, 20L)),
+                        h.clock.currentTimeMillis());
+        long lakeSnap = h.lake.append(t.tableId(), props.toMap());
+        h.restart();
+        h.writeAll(t, 5);
+        h.advance(Duration.ofMinutes(1));
+        var rec = h.tiering().record(t.tableId()).orElseThrow();
+        assertThat(rec.lakeSnapshotId()).isEqualTo(lakeSnap);
+        assertThat(rec.tieredOffsets()).containsEntry(0, 20L).containsEntry(1, 20L);
+        RoundPlan p3 = h.request("job");
+        assertThat(p3.buckets())
+                .containsExactly(BucketWork.log(0, 20, 25), BucketWork.log(1, 20, 25));
+        assertThat(p3.epoch()).isGreaterThan(p2.epoch());
+    }
+
+    @Test
+    @DisplayName(
+            "T21 a lake commit that landed but reported an error is reconciled: no data lost, none duplicated")
+    void t21AmbiguousCommitReconciled() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        h.lake.failNextCommit(FakeLake.Mode.COMMIT_THEN_FAIL);
+        assertThat(cause(h.commitAll("job", p))).isInstanceOf(StorageException.class);
+        h.assertState(t, TieringState.FAILED);
+        h.advance(h.config.backoffBase());
+        h.assertState(t, TieringState.PENDING);
+        assertThat(h.tiering().record(t.tableId()).orElseThrow().tieredOffsets())
+                .containsEntry(0, 10L);
+        assertThat(h.request("job")).isNull(); // nothing new: the 10 records are in the lake once
+        h.writeAll(t, 3);
+        h.advance(Duration.ofMinutes(1));
+        assertThat(h.request("job").buckets()).containsExactly(BucketWork.log(0, 10, 13));
+    }
+
+    @Test
+    @DisplayName("T21 a lake snapshot older than the record (or of another table) is not adopted")
+    void t21IgnoresOlderSnapshots() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        h.commitAll("job", p).join();
+        h.lake.append(
+                t.tableId(),
+                new TieringSnapshotProperties(
+                                t.tableId(), 1, 1, new java.util.TreeMap<>(Map.of(0, 3L)), 0)
+                        .toMap());
+        h.restart();
+        h.advance(Duration.ofMinutes(1));
+        assertThat(h.tiering().record(t.tableId()).orElseThrow().tieredOffsets())
+                .containsEntry(0, 10L);
+    }
+
+    @Test
+    @DisplayName(
+            "T22 a failed round fails only that table; it retries with exponential backoff up to the max")
+    void t22BackoffPerTable() {
+        TableInfo bad = h.lakeTable("bad", 1, Duration.ofMinutes(1));
+        TableInfo good = h.lakeTable("good", 1, Duration.ofMinutes(1));
+        h.advance(Duration.ofMinutes(1));
+        h.writeAll(bad, 5);
+        h.writeAll(good, 5);
+        long base = h.config.backoffBase().toMillis();
+        for (int i = 1; i <= 12; i++) {
+            RoundPlan p = h.request("job");
+            while (p != null && p.tableId() != bad.tableId()) {
+                h.commitAll("job", p).join();
+                h.writeAll(good, 1);
+                p = h.request("job");
+            }
+            assertThat(p).as("attempt %d", i).isNotNull();
+            h.heartbeat(
+                    "job",
+                    List.of(),
+                    List.of(RoundReport.failed(bad.tableId(), p.epoch(), "schema mismatch")),
+                    false);
+            h.assertState(bad, TieringState.FAILED);
+            long expected = Math.min(h.config.backoffMax().toMillis(), base << (i - 1));
+            h.advanceMillis(expected - 1);
+            h.assertState(bad, TieringState.FAILED);
+            h.advanceMillis(1);
+            h.assertState(bad, TieringState.PENDING);
+        }
+        var st = h.tiering().tableStatus(bad.tableId()).orElseThrow();
+        assertThat(st.consecutiveFailures()).isEqualTo(12);
+        assertThat(st.lastFailure()).isEqualTo("schema mismatch");
+        assertThat(h.tiering().tableStatus(good.tableId()).orElseThrow().totalFailures()).isZero();
+        // A success resets the backoff.
+        RoundPlan p = h.request("job");
+        while (p.tableId() != bad.tableId()) {
+            h.commitAll("job", p).join();
+            p = h.request("job");
+        }
+        h.commitAll("job", p).join();
+        assertThat(h.tiering().tableStatus(bad.tableId()).orElseThrow().consecutiveFailures())
+                .isZero();
+    }
+
+    @Test
+    @DisplayName(
+            "T22 a failing lake commit fails the round and retries with backoff; other tables keep committing")
+    void t22LakeCommitFailure() {
+        TableInfo a = h.lakeTable("a", 1, Duration.ofMinutes(1));
+        TableInfo b = h.lakeTable("b", 1, Duration.ofMinutes(1));
+        h.advance(Duration.ofMinutes(1));
+        h.writeAll(a, 5);
+        h.writeAll(b, 5);
+        RoundPlan pa = h.request("job");
+        RoundPlan pb = h.request("job");
+        h.lake.failNextCommit(FakeLake.Mode.FAIL);
+        assertThat(cause(h.commitAll("job", pa))).isInstanceOf(StorageException.class);
+        assertThat(h.commitAll("job", pb).join()).isPositive();
+        assertThat(h.state(pa.tableId())).isEqualTo(TieringState.FAILED);
+        assertThat(h.state(pb.tableId())).isEqualTo(TieringState.SCHEDULED);
+    }
+
+    @Test
+    @DisplayName(
+            "T24 commits of different tables run concurrently on the pool; a slow one does not block another")
+    void t24ConcurrentCommits() {
+        h.io.autoRun(false);
+        TableInfo a = h.lakeTable("a", 1, Duration.ofMinutes(1));
+        TableInfo b = h.lakeTable("b", 1, Duration.ofMinutes(1));
+        h.advance(Duration.ofMinutes(1));
+        h.writeAll(a, 5);
+        h.writeAll(b, 5);
+        RoundPlan pa = h.request("job");
+        RoundPlan pb = h.request("job");
+        CompletableFuture<Long> fa = h.commitAll("job", pa);
+        CompletableFuture<Long> fb = h.commitAll("job", pb);
+        assertThat(h.io.size()).isEqualTo(2); // both submitted, neither waits for the other
+        assertThat(fa).isNotDone();
+        assertThat(fb).isNotDone();
+    }
+
+    @Test
+    @DisplayName(
+            "T25 completion order: a later-assigned table commits first; assignment order holds it until earlier ones resolve")
+    void t25CommitOrder() {
+        for (CommitOrder order : CommitOrder.values()) {
+            TieringHarness x = new TieringHarness(TieringConfig.defaults().withCommitOrder(order));
+            TableInfo a = x.lakeTable("a", 1, Duration.ofMinutes(1));
+            TableInfo b = x.lakeTable("b", 1, Duration.ofMinutes(1));
+            x.advance(Duration.ofMinutes(1));
+            x.writeAll(a, 5);
+            x.writeAll(b, 5);
+            RoundPlan first = x.request("job");
+            RoundPlan second = x.request("job");
+            CompletableFuture<Long> f2 = x.commitAll("job", second);
+            if (order == CommitOrder.COMPLETION) {
+                assertThat(f2).isCompleted();
+                assertThat(x.lake.commits())
+                        .extracting(c -> c.tableId())
+                        .containsExactly(second.tableId());
+            } else {
+                assertThat(f2).isNotDone();
+                assertThat(x.lake.commits()).isEmpty();
+                // Held commits are not timed out.
+                x.advance(Duration.ofSeconds(5));
+                x.heartbeat(
+                        "job",
+                        List.of(new TableAttempt(first.tableId(), first.epoch())),
+                        List.of(),
+                        false);
+                x.advance(Duration.ofSeconds(5));
+                x.commitAll("job", first).join();
+                assertThat(f2).isCompleted();
+                assertThat(x.lake.commits())
+                        .extracting(c -> c.tableId())
+                        .containsExactly(first.tableId(), second.tableId());
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("T25 assignment order: a failed earlier table releases the held commit")
+    void t25FailureReleasesHeldCommit() {
+        TieringHarness x =
+                new TieringHarness(
+                        TieringConfig.defaults().withCommitOrder(CommitOrder.ASSIGNMENT));
+        TableInfo a = x.lakeTable("a", 1, Duration.ofMinutes(1));
+        TableInfo b = x.lakeTable("b", 1, Duration.ofMinutes(1));
+        x.advance(Duration.ofMinutes(1));
+        x.writeAll(a, 5);
+        x.writeAll(b, 5);
+        RoundPlan first = x.request("job");
+        RoundPlan second = x.request("job");
+        CompletableFuture<Long> f2 = x.commitAll("job", second);
+        x.heartbeat(
+                "job",
+                List.of(),
+                List.of(RoundReport.failed(first.tableId(), first.epoch(), "x")),
+                false);
+        assertThat(f2).isCompleted();
+    }
+
+    @Test
+    @DisplayName(
+            "T1 T7 round plans: only buckets with new data; a PK bucket never tiered reads its newest KV snapshot")
+    void t1t7Plans() {
+        TableInfo log = h.lakeTable("log", 4, Duration.ofMinutes(1));
+        TableInfo pk = h.table("pk", 3, Duration.ofMinutes(1), true, Map.of());
+        h.buckets.write(log.tableId(), 1, 7);
+        h.buckets.write(log.tableId(), 3, 2);
+        h.buckets.write(pk.tableId(), 0, 50);
+        h.buckets.snapshot(pk.tableId(), 0, 9, 40);
+        h.buckets.write(pk.tableId(), 1, 30); // no snapshot: log from 0
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan r1 = h.request("job");
+        RoundPlan r2 = h.request("job");
+        final RoundPlan pl = r1.tableId() == log.tableId() ? r1 : r2;
+        final RoundPlan pp = r1.tableId() == log.tableId() ? r2 : r1;
+        assertThat(pl.buckets()).containsExactly(BucketWork.log(1, 0, 7), BucketWork.log(3, 0, 2));
+        assertThat(pp.buckets())
+                .containsExactly(BucketWork.snapshot(0, 9, 40), BucketWork.log(1, 0, 30));
+        assertThatThrownBy(() -> h.commit("job", pp, Map.of(0, 50L), false).join())
+                .hasCauseInstanceOf(InvalidInputException.class);
+        h.commitAll("job", pl).join();
+        h.buckets.write(log.tableId(), 1, 3);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan next = h.request("job");
+        if (next.tableId() != log.tableId()) {
+            next = h.request("job");
+        }
+        assertThat(next.tableId()).isEqualTo(log.tableId());
+        assertThat(next.buckets()).containsExactly(BucketWork.log(1, 7, 10));
+    }
+
+    @Test
+    @DisplayName("T7 after a snapshot round the bucket continues from the snapshot's log offset")
+    void t7ContinuesFromSnapshotOffset() {
+        TableInfo pk = h.table("pk", 1, Duration.ofMinutes(1), true, Map.of());
+        h.buckets.write(pk.tableId(), 0, 50);
+        h.buckets.snapshot(pk.tableId(), 0, 9, 40);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan p = h.request("job");
+        h.commitAll("job", p).join();
+        assertThat(h.tiering().record(pk.tableId()).orElseThrow().tieredOffsets())
+                .containsEntry(0, 40L);
+        h.advance(Duration.ofMinutes(1));
+        assertThat(h.request("job").buckets()).containsExactly(BucketWork.log(0, 40, 50));
+    }
+}
