@@ -8,6 +8,9 @@ import java.util.List;
  * One round of one table as granted by the coordinator: the attempt's epoch, the round id, the
  * table's freshness (which also caps the round's duration, T13) and what to read per bucket. One
  * consistent view taken by the coordinator in one step.
+ *
+ * @param primaryKey whether the table is a PK table (its changelog ranges are never cut, see {@link
+ *     dev.tributary.tiering.split.SplitPlanner})
  */
 public record RoundPlan(
         long tableId,
@@ -15,7 +18,19 @@ public record RoundPlan(
         long epoch,
         long roundId,
         Duration freshness,
+        boolean primaryKey,
         List<BucketPlan> buckets) {
+    /** A log table's round. */
+    public RoundPlan(
+            long tableId,
+            TablePath tablePath,
+            long epoch,
+            long roundId,
+            Duration freshness,
+            List<BucketPlan> buckets) {
+        this(tableId, tablePath, epoch, roundId, freshness, false, buckets);
+    }
+
     public RoundPlan {
         buckets = List.copyOf(buckets);
         if (freshness.isNegative() || freshness.isZero()) {

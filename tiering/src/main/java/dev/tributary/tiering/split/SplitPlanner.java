@@ -8,10 +8,14 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Turns a round plan into splits: at most one split per bucket with new data (T1), log ranges
+ * Turns a round plan into splits: at most one split per bucket with new data (T1), log-table ranges
  * larger than {@code maxRecordsPerSplit} cut into near-equal offset ranges (T5), then shuffled with
  * the given random (T2) so that a heavy bucket, or the tail that force-finish skips, does not
  * always land on the same reader or bucket.
+ *
+ * <p>A PK table's changelog range is never cut: its records must reach the lake in log order per
+ * key, and the lake orders the files of one commit by writer, not by offset, so two writers of one
+ * bucket could let an older update win.
  */
 public final class SplitPlanner {
     private final long maxRecordsPerSplit;
@@ -46,7 +50,10 @@ public final class SplitPlanner {
             if (pending <= 0) {
                 continue;
             }
-            long pieces = (pending + maxRecordsPerSplit - 1) / maxRecordsPerSplit;
+            long pieces =
+                    round.primaryKey()
+                            ? 1
+                            : (pending + maxRecordsPerSplit - 1) / maxRecordsPerSplit;
             long from = b.startOffset();
             for (long i = 0; i < pieces; i++) {
                 // spread the remainder so that pieces differ by at most one record

@@ -73,6 +73,22 @@ class SplitPlannerTest {
     }
 
     @Test
+    void t5_pkChangelogRangesAreNeverCut() {
+        RoundPlan pk =
+                new RoundPlan(
+                        7L,
+                        PATH,
+                        3L,
+                        11L,
+                        Duration.ofMinutes(1),
+                        true,
+                        List.of(BucketPlan.log(0, 0, 1_000)));
+        List<TieringSplit> splits = new SplitPlanner(100, new Random(5)).plan(pk);
+        assertThat(splits).hasSize(1);
+        assertThat(splits.get(0).endOffset()).isEqualTo(1_000);
+    }
+
+    @Test
     void t2_splitsAreShuffledDeterministicallyBySeed() {
         BucketPlan[] buckets = new BucketPlan[16];
         for (int b = 0; b < 16; b++) {

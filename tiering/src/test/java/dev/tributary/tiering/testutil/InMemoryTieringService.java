@@ -248,7 +248,14 @@ public final class InMemoryTieringService {
                     }
                 }
                 return Optional.of(
-                        new RoundPlan(t.id, t.path, t.epoch, t.roundId, t.freshness, plans));
+                        new RoundPlan(
+                                t.id,
+                                t.path,
+                                t.epoch,
+                                t.roundId,
+                                t.freshness,
+                                t.descriptor.hasPrimaryKey(),
+                                plans));
             }
             long left = deadline - now;
             if (left <= 0) {

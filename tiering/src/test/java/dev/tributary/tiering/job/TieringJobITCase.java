@@ -1,0 +1,232 @@
+package dev.tributary.tiering.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.tiering.testutil.ExactlyOnceVerifier;
+import dev.tributary.tiering.testutil.InMemoryTieringService;
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real tiering job on a Flink MiniCluster against an in-process tiering service holding real
+ * log batches, writing real Paimon tables through the Paimon plugin, read back with Paimon's own
+ * reader and checked by the exactly-once verifier.
+ */
+class TieringJobITCase {
+    private static final Schema LOG_SCHEMA =
+            Schema.of(
+                    List.of(
+                            new Column("id", DataTypes.BIGINT(), null),
+                            new Column("name", DataTypes.STRING(), null)),
+                    List.of());
+    private static final Schema PK_SCHEMA =
+            Schema.of(
+                    List.of(
+                            new Column("id", DataTypes.BIGINT(), null),
+                            new Column("name", DataTypes.STRING(), null),
+                            new Column("amount", DataTypes.INT(), null)),
+                    List.of("id"));
+
+    @TempDir File warehouse;
+    private final long seed = new Random().nextLong();
+    private final Random random = new Random(seed);
+    private LakeStorage lake;
+    private InMemoryTieringService store;
+    private JobClient job;
+
+    @BeforeEach
+    void setUp() {
+        lake = LakeStoragePlugins.open(lakeConfig());
+        store = new InMemoryTieringService("it-" + seed, lake, Clock.system());
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (job != null) {
+            job.cancel().get();
+        }
+        store.unregister();
+        lake.close();
+    }
+
+    private Configuration lakeConfig() {
+        return new Configuration()
+                .setString("datalake.format", "paimon")
+                .setString("datalake.paimon.warehouse", warehouse.getAbsolutePath());
+    }
+
+    private void startJob(int parallelism, Configuration tiering) throws Exception {
+        Configuration conf = lakeConfig();
+        tiering.toMap().forEach(conf::setString);
+        conf.set(TieringOptions.SHUFFLE_SEED, seed);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironment(parallelism);
+        TieringJob.build(env, store.factory(), conf);
+        job = env.executeAsync("tiering-it");
+    }
+
+    private static TableDescriptor log(int buckets) {
+        return TableDescriptor.builder(LOG_SCHEMA).bucketCount(buckets).build();
+    }
+
+    private static TableDescriptor pk(int buckets) {
+        return TableDescriptor.builder(PK_SCHEMA).bucketCount(buckets).build();
+    }
+
+    private void appendLog(long tableId, int buckets, int rows) {
+        for (int b = 0; b < buckets; b++) {
+            List<Row> batch = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                long id = random.nextLong();
+                batch.add(Row.of(id, "row-" + id));
+            }
+            store.bucket(tableId, b).appendLog(batch, System.currentTimeMillis());
+        }
+    }
+
+    private void writePk(long tableId, int buckets, int keys) {
+        for (int i = 0; i < keys; i++) {
+            long key = random.nextInt(400);
+            int b = (int) (key % buckets);
+            boolean delete = random.nextInt(5) == 0;
+            store.bucket(tableId, b)
+                    .upsert(
+                            List.of(Row.of(key, "k" + key, random.nextInt(1000))),
+                            delete,
+                            System.currentTimeMillis());
+        }
+    }
+
+    private void awaitCaughtUp(long... tableIds) {
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(100))
+                .untilAsserted(
+                        () -> {
+                            for (long id : tableIds) {
+                                assertThat(store.caughtUp(id))
+                                        .as("table %d caught up (seed %d)", id, seed)
+                                        .isTrue();
+                            }
+                        });
+    }
+
+    @Test
+    void t6_t7_t8_logAndPkTablesTierExactlyOnceOverSeveralRoundsWhileWritesContinue()
+            throws Exception {
+        TablePath clicks = TablePath.of("demo", "clicks");
+        TablePath customers = TablePath.of("demo", "customers");
+        TablePath orders = TablePath.of("demo", "orders");
+        Duration cadence = Duration.ofMillis(300);
+        long clicksId = store.createTable(clicks, log(4), Duration.ofMinutes(1), cadence);
+        // customers: first round from KV snapshots (T7); orders: PK without snapshot, from
+        // changelog
+        long customersId = store.createTable(customers, pk(3), Duration.ofMinutes(1), cadence);
+        long ordersId = store.createTable(orders, pk(2), Duration.ofMinutes(1), cadence);
+        appendLog(clicksId, 4, 500);
+        writePk(customersId, 3, 600);
+        for (int b = 0; b < 3; b++) {
+            store.bucket(customersId, b).takeSnapshot();
+        }
+        writePk(customersId, 3, 100);
+        writePk(ordersId, 2, 300);
+
+        Configuration tiering = new Configuration();
+        tiering.set(TieringOptions.SPLIT_MAX_RECORDS, 200L); // T5: buckets are cut into ranges
+        startJob(2, tiering);
+
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread writer =
+                new Thread(
+                        () -> {
+                            for (int i = 0; i < 20 && !stop.get(); i++) {
+                                appendLog(clicksId, 4, 50);
+                                writePk(customersId, 3, 30);
+                                writePk(ordersId, 2, 30);
+                                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+                            }
+                        });
+        writer.start();
+        writer.join();
+        awaitCaughtUp(clicksId, customersId, ordersId);
+
+        assertThat(ExactlyOnceVerifier.verify(store, clicksId, clicks, log(4), warehouse))
+                .isEqualTo(4 * (500 + 20 * 50));
+        ExactlyOnceVerifier.verify(store, customersId, customers, pk(3), warehouse);
+        ExactlyOnceVerifier.verify(store, ordersId, orders, pk(2), warehouse);
+        assertThat(store.committedRounds().stream().filter(r -> r.tableId() == clicksId).count())
+                .as("several rounds while writes continued")
+                .isGreaterThan(1);
+        assertThat(store.leasesTaken()).as("T9: snapshot reads hold leases").isEqualTo(3);
+        assertThat(store.activeLeases()).isZero();
+        assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void t13_roundsLongerThanFreshnessAreForceFinishedAndTheRestFollows() throws Exception {
+        TablePath path = TablePath.of("demo", "slow");
+        long id = store.createTable(path, log(2), Duration.ofMillis(700), Duration.ofMillis(50));
+        appendLog(id, 2, 1_500);
+        store.setReadDelayPerRecord(Duration.ofMillis(1));
+        Configuration tiering = new Configuration();
+        tiering.set(TieringOptions.READER_STEP_RECORDS, 64);
+        startJob(2, tiering);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> store.committedRounds().stream().anyMatch(r -> r.forceFinished()));
+        store.setReadDelayPerRecord(Duration.ZERO);
+        awaitCaughtUp(id);
+        assertThat(ExactlyOnceVerifier.verify(store, id, path, log(2), warehouse)).isEqualTo(3_000);
+        var first = store.committedRounds().get(0);
+        assertThat(first.forceFinished()).isTrue();
+        assertThat(first.records())
+                .as("a partial round commits what it read")
+                .isBetween(1L, 2_999L);
+    }
+
+    @Test
+    void t22_failuresOfOneTableDoNotStopOthersNorRestartTheJob() throws Exception {
+        TablePath badPath = TablePath.of("demo", "bad");
+        TablePath goodPath = TablePath.of("demo", "good");
+        Duration cadence = Duration.ofMillis(200);
+        long bad = store.createTable(badPath, log(2), Duration.ofMinutes(1), cadence);
+        long good = store.createTable(goodPath, log(2), Duration.ofMinutes(1), cadence);
+        appendLog(bad, 2, 300);
+        appendLog(good, 2, 300);
+        store.failReads(bad, 3);
+        store.failCommits(bad, 1);
+        startJob(2, new Configuration());
+        awaitCaughtUp(good);
+        appendLog(good, 2, 100);
+        awaitCaughtUp(good, bad);
+        assertThat(store.failedReports())
+                .as("failed rounds were reported")
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(store.failedReports()).allSatisfy(r -> assertThat(r).startsWith(bad + "@"));
+        assertThat(ExactlyOnceVerifier.verify(store, bad, badPath, log(2), warehouse))
+                .isEqualTo(600);
+        assertThat(ExactlyOnceVerifier.verify(store, good, goodPath, log(2), warehouse))
+                .isEqualTo(800);
+        assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    }
+}
