@@ -1,0 +1,133 @@
+package dev.tributary.client;
+
+import dev.tributary.client.admin.Admin;
+import dev.tributary.client.internal.AdminImpl;
+import dev.tributary.client.internal.RpcClient;
+import dev.tributary.client.internal.TableMetadataCache;
+import dev.tributary.client.internal.WriterCore;
+import dev.tributary.client.lookup.Lookuper;
+import dev.tributary.client.scan.LogScanner;
+import dev.tributary.client.tiering.TieringGateway;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.client.write.UpsertWriter;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TablePath;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * A connection to one Tributary server: the entry point of the Java client. Thread safe and meant
+ * to be shared; close it when done (writers should be closed first).
+ *
+ * <pre>{@code
+ * try (Connection conn = Connection.builder().address("127.0.0.1:9123").token(secret).build()) {
+ *     conn.admin().createDatabase("shop", true);
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class Connection implements AutoCloseable {
+    private final RpcClient rpc;
+    private final Configuration options;
+    private final TableMetadataCache cache;
+    private final Admin admin;
+    private final ScheduledExecutorService scheduler;
+
+    private Connection(String address, String token, Configuration options) {
+        options.validate(ClientOptions.all());
+        this.options = options;
+        this.rpc = new RpcClient(address, token, options.get(ClientOptions.REQUEST_TIMEOUT));
+        this.cache = new TableMetadataCache(rpc);
+        this.admin = new AdminImpl(rpc, cache);
+        ScheduledThreadPoolExecutor timer =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, "tributary-client-timer");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.scheduler = timer;
+    }
+
+    /** Connects without a token and with default options. */
+    public static Connection open(String address) {
+        return builder().address(address).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Admin admin() {
+        return admin;
+    }
+
+    /** A writer for a log table; the table's schema is read once, when it is created. */
+    public AppendWriter appendWriter(TablePath path) {
+        return new AppendWriter(newCore(path, false));
+    }
+
+    /** A writer for a primary-key table. */
+    public UpsertWriter upsertWriter(TablePath path) {
+        return new UpsertWriter(newCore(path, true));
+    }
+
+    public LogScanner logScanner(TablePath path) {
+        return new LogScanner(rpc, cache, cache.refresh(path));
+    }
+
+    public Lookuper lookuper(TablePath path) {
+        return new Lookuper(rpc, cache.refresh(path));
+    }
+
+    /** Internal: the tiering job's gateway to the coordinator. */
+    public TieringGateway tieringGateway() {
+        return new TieringGateway(rpc);
+    }
+
+    private WriterCore newCore(TablePath path, boolean upsert) {
+        return new WriterCore(rpc, cache.refresh(path), upsert, options, scheduler);
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        rpc.close();
+    }
+
+    /** Builds a {@link Connection}. */
+    public static final class Builder {
+        private String address;
+        private String token;
+        private final Configuration options = new Configuration();
+
+        /** {@code host:port} of the server's gRPC endpoint. */
+        public Builder address(String hostPort) {
+            this.address = hostPort;
+            return this;
+        }
+
+        /** The shared bearer token ({@code security.token} of the server); null for none. */
+        public Builder token(String bearerToken) {
+            this.token = bearerToken;
+            return this;
+        }
+
+        /** Sets a {@link ClientOptions} value by key. */
+        public Builder option(String key, String value) {
+            options.setString(key, value);
+            return this;
+        }
+
+        public Builder options(Configuration config) {
+            config.toMap().forEach(options::setString);
+            return this;
+        }
+
+        public Connection build() {
+            return new Connection(address, token, options);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.tributary.client.internal;
+
+import static dev.tributary.client.internal.RpcClient.call;
+
+import dev.tributary.client.admin.Admin;
+import dev.tributary.client.admin.TableAlteration;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.client.admin.TieringOverview;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.AlterTableRequest;
+import dev.tributary.rpc.proto.CreateDatabaseRequest;
+import dev.tributary.rpc.proto.CreateTableRequest;
+import dev.tributary.rpc.proto.DescribeTableRequest;
+import dev.tributary.rpc.proto.DropDatabaseRequest;
+import dev.tributary.rpc.proto.DropTableRequest;
+import dev.tributary.rpc.proto.ListDatabasesRequest;
+import dev.tributary.rpc.proto.ListTablesRequest;
+import dev.tributary.rpc.proto.TieringStatusRequest;
+import dev.tributary.rpc.proto.TieringStatusResponse;
+import java.util.List;
+
+/** {@link Admin} over the admin gRPC service. */
+public final class AdminImpl implements Admin {
+    private final RpcClient rpc;
+    private final TableMetadataCache cache;
+
+    public AdminImpl(RpcClient rpc, TableMetadataCache cache) {
+        this.rpc = rpc;
+        this.cache = cache;
+    }
+
+    @Override
+    public void createDatabase(String name, boolean ignoreIfExists) {
+        call(
+                () ->
+                        rpc.admin()
+                                .createDatabase(
+                                        CreateDatabaseRequest.newBuilder()
+                                                .setName(name)
+                                                .setIgnoreIfExists(ignoreIfExists)
+                                                .build()));
+    }
+
+    @Override
+    public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
+        call(
+                () ->
+                        rpc.admin()
+                                .dropDatabase(
+                                        DropDatabaseRequest.newBuilder()
+                                                .setName(name)
+                                                .setIgnoreIfNotExists(ignoreIfNotExists)
+                                                .setCascade(cascade)
+                                                .build()));
+        cache.invalidateAll();
+    }
+
+    @Override
+    public List<String> listDatabases() {
+        return call(() -> rpc.admin().listDatabases(ListDatabasesRequest.getDefaultInstance()))
+                .getNamesList();
+    }
+
+    @Override
+    public TableInfo createTable(
+            TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
+        TableInfo info =
+                TableInfo.fromPb(
+                        call(
+                                () ->
+                                        rpc.admin()
+                                                .createTable(
+                                                        CreateTableRequest.newBuilder()
+                                                                .setPath(ProtoConverters.toPb(path))
+                                                                .setTableDescriptor(
+                                                                        ProtoConverters.toPb(
+                                                                                descriptor))
+                                                                .setIgnoreIfExists(ignoreIfExists)
+                                                                .build())));
+        cache.put(info);
+        return info;
+    }
+
+    @Override
+    public TableInfo alterTable(TablePath path, TableAlteration alteration) {
+        AlterTableRequest.Builder req =
+                AlterTableRequest.newBuilder()
+                        .setPath(ProtoConverters.toPb(path))
+                        .putAllSetProperties(alteration.setProperties())
+                        .addAllResetProperties(alteration.resetProperties());
+        for (Column c : alteration.addedColumns()) {
+            req.addAddColumns(ProtoConverters.toPb(c));
+        }
+        TableInfo info = TableInfo.fromPb(call(() -> rpc.admin().alterTable(req.build())));
+        cache.put(info);
+        return info;
+    }
+
+    @Override
+    public void dropTable(TablePath path, boolean ignoreIfNotExists) {
+        call(
+                () ->
+                        rpc.admin()
+                                .dropTable(
+                                        DropTableRequest.newBuilder()
+                                                .setPath(ProtoConverters.toPb(path))
+                                                .setIgnoreIfNotExists(ignoreIfNotExists)
+                                                .build()));
+        cache.invalidate(path);
+    }
+
+    @Override
+    public List<String> listTables(String database) {
+        return call(() ->
+                        rpc.admin()
+                                .listTables(
+                                        ListTablesRequest.newBuilder()
+                                                .setDatabase(database)
+                                                .build()))
+                .getTablesList();
+    }
+
+    @Override
+    public TableInfo describeTable(TablePath path) {
+        TableInfo info =
+                TableInfo.fromPb(
+                        call(
+                                () ->
+                                        rpc.admin()
+                                                .describeTable(
+                                                        DescribeTableRequest.newBuilder()
+                                                                .setPath(ProtoConverters.toPb(path))
+                                                                .build())));
+        cache.put(info);
+        return info;
+    }
+
+    @Override
+    public TieringOverview tieringStatus() {
+        TieringStatusResponse r =
+                call(() -> rpc.admin().getTieringStatus(TieringStatusRequest.getDefaultInstance()));
+        return new TieringOverview(
+                r.getTablesList().stream().map(TableTieringStatus::fromPb).toList(),
+                r.getQueueLength(),
+                r.getLiveJobs());
+    }
+
+    @Override
+    public TableTieringStatus tieringStatus(TablePath path) {
+        TieringStatusResponse r =
+                call(
+                        () ->
+                                rpc.admin()
+                                        .getTieringStatus(
+                                                TieringStatusRequest.newBuilder()
+                                                        .setPath(ProtoConverters.toPb(path))
+                                                        .build()));
+        if (r.getTablesCount() == 0) {
+            throw new NotFoundException(
+                    "table " + path + " has no tiering status: is table.datalake.enabled set?");
+        }
+        return TableTieringStatus.fromPb(r.getTables(0));
+    }
+}

@@ -1,0 +1,155 @@
+package dev.tributary.client.internal;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.rpc.AuthHeaders;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.AdminServiceGrpc;
+import dev.tributary.rpc.proto.ReadServiceGrpc;
+import dev.tributary.rpc.proto.TieringServiceGrpc;
+import dev.tributary.rpc.proto.WriteServiceGrpc;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.ForwardingClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * The channel and stubs of one connection. Every call carries the bearer token; every failure is
+ * translated to the typed exception the server threw.
+ */
+public final class RpcClient implements AutoCloseable {
+    private final ManagedChannel channel;
+    private final Duration timeout;
+    private final AdminServiceGrpc.AdminServiceBlockingStub admin;
+    private final WriteServiceGrpc.WriteServiceStub write;
+    private final ReadServiceGrpc.ReadServiceBlockingStub read;
+    private final ReadServiceGrpc.ReadServiceStub readAsync;
+    private final TieringServiceGrpc.TieringServiceBlockingStub tiering;
+
+    public RpcClient(String address, String token, Duration timeout) {
+        if (address == null || address.isBlank()) {
+            throw new InvalidInputException("no server address: expected host:port");
+        }
+        NettyChannelBuilder builder =
+                NettyChannelBuilder.forTarget(address)
+                        .usePlaintext()
+                        .maxInboundMessageSize(64 << 20);
+        if (token != null && !token.isEmpty()) {
+            builder.intercept(new TokenInterceptor(token));
+        }
+        this.channel = builder.build();
+        this.timeout = timeout;
+        this.admin = AdminServiceGrpc.newBlockingStub(channel);
+        this.write = WriteServiceGrpc.newStub(channel);
+        this.read = ReadServiceGrpc.newBlockingStub(channel);
+        this.readAsync = ReadServiceGrpc.newStub(channel);
+        this.tiering = TieringServiceGrpc.newBlockingStub(channel);
+    }
+
+    public AdminServiceGrpc.AdminServiceBlockingStub admin() {
+        return admin.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public WriteServiceGrpc.WriteServiceStub write() {
+        return write.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public ReadServiceGrpc.ReadServiceBlockingStub read() {
+        return read.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Read stub without deadline, for long streams. */
+    public ReadServiceGrpc.ReadServiceBlockingStub readStream() {
+        return read;
+    }
+
+    public ReadServiceGrpc.ReadServiceStub readAsync() {
+        return readAsync;
+    }
+
+    public TieringServiceGrpc.TieringServiceBlockingStub tiering() {
+        return tiering.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs a blocking call, rethrowing its failure as the typed exception. */
+    public static <T> T call(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (TributaryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw GrpcErrors.fromThrowable(e);
+        }
+    }
+
+    /** Starts an async unary call and completes the future with its result or typed failure. */
+    public static <Q, R> CompletableFuture<R> callAsync(
+            BiConsumer<Q, StreamObserver<R>> method, Q request) {
+        CompletableFuture<R> future = new CompletableFuture<>();
+        method.accept(
+                request,
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(R value) {
+                        future.complete(value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        future.completeExceptionally(GrpcErrors.fromThrowable(t));
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        future.completeExceptionally(
+                                new IllegalStateException("call completed without a response"));
+                    }
+                });
+        return future;
+    }
+
+    @Override
+    public void close() {
+        channel.shutdown();
+        try {
+            if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+                channel.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            channel.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class TokenInterceptor implements ClientInterceptor {
+        private final String header;
+
+        TokenInterceptor(String token) {
+            this.header = AuthHeaders.bearer(token);
+        }
+
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(
+                MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(
+                    next.newCall(method, options)) {
+                @Override
+                public void start(Listener<R> listener, Metadata headers) {
+                    headers.put(AuthHeaders.AUTHORIZATION, header);
+                    super.start(listener, headers);
+                }
+            };
+        }
+    }
+}

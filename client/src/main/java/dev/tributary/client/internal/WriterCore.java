@@ -1,0 +1,313 @@
+package dev.tributary.client.internal;
+
+import com.google.protobuf.UnsafeByteOperations;
+import dev.tributary.client.ClientOptions;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.write.WriteResult;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.record.WriteBatch;
+import dev.tributary.common.record.WriteBatchBuilder;
+import dev.tributary.common.record.WriteKind;
+import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.Row;
+import dev.tributary.rpc.proto.WriteRequest;
+import dev.tributary.rpc.proto.WriteResponse;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The batching engine behind the append and upsert writers: one open batch per bucket, sealed when
+ * full, when the linger time passes or on flush; at most one request in flight per bucket so a
+ * bucket's batches (and their retries) land in the order they were written; a byte budget that
+ * blocks callers while too much is unacknowledged.
+ */
+public final class WriterCore {
+    private final TableInfo table;
+    private final BatchSender sender;
+    private final ScheduledExecutorService scheduler;
+    private final long batchBytes;
+    private final long lingerMillis;
+    private final int bufferBytes;
+    private final Semaphore budget;
+    private final BucketFunction bucketFunction;
+    private final BucketQueue[] buckets;
+    private int stickyBucket;
+    private boolean closed;
+    private TributaryException firstFailure;
+
+    public WriterCore(
+            RpcClient rpc,
+            TableInfo table,
+            boolean upsert,
+            Configuration options,
+            ScheduledExecutorService scheduler) {
+        this.table = table;
+        this.scheduler = scheduler;
+        this.sender =
+                new BatchSender(
+                        rpc,
+                        upsert,
+                        options.get(ClientOptions.WRITER_RETRIES),
+                        options.get(ClientOptions.WRITER_RETRY_BACKOFF),
+                        scheduler);
+        this.batchBytes = options.get(ClientOptions.WRITER_BATCH_SIZE).bytes();
+        this.lingerMillis = options.get(ClientOptions.WRITER_LINGER).toMillis();
+        this.bufferBytes =
+                (int)
+                        Math.min(
+                                Integer.MAX_VALUE,
+                                options.get(ClientOptions.WRITER_BUFFER_MEMORY).bytes());
+        this.budget = new Semaphore(bufferBytes);
+        this.bucketFunction =
+                table.descriptor().bucketKeys().isEmpty()
+                        ? null
+                        : new BucketFunction(
+                                table.schema(),
+                                table.descriptor().bucketKeys(),
+                                table.bucketCount());
+        this.buckets = new BucketQueue[table.bucketCount()];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = new BucketQueue(i);
+        }
+    }
+
+    public TableInfo table() {
+        return table;
+    }
+
+    /**
+     * Adds one record; returns once it is buffered. Blocks while the writer's buffer is full.
+     *
+     * @throws InvalidInputException when the row does not fit the schema (nothing is buffered)
+     */
+    public CompletableFuture<WriteResult> add(WriteKind kind, Row row) {
+        OpenBatch batch;
+        int index;
+        int grown;
+        BucketQueue bucket;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the writer is closed");
+            }
+            bucket = buckets[chooseBucket(row)];
+            batch = bucket.openBatch();
+            int before = batch.builder.sizeInBytes();
+            batch.builder.add(kind, row);
+            grown = batch.builder.sizeInBytes() - before;
+            index = batch.builder.recordCount() - 1;
+            batch.reservedBytes += grown;
+            if (batch.builder.sizeInBytes() >= batchBytes) {
+                bucket.seal();
+            }
+        }
+        acquire(Math.min(grown, bufferBytes));
+        boolean append = kind == WriteKind.APPEND;
+        int bucketId = bucket.bucket;
+        return batch.result.thenApply(
+                r ->
+                        new WriteResult(
+                                bucketId, append ? r.getBaseOffset() + index : r.getEndOffset()));
+    }
+
+    /**
+     * Sends every buffered row and waits for all of them; throws the first failure since the last
+     * flush.
+     */
+    public void flush() {
+        List<CompletableFuture<WriteResponse>> pending = new ArrayList<>();
+        synchronized (this) {
+            for (BucketQueue b : buckets) {
+                b.seal();
+                pending.addAll(b.outstanding());
+            }
+        }
+        for (CompletableFuture<WriteResponse> f : pending) {
+            try {
+                f.join();
+            } catch (CompletionException e) {
+                // recorded in firstFailure
+            }
+        }
+        TributaryException failure;
+        synchronized (this) {
+            failure = firstFailure;
+            firstFailure = null;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    public void close() {
+        try {
+            flush();
+        } finally {
+            synchronized (this) {
+                closed = true;
+            }
+        }
+    }
+
+    private int chooseBucket(Row row) {
+        if (bucketFunction != null) {
+            if (row.arity() != table.schema().fieldCount()) {
+                throw new InvalidInputException(
+                        "row has "
+                                + row.arity()
+                                + " fields but table "
+                                + table.path()
+                                + " has "
+                                + table.schema().fieldCount()
+                                + " columns "
+                                + table.schema().columnNames());
+            }
+            return bucketFunction.bucketOf(row);
+        }
+        // no bucket key: stay on one bucket until its batch is sealed, then move on
+        if (buckets[stickyBucket].open == null && buckets[stickyBucket].sealedSinceSticky) {
+            buckets[stickyBucket].sealedSinceSticky = false;
+            stickyBucket = (stickyBucket + 1) % buckets.length;
+        }
+        return stickyBucket;
+    }
+
+    private void acquire(int bytes) {
+        try {
+            budget.acquire(bytes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.tributary.common.exception.RetriableException(
+                    "interrupted while waiting for buffer space", new InterruptedIOException());
+        }
+    }
+
+    private synchronized void onDone(BucketQueue bucket, OpenBatch batch, Throwable error) {
+        bucket.inFlight = false;
+        if (error != null && firstFailure == null) {
+            Throwable cause =
+                    error instanceof CompletionException && error.getCause() != null
+                            ? error.getCause()
+                            : error;
+            firstFailure =
+                    cause instanceof TributaryException te
+                            ? te
+                            : new dev.tributary.rpc.error.ServerInternalException(
+                                    String.valueOf(cause.getMessage()), cause);
+        }
+        budget.release(Math.min(batch.reservedBytes, bufferBytes));
+        bucket.sendNext();
+    }
+
+    /** A batch being filled or waiting to be sent. */
+    private static final class OpenBatch {
+        final WriteBatchBuilder builder;
+        final CompletableFuture<WriteResponse> result = new CompletableFuture<>();
+        int reservedBytes;
+
+        OpenBatch(WriteBatchBuilder builder) {
+            this.builder = builder;
+        }
+    }
+
+    /** One bucket's open batch, sealed batches and in-flight flag; guarded by the core's lock. */
+    private final class BucketQueue {
+        final int bucket;
+        final ArrayDeque<OpenBatch> sealed = new ArrayDeque<>();
+        OpenBatch open;
+        OpenBatch sending;
+        boolean inFlight;
+        boolean sealedSinceSticky;
+
+        BucketQueue(int bucket) {
+            this.bucket = bucket;
+        }
+
+        OpenBatch openBatch() {
+            if (open == null) {
+                OpenBatch batch =
+                        new OpenBatch(
+                                WriteBatch.builder(
+                                        table.tableId(), bucket, table.schemaId(), table.schema()));
+                open = batch;
+                if (lingerMillis > 0) {
+                    scheduler.schedule(
+                            () -> sealIfOpen(batch), lingerMillis, TimeUnit.MILLISECONDS);
+                }
+            }
+            return open;
+        }
+
+        void sealIfOpen(OpenBatch batch) {
+            synchronized (WriterCore.this) {
+                if (open == batch) {
+                    seal();
+                }
+            }
+        }
+
+        void seal() {
+            if (open == null) {
+                return;
+            }
+            OpenBatch batch = open;
+            open = null;
+            sealedSinceSticky = true;
+            if (batch.builder.recordCount() == 0) {
+                batch.result.complete(WriteResponse.getDefaultInstance());
+                return;
+            }
+            sealed.add(batch);
+            sendNext();
+        }
+
+        List<CompletableFuture<WriteResponse>> outstanding() {
+            List<CompletableFuture<WriteResponse>> out = new ArrayList<>();
+            if (sending != null) {
+                out.add(sending.result);
+            }
+            for (OpenBatch b : sealed) {
+                out.add(b.result);
+            }
+            return out;
+        }
+
+        void sendNext() {
+            if (inFlight || sealed.isEmpty()) {
+                if (!inFlight) {
+                    sending = null;
+                }
+                return;
+            }
+            OpenBatch batch = sealed.poll();
+            inFlight = true;
+            sending = batch;
+            WriteBatch wb = batch.builder.build();
+            WriteRequest request =
+                    WriteRequest.newBuilder()
+                            .setTableId(table.tableId())
+                            .setSchemaId(table.schemaId())
+                            .setBucket(bucket)
+                            .setBatch(UnsafeByteOperations.unsafeWrap(wb.toBytes()))
+                            .build();
+            sender.send(request)
+                    .whenComplete(
+                            (response, error) -> {
+                                onDone(this, batch, error);
+                                if (error != null) {
+                                    batch.result.completeExceptionally(error);
+                                } else {
+                                    batch.result.complete(response);
+                                }
+                            });
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.tributary.client.lookup;
+
+import com.google.protobuf.ByteString;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.internal.RpcClient;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.types.Schema;
+import dev.tributary.rpc.proto.LookupRequest;
+import dev.tributary.rpc.proto.LookupResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Point lookups by primary key in a primary-key table; answers come from the table's current KV
+ * state. Thread safe.
+ */
+public final class Lookuper {
+    private final RpcClient rpc;
+    private final TableInfo table;
+    private final int[] keyPositions;
+    private final RowCodec keyCodec;
+    private final RowCodec rowCodec;
+    private final BucketFunction bucketFunction;
+
+    public Lookuper(RpcClient rpc, TableInfo table) {
+        if (!table.hasPrimaryKey()) {
+            throw new InvalidInputException(
+                    "table " + table.path() + " has no primary key: lookups need one");
+        }
+        this.rpc = rpc;
+        this.table = table;
+        Schema schema = table.schema();
+        this.keyPositions = schema.primaryKeyIndexes();
+        List<dev.tributary.common.types.DataType> keyTypes = new ArrayList<>();
+        for (int p : keyPositions) {
+            keyTypes.add(schema.typeAt(p));
+        }
+        this.keyCodec = new RowCodec(keyTypes);
+        this.rowCodec = RowCodec.of(schema);
+        this.bucketFunction =
+                new BucketFunction(schema, table.descriptor().bucketKeys(), table.bucketCount());
+    }
+
+    /**
+     * The current row with this primary key.
+     *
+     * @param key the primary-key values, in primary-key order
+     */
+    public Optional<Row> lookup(Row key) {
+        return lookupAll(List.of(key)).get(0);
+    }
+
+    /** Looks up many keys with one request per bucket; results are in the order of the keys. */
+    public List<Optional<Row>> lookupAll(List<Row> keys) {
+        Map<Integer, List<Integer>> byBucket = new TreeMap<>();
+        List<byte[]> encoded = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            Row key = keys.get(i);
+            if (key.arity() != keyPositions.length) {
+                throw new InvalidInputException(
+                        "a key of table "
+                                + table.path()
+                                + " has "
+                                + keyPositions.length
+                                + " fields "
+                                + table.schema().primaryKey()
+                                + ", got "
+                                + key.arity());
+            }
+            Object[] full = new Object[table.schema().fieldCount()];
+            for (int k = 0; k < keyPositions.length; k++) {
+                if (key.isNullAt(k)) {
+                    throw new InvalidInputException(
+                            "primary key column '"
+                                    + table.schema().primaryKey().get(k)
+                                    + "' cannot be NULL");
+                }
+                full[keyPositions[k]] = key.getField(k);
+            }
+            encoded.add(keyCodec.encode(key));
+            byBucket.computeIfAbsent(
+                            bucketFunction.bucketOf(Row.wrap(full)), b -> new ArrayList<>())
+                    .add(i);
+        }
+        List<Optional<Row>> out = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            out.add(Optional.empty());
+        }
+        for (Map.Entry<Integer, List<Integer>> e : byBucket.entrySet()) {
+            LookupRequest.Builder req =
+                    LookupRequest.newBuilder().setTableId(table.tableId()).setBucket(e.getKey());
+            for (int i : e.getValue()) {
+                req.addKeys(ByteString.copyFrom(encoded.get(i)));
+            }
+            LookupResponse resp = RpcClient.call(() -> rpc.read().lookup(req.build()));
+            for (int j = 0; j < e.getValue().size(); j++) {
+                var v = resp.getValues(j);
+                if (v.getFound()) {
+                    out.set(
+                            e.getValue().get(j),
+                            Optional.of(rowCodec.decode(v.getRow().toByteArray())));
+                }
+            }
+        }
+        return out;
+    }
+}

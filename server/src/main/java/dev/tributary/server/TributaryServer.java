@@ -1,0 +1,328 @@
+package dev.tributary.server;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.CoordinatorOptions;
+import dev.tributary.coordinator.spi.LakeCommitStep;
+import dev.tributary.coordinator.store.FileMetadataStore;
+import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStorageOptions;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.server.config.ServerOptions;
+import dev.tributary.server.http.HttpApi;
+import dev.tributary.server.lake.LakeCommitStepImpl;
+import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.rpc.AdminServiceImpl;
+import dev.tributary.server.rpc.AuthInterceptor;
+import dev.tributary.server.rpc.ReadServiceImpl;
+import dev.tributary.server.rpc.TieringServiceImpl;
+import dev.tributary.server.rpc.WriteServiceImpl;
+import dev.tributary.server.status.TieringStatusService;
+import dev.tributary.server.store.Maintenance;
+import dev.tributary.server.store.StoreBucketStates;
+import dev.tributary.server.store.TableCatalog;
+import dev.tributary.server.store.TableService;
+import dev.tributary.storage.BucketStore;
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Tributary server: the bucket store, the coordinator (its event loop), the gRPC services, the
+ * HTTP endpoint and store maintenance in one process.
+ *
+ * <p>In a test: {@code TributaryServer server = TributaryServer.start(conf)} with {@code data.dir}
+ * set to a temporary directory and {@code server.rpc.port=0}, {@code server.http.port=0}; connect a
+ * client to {@link #rpcTarget()}; {@link #close()} shuts it down gracefully. Starting again on the
+ * same data directory recovers every table.
+ */
+public final class TributaryServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TributaryServer.class);
+
+    private final Configuration conf;
+    private final Path dataDir;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private BucketStore store;
+    private MetadataStore metadata;
+    private LakeStorage lake;
+    private Coordinator coordinator;
+    private Server grpc;
+    private HttpApi http;
+    private ScheduledExecutorService maintenance;
+    private ServerMetrics metrics;
+    private final List<ServerExtension> extensions = new ArrayList<>();
+
+    private TributaryServer(Configuration conf) {
+        this.conf = conf;
+        this.dataDir = Paths.get(conf.get(ServerOptions.DATA_DIR)).toAbsolutePath();
+    }
+
+    /** Starts a server with the system clock and the extensions found by ServiceLoader. */
+    public static TributaryServer start(Configuration conf) {
+        List<ServerExtension> found = new ArrayList<>();
+        ServiceLoader.load(ServerExtension.class).forEach(found::add);
+        return start(conf, Clock.system(), found);
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @throws InvalidConfigException for an invalid option (nothing is started)
+     * @throws StorageException when the data directory or a port cannot be used
+     */
+    public static TributaryServer start(
+            Configuration conf, Clock clock, List<ServerExtension> extensions) {
+        conf.validate(ServerOptions.all());
+        conf.validate(CoordinatorOptions.all());
+        TributaryServer s = new TributaryServer(conf);
+        try {
+            s.startAll(clock, extensions);
+            return s;
+        } catch (RuntimeException | IOException e) {
+            s.close();
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new StorageException("cannot start the server: " + e.getMessage(), e);
+        }
+    }
+
+    private void startAll(Clock clock, List<ServerExtension> exts) throws IOException {
+        Files.createDirectories(dataDir);
+        store = BucketStore.open(dataDir.resolve("store"), conf, clock);
+        metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
+        lake = openLake();
+        LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
+        TableCatalog catalog = new TableCatalog();
+        coordinator =
+                Coordinator.start(
+                        conf, clock, metadata, new StoreBucketStates(store, catalog), lakeStep);
+        extensions.addAll(exts);
+        TableService tables = new TableService(coordinator, store, catalog, extensions);
+        tables.recover();
+
+        metrics = new ServerMetrics();
+        TieringStatusService status =
+                new TieringStatusService(
+                        coordinator,
+                        store,
+                        catalog,
+                        clock,
+                        conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT));
+        String token = conf.get(ServerOptions.SECURITY_TOKEN);
+        AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
+        String host = conf.get(ServerOptions.BIND_HOST);
+        List<BindableService> services =
+                List.of(
+                        new AdminServiceImpl(coordinator, tables, catalog, status),
+                        new WriteServiceImpl(store, catalog, metrics),
+                        new ReadServiceImpl(
+                                store, catalog, conf.get(ServerOptions.READ_CHUNK_BYTES)),
+                        new TieringServiceImpl(coordinator, store, catalog, clock));
+        NettyServerBuilder builder =
+                NettyServerBuilder.forAddress(
+                                new InetSocketAddress(host, conf.get(ServerOptions.RPC_PORT)))
+                        .maxInboundMessageSize(64 << 20);
+        for (BindableService svc : services) {
+            builder.addService(
+                    auth == null
+                            ? svc.bindService()
+                            : ServerInterceptors.intercept(svc.bindService(), auth));
+        }
+        try {
+            grpc = builder.build().start();
+        } catch (IOException e) {
+            throw new StorageException(
+                    "cannot listen on "
+                            + host
+                            + ":"
+                            + conf.get(ServerOptions.RPC_PORT)
+                            + " ("
+                            + e.getMessage()
+                            + "); choose another server.rpc.port",
+                    e);
+        }
+        int httpPort = conf.get(ServerOptions.HTTP_PORT);
+        if (httpPort >= 0) {
+            try {
+                http =
+                        new HttpApi(
+                                new InetSocketAddress(host, httpPort),
+                                auth,
+                                metrics,
+                                catalog,
+                                store,
+                                status);
+            } catch (IOException e) {
+                throw new StorageException(
+                        "cannot listen on "
+                                + host
+                                + ":"
+                                + httpPort
+                                + " ("
+                                + e.getMessage()
+                                + "); choose another server.http.port",
+                        e);
+            }
+        }
+        ScheduledThreadPoolExecutor timer =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, "tributary-maintenance");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
+        timer.scheduleWithFixedDelay(
+                new Maintenance(coordinator, store), every, every, TimeUnit.MILLISECONDS);
+        maintenance = timer;
+
+        ServerContext context =
+                new ServerContext(conf, rpcTarget(), token, dataDir, clock, coordinator, store);
+        for (ServerExtension e : extensions) {
+            try {
+                e.start(context);
+            } catch (Exception ex) {
+                throw new StorageException(
+                        "server extension " + e.getClass().getName() + " failed to start: " + ex,
+                        ex);
+            }
+        }
+        LOG.info(
+                "Tributary server started: rpc={} http={} data={}",
+                rpcTarget(),
+                httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse("off"),
+                dataDir);
+    }
+
+    private LakeStorage openLake() {
+        String format = conf.get(LakeStorageOptions.DATALAKE_FORMAT);
+        ClassLoader cl = TributaryServer.class.getClassLoader();
+        if (!LakeStoragePlugins.available(cl).contains(format)) {
+            LOG.info(
+                    "no '{}' lake plugin on the class path: lake tables cannot commit rounds",
+                    format);
+            return null;
+        }
+        Configuration lakeConf = new Configuration(conf.toMap());
+        String warehouseKey = "datalake." + format + ".warehouse";
+        if (!lakeConf.toMap().containsKey(warehouseKey)) {
+            lakeConf.setString(warehouseKey, dataDir.resolve("lake").toUri().toString());
+        }
+        return LakeStoragePlugins.open(lakeConf);
+    }
+
+    /** {@code host:port} of the gRPC endpoint (the bound port when 0 was configured). */
+    public String rpcTarget() {
+        return conf.get(ServerOptions.BIND_HOST) + ":" + grpc.getPort();
+    }
+
+    public int rpcPort() {
+        return grpc.getPort();
+    }
+
+    /** The HTTP endpoint's bound address; empty when HTTP is disabled. */
+    public Optional<InetSocketAddress> httpAddress() {
+        return http == null ? Optional.empty() : Optional.of(http.address());
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    public BucketStore store() {
+        return store;
+    }
+
+    /** Blocks until {@link #close()} has finished (e.g. from the SIGTERM hook). */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /**
+     * Graceful shutdown: stop accepting calls, let in-flight calls (appends waiting for fsync)
+     * finish up to {@code server.shutdown.timeout}, stop maintenance and extensions, then close the
+     * coordinator, its metadata and the store (fsync, RocksDB closed). Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (grpc != null) {
+                grpc.shutdown();
+                try {
+                    long timeout = conf.get(ServerOptions.SHUTDOWN_TIMEOUT).toMillis();
+                    if (!grpc.awaitTermination(timeout, TimeUnit.MILLISECONDS)) {
+                        grpc.shutdownNow();
+                    }
+                } catch (InterruptedException e) {
+                    grpc.shutdownNow();
+                    Thread.currentThread().interrupt();
+                }
+            }
+            quietly(http);
+            if (maintenance != null) {
+                maintenance.shutdown();
+                try {
+                    maintenance.awaitTermination(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            for (ServerExtension e : extensions) {
+                quietly(e);
+            }
+            quietly(coordinator);
+            quietly(metadata);
+            quietly(store);
+            quietly(lake);
+            if (metrics != null) {
+                metrics.close();
+            }
+            LOG.info("Tributary server stopped");
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    private static void quietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("error while closing {}", c.getClass().getSimpleName(), e);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tributary.server.metrics;
+
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.server.status.TableStatusView;
+import dev.tributary.server.status.TieringStatusService;
+import dev.tributary.server.store.TableCatalog;
+import dev.tributary.storage.BucketStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server's Prometheus metrics: write counters per table, and gauges per table and bucket (end
+ * offsets, lake lag, tiering state and epoch), the pending queue length and live tiering jobs.
+ * Gauges over dynamic sets of tables are refreshed right before each scrape.
+ */
+public final class ServerMetrics {
+    private final PrometheusMeterRegistry registry =
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<Long, Counter[]> writeCounters = new ConcurrentHashMap<>();
+    private final MultiGauge endOffsets;
+    private final MultiGauge lagRecords;
+    private final MultiGauge lagSeconds;
+    private final MultiGauge epochs;
+    private final MultiGauge queuePositions;
+    private final MultiGauge failures;
+    private final AtomicInteger queueLength = new AtomicInteger();
+    private final AtomicInteger liveJobs = new AtomicInteger();
+    private final AtomicInteger tables = new AtomicInteger();
+
+    public ServerMetrics() {
+        endOffsets =
+                MultiGauge.builder("tributary.bucket.end.offset")
+                        .description("End offset of each bucket's log")
+                        .register(registry);
+        lagRecords =
+                MultiGauge.builder("tributary.tiering.lag.records")
+                        .description("Records of a lake table not yet in the lake")
+                        .register(registry);
+        lagSeconds =
+                MultiGauge.builder("tributary.tiering.lag.seconds")
+                        .description("Age of the oldest record not yet in the lake")
+                        .register(registry);
+        epochs =
+                MultiGauge.builder("tributary.tiering.epoch")
+                        .description("Current tiering epoch of a lake table")
+                        .register(registry);
+        queuePositions =
+                MultiGauge.builder("tributary.tiering.queue.position")
+                        .description("Position in the pending queue, -1 when not queued")
+                        .register(registry);
+        failures =
+                MultiGauge.builder("tributary.tiering.failures")
+                        .description("Consecutive failed rounds of a lake table")
+                        .register(registry);
+        registry.gauge("tributary.tiering.queue.length", queueLength);
+        registry.gauge("tributary.tiering.jobs.live", liveJobs);
+        registry.gauge("tributary.tables", tables);
+    }
+
+    /** Counts one acknowledged write batch. */
+    public void recordWrite(TableInfo table, int rows, int bytes) {
+        Counter[] c =
+                writeCounters.computeIfAbsent(
+                        table.tableId(),
+                        id ->
+                                new Counter[] {
+                                    Counter.builder("tributary.write.rows")
+                                            .description("Rows written")
+                                            .tag("table", table.path().toString())
+                                            .register(registry),
+                                    Counter.builder("tributary.write.bytes")
+                                            .description("Write batch bytes received")
+                                            .tag("table", table.path().toString())
+                                            .register(registry),
+                                    Counter.builder("tributary.write.batches")
+                                            .description("Write batches acknowledged")
+                                            .tag("table", table.path().toString())
+                                            .register(registry)
+                                });
+        c[0].increment(rows);
+        c[1].increment(bytes);
+        c[2].increment();
+    }
+
+    /** Prometheus text exposition of the current values. */
+    public String scrape(TableCatalog catalog, BucketStore store, TieringStatusService tiering) {
+        refresh(catalog, store, tiering);
+        return registry.scrape();
+    }
+
+    private synchronized void refresh(
+            TableCatalog catalog, BucketStore store, TieringStatusService tiering) {
+        List<MultiGauge.Row<?>> ends = new ArrayList<>();
+        int count = 0;
+        for (TableInfo t : catalog.all()) {
+            count++;
+            for (int b = 0; b < t.descriptor().bucketCount(); b++) {
+                long end;
+                try {
+                    end = store.endOffset(new TableBucket(t.tableId(), b));
+                } catch (RuntimeException dropped) {
+                    continue;
+                }
+                ends.add(
+                        MultiGauge.Row.of(
+                                Tags.of(
+                                        "table",
+                                        t.path().toString(),
+                                        "bucket",
+                                        Integer.toString(b)),
+                                end));
+            }
+        }
+        tables.set(count);
+        endOffsets.register(ends, true);
+        TieringStatusService.Overview o = tiering.overview();
+        queueLength.set(o.pendingCount());
+        liveJobs.set(o.liveJobs());
+        List<MultiGauge.Row<?>> lr = new ArrayList<>();
+        List<MultiGauge.Row<?>> ls = new ArrayList<>();
+        List<MultiGauge.Row<?>> ep = new ArrayList<>();
+        List<MultiGauge.Row<?>> qp = new ArrayList<>();
+        List<MultiGauge.Row<?>> fl = new ArrayList<>();
+        for (TableStatusView v : o.tables()) {
+            Tags tags = Tags.of("table", v.table(), "state", v.state());
+            lr.add(MultiGauge.Row.of(tags, v.lagRecords()));
+            ls.add(MultiGauge.Row.of(tags, v.lagMillis() / 1000.0));
+            ep.add(MultiGauge.Row.of(tags, v.epoch()));
+            qp.add(MultiGauge.Row.of(tags, v.queuePosition()));
+            fl.add(MultiGauge.Row.of(tags, v.consecutiveFailures()));
+        }
+        lagRecords.register(lr, true);
+        lagSeconds.register(ls, true);
+        epochs.register(ep, true);
+        queuePositions.register(qp, true);
+        failures.register(fl, true);
+    }
+
+    public void close() {
+        registry.close();
+    }
+}

@@ -1,0 +1,185 @@
+package dev.tributary.server.rpc;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableChange;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.AdminServiceGrpc;
+import dev.tributary.rpc.proto.AlterTableRequest;
+import dev.tributary.rpc.proto.ColumnPb;
+import dev.tributary.rpc.proto.CreateDatabaseRequest;
+import dev.tributary.rpc.proto.CreateDatabaseResponse;
+import dev.tributary.rpc.proto.CreateTableRequest;
+import dev.tributary.rpc.proto.DescribeTableRequest;
+import dev.tributary.rpc.proto.DropDatabaseRequest;
+import dev.tributary.rpc.proto.DropDatabaseResponse;
+import dev.tributary.rpc.proto.DropTableRequest;
+import dev.tributary.rpc.proto.DropTableResponse;
+import dev.tributary.rpc.proto.ListDatabasesRequest;
+import dev.tributary.rpc.proto.ListDatabasesResponse;
+import dev.tributary.rpc.proto.ListTablesRequest;
+import dev.tributary.rpc.proto.ListTablesResponse;
+import dev.tributary.rpc.proto.TableInfoPb;
+import dev.tributary.rpc.proto.TieringStatusRequest;
+import dev.tributary.rpc.proto.TieringStatusResponse;
+import dev.tributary.server.status.TableStatusView;
+import dev.tributary.server.status.TieringStatusService;
+import dev.tributary.server.store.TableCatalog;
+import dev.tributary.server.store.TableService;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+
+/** DDL and the tiering status, over {@link TableService} and the coordinator. */
+public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
+    private final Coordinator coordinator;
+    private final TableService tables;
+    private final TableCatalog catalog;
+    private final TieringStatusService status;
+
+    public AdminServiceImpl(
+            Coordinator coordinator,
+            TableService tables,
+            TableCatalog catalog,
+            TieringStatusService status) {
+        this.coordinator = coordinator;
+        this.tables = tables;
+        this.catalog = catalog;
+        this.status = status;
+    }
+
+    @Override
+    public void createDatabase(
+            CreateDatabaseRequest req, StreamObserver<CreateDatabaseResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TableService.join(
+                            coordinator.createDatabase(
+                                    req.getName(), null, req.getIgnoreIfExists()));
+                    return CreateDatabaseResponse.getDefaultInstance();
+                });
+    }
+
+    @Override
+    public void dropDatabase(DropDatabaseRequest req, StreamObserver<DropDatabaseResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    tables.dropDatabase(
+                            req.getName(), req.getIgnoreIfNotExists(), req.getCascade());
+                    return DropDatabaseResponse.getDefaultInstance();
+                });
+    }
+
+    @Override
+    public void listDatabases(ListDatabasesRequest req, StreamObserver<ListDatabasesResponse> out) {
+        Calls.unary(
+                out,
+                () ->
+                        ListDatabasesResponse.newBuilder()
+                                .addAllNames(
+                                        TableService.join(coordinator.listDatabases()).stream()
+                                                .map(DatabaseInfo::name)
+                                                .sorted()
+                                                .toList())
+                                .build());
+    }
+
+    @Override
+    public void createTable(CreateTableRequest req, StreamObserver<TableInfoPb> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TablePath path = ProtoConverters.fromPb(req.getPath());
+                    TableDescriptor d = ProtoConverters.fromPb(req.getTableDescriptor());
+                    return ServerConverters.toPb(
+                            tables.createTable(path, d, req.getIgnoreIfExists()));
+                });
+    }
+
+    @Override
+    public void alterTable(AlterTableRequest req, StreamObserver<TableInfoPb> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    List<TableChange> changes = new ArrayList<>();
+                    req.getSetPropertiesMap().forEach((k, v) -> changes.add(TableChange.set(k, v)));
+                    req.getResetPropertiesList().forEach(k -> changes.add(TableChange.reset(k)));
+                    for (ColumnPb c : req.getAddColumnsList()) {
+                        changes.add(TableChange.addColumn(ProtoConverters.fromPb(c)));
+                    }
+                    return ServerConverters.toPb(
+                            tables.alterTable(ProtoConverters.fromPb(req.getPath()), changes));
+                });
+    }
+
+    @Override
+    public void dropTable(DropTableRequest req, StreamObserver<DropTableResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    tables.dropTable(
+                            ProtoConverters.fromPb(req.getPath()), req.getIgnoreIfNotExists());
+                    return DropTableResponse.getDefaultInstance();
+                });
+    }
+
+    @Override
+    public void listTables(ListTablesRequest req, StreamObserver<ListTablesResponse> out) {
+        Calls.unary(
+                out,
+                () ->
+                        ListTablesResponse.newBuilder()
+                                .addAllTables(
+                                        TableService.join(coordinator.listTables(req.getDatabase()))
+                                                .stream()
+                                                .map(TablePath::table)
+                                                .sorted()
+                                                .toList())
+                                .build());
+    }
+
+    @Override
+    public void describeTable(DescribeTableRequest req, StreamObserver<TableInfoPb> out) {
+        Calls.unary(
+                out,
+                () ->
+                        ServerConverters.toPb(
+                                TableService.join(
+                                        coordinator.describeTable(
+                                                ProtoConverters.fromPb(req.getPath())))));
+    }
+
+    @Override
+    public void getTieringStatus(
+            TieringStatusRequest req, StreamObserver<TieringStatusResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    Long only = null;
+                    if (req.hasPath()) {
+                        only =
+                                TableService.join(
+                                                coordinator.describeTable(
+                                                        ProtoConverters.fromPb(req.getPath())))
+                                        .tableId();
+                    }
+                    TieringStatusService.Overview o = status.overview();
+                    TieringStatusResponse.Builder b =
+                            TieringStatusResponse.newBuilder()
+                                    .setQueueLength(o.pendingCount())
+                                    .setLiveJobs(o.liveJobs());
+                    for (TableStatusView v : o.tables()) {
+                        if (only == null || only == v.tableId()) {
+                            TableInfo t = catalog.get(v.tableId());
+                            b.addTables(ServerConverters.toPb(v, t));
+                        }
+                    }
+                    return b.build();
+                });
+    }
+}

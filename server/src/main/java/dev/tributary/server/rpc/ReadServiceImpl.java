@@ -1,0 +1,277 @@
+package dev.tributary.server.rpc;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatchBuilder;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.types.DataType;
+import dev.tributary.common.types.Schema;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.ListOffsetsRequest;
+import dev.tributary.rpc.proto.ListOffsetsResponse;
+import dev.tributary.rpc.proto.ListSnapshotsRequest;
+import dev.tributary.rpc.proto.ListSnapshotsResponse;
+import dev.tributary.rpc.proto.LookupRequest;
+import dev.tributary.rpc.proto.LookupResponse;
+import dev.tributary.rpc.proto.LookupValuePb;
+import dev.tributary.rpc.proto.ReadLogRequest;
+import dev.tributary.rpc.proto.ReadLogResponse;
+import dev.tributary.rpc.proto.ReadServiceGrpc;
+import dev.tributary.rpc.proto.ReadSnapshotRequest;
+import dev.tributary.rpc.proto.ReadSnapshotResponse;
+import dev.tributary.rpc.proto.SnapshotInfoPb;
+import dev.tributary.server.store.TableCatalog;
+import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.CloseableIterator;
+import dev.tributary.storage.LogReadResult;
+import dev.tributary.storage.kv.KvSnapshotInfo;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The read path: bounded, flow-controlled log and snapshot streams, lookups and listings. */
+public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
+    private final BucketStore store;
+    private final TableCatalog catalog;
+    private final int defaultChunkBytes;
+
+    public ReadServiceImpl(BucketStore store, TableCatalog catalog, int defaultChunkBytes) {
+        this.store = store;
+        this.catalog = catalog;
+        this.defaultChunkBytes = defaultChunkBytes;
+    }
+
+    @Override
+    public void readLog(ReadLogRequest req, StreamObserver<ReadLogResponse> out) {
+        TableBucket bucket;
+        long to;
+        try {
+            TableInfo table = catalog.get(req.getTableId());
+            bucket = bucketOf(table, req.getBucket());
+            long end = store.endOffset(bucket);
+            to = req.hasToOffset() ? req.getToOffset() : end;
+            if (req.getFromOffset() < 0 || to < req.getFromOffset()) {
+                throw new InvalidInputException(
+                        "invalid offset range [" + req.getFromOffset() + ", " + to + ")");
+            }
+            if (to > end) {
+                throw new InvalidInputException(
+                        "offset "
+                                + to
+                                + " is beyond the end offset "
+                                + end
+                                + " of bucket "
+                                + bucket);
+            }
+        } catch (Throwable t) {
+            Calls.fail(out, t);
+            return;
+        }
+        int chunk = chunkBytes(req.getMaxBytesPerMessage());
+        long[] next = {req.getFromOffset()};
+        long until = to;
+        StreamPump.start(
+                out,
+                () -> {
+                    if (next[0] >= until) {
+                        return null;
+                    }
+                    LogReadResult r = store.read(bucket, next[0], chunk);
+                    if (r.isEmpty() || r.nextOffset() <= next[0]) {
+                        return null;
+                    }
+                    next[0] = r.nextOffset();
+                    return ReadLogResponse.newBuilder()
+                            .setRecords(UnsafeByteOperations.unsafeWrap(r.records()))
+                            .setNextOffset(r.nextOffset())
+                            .setEndOffset(r.highWatermark())
+                            .build();
+                },
+                () -> {});
+    }
+
+    @Override
+    public void readSnapshot(ReadSnapshotRequest req, StreamObserver<ReadSnapshotResponse> out) {
+        TableInfo table;
+        TableBucket bucket;
+        CloseableIterator<Row> rows;
+        long logOffset;
+        try {
+            table = catalog.get(req.getTableId());
+            requirePrimaryKey(table);
+            bucket = bucketOf(table, req.getBucket());
+            logOffset =
+                    store.listSnapshots(bucket).stream()
+                            .filter(s -> s.snapshotId() == req.getSnapshotId())
+                            .findFirst()
+                            .map(KvSnapshotInfo::logOffset)
+                            .orElseThrow(
+                                    () ->
+                                            new NotFoundException(
+                                                    "snapshot "
+                                                            + req.getSnapshotId()
+                                                            + " of bucket "
+                                                            + bucket
+                                                            + " does not exist"));
+            rows = store.readSnapshot(bucket, req.getSnapshotId());
+        } catch (Throwable t) {
+            Calls.fail(out, t);
+            return;
+        }
+        int chunk = chunkBytes(req.getMaxBytesPerMessage());
+        RowCodec codec = RowCodec.of(table.schema());
+        int schemaId = table.schemaId();
+        StreamPump.start(
+                out,
+                () -> {
+                    if (!rows.hasNext()) {
+                        return null;
+                    }
+                    LogBatchBuilder b = new LogBatchBuilder(schemaId, chunk);
+                    while (rows.hasNext() && b.sizeInBytes() < chunk) {
+                        b.add(ChangeType.INSERT, 0L, rows.next(), codec);
+                    }
+                    return ReadSnapshotResponse.newBuilder()
+                            .setRecords(UnsafeByteOperations.unsafeWrap(b.build()))
+                            .setLogOffset(logOffset)
+                            .build();
+                },
+                rows::close);
+    }
+
+    @Override
+    public void lookup(LookupRequest req, StreamObserver<LookupResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TableInfo table = catalog.get(req.getTableId());
+                    requirePrimaryKey(table);
+                    TableBucket bucket = bucketOf(table, req.getBucket());
+                    Schema schema = table.schema();
+                    List<DataType> keyTypes = new ArrayList<>();
+                    for (int p : schema.primaryKeyIndexes()) {
+                        keyTypes.add(schema.typeAt(p));
+                    }
+                    RowCodec keyCodec = new RowCodec(keyTypes);
+                    RowCodec rowCodec = RowCodec.of(schema);
+                    LookupResponse.Builder resp =
+                            LookupResponse.newBuilder().setSchemaId(table.schemaId());
+                    for (ByteString k : req.getKeysList()) {
+                        Row key = decodeKey(keyCodec, k, keyTypes.size());
+                        Optional<Row> row = store.lookup(bucket, key);
+                        resp.addValues(
+                                row.map(
+                                                r ->
+                                                        LookupValuePb.newBuilder()
+                                                                .setFound(true)
+                                                                .setRow(
+                                                                        UnsafeByteOperations
+                                                                                .unsafeWrap(
+                                                                                        rowCodec
+                                                                                                .encode(
+                                                                                                        r))))
+                                        .orElseGet(() -> LookupValuePb.newBuilder().setFound(false))
+                                        .build());
+                    }
+                    return resp.build();
+                });
+    }
+
+    @Override
+    public void listOffsets(ListOffsetsRequest req, StreamObserver<ListOffsetsResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TableInfo table = catalog.get(req.getTableId());
+                    ListOffsetsResponse.Builder b = ListOffsetsResponse.newBuilder();
+                    for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                        TableBucket tb = new TableBucket(table.tableId(), i);
+                        b.addEndOffsets(
+                                BucketOffsetPb.newBuilder()
+                                        .setBucket(i)
+                                        .setOffset(store.endOffset(tb)));
+                        b.addStartOffsets(
+                                BucketOffsetPb.newBuilder()
+                                        .setBucket(i)
+                                        .setOffset(store.startOffset(tb)));
+                    }
+                    return b.build();
+                });
+    }
+
+    @Override
+    public void listSnapshots(ListSnapshotsRequest req, StreamObserver<ListSnapshotsResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TableInfo table = catalog.get(req.getTableId());
+                    ListSnapshotsResponse.Builder b = ListSnapshotsResponse.newBuilder();
+                    if (!table.descriptor().hasPrimaryKey()) {
+                        return b.build();
+                    }
+                    for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                        store.latestSnapshot(new TableBucket(table.tableId(), i))
+                                .ifPresent(
+                                        s ->
+                                                b.addSnapshots(
+                                                        SnapshotInfoPb.newBuilder()
+                                                                .setBucket(s.bucket().bucket())
+                                                                .setSnapshotId(s.snapshotId())
+                                                                .setLogOffset(s.logOffset())
+                                                                .setCreatedAtMillis(
+                                                                        s.createdAtMillis())));
+                    }
+                    return b.build();
+                });
+    }
+
+    private int chunkBytes(int requested) {
+        return requested > 0 ? Math.min(requested, 32 << 20) : defaultChunkBytes;
+    }
+
+    private static TableBucket bucketOf(TableInfo table, int bucket) {
+        if (bucket < 0 || bucket >= table.descriptor().bucketCount()) {
+            throw new InvalidInputException(
+                    "bucket "
+                            + bucket
+                            + " does not exist: table "
+                            + table.path()
+                            + " has buckets 0.."
+                            + (table.descriptor().bucketCount() - 1));
+        }
+        return new TableBucket(table.tableId(), bucket);
+    }
+
+    private static void requirePrimaryKey(TableInfo table) {
+        if (!table.descriptor().hasPrimaryKey()) {
+            throw new InvalidInputException(
+                    "table " + table.path() + " has no primary key: it has no KV state to read");
+        }
+    }
+
+    private static Row decodeKey(RowCodec codec, ByteString bytes, int arity) {
+        Row key;
+        try {
+            key = codec.decode(bytes.toByteArray());
+        } catch (RuntimeException e) {
+            throw new InvalidInputException("malformed lookup key: " + e.getMessage(), e);
+        }
+        if (key.arity() != arity) {
+            throw new InvalidInputException(
+                    "a lookup key needs " + arity + " fields, got " + key.arity());
+        }
+        for (int i = 0; i < arity; i++) {
+            if (key.isNullAt(i)) {
+                throw new InvalidInputException("a lookup key cannot contain NULL");
+            }
+        }
+        return key;
+    }
+}

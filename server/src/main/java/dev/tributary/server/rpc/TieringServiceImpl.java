@@ -1,0 +1,270 @@
+package dev.tributary.server.rpc;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.tiering.BucketWork;
+import dev.tributary.coordinator.tiering.CommitRequest;
+import dev.tributary.coordinator.tiering.HeartbeatRequest;
+import dev.tributary.coordinator.tiering.RoundPlan;
+import dev.tributary.coordinator.tiering.RoundReport;
+import dev.tributary.coordinator.tiering.RoundStats;
+import dev.tributary.coordinator.tiering.TableAck;
+import dev.tributary.coordinator.tiering.TableAttempt;
+import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.error.ErrorCode;
+import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.BucketSplitPlanPb;
+import dev.tributary.rpc.proto.CommitRoundRequest;
+import dev.tributary.rpc.proto.CommitRoundResponse;
+import dev.tributary.rpc.proto.FencedTablePb;
+import dev.tributary.rpc.proto.HeartbeatResponse;
+import dev.tributary.rpc.proto.RegisterJobRequest;
+import dev.tributary.rpc.proto.RegisterJobResponse;
+import dev.tributary.rpc.proto.ReleaseSnapshotLeaseRequest;
+import dev.tributary.rpc.proto.ReleaseSnapshotLeaseResponse;
+import dev.tributary.rpc.proto.RenewSnapshotLeaseRequest;
+import dev.tributary.rpc.proto.RoundPlanPb;
+import dev.tributary.rpc.proto.RoundReportPb;
+import dev.tributary.rpc.proto.SnapshotLeasePb;
+import dev.tributary.rpc.proto.TableEpochPb;
+import dev.tributary.rpc.proto.TableInfoPb;
+import dev.tributary.rpc.proto.TakeSnapshotLeaseRequest;
+import dev.tributary.rpc.proto.TieringServiceGrpc;
+import dev.tributary.server.lake.Committables;
+import dev.tributary.server.store.TableCatalog;
+import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.kv.SnapshotLease;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The tiering job's calls: translated to the coordinator's API and the store's leases. */
+public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceImplBase {
+    private final Coordinator coordinator;
+    private final BucketStore store;
+    private final TableCatalog catalog;
+    private final Clock clock;
+
+    public TieringServiceImpl(
+            Coordinator coordinator, BucketStore store, TableCatalog catalog, Clock clock) {
+        this.coordinator = coordinator;
+        this.store = store;
+        this.catalog = catalog;
+        this.clock = clock;
+    }
+
+    @Override
+    public void registerJob(RegisterJobRequest req, StreamObserver<RegisterJobResponse> out) {
+        Calls.async(
+                out,
+                () ->
+                        coordinator
+                                .registerJob(req.getJobId(), emptyToNull(req.getGroup()))
+                                .thenApply(
+                                        r ->
+                                                RegisterJobResponse.newBuilder()
+                                                        .setJobId(r.jobId())
+                                                        .setHeartbeatIntervalMillis(
+                                                                r.heartbeatInterval().toMillis())
+                                                        .setHeartbeatTimeoutMillis(
+                                                                r.heartbeatTimeout().toMillis())
+                                                        .build()));
+    }
+
+    @Override
+    public void heartbeat(
+            dev.tributary.rpc.proto.HeartbeatRequest req, StreamObserver<HeartbeatResponse> out) {
+        Calls.async(
+                out,
+                () -> {
+                    List<TableAttempt> inFlight = new ArrayList<>();
+                    for (TableEpochPb t : req.getInFlightList()) {
+                        inFlight.add(new TableAttempt(t.getTableId(), t.getEpoch()));
+                    }
+                    List<RoundReport> reports = new ArrayList<>();
+                    for (RoundReportPb r : req.getFinishedList()) {
+                        reports.add(RoundReport.finished(r.getTableId(), r.getEpoch()));
+                    }
+                    for (RoundReportPb r : req.getForceFinishedList()) {
+                        reports.add(RoundReport.forceFinished(r.getTableId(), r.getEpoch()));
+                    }
+                    for (RoundReportPb r : req.getFailedList()) {
+                        reports.add(
+                                RoundReport.failed(
+                                        r.getTableId(),
+                                        r.getEpoch(),
+                                        r.hasReason() ? r.getReason() : "no reason given"));
+                    }
+                    HeartbeatRequest request =
+                            new HeartbeatRequest(
+                                    req.getJobId(),
+                                    emptyToNull(req.getGroup()),
+                                    inFlight,
+                                    reports,
+                                    req.getRequestTable());
+                    return coordinator.heartbeat(request).thenApply(this::toPb);
+                });
+    }
+
+    private HeartbeatResponse toPb(dev.tributary.coordinator.tiering.HeartbeatResponse r) {
+        HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
+        for (TableAck ack : r.acks()) {
+            if (ack.fenced()) {
+                b.addFenced(
+                        FencedTablePb.newBuilder()
+                                .setTableId(ack.tableId())
+                                .setEpoch(ack.epoch())
+                                .setErrorCode(ErrorCode.FENCED.code())
+                                .setMessage(ack.message() == null ? "fenced" : ack.message()));
+            }
+        }
+        r.roundPlan().ifPresent(p -> b.setPlan(toPb(p)));
+        return b.build();
+    }
+
+    private RoundPlanPb toPb(RoundPlan p) {
+        TableInfoPb.Builder table =
+                TableInfoPb.newBuilder()
+                        .setTableId(p.tableId())
+                        .setPath(ProtoConverters.toPb(p.path()))
+                        .setSchemaId(p.schemaId())
+                        .setTableDescriptor(ProtoConverters.toPb(p.descriptor()));
+        try {
+            TableInfo info = catalog.get(p.tableId());
+            table.setCreatedAtMillis(info.createdTimeMillis());
+        } catch (RuntimeException dropped) {
+            // the plan is fenced at commit anyway
+        }
+        RoundPlanPb.Builder b =
+                RoundPlanPb.newBuilder()
+                        .setTable(table)
+                        .setEpoch(p.epoch())
+                        .setRoundId(p.roundId())
+                        .setPlannedAtMillis(p.plannedAtMillis())
+                        .setForceFinishAtMillis(p.plannedAtMillis() + p.freshness().toMillis());
+        for (BucketWork w : p.buckets()) {
+            BucketSplitPlanPb.Builder s = BucketSplitPlanPb.newBuilder().setBucket(w.bucket());
+            if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+                s.setSnapshotId(w.snapshotId())
+                        .setSnapshotLogOffset(w.endOffset())
+                        .setFromOffset(0)
+                        .setCutoffOffset(w.endOffset());
+            } else {
+                s.setFromOffset(w.startOffset()).setCutoffOffset(w.endOffset());
+            }
+            b.addBuckets(s);
+        }
+        return b.build();
+    }
+
+    @Override
+    public void commitRound(CommitRoundRequest req, StreamObserver<CommitRoundResponse> out) {
+        Calls.async(
+                out,
+                () -> {
+                    Map<Integer, Long> ends = new TreeMap<>();
+                    for (BucketOffsetPb b : req.getEndOffsetsList()) {
+                        if (ends.put(b.getBucket(), b.getOffset()) != null) {
+                            throw new InvalidInputException(
+                                    "bucket " + b.getBucket() + " is listed twice in a commit");
+                        }
+                    }
+                    List<byte[]> results = new ArrayList<>();
+                    req.getCommittablesList().forEach(c -> results.add(c.toByteArray()));
+                    CommitRequest request =
+                            CommitRequest.of(
+                                    req.getJobId(),
+                                    req.getTableId(),
+                                    req.getEpoch(),
+                                    req.getRoundId(),
+                                    ends,
+                                    Committables.pack(results),
+                                    new RoundStats(
+                                            req.getStats().getRows(),
+                                            req.getStats().getBytes(),
+                                            req.getStats().getFiles()),
+                                    req.getStats().getForceFinished());
+                    return coordinator
+                            .commit(request)
+                            .thenApply(
+                                    id -> {
+                                        CommitRoundResponse.Builder r =
+                                                CommitRoundResponse.newBuilder();
+                                        if (id != null && id >= 0) {
+                                            r.setLakeSnapshotId(id);
+                                        }
+                                        return r.build();
+                                    });
+                });
+    }
+
+    @Override
+    public void takeSnapshotLease(
+            TakeSnapshotLeaseRequest req, StreamObserver<SnapshotLeasePb> out) {
+        Calls.unary(
+                out,
+                () ->
+                        toPb(
+                                store.leaseSnapshot(
+                                        bucket(req.getTableId(), req.getBucket()),
+                                        req.getSnapshotId())));
+    }
+
+    @Override
+    public void renewSnapshotLease(
+            RenewSnapshotLeaseRequest req, StreamObserver<SnapshotLeasePb> out) {
+        Calls.unary(
+                out,
+                () ->
+                        toPb(
+                                store.renewLease(
+                                        bucket(req.getTableId(), req.getBucket()),
+                                        leaseId(req.getLeaseId()))));
+    }
+
+    @Override
+    public void releaseSnapshotLease(
+            ReleaseSnapshotLeaseRequest req, StreamObserver<ReleaseSnapshotLeaseResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    store.releaseLease(
+                            bucket(req.getTableId(), req.getBucket()), leaseId(req.getLeaseId()));
+                    return ReleaseSnapshotLeaseResponse.getDefaultInstance();
+                });
+    }
+
+    private TableBucket bucket(long tableId, int bucket) {
+        TableInfo t = catalog.get(tableId);
+        if (bucket < 0 || bucket >= t.descriptor().bucketCount()) {
+            throw new InvalidInputException(
+                    "bucket " + bucket + " does not exist in table " + t.path());
+        }
+        return new TableBucket(tableId, bucket);
+    }
+
+    private SnapshotLeasePb toPb(SnapshotLease lease) {
+        long remainingMillis = Math.max(0, (lease.expiresAtNanos() - clock.nanoTime()) / 1_000_000);
+        return SnapshotLeasePb.newBuilder()
+                .setLeaseId(Long.toString(lease.leaseId()))
+                .setExpiresAtMillis(clock.currentTimeMillis() + remainingMillis)
+                .build();
+    }
+
+    private static long leaseId(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("invalid lease id '" + id + "'");
+        }
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

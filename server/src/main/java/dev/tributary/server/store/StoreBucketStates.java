@@ -1,0 +1,52 @@
+package dev.tributary.server.store;
+
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.coordinator.spi.BucketState;
+import dev.tributary.coordinator.spi.BucketStateSource;
+import dev.tributary.coordinator.spi.KvSnapshotRef;
+import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.kv.KvSnapshotInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The coordinator's view of the buckets, read from the store's in-memory state. */
+public final class StoreBucketStates implements BucketStateSource {
+    private final BucketStore store;
+    private final TableCatalog catalog;
+
+    public StoreBucketStates(BucketStore store, TableCatalog catalog) {
+        this.store = store;
+        this.catalog = catalog;
+    }
+
+    @Override
+    public List<BucketState> bucketStates(long tableId, TablePath path, int bucketCount) {
+        List<BucketState> out = new ArrayList<>(bucketCount);
+        boolean open = store.hasTable(tableId);
+        boolean primaryKey =
+                open
+                        && catalog.all().stream()
+                                .anyMatch(
+                                        t ->
+                                                t.tableId() == tableId
+                                                        && t.descriptor().hasPrimaryKey());
+        for (int b = 0; b < bucketCount; b++) {
+            if (!open) {
+                out.add(BucketState.log(b, 0));
+                continue;
+            }
+            TableBucket tb = new TableBucket(tableId, b);
+            Optional<KvSnapshotInfo> snap =
+                    primaryKey ? store.latestSnapshot(tb) : Optional.empty();
+            out.add(
+                    new BucketState(
+                            b,
+                            store.endOffset(tb),
+                            snap.map(s -> new KvSnapshotRef(s.snapshotId(), s.logOffset()))
+                                    .orElse(null)));
+        }
+        return out;
+    }
+}

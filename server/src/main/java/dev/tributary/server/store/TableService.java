@@ -1,0 +1,118 @@
+package dev.tributary.server.store;
+
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.metadata.TableChange;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.server.ServerExtension;
+import dev.tributary.storage.BucketStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DDL across the coordinator (durable metadata, tiering) and the store (buckets), in that order:
+ * the metadata is the source of truth, and start-up re-opens (creating if missing) the buckets of
+ * every registered table, so a crash between the two steps heals itself.
+ */
+public final class TableService {
+    private static final Logger LOG = LoggerFactory.getLogger(TableService.class);
+
+    private final Coordinator coordinator;
+    private final BucketStore store;
+    private final TableCatalog catalog;
+    private final List<ServerExtension> extensions;
+
+    public TableService(
+            Coordinator coordinator,
+            BucketStore store,
+            TableCatalog catalog,
+            List<ServerExtension> extensions) {
+        this.coordinator = coordinator;
+        this.store = store;
+        this.catalog = catalog;
+        this.extensions = extensions;
+    }
+
+    /** Opens the buckets of every registered table (recovery) and fills the catalog. */
+    public void recover() {
+        for (String db : join(coordinator.listDatabases()).stream().map(d -> d.name()).toList()) {
+            for (TablePath path : join(coordinator.listTables(db))) {
+                TableInfo t = join(coordinator.describeTable(path));
+                store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
+                catalog.put(t);
+                LOG.info("recovered table {} (id {})", t.path(), t.tableId());
+            }
+        }
+    }
+
+    public TableInfo createTable(
+            TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
+        TableInfo t = join(coordinator.createTable(path, descriptor, ignoreIfExists));
+        if (!store.hasTable(t.tableId())) {
+            store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
+            catalog.put(t);
+            for (ServerExtension e : extensions) {
+                e.onTableCreated(t);
+            }
+        }
+        return t;
+    }
+
+    public TableInfo alterTable(TablePath path, List<TableChange> changes) {
+        TableInfo before = join(coordinator.describeTable(path));
+        TableInfo after = join(coordinator.alterTable(path, changes));
+        if (after.schemaId() != before.schemaId()) {
+            store.updateSchema(after.tableId(), after.schemaId(), after.schema());
+        }
+        catalog.put(after);
+        for (ServerExtension e : extensions) {
+            e.onTableAltered(before, after);
+        }
+        return after;
+    }
+
+    public Optional<TableInfo> dropTable(TablePath path, boolean ignoreIfNotExists) {
+        Optional<TableInfo> dropped = join(coordinator.dropTable(path, ignoreIfNotExists));
+        dropped.ifPresent(this::forget);
+        return dropped;
+    }
+
+    public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
+        join(coordinator.dropDatabase(name, ignoreIfNotExists, cascade));
+        for (TableInfo t : catalog.all()) {
+            if (t.path().database().equals(name)) {
+                forget(t);
+            }
+        }
+    }
+
+    private void forget(TableInfo t) {
+        catalog.remove(t.tableId());
+        store.dropTable(t.tableId());
+        for (ServerExtension e : extensions) {
+            e.onTableDropped(t);
+        }
+    }
+
+    /** Waits for a coordinator future and rethrows its typed failure unwrapped. */
+    public static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof TributaryException te) {
+                throw te;
+            }
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
+        }
+    }
+}
