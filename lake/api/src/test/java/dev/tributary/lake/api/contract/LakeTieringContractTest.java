@@ -633,7 +633,7 @@ public abstract class LakeTieringContractTest {
                 .isInstanceOf(LakeTableMismatchException.class)
                 .hasMessageContaining("'db.tampered'")
                 .hasMessageContaining("'qty'")
-                .hasMessageContaining("BIGINT");
+                .hasMessageContaining("Restore the lake table");
         assertThatThrownBy(
                         () -> storage.createWriter(new LakeWriterContext(path, 1, table, 0, 1, 1)))
                 .isInstanceOf(LakeTableMismatchException.class)

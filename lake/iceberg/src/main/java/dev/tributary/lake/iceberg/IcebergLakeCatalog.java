@@ -1,0 +1,128 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataType;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
+import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeTableInfo;
+import dev.tributary.lake.api.catalog.LakeTableMismatchException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.types.Types;
+
+/**
+ * {@link LakeCatalog} over an Iceberg catalog. Tables are unpartitioned: a Tributary bucket is not
+ * an Iceberg partition, and equality deletes of a PK table then apply table-wide.
+ */
+final class IcebergLakeCatalog implements LakeCatalog {
+    private final Catalog catalog;
+    private final Map<String, String> tablePropertyOverrides;
+
+    IcebergLakeCatalog(Catalog catalog, Map<String, String> tablePropertyOverrides) {
+        this.catalog = catalog;
+        this.tablePropertyOverrides = Map.copyOf(tablePropertyOverrides);
+    }
+
+    @Override
+    public void createTable(TablePath tablePath, TableDescriptor table) {
+        org.apache.iceberg.Schema schema = IcebergSchemas.toIcebergSchema(table);
+        Namespace ns = Namespace.of(tablePath.database());
+        if (catalog instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(ns)) {
+            try {
+                namespaces.createNamespace(ns);
+            } catch (AlreadyExistsException raced) {
+                // created concurrently: fine
+            }
+        }
+        try {
+            catalog.buildTable(IcebergLakeStorage.identifier(tablePath), schema)
+                    .withPartitionSpec(PartitionSpec.unpartitioned())
+                    .withProperties(IcebergSchemas.tableProperties(table, tablePropertyOverrides))
+                    .create();
+        } catch (AlreadyExistsException e) {
+            validateTable(tablePath, table);
+        }
+    }
+
+    @Override
+    public void alterTable(TablePath tablePath, TableDescriptor newTable) {
+        Table t = IcebergLakeStorage.loadTable(catalog, tablePath);
+        IcebergLakeStorage.checkMatches(t, tablePath, newTable, LakeSchemaDiff.Mode.LAKE_BEHIND);
+        long userColumns =
+                t.schema().columns().stream()
+                        .filter(f -> !LakeSystemColumns.isSystemColumn(f.name()))
+                        .count();
+        List<Column> want = newTable.schema().columns();
+        if (want.size() <= userColumns) {
+            return;
+        }
+        UpdateSchema update = t.updateSchema();
+        for (Column c : want.subList((int) userColumns, want.size())) {
+            update.addColumn(c.name(), IcebergTypes.toIceberg(c.type()), c.comment());
+            update.moveBefore(c.name(), LakeSystemColumns.BUCKET);
+        }
+        update.commit();
+    }
+
+    @Override
+    public boolean dropTable(TablePath tablePath) {
+        return catalog.dropTable(IcebergLakeStorage.identifier(tablePath), true);
+    }
+
+    @Override
+    public boolean tableExists(TablePath tablePath) {
+        return catalog.tableExists(IcebergLakeStorage.identifier(tablePath));
+    }
+
+    @Override
+    public LakeTableInfo describeTable(TablePath tablePath) {
+        Table t = IcebergLakeStorage.loadTable(catalog, tablePath);
+        List<Column> columns = new ArrayList<>();
+        List<String> pk = new ArrayList<>();
+        for (Types.NestedField f : t.schema().columns()) {
+            DataType type = IcebergTypes.fromIceberg(f.type());
+            if (type == null) {
+                throw new LakeTableMismatchException(
+                        IcebergLakeStoragePlugin.IDENTIFIER,
+                        tablePath,
+                        List.of(
+                                "column '"
+                                        + f.name()
+                                        + "' has type "
+                                        + f.type()
+                                        + " which Tributary does not support"));
+            }
+            columns.add(new Column(f.name(), type.copy(f.isOptional()), f.doc()));
+            if (t.schema().identifierFieldIds().contains(f.fieldId())) {
+                pk.add(f.name());
+            }
+        }
+        return new LakeTableInfo(
+                tablePath,
+                IcebergLakeStoragePlugin.IDENTIFIER,
+                Schema.of(columns, pk),
+                t.location(),
+                t.properties());
+    }
+
+    @Override
+    public void validateTable(TablePath tablePath, TableDescriptor table) {
+        IcebergLakeStorage.checkMatches(
+                IcebergLakeStorage.loadTable(catalog, tablePath),
+                tablePath,
+                table,
+                LakeSchemaDiff.Mode.EXACT);
+    }
+}

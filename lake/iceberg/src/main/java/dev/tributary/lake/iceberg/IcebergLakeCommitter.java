@@ -1,0 +1,177 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.RoundResults;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.WriteResult;
+
+/**
+ * Commits a round as one Iceberg snapshot: an append when the round has no deletes, otherwise one
+ * row delta with the data and delete files. Retries are made safe by checking the latest tiering
+ * snapshot's properties for the same round first (Iceberg has no commit identifiers).
+ */
+final class IcebergLakeCommitter implements LakeCommitter {
+    private final Catalog catalog;
+    private final TablePath tablePath;
+
+    IcebergLakeCommitter(Catalog catalog, TablePath tablePath) {
+        this.catalog = catalog;
+        this.tablePath = tablePath;
+    }
+
+    private Table table() {
+        return IcebergLakeStorage.loadTable(catalog, tablePath);
+    }
+
+    @Override
+    public LakeCommitResult commit(
+            List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+        RoundResults round =
+                RoundResults.check(
+                        IcebergLakeStoragePlugin.IDENTIFIER, tablePath, results, properties);
+        if (round.isEmpty()) {
+            return LakeCommitResult.nothingToCommit();
+        }
+        Table table = table();
+        Optional<LakeSnapshot> latest = latestTieringSnapshot(table);
+        if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
+            return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
+        }
+        List<DataFile> data = new ArrayList<>();
+        List<DeleteFile> deletes = new ArrayList<>();
+        for (LakeWriteResult r : round.nonEmpty()) {
+            WriteResult files = IcebergWriteFiles.decode(r.payload());
+            data.addAll(List.of(files.dataFiles()));
+            deletes.addAll(List.of(files.deleteFiles()));
+        }
+        SnapshotUpdate<?> update;
+        if (deletes.isEmpty()) {
+            AppendFiles append = table.newAppend();
+            data.forEach(append::appendFile);
+            update = append;
+        } else {
+            // No conflict validation: tiering is the only writer of this table's rows, and the
+            // coordinator serializes commits per table.
+            RowDelta delta = table.newRowDelta();
+            data.forEach(delta::addRows);
+            deletes.forEach(delta::addDeletes);
+            update = delta;
+        }
+        Map<String, String> props = properties.toProperties();
+        props.forEach(update::set);
+        try {
+            update.commit();
+        } catch (CommitFailedException e) {
+            throw new RetriableException(
+                    "Iceberg table '"
+                            + tablePath
+                            + "' changed concurrently while committing round "
+                            + properties.roundId()
+                            + "; committing again is safe: "
+                            + e.getMessage(),
+                    e);
+        } catch (RuntimeException e) {
+            throw new StorageException(
+                    "committing round "
+                            + properties.roundId()
+                            + " (epoch "
+                            + properties.epoch()
+                            + ") to Iceberg table '"
+                            + tablePath
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        table.refresh();
+        LakeSnapshot committed =
+                latestTieringSnapshot(table)
+                        .filter(s -> s.properties().sameRound(properties))
+                        .orElseThrow(
+                                () ->
+                                        new StorageException(
+                                                "Iceberg committed round "
+                                                        + properties.roundId()
+                                                        + " of '"
+                                                        + tablePath
+                                                        + "' but its snapshot is not the latest"
+                                                        + " tiering snapshot"));
+        return LakeCommitResult.committed(
+                committed.snapshotId(), round.rowCount(), round.fileCount(), round.fileBytes());
+    }
+
+    @Override
+    public void abort(List<LakeWriteResult> results) {
+        Table table = table();
+        Optional<LakeSnapshot> latest = latestTieringSnapshot(table);
+        for (LakeWriteResult r : results) {
+            if (!r.isEmpty() && !RoundResults.committedBy(r, latest)) {
+                deleteFiles(table.io(), IcebergWriteFiles.decode(r.payload()));
+            }
+        }
+    }
+
+    static void deleteFiles(FileIO io, WriteResult files) {
+        for (DataFile f : files.dataFiles()) {
+            io.deleteFile(f.location());
+        }
+        for (DeleteFile f : files.deleteFiles()) {
+            io.deleteFile(f.location());
+        }
+    }
+
+    @Override
+    public Optional<LakeSnapshot> latestTieringSnapshot() {
+        return latestTieringSnapshot(table());
+    }
+
+    /** Walks the current snapshot's ancestry newest first (Iceberg ids are random, not ordered). */
+    private static Optional<LakeSnapshot> latestTieringSnapshot(Table table) {
+        Snapshot s = table.currentSnapshot();
+        while (s != null) {
+            Optional<TieringSnapshotProperties> p =
+                    TieringSnapshotProperties.fromProperties(s.summary());
+            if (p.isPresent()) {
+                return Optional.of(new LakeSnapshot(s.snapshotId(), s.timestampMillis(), p.get()));
+            }
+            s = s.parentId() == null ? null : table.snapshot(s.parentId());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public List<String> listOrphanFiles(Instant olderThan) {
+        return IcebergOrphanFiles.list(table(), olderThan);
+    }
+
+    @Override
+    public List<String> deleteOrphanFiles(Instant olderThan) {
+        Table table = table();
+        List<String> orphans = IcebergOrphanFiles.list(table, olderThan);
+        orphans.forEach(table.io()::deleteFile);
+        return orphans;
+    }
+
+    @Override
+    public void close() {}
+}

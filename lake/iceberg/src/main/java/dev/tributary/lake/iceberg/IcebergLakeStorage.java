@@ -1,0 +1,136 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStorageOptions;
+import dev.tributary.lake.api.catalog.LakeCatalog;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
+import dev.tributary.lake.api.catalog.LakeTableMismatchException;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.io.File;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+
+/** An Iceberg catalog opened through Iceberg's own {@code CatalogUtil}. */
+final class IcebergLakeStorage implements LakeStorage {
+    private final Catalog catalog;
+    private final IcebergLakeCatalog lakeCatalog;
+
+    IcebergLakeStorage(Configuration conf) {
+        String warehouse =
+                conf.getOptional(LakeStorageOptions.WAREHOUSE)
+                        .orElseThrow(
+                                () ->
+                                        new InvalidConfigException(
+                                                "'datalake.iceberg.warehouse' is not set: give the"
+                                                        + " Iceberg warehouse directory or URI"));
+        Map<String, String> props = new LinkedHashMap<>(LakeStorageOptions.catalogOptions(conf));
+        props.put(CatalogProperties.WAREHOUSE_LOCATION, toUri(warehouse));
+        if (!props.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+                && !props.containsKey(CatalogProperties.CATALOG_IMPL)) {
+            // the Hadoop catalog keeps everything in the warehouse directory: no service needed
+            props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP);
+        }
+        try {
+            this.catalog =
+                    CatalogUtil.buildIcebergCatalog(
+                            "tributary", props, new org.apache.hadoop.conf.Configuration());
+        } catch (RuntimeException e) {
+            throw new InvalidConfigException(
+                    "cannot open the Iceberg catalog with properties "
+                            + props
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        this.lakeCatalog = new IcebergLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));
+    }
+
+    static String toUri(String warehouse) {
+        try {
+            URI u = new URI(warehouse);
+            if (u.getScheme() != null && u.getScheme().length() > 1) {
+                return warehouse;
+            }
+        } catch (java.net.URISyntaxException ignored) {
+            // not a URI: a local path
+        }
+        return new File(warehouse).getAbsoluteFile().toURI().toString();
+    }
+
+    @Override
+    public String identifier() {
+        return IcebergLakeStoragePlugin.IDENTIFIER;
+    }
+
+    @Override
+    public LakeCatalog catalog() {
+        return lakeCatalog;
+    }
+
+    @Override
+    public LakeWriter createWriter(LakeWriterContext context) {
+        Table table = loadTable(catalog, context.tablePath());
+        checkMatches(table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.LAKE_AHEAD);
+        return new IcebergLakeWriter(table, context);
+    }
+
+    @Override
+    public LakeCommitter createCommitter(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new IcebergLakeCommitter(catalog, tablePath);
+    }
+
+    static TableIdentifier identifier(TablePath path) {
+        return TableIdentifier.of(path.database(), path.table());
+    }
+
+    static Table loadTable(Catalog catalog, TablePath path) {
+        try {
+            return catalog.loadTable(identifier(path));
+        } catch (NoSuchTableException e) {
+            throw new NotFoundException(
+                    "Iceberg lake table '"
+                            + path
+                            + "' does not exist; create it with LakeCatalog.createTable",
+                    e);
+        }
+    }
+
+    static void checkMatches(
+            Table table,
+            TablePath path,
+            dev.tributary.common.types.TableDescriptor expected,
+            LakeSchemaDiff.Mode mode) {
+        List<String> diffs = IcebergSchemas.differences(expected, table.schema(), mode);
+        if (!diffs.isEmpty()) {
+            throw new LakeTableMismatchException(IcebergLakeStoragePlugin.IDENTIFIER, path, diffs);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (catalog instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new StorageException(
+                        "closing the Iceberg catalog failed: " + e.getMessage(), e);
+            }
+        }
+    }
+}

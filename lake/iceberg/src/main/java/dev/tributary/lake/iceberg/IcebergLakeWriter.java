@@ -1,0 +1,265 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.Schema;
+import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Writes one split into an Iceberg table. Log tables get data files; PK tables get data files and
+ * equality deletes on the identifier fields (plus position deletes for keys rewritten within the
+ * split), committed atomically with the rest of the round by {@link IcebergLakeCommitter}.
+ */
+final class IcebergLakeWriter implements LakeWriter {
+    private enum State {
+        OPEN,
+        COMPLETED,
+        ABORTED,
+        CLOSED
+    }
+
+    private final Table table;
+    private final LakeWriterContext context;
+    private final TributaryTaskWriter writer;
+    private final IcebergValues.Converter[] converters;
+    private final int userColumns;
+    private final int[] keyPositions;
+    private final GenericRecord record;
+    private final GenericRecord key;
+
+    private State state = State.OPEN;
+    private WriteResult completed;
+    private long rows;
+    private long minTs = Long.MAX_VALUE;
+    private long maxTs = Long.MIN_VALUE;
+
+    IcebergLakeWriter(Table table, LakeWriterContext context) {
+        this.table = table;
+        this.context = context;
+        Schema schema = context.table().schema();
+        this.converters = new IcebergValues.Converter[schema.fieldCount()];
+        for (int i = 0; i < converters.length; i++) {
+            converters[i] = IcebergValues.converterFor(schema.typeAt(i));
+        }
+        org.apache.iceberg.Schema icebergSchema = table.schema();
+        this.userColumns = icebergSchema.columns().size() - LakeSystemColumns.NAMES.size();
+        this.record = GenericRecord.create(icebergSchema);
+
+        org.apache.iceberg.Schema keySchema = null;
+        int[] keyIds = new int[0];
+        if (context.table().hasPrimaryKey()) {
+            List<String> pk = schema.primaryKey();
+            keySchema = icebergSchema.select(pk);
+            keyIds = pk.stream().mapToInt(n -> icebergSchema.findField(n).fieldId()).toArray();
+            this.keyPositions = schema.primaryKeyIndexes();
+            this.key = GenericRecord.create(keySchema);
+        } else {
+            this.keyPositions = new int[0];
+            this.key = null;
+        }
+        GenericFileWriterFactory.Builder factory =
+                new GenericFileWriterFactory.Builder(table)
+                        .dataFileFormat(FileFormat.PARQUET)
+                        .deleteFileFormat(FileFormat.PARQUET);
+        if (keySchema != null) {
+            factory.equalityFieldIds(keyIds).equalityDeleteRowSchema(keySchema);
+        }
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
+                        .operationId(UUID.randomUUID().toString())
+                        .format(FileFormat.PARQUET)
+                        .build();
+        long targetSize =
+                PropertyUtil.propertyAsLong(
+                        table.properties(),
+                        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+                        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+        this.writer =
+                new TributaryTaskWriter(
+                        table.spec(),
+                        factory.build(),
+                        files,
+                        table.io(),
+                        targetSize,
+                        keySchema != null && TableUtil.formatVersion(table) >= 3,
+                        icebergSchema,
+                        keySchema);
+    }
+
+    @Override
+    public void write(
+            Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        requireState(State.OPEN, "write");
+        if (row.arity() > converters.length) {
+            throw new InvalidInputException(
+                    "row has "
+                            + row.arity()
+                            + " fields but table '"
+                            + context.tablePath()
+                            + "' has "
+                            + converters.length
+                            + " columns");
+        }
+        boolean addition = checkChangeType(changeType);
+        for (int i = 0; i < userColumns; i++) {
+            Object v = i < row.arity() ? row.getField(i) : null;
+            try {
+                record.set(i, v == null ? null : converters[i].convert(v));
+            } catch (ClassCastException e) {
+                throw new InvalidInputException(
+                        "column "
+                                + context.table().schema().columns().get(i).name()
+                                + " of table '"
+                                + context.tablePath()
+                                + "' got a "
+                                + v.getClass().getSimpleName()
+                                + " value",
+                        e);
+            }
+        }
+        record.set(userColumns, bucket);
+        record.set(userColumns + 1, offset);
+        record.set(
+                userColumns + 2,
+                OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestampMillis), ZoneOffset.UTC));
+        try {
+            if (key == null) {
+                writer.write(record);
+            } else {
+                for (int k = 0; k < keyPositions.length; k++) {
+                    key.set(k, record.get(keyPositions[k]));
+                }
+                if (addition) {
+                    writer.upsert(record, key);
+                } else {
+                    writer.deleteKey(key);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException(
+                    "writing to Iceberg table '"
+                            + context.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        rows++;
+        minTs = Math.min(minTs, timestampMillis);
+        maxTs = Math.max(maxTs, timestampMillis);
+    }
+
+    /** True for additions; log tables take only appends. */
+    private boolean checkChangeType(ChangeType t) {
+        if (key == null && t != ChangeType.APPEND_ONLY && t != ChangeType.INSERT) {
+            throw new InvalidInputException(
+                    "log table '"
+                            + context.tablePath()
+                            + "' accepts only append records, got "
+                            + t.shortString());
+        }
+        return t.isAddition();
+    }
+
+    @Override
+    public LakeWriteResult complete() {
+        requireState(State.OPEN, "complete");
+        try {
+            completed = writer.complete();
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException(
+                    "closing Iceberg files of '"
+                            + context.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        state = State.COMPLETED;
+        List<String> paths = new ArrayList<>();
+        long bytes = 0;
+        List<ContentFile<?>> all = new ArrayList<>(List.of(completed.dataFiles()));
+        all.addAll(List.of(completed.deleteFiles()));
+        for (ContentFile<?> f : all) {
+            paths.add(f.location());
+            bytes += f.fileSizeInBytes();
+        }
+        return new LakeWriteResult(
+                IcebergLakeStoragePlugin.IDENTIFIER,
+                context.tablePath(),
+                context.tableId(),
+                context.epoch(),
+                context.roundId(),
+                context.bucket(),
+                rows,
+                paths,
+                bytes,
+                minTs,
+                maxTs,
+                paths.isEmpty() ? new byte[0] : IcebergWriteFiles.encode(completed));
+    }
+
+    @Override
+    public void abort() {
+        if (state == State.ABORTED || state == State.CLOSED) {
+            return;
+        }
+        try {
+            if (state == State.OPEN) {
+                writer.abort();
+            } else {
+                IcebergLakeCommitter.deleteFiles(table.io(), completed);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException(
+                    "deleting aborted Iceberg files of '"
+                            + context.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        } finally {
+            state = State.ABORTED;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (state == State.OPEN) {
+            abort();
+        }
+        state = State.CLOSED;
+    }
+
+    private void requireState(State expected, String action) {
+        if (state != expected) {
+            throw new IllegalStateException(
+                    "cannot "
+                            + action
+                            + " a lake writer that is "
+                            + state
+                            + " (expected "
+                            + expected
+                            + ")");
+        }
+    }
+}

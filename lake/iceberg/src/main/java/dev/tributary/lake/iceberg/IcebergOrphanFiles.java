@@ -1,0 +1,96 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.exception.StorageException;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+
+/**
+ * Finds files under the table's data location that no retained snapshot references. Only the data
+ * location is scanned: that is where tiering writers put files, and metadata files are Iceberg's
+ * own business (its snapshot expiry cleans them).
+ */
+final class IcebergOrphanFiles {
+    private IcebergOrphanFiles() {}
+
+    static List<String> list(Table table, Instant olderThan) {
+        if (!(table.io() instanceof SupportsPrefixOperations io)) {
+            throw new StorageException(
+                    "orphan cleanup of Iceberg table '"
+                            + table.name()
+                            + "' needs a FileIO that can list files; "
+                            + table.io().getClass().getName()
+                            + " cannot");
+        }
+        Set<String> referenced = referencedFiles(table);
+        String dataLocation =
+                table.properties()
+                        .getOrDefault(
+                                TableProperties.WRITE_DATA_LOCATION, table.location() + "/data");
+        List<String> orphans = new ArrayList<>();
+        try {
+            for (FileInfo f : io.listPrefix(dataLocation)) {
+                if (f.createdAtMillis() < olderThan.toEpochMilli()
+                        && !referenced.contains(normalize(f.location()))) {
+                    orphans.add(f.location());
+                }
+            }
+        } catch (RuntimeException e) {
+            // a table that never wrote data has no data directory yet
+            if (!(e.getCause() instanceof java.io.FileNotFoundException)) {
+                throw e;
+            }
+        }
+        orphans.sort(null);
+        return orphans;
+    }
+
+    private static Set<String> referencedFiles(Table table) {
+        Set<String> out = new HashSet<>();
+        Set<String> seenManifests = new HashSet<>();
+        for (Snapshot s : table.snapshots()) {
+            for (ManifestFile m : s.allManifests(table.io())) {
+                if (!seenManifests.add(m.path())) {
+                    continue;
+                }
+                try (ManifestReader<? extends ContentFile<?>> r =
+                        m.content() == ManifestContent.DATA
+                                ? ManifestFiles.read(m, table.io(), table.specs())
+                                : ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
+                    for (ContentFile<?> f : r) {
+                        out.add(normalize(f.location()));
+                    }
+                } catch (IOException e) {
+                    throw new StorageException(
+                            "reading manifest " + m.path() + " failed: " + e.getMessage(), e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Local paths appear as file:/x, file:///x or /x depending on who wrote them. */
+    static String normalize(String location) {
+        String p = location;
+        if (p.startsWith("file:")) {
+            p = p.substring("file:".length());
+            while (p.startsWith("//")) {
+                p = p.substring(1);
+            }
+        }
+        return p;
+    }
+}

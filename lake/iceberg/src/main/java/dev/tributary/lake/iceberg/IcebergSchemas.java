@@ -1,0 +1,84 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
+import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.types.Types;
+
+/** The Iceberg table Tributary creates for a descriptor, and how an existing one compares. */
+final class IcebergSchemas {
+    private IcebergSchemas() {}
+
+    static org.apache.iceberg.Schema toIcebergSchema(TableDescriptor table) {
+        Schema lake = LakeSystemColumns.lakeSchemaOf(table.schema());
+        List<Types.NestedField> fields = new ArrayList<>();
+        Set<Integer> identifiers = new HashSet<>();
+        int id = 1;
+        for (Column c : lake.columns()) {
+            fields.add(
+                    Types.NestedField.of(
+                            id,
+                            c.type().isNullable(),
+                            c.name(),
+                            IcebergTypes.toIceberg(c.type()),
+                            c.comment()));
+            if (lake.primaryKey().contains(c.name())) {
+                identifiers.add(id);
+            }
+            id++;
+        }
+        return new org.apache.iceberg.Schema(fields, identifiers);
+    }
+
+    /**
+     * Table properties: format v2 (v3 when a column needs nanosecond timestamps), merge-on-read
+     * row-level operations for PK tables so engines that update the table write deletes the same
+     * way tiering does, and the configured overrides.
+     */
+    static Map<String, String> tableProperties(
+            TableDescriptor table, Map<String, String> overrides) {
+        Map<String, String> p = new LinkedHashMap<>();
+        boolean v3 =
+                table.schema().columns().stream().anyMatch(c -> IcebergTypes.needsV3(c.type()));
+        p.put(TableProperties.FORMAT_VERSION, v3 ? "3" : "2");
+        if (table.hasPrimaryKey()) {
+            p.put(TableProperties.DELETE_MODE, "merge-on-read");
+            p.put(TableProperties.UPDATE_MODE, "merge-on-read");
+            p.put(TableProperties.MERGE_MODE, "merge-on-read");
+        }
+        p.putAll(overrides);
+        return p;
+    }
+
+    static List<String> differences(
+            TableDescriptor expected, org.apache.iceberg.Schema actual, LakeSchemaDiff.Mode mode) {
+        List<LakeSchemaDiff.LakeField> fields = new ArrayList<>();
+        for (Types.NestedField f : actual.columns()) {
+            fields.add(
+                    new LakeSchemaDiff.LakeField(
+                            f.name(),
+                            IcebergTypes.render(f.type(), f.isRequired()),
+                            f.isOptional()));
+        }
+        List<String> pk = new ArrayList<>();
+        for (Types.NestedField f : actual.columns()) {
+            if (actual.identifierFieldIds().contains(f.fieldId())) {
+                pk.add(f.name());
+            }
+        }
+        // identifier order is not kept by Iceberg: compare as the Tributary order when same set
+        if (new HashSet<>(pk).equals(new HashSet<>(expected.schema().primaryKey()))) {
+            pk = expected.schema().primaryKey();
+        }
+        return LakeSchemaDiff.differences(expected, fields, pk, IcebergTypes::render, mode);
+    }
+}
