@@ -22,8 +22,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,7 +52,7 @@ class TieringJobITCase {
     private final Random random = new Random(seed);
     private LakeStorage lake;
     private InMemoryTieringService store;
-    private JobClient job;
+    private EmbeddedTiering job;
 
     @BeforeEach
     void setUp() {
@@ -65,7 +63,7 @@ class TieringJobITCase {
     @AfterEach
     void tearDown() throws Exception {
         if (job != null) {
-            job.cancel().get();
+            job.close();
         }
         store.unregister();
         lake.close();
@@ -81,10 +79,8 @@ class TieringJobITCase {
         Configuration conf = lakeConfig();
         tiering.toMap().forEach(conf::setString);
         conf.set(TieringOptions.SHUFFLE_SEED, seed);
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.createLocalEnvironment(parallelism);
-        TieringJob.build(env, store.factory(), conf);
-        job = env.executeAsync("tiering-it");
+        conf.set(TieringOptions.EMBEDDED_PARALLELISM, parallelism);
+        job = EmbeddedTiering.start(store.factory(), conf);
     }
 
     private static TableDescriptor log(int buckets) {
@@ -180,7 +176,7 @@ class TieringJobITCase {
                 .isGreaterThan(1);
         assertThat(store.leasesTaken()).as("T9: snapshot reads hold leases").isEqualTo(3);
         assertThat(store.activeLeases()).isZero();
-        assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+        assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test
@@ -227,6 +223,6 @@ class TieringJobITCase {
                 .isEqualTo(600);
         assertThat(ExactlyOnceVerifier.verify(store, good, goodPath, log(2), warehouse))
                 .isEqualTo(800);
-        assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+        assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
     }
 }
