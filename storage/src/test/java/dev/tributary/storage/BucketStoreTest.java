@@ -1,0 +1,130 @@
+package dev.tributary.storage;
+
+import static dev.tributary.storage.StoreTestSupport.LOG_SCHEMA;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.AlreadyExistsException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.BucketRouter;
+import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.record.WriteBatch;
+import dev.tributary.common.record.WriteBatchBuilder;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.TableDescriptor;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BucketStoreTest {
+    private static final long TABLE = 11;
+
+    @TempDir Path dir;
+    private final ManualClock clock = new ManualClock(123_000);
+
+    @Test
+    void logTableRoundTripAcrossBucketsAndRestart() {
+        TableDescriptor d = TableDescriptor.builder(LOG_SCHEMA).bucketCount(3).build();
+        BucketRouter router = BucketRouter.of(d);
+        List<List<Row>> expected = new ArrayList<>();
+        for (int b = 0; b < 3; b++) {
+            expected.add(new ArrayList<>());
+        }
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.createTable(TABLE, d, 0, LOG_SCHEMA);
+            assertThatThrownBy(() -> store.createTable(TABLE, d, 0, LOG_SCHEMA))
+                    .isInstanceOf(AlreadyExistsException.class);
+            for (int i = 0; i < 9; i++) {
+                int bucket = router.nextBucket();
+                WriteBatchBuilder b = WriteBatch.builder(TABLE, bucket, 0, LOG_SCHEMA);
+                for (int r = 0; r < 5; r++) {
+                    Row row = Row.of((long) (i * 10 + r), "n" + r, new byte[] {(byte) r});
+                    b.append(row);
+                    expected.get(bucket).add(row);
+                }
+                AppendResult res = store.append(b.build()).join();
+                assertThat(res.bucket()).isEqualTo(new TableBucket(TABLE, bucket));
+                assertThat(res.recordCount()).isEqualTo(5);
+            }
+        }
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.openTable(TABLE, d, 0, LOG_SCHEMA);
+            for (int b = 0; b < 3; b++) {
+                TableBucket tb = new TableBucket(TABLE, b);
+                List<LogRecord> records = StoreTestSupport.readAll(store, tb, 0, LOG_SCHEMA);
+                assertThat(records)
+                        .extracting(LogRecord::row)
+                        .containsExactlyElementsOf(expected.get(b));
+                assertThat(records)
+                        .allMatch(
+                                r ->
+                                        r.changeType() == ChangeType.APPEND_ONLY
+                                                && r.timestamp() == 123_000);
+                assertThat(store.endOffset(tb)).isEqualTo(15);
+            }
+        }
+    }
+
+    @Test
+    void concurrentWritersAreAllAcknowledgedWithDisjointOffsets() throws Exception {
+        TableDescriptor d = TableDescriptor.builder(LOG_SCHEMA).bucketCount(1).build();
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.createTable(TABLE, d, 0, LOG_SCHEMA);
+            List<CompletableFuture<AppendResult>> futures =
+                    java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                long writer = t;
+                Thread th =
+                        new Thread(
+                                () -> {
+                                    for (int i = 0; i < 25; i++) {
+                                        futures.add(
+                                                store.append(
+                                                        WriteBatch.builder(TABLE, 0, 0, LOG_SCHEMA)
+                                                                .append(Row.of(writer, "w", null))
+                                                                .append(Row.of(writer, "w", null))
+                                                                .build()));
+                                    }
+                                });
+                threads.add(th);
+                th.start();
+            }
+            for (Thread th : threads) {
+                th.join(60_000);
+            }
+            CompletableFuture.allOf(futures.toArray(new CompletableFuture[0])).join();
+            List<Long> bases = futures.stream().map(f -> f.join().baseOffset()).sorted().toList();
+            for (int i = 0; i < bases.size(); i++) {
+                assertThat(bases.get(i)).isEqualTo(2L * i);
+            }
+            assertThat(store.endOffset(new TableBucket(TABLE, 0))).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void droppedTablesAreGoneAndTheirIdsCanBeCreatedAgain() {
+        TableDescriptor d = TableDescriptor.builder(LOG_SCHEMA).bucketCount(1).build();
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.createTable(TABLE, d, 0, LOG_SCHEMA);
+            store.append(
+                            WriteBatch.builder(TABLE, 0, 0, LOG_SCHEMA)
+                                    .append(Row.of(1L, "x", null))
+                                    .build())
+                    .join();
+            store.dropTable(TABLE);
+            assertThat(store.hasTable(TABLE)).isFalse();
+            assertThatThrownBy(() -> store.endOffset(new TableBucket(TABLE, 0)))
+                    .isInstanceOf(NotFoundException.class);
+            store.createTable(TABLE, d, 0, LOG_SCHEMA);
+            assertThat(store.endOffset(new TableBucket(TABLE, 0))).isZero();
+        }
+    }
+}
