@@ -1,5 +1,6 @@
 package dev.tributary.server.store;
 
+import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
@@ -8,6 +9,7 @@ import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.log.LogOptions;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -65,6 +67,11 @@ public final class TableService {
     }
 
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {
+        for (TableChange c : changes) {
+            if (c instanceof TableChange.SetProperty set) {
+                validateStoreOptions(java.util.Map.of(set.key(), set.value()));
+            }
+        }
         TableInfo before = join(coordinator.describeTable(path));
         TableInfo after = join(coordinator.alterTable(path, changes));
         if (after.schemaId() != before.schemaId()) {
@@ -98,6 +105,12 @@ public final class TableService {
         for (ServerExtension e : extensions) {
             e.onTableDropped(t);
         }
+    }
+
+    /** The store reads these table properties; a bad value must fail the DDL, not a later open. */
+    private static void validateStoreOptions(java.util.Map<String, String> properties) {
+        Configuration.fromMap(properties)
+                .validate(List.of(LogOptions.TTL, LogOptions.RETENTION_SIZE));
     }
 
     /** Waits for a coordinator future and rethrows its typed failure unwrapped. */
