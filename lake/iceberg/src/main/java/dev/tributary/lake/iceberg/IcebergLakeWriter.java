@@ -50,6 +50,7 @@ final class IcebergLakeWriter implements LakeWriter {
     private final GenericRecord key;
 
     private State state = State.OPEN;
+    private Object[] lastRetractedKey;
     private WriteResult completed;
     private long rows;
     private long minTs = Long.MAX_VALUE;
@@ -122,7 +123,7 @@ final class IcebergLakeWriter implements LakeWriter {
                             + converters.length
                             + " columns");
         }
-        boolean addition = checkChangeType(changeType);
+        checkChangeType(changeType);
         for (int i = 0; i < userColumns; i++) {
             Object v = i < row.arity() ? row.getField(i) : null;
             try {
@@ -148,14 +149,7 @@ final class IcebergLakeWriter implements LakeWriter {
             if (key == null) {
                 writer.write(record);
             } else {
-                for (int k = 0; k < keyPositions.length; k++) {
-                    key.set(k, record.get(keyPositions[k]));
-                }
-                if (addition) {
-                    writer.upsert(record, key);
-                } else {
-                    writer.deleteKey(key);
-                }
+                writeChange(changeType);
             }
         } catch (IOException | RuntimeException e) {
             throw new StorageException(
@@ -170,8 +164,7 @@ final class IcebergLakeWriter implements LakeWriter {
         maxTs = Math.max(maxTs, timestampMillis);
     }
 
-    /** True for additions; log tables take only appends. */
-    private boolean checkChangeType(ChangeType t) {
+    private void checkChangeType(ChangeType t) {
         if (key == null && t != ChangeType.APPEND_ONLY && t != ChangeType.INSERT) {
             throw new InvalidInputException(
                     "log table '"
@@ -179,7 +172,32 @@ final class IcebergLakeWriter implements LakeWriter {
                             + "' accepts only append records, got "
                             + t.shortString());
         }
-        return t.isAddition();
+    }
+
+    /**
+     * Applies one changelog record of a PK table. The store's changelog announces a new key with +I
+     * and precedes every +U with the -U of the same key, so +I and such a +U are plain writes and
+     * only retractions produce deletes (an equality delete, or a position delete when the key was
+     * written earlier in this split). A +U without its -U is handled as a full upsert.
+     */
+    private void writeChange(ChangeType t) throws IOException {
+        Object[] keyValues = new Object[keyPositions.length];
+        for (int k = 0; k < keyPositions.length; k++) {
+            keyValues[k] = record.get(keyPositions[k]);
+            key.set(k, keyValues[k]);
+        }
+        switch (t) {
+            case APPEND_ONLY, INSERT -> writer.insert(record);
+            case UPDATE_AFTER -> {
+                if (java.util.Arrays.equals(keyValues, lastRetractedKey)) {
+                    writer.insert(record);
+                } else {
+                    writer.upsert(record, key);
+                }
+            }
+            case UPDATE_BEFORE, DELETE -> writer.deleteKey(key);
+        }
+        lastRetractedKey = t == ChangeType.UPDATE_BEFORE ? keyValues : null;
     }
 
     @Override

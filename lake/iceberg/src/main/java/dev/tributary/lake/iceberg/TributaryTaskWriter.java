@@ -51,6 +51,11 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
         appendWriter.write(row);
     }
 
+    /** Adds the row of a key that holds no row (or whose row was just retracted). */
+    void insert(Record row) throws IOException {
+        deltaWriter.write(row);
+    }
+
     /** Upsert: retract whatever the key had, then add the row. */
     void upsert(Record row, Record key) throws IOException {
         deltaWriter.deleteKey(key);
