@@ -18,8 +18,8 @@ public interface LakeWriter extends AutoCloseable {
      * <p>For log tables {@code changeType} is {@link ChangeType#APPEND_ONLY} (INSERT is accepted
      * too). For primary-key tables {@code +I}/{@code +U} are upserts and {@code -U}/{@code -D}
      * delete the key (T8); records of one key must arrive in log order. Formats may rely on the
-     * store's changelog guarantees: {@code +I} announces a key the lake table does not hold at
-     * the split's start offset (or that an earlier record of the split deleted), and a {@code +U}
+     * store's changelog guarantees: {@code +I} announces a key the lake table does not hold at the
+     * split's start offset (or that an earlier record of the split deleted), and a {@code +U}
      * normally follows the {@code -U} of its key.
      *
      * @param row the Tributary row; it may be narrower than the table (written before a column was
