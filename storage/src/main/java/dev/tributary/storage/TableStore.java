@@ -4,6 +4,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.MemorySize;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.record.LogBatchBuilder;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.record.WriteKind;
@@ -225,14 +226,17 @@ final class TableStore implements AutoCloseable {
     private LogBucket.Appended writeKv(Bucket b, WriteBatch batch, SchemaVersion sv) {
         int n = batch.recordCount();
         WriteKind[] kinds = new WriteKind[n];
-        Row[] rows = new Row[n];
+        byte[][] keys = new byte[n][];
         int[] offsets = new int[n];
         int[] lengths = new int[n];
         WriteBatch.Reader r = batch.reader(sv.schema());
+        BinaryWriter key = new BinaryWriter(32);
         int i = 0;
         while (r.next()) {
             kinds[i] = r.kind();
-            rows[i] = r.row();
+            key.reset();
+            r.writeKey(key);
+            keys[i] = key.toByteArray();
             offsets[i] = r.rowOffset();
             lengths[i] = r.rowLength();
             i++;
@@ -240,7 +244,7 @@ final class TableStore implements AutoCloseable {
         if (n == 0) {
             return null;
         }
-        return b.kv.write(new KvWrites(sv.id(), n, kinds, rows, batch.toBytes(), offsets, lengths));
+        return b.kv.write(new KvWrites(sv.id(), n, kinds, keys, batch.toBytes(), offsets, lengths));
     }
 
     Optional<Row> lookup(int bucket, Row key) {

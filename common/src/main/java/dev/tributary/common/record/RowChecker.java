@@ -29,22 +29,28 @@ final class RowChecker {
         }
     }
 
+    /** Throws unless {@code kind} fits the table: append for log tables, else upsert/delete. */
+    static void checkKind(Schema schema, WriteKind kind) {
+        if (kind == WriteKind.APPEND) {
+            if (schema.hasPrimaryKey()) {
+                throw new InvalidInputException(
+                        "append is for log tables; this table has primary key "
+                                + schema.primaryKey()
+                                + ": use upsert or delete");
+            }
+        } else if (!schema.hasPrimaryKey()) {
+            throw new InvalidInputException(
+                    kind.name().toLowerCase(java.util.Locale.ROOT)
+                            + " needs a primary-key table; this is a log table: use append");
+        }
+    }
+
     void check(WriteKind kind, Row row, int index) {
         try {
+            checkKind(schema, kind);
             if (kind == WriteKind.APPEND) {
-                if (schema.hasPrimaryKey()) {
-                    throw new InvalidInputException(
-                            "append is for log tables; this table has primary key "
-                                    + schema.primaryKey()
-                                    + ": use upsert or delete");
-                }
                 schema.validate(row);
                 return;
-            }
-            if (!schema.hasPrimaryKey()) {
-                throw new InvalidInputException(
-                        kind.name().toLowerCase(java.util.Locale.ROOT)
-                                + " needs a primary-key table; this is a log table: use append");
             }
             if (kind == WriteKind.UPSERT) {
                 schema.validate(row);

@@ -1,8 +1,8 @@
 package dev.tributary.common.record;
 
-import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.io.BinaryReader;
+import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.Schema;
@@ -108,9 +108,9 @@ public final class WriteBatch {
     }
 
     /**
-     * A cursor over the records, decoding rows under {@code schema} (the schema of {@link
-     * #schemaId()}) and checking each one: field count, NOT NULL and value ranges for append and
-     * upsert, key fields for delete, and that the kind fits the table (append for log tables,
+     * A cursor over the records under {@code schema} (the schema of {@link #schemaId()}), checking
+     * each one: field count, framing, NOT NULL and value ranges (every column for append and
+     * upsert, key columns for delete), and that the kind fits the table (append for log tables,
      * upsert/delete for primary-key tables).
      */
     public Reader reader(Schema schema) {
@@ -134,8 +134,8 @@ public final class WriteBatch {
     public final class Reader {
         private final Schema schema;
         private final RowCodec codec;
-        private final RowChecker checker;
-        private final BinaryReader in;
+        private final RowLayout layout;
+        private int pos = HEADER_SIZE;
         private int index = -1;
         private WriteKind kind;
         private Row row;
@@ -145,23 +145,22 @@ public final class WriteBatch {
         private Reader(Schema schema) {
             this.schema = schema;
             this.codec = RowCodec.of(schema);
-            this.checker = new RowChecker(schema);
-            this.in = new BinaryReader(bytes, HEADER_SIZE, bytes.length - HEADER_SIZE);
+            this.layout = new RowLayout(schema);
         }
 
         /**
-         * Moves to the next record.
+         * Moves to the next record, checking it without decoding the row.
          *
          * @return false after the last record
          * @throws InvalidInputException if the record is malformed or does not fit the schema
          */
         public boolean next() {
             if (index + 1 >= recordCount) {
-                if (index + 1 == recordCount && in.remaining() != 0) {
+                if (index + 1 == recordCount && pos != bytes.length) {
                     index++;
                     throw new InvalidInputException(
                             "malformed write batch: "
-                                    + in.remaining()
+                                    + (bytes.length - pos)
                                     + " bytes after the last of "
                                     + recordCount
                                     + " records");
@@ -170,31 +169,29 @@ public final class WriteBatch {
                 return false;
             }
             index++;
+            row = null;
+            kind = null;
             try {
-                kind = WriteKind.fromByteValue(in.readByte());
-                rowOffset = in.position();
-                int fields = peekVarInt(bytes, rowOffset);
-                if (fields != schema.fieldCount()) {
-                    throw new InvalidInputException(
-                            "record "
-                                    + index
-                                    + " has "
-                                    + fields
-                                    + " fields but schema "
-                                    + schemaId
-                                    + " has "
-                                    + schema.fieldCount()
-                                    + " columns "
-                                    + schema.columnNames()
-                                    + "; encode rows with the table's current schema");
+                if (pos >= bytes.length) {
+                    throw new InvalidInputException("malformed write batch: it ends early");
                 }
-                row = codec.decode(in);
-                rowLength = in.position() - rowOffset;
-            } catch (CorruptDataException e) {
+                kind = WriteKind.fromByteValue(bytes[pos]);
+                RowChecker.checkKind(schema, kind);
+                rowOffset = pos + 1;
+                int end = layout.check(bytes, rowOffset, bytes.length, kind == WriteKind.DELETE);
+                rowLength = end - rowOffset;
+                pos = end;
+            } catch (InvalidInputException e) {
                 throw new InvalidInputException(
-                        "malformed write batch at record " + index + ": " + e.getMessage(), e);
+                        "record "
+                                + index
+                                + (kind == null ? "" : " (" + kind + ")")
+                                + " of the write batch for schema "
+                                + schemaId
+                                + ": "
+                                + e.getMessage(),
+                        e);
             }
-            checker.check(kind, row, index);
             return true;
         }
 
@@ -207,8 +204,20 @@ public final class WriteBatch {
             return kind;
         }
 
+        /** The current row, decoded on first call. */
         public Row row() {
+            if (row == null) {
+                row = codec.decode(new BinaryReader(bytes, rowOffset, rowLength));
+            }
             return row;
+        }
+
+        /**
+         * Writes the current row's primary key in {@link RowCodec} form (the encoding of the key
+         * columns' projection) to {@code out}.
+         */
+        public void writeKey(BinaryWriter out) {
+            layout.writeKey(bytes, out);
         }
 
         /** The array holding the current row's {@link RowCodec} encoding. */
@@ -223,18 +232,6 @@ public final class WriteBatch {
         public int rowLength() {
             return rowLength;
         }
-    }
-
-    private static int peekVarInt(byte[] buf, int pos) {
-        int v = 0;
-        for (int shift = 0; shift < 35 && pos < buf.length; shift += 7) {
-            byte b = buf[pos++];
-            v |= (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return v;
-            }
-        }
-        throw new CorruptDataException("malformed field count");
     }
 
     @Override

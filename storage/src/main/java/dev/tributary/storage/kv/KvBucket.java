@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -223,10 +222,7 @@ public final class KvBucket implements AutoCloseable {
                         "the KV state of bucket " + bucket + " failed earlier; reopen the table");
             }
             int n = writes.count();
-            List<byte[]> keys = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                keys.add(keyCodec.encode(writes.rows()[i].project(keyPositions)));
-            }
+            List<byte[]> keys = Arrays.asList(writes.keys());
             List<byte[]> stored = db.multiGetAsList(keys);
             Map<ByteBuffer, byte[]> pending = new HashMap<>();
             long ts = clock.currentTimeMillis();
