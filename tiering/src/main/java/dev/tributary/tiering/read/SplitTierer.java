@@ -32,6 +32,7 @@ public final class SplitTierer implements AutoCloseable {
     private final Clock clock;
     private final Duration leaseTtl;
 
+    private TableDescriptor descriptor;
     private RecordCursor cursor;
     private SnapshotLease lease;
     private long leaseRenewedNanos;
@@ -133,6 +134,8 @@ public final class SplitTierer implements AutoCloseable {
     }
 
     private void open() {
+        // resolve the table first: a dropped (or dropped and re-created) table fails here (T20)
+        descriptor = descriptors.apply(split);
         if (split.isSnapshot()) {
             lease = service.acquireSnapshotLease(split.tableBucket(), split.snapshotId(), leaseTtl);
             leaseRenewedNanos = clock.nanoTime();
@@ -156,7 +159,7 @@ public final class SplitTierer implements AutoCloseable {
                             new LakeWriterContext(
                                     split.tablePath(),
                                     split.tableId(),
-                                    descriptors.apply(split),
+                                    descriptor,
                                     split.bucket(),
                                     split.epoch(),
                                     split.roundId()));
