@@ -15,22 +15,23 @@ public final class FakeBuckets implements BucketStateSource {
     private final Map<Long, Map<Integer, KvSnapshotRef>> snapshots = new HashMap<>();
 
     /** Appends {@code records} to a bucket. */
-    public void write(long tableId, int bucket, long records) {
+    public synchronized void write(long tableId, int bucket, long records) {
         ends.computeIfAbsent(tableId, k -> new HashMap<>()).merge(bucket, records, Long::sum);
     }
 
-    public long end(long tableId, int bucket) {
+    public synchronized long end(long tableId, int bucket) {
         return ends.getOrDefault(tableId, Map.of()).getOrDefault(bucket, 0L);
     }
 
-    public void snapshot(long tableId, int bucket, long snapshotId, long logOffset) {
+    public synchronized void snapshot(long tableId, int bucket, long snapshotId, long logOffset) {
         snapshots
                 .computeIfAbsent(tableId, k -> new HashMap<>())
                 .put(bucket, new KvSnapshotRef(snapshotId, logOffset));
     }
 
     @Override
-    public List<BucketState> bucketStates(long tableId, TablePath path, int bucketCount) {
+    public synchronized List<BucketState> bucketStates(
+            long tableId, TablePath path, int bucketCount) {
         List<BucketState> out = new ArrayList<>(bucketCount);
         for (int b = 0; b < bucketCount; b++) {
             out.add(

@@ -34,7 +34,7 @@ public final class TieringHarness {
     public final ManualExecutor io = new ManualExecutor();
     public final FakeBuckets buckets = new FakeBuckets();
     public final FakeLake lake = new FakeLake();
-    public final MetadataStore store;
+    public MetadataStore store;
     public TieringConfig config;
     public ManualLoop loop;
     public CoordinatorCore core;
@@ -68,6 +68,12 @@ public final class TieringHarness {
     public void restart() {
         io.clear();
         start();
+    }
+
+    /** A crash and restart onto another store instance (e.g. the same directory reopened). */
+    public void restart(MetadataStore reopened) {
+        this.store = reopened;
+        restart();
     }
 
     public TieringManager tiering() {

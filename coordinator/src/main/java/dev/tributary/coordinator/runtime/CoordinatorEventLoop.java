@@ -82,11 +82,14 @@ public final class CoordinatorEventLoop implements Executor, TimerService, AutoC
                                 : Math.max(0, waitNanos - clock.nanoTime());
                 Runnable t =
                         waitNanos == 0 ? tasks.poll() : tasks.poll(waitNanos, TimeUnit.NANOSECONDS);
+                // Timers run between tasks, so a due timer is never overtaken by tasks
+                // posted after it became due, and a busy loop cannot starve timers.
+                timers.runDue();
                 while (t != null) {
                     runSafely(t);
+                    timers.runDue();
                     t = tasks.poll();
                 }
-                timers.runDue();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -1,0 +1,158 @@
+package dev.tributary.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.TableChange;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.FileMetadataStore;
+import dev.tributary.coordinator.tiering.CommitRequest;
+import dev.tributary.coordinator.tiering.HeartbeatRequest;
+import dev.tributary.coordinator.tiering.RoundPlan;
+import dev.tributary.coordinator.tiering.RoundStats;
+import dev.tributary.coordinator.tiering.TieringState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The threaded facade: event loop + commit pool + file store, on a manual clock. */
+class CoordinatorTest {
+    @TempDir Path dir;
+
+    private static Throwable cause(Runnable r) {
+        try {
+            r.run();
+            throw new AssertionError("no failure");
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+
+    /** Lets the loop run timers due at the clock's current time. */
+    private static void sync(Coordinator c) {
+        c.status().join();
+        c.status().join();
+    }
+
+    @Test
+    @DisplayName(
+            "admin and tiering calls through futures; commit runs on the pool and is recorded durably")
+    void endToEnd() {
+        ManualClock clock = new ManualClock(1_000_000);
+        FakeBuckets buckets = new FakeBuckets();
+        FakeLake lake = new FakeLake();
+        FileMetadataStore store = FileMetadataStore.open(dir);
+        TablePath path = TablePath.of("shop", "orders");
+        long tableId;
+        try (Coordinator c = Coordinator.start(new Configuration(), clock, store, buckets, lake)) {
+            assertThat(c.incarnation()).isEqualTo(1);
+            c.createDatabase("shop", null, false).join();
+            TableDescriptor d =
+                    TableDescriptor.builder(
+                                    Schema.newBuilder().column("id", DataTypes.INT()).build())
+                            .bucketCount(2)
+                            .property("table.datalake.enabled", "true")
+                            .property("table.datalake.freshness", "1min")
+                            .build();
+            TableInfo t = c.createTable(path, d, false).join();
+            tableId = t.tableId();
+            assertThat(cause(() -> c.describeTable(TablePath.of("shop", "x")).join()))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(
+                            cause(
+                                    () ->
+                                            c.alterTable(
+                                                            path,
+                                                            List.of(
+                                                                    TableChange.set(
+                                                                            "table.datalake.freshness",
+                                                                            "abc")))
+                                                    .join()))
+                    .isInstanceOf(InvalidInputException.class);
+            assertThat(c.listTables("shop").join()).containsExactly(path);
+            var reg = c.registerJob("job-1", null).join();
+            assertThat(reg.heartbeatTimeout()).isEqualTo(Duration.ofSeconds(8));
+            buckets.write(tableId, 0, 4);
+            clock.advance(Duration.ofMinutes(1));
+            sync(c);
+            var resp =
+                    c.heartbeat(new HeartbeatRequest("job-1", null, List.of(), List.of(), true))
+                            .join();
+            RoundPlan p = resp.plan();
+            assertThat(p).isNotNull();
+            assertThat(p.tableId()).isEqualTo(tableId);
+            long snap =
+                    c.commit(
+                                    CommitRequest.of(
+                                            "job-1",
+                                            tableId,
+                                            p.epoch(),
+                                            p.roundId(),
+                                            Map.of(0, 4L),
+                                            new byte[] {9},
+                                            new RoundStats(4, 40, 1),
+                                            false))
+                            .join();
+            assertThat(lake.commits()).hasSize(1);
+            assertThat(c.tableStatus(tableId).join().orElseThrow().state())
+                    .isEqualTo(TieringState.SCHEDULED);
+            assertThat(c.tableStatus(tableId).join().orElseThrow().lastRound().lakeSnapshotId())
+                    .isEqualTo(snap);
+            assertThat(
+                            cause(
+                                    () ->
+                                            c.commit(
+                                                            CommitRequest.of(
+                                                                    "job-1",
+                                                                    tableId,
+                                                                    p.epoch(),
+                                                                    p.roundId(),
+                                                                    Map.of(0, 4L),
+                                                                    new byte[] {9},
+                                                                    null,
+                                                                    false))
+                                                    .join()))
+                    .isInstanceOf(FencedException.class);
+        }
+        store.close();
+        FileMetadataStore reopened = FileMetadataStore.open(dir);
+        try (Coordinator c =
+                Coordinator.start(new Configuration(), clock, reopened, buckets, lake)) {
+            assertThat(c.incarnation()).isEqualTo(2);
+            assertThat(c.describeTable(path).join().tableId()).isEqualTo(tableId);
+            assertThat(c.tableStatus(tableId).join().orElseThrow().tieredOffsets())
+                    .containsEntry(0, 4L);
+        }
+        reopened.close();
+    }
+
+    @Test
+    @DisplayName("invalid coordinator options are rejected at start")
+    void invalidOptions() {
+        Configuration conf = new Configuration().setString("tiering.queue.policy", "lifo");
+        assertThatThrownBy(
+                        () ->
+                                Coordinator.start(
+                                        conf,
+                                        new ManualClock(),
+                                        FileMetadataStore.open(dir),
+                                        new FakeBuckets(),
+                                        null))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("tiering.queue.policy");
+    }
+}
