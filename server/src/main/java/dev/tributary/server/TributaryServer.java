@@ -27,6 +27,8 @@ import dev.tributary.server.store.StoreBucketStates;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
 import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.kv.KvOptions;
+import dev.tributary.storage.log.LogOptions;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -97,6 +99,14 @@ public final class TributaryServer implements AutoCloseable {
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
         conf.validate(ServerOptions.all());
         conf.validate(CoordinatorOptions.all());
+        conf.validate(
+                List.of(
+                        LogOptions.SEGMENT_SIZE,
+                        LogOptions.INDEX_INTERVAL,
+                        LogOptions.FLUSH_POLICY,
+                        KvOptions.SNAPSHOT_INTERVAL,
+                        KvOptions.SNAPSHOT_NUM_RETAINED,
+                        KvOptions.LEASE_TIMEOUT));
         TributaryServer s = new TributaryServer(conf);
         try {
             s.startAll(clock, extensions);

@@ -1,0 +1,127 @@
+package dev.tributary.cli.input;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataTypeParser;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a table definition from a compact DDL-like string ({@code "id BIGINT, name STRING, PRIMARY
+ * KEY (id)"}) or from a JSON file ({@code {"columns":[{"name":"id","type":"BIGINT"}],
+ * "primaryKey":["id"],"buckets":4,"bucketKeys":[],"properties":{},"comment":"..."}}).
+ */
+public final class SchemaParser {
+    private SchemaParser() {}
+
+    /** Parses the compact column list. */
+    public static Schema parseDdl(String ddl) {
+        List<Column> columns = new ArrayList<>();
+        List<String> primaryKey = new ArrayList<>();
+        for (String part : splitTopLevel(ddl)) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                throw new InvalidInputException("empty column definition in schema '" + ddl + "'");
+            }
+            if (p.toUpperCase(java.util.Locale.ROOT).startsWith("PRIMARY KEY")) {
+                int open = p.indexOf('(');
+                int close = p.lastIndexOf(')');
+                if (open < 0 || close < open) {
+                    throw new InvalidInputException(
+                            "invalid '" + p + "': expected PRIMARY KEY (col, ...)");
+                }
+                for (String k : p.substring(open + 1, close).split(",")) {
+                    primaryKey.add(k.trim());
+                }
+                continue;
+            }
+            int space = p.indexOf(' ');
+            if (space < 0) {
+                throw new InvalidInputException(
+                        "column '"
+                                + p
+                                + "' has no type: expected '<name> <TYPE>', e.g. 'id BIGINT'");
+            }
+            columns.add(
+                    new Column(
+                            p.substring(0, space).trim(),
+                            DataTypeParser.parse(p.substring(space + 1))));
+        }
+        return Schema.of(columns, primaryKey);
+    }
+
+    /** Reads a whole table definition from JSON; command-line flags may override parts. */
+    public static TableDescriptor.Builder parseJsonFile(Path file) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new InvalidInputException(
+                    "cannot read schema file " + file + ": " + e.getMessage(), e);
+        }
+        JsonNode cols = root.path("columns");
+        if (!cols.isArray() || cols.isEmpty()) {
+            throw new InvalidInputException(
+                    "schema file " + file + " needs a non-empty \"columns\" array");
+        }
+        List<Column> columns = new ArrayList<>();
+        for (JsonNode c : cols) {
+            if (!c.hasNonNull("name") || !c.hasNonNull("type")) {
+                throw new InvalidInputException(
+                        "each column in " + file + " needs \"name\" and \"type\": " + c);
+            }
+            columns.add(
+                    new Column(
+                            c.get("name").asText(),
+                            DataTypeParser.parse(c.get("type").asText()),
+                            c.hasNonNull("comment") ? c.get("comment").asText() : null));
+        }
+        List<String> pk = new ArrayList<>();
+        root.path("primaryKey").forEach(k -> pk.add(k.asText()));
+        TableDescriptor.Builder b = TableDescriptor.builder(Schema.of(columns, pk));
+        if (root.has("buckets")) {
+            b.bucketCount(root.get("buckets").asInt());
+        }
+        List<String> bucketKeys = new ArrayList<>();
+        root.path("bucketKeys").forEach(k -> bucketKeys.add(k.asText()));
+        b.bucketKeys(bucketKeys);
+        Iterator<Map.Entry<String, JsonNode>> props = root.path("properties").fields();
+        while (props.hasNext()) {
+            Map.Entry<String, JsonNode> e = props.next();
+            b.property(e.getKey(), e.getValue().asText());
+        }
+        if (root.hasNonNull("comment")) {
+            b.comment(root.get("comment").asText());
+        }
+        return b;
+    }
+
+    /** Splits on commas outside parentheses ({@code DECIMAL(10, 2)} stays whole). */
+    static List<String> splitTopLevel(String s) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i));
+                start = i + 1;
+            }
+        }
+        out.add(s.substring(start));
+        return out;
+    }
+}

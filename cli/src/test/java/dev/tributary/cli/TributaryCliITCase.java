@@ -1,0 +1,210 @@
+package dev.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.time.Clock;
+import dev.tributary.server.TributaryServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives {@link TributaryCli} as a user would, against a real server on loopback. */
+class TributaryCliITCase {
+    @TempDir static Path dir;
+    private static TributaryServer server;
+
+    record Result(int code, String out, String err) {}
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.resolve("data").toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "-1");
+        server = TributaryServer.start(conf, Clock.system(), List.of());
+        Files.createDirectories(dir.resolve("in"));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private Result run(String... args) {
+        List<String> all = new ArrayList<>(Arrays.asList(args));
+        if (all.size() > 1 && !all.contains("--help") && !all.get(0).equals("server")) {
+            all.add("--address");
+            all.add(server.rpcTarget());
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code =
+                TributaryCli.execute(
+                        all.toArray(new String[0]), new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static void assertUserError(Result r, String... fragments) {
+        assertThat(r.code()).as(r.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).startsWith("error: ").doesNotContain("\tat ");
+        for (String f : fragments) {
+            assertThat(r.err()).contains(f);
+        }
+    }
+
+    @Test
+    void aUserSession() throws Exception {
+        assertThat(run("db", "create", "shop").out()).contains("created database shop");
+        Result created =
+                run(
+                        "table",
+                        "create",
+                        "shop.users",
+                        "--schema",
+                        "id BIGINT, name STRING, balance DECIMAL(10, 2), PRIMARY KEY (id)",
+                        "--buckets",
+                        "2");
+        assertThat(created.code()).as(created.toString()).isZero();
+        Path schemaFile = dir.resolve("in/clicks.json");
+        Files.writeString(
+                schemaFile,
+                "{\"columns\":[{\"name\":\"id\",\"type\":\"BIGINT\"},"
+                        + "{\"name\":\"page\",\"type\":\"STRING\"},"
+                        + "{\"name\":\"at\",\"type\":\"TIMESTAMP(3)\"}],"
+                        + "\"buckets\":3,\"properties\":{\"table.log.ttl\":\"7d\"}}");
+        assertThat(
+                        run(
+                                        "table",
+                                        "create",
+                                        "shop.clicks",
+                                        "--schema-file",
+                                        schemaFile.toString())
+                                .code())
+                .isZero();
+        assertThat(run("table", "list", "shop").out().lines()).containsExactly("clicks", "users");
+
+        Path csv = dir.resolve("in/users.csv");
+        Files.writeString(
+                csv, "id,name,balance\n1,ann,10.50\n2,\"bob, jr\",0.00\n3,,7.25\n2,bobby,1.00\n");
+        Result write = run("write", "shop.users", "--file", csv.toString(), "--header", "--quiet");
+        assertThat(write.code()).as(write.toString()).isZero();
+        assertThat(write.out()).contains("wrote 4 rows to shop.users");
+        assertThat(run("lookup", "shop.users", "2").out().strip()).isEqualTo("2\tbobby\t1.00");
+        assertThat(run("lookup", "shop.users", "3").out().strip()).isEqualTo("3\tNULL\t7.25");
+
+        Path jsonl = dir.resolve("in/clicks.jsonl");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            sb.append("{\"id\":")
+                    .append(i)
+                    .append(",\"page\":\"p")
+                    .append(i % 5)
+                    .append("\",\"at\":\"2026-11-29T10:00:00.123\"}\n");
+        }
+        Files.writeString(jsonl, sb);
+        Result w2 = run("write", "shop.clicks", "--format", "json", "--file", jsonl.toString());
+        assertThat(w2.code()).as(w2.toString()).isZero();
+        assertThat(w2.out()).contains("wrote 500 rows");
+        Result scan = run("scan", "shop.clicks");
+        assertThat(scan.out().lines()).hasSize(500);
+        assertThat(scan.out()).contains("+A\t7\tp2\t2026-11-29T10:00:00.123");
+        assertThat(run("scan", "shop.clicks", "--bucket", "0", "--limit", "3").out().lines())
+                .hasSize(3);
+        Result changelog = run("scan", "shop.users");
+        assertThat(changelog.out()).contains("-U\t2\tbob, jr").contains("+U\t2\tbobby");
+
+        Result describe = run("table", "describe", "shop.users");
+        assertThat(describe.out())
+                .contains("primary key [id]")
+                .contains("DECIMAL(10, 2)")
+                .contains("end offsets");
+        Result alter =
+                run(
+                        "table",
+                        "alter",
+                        "shop.clicks",
+                        "--add-column",
+                        "referrer STRING",
+                        "--set",
+                        "table.datalake.freshness=1min");
+        assertThat(alter.code()).as(alter.toString()).isZero();
+        assertThat(run("table", "describe", "shop.clicks").out())
+                .contains("referrer")
+                .contains("table.datalake.freshness = 1min");
+        Result status = run("tiering", "status");
+        assertThat(status.code()).as(status.toString()).isZero();
+        assertThat(status.out()).contains("STATE").contains("LAG RECORDS");
+
+        assertThat(run("table", "drop", "shop.clicks").code()).isZero();
+        assertThat(run("table", "list", "shop").out().lines()).containsExactly("users");
+    }
+
+    @Test
+    void userErrorsPrintOneLineAndExitNonZero() throws Exception {
+        run("db", "create", "errs", "--if-not-exists");
+        assertUserError(run("table", "describe", "errs.nope"), "errs.nope");
+        assertUserError(
+                run(
+                        "table",
+                        "create",
+                        "errs.t",
+                        "--schema",
+                        "id BIGINT",
+                        "-p",
+                        "table.datalake.freshness=abc"),
+                "table.datalake.freshness",
+                "abc");
+        assertUserError(
+                run("table", "create", "errs.t", "--schema", "id BIGINT", "--buckets", "0"),
+                "bucket.num");
+        assertUserError(run("table", "create", "errs.t", "--schema", "id WHATEVER"), "WHATEVER");
+        assertUserError(run("table", "create", "bad-path", "--schema", "id INT"), "bad-path");
+        assertThat(run("table", "create", "errs.t", "--schema", "id BIGINT, v INT").code())
+                .isZero();
+
+        Path csv = dir.resolve("in/bad.csv");
+        Files.writeString(csv, "1,10\n2,20\nthree,30\n4,40\n");
+        assertUserError(
+                run("write", "errs.t", "--file", csv.toString(), "--quiet"), "line 3", "three");
+        // the two lines before the bad one were written
+        assertThat(run("scan", "errs.t").out().lines()).hasSize(2);
+        assertUserError(run("lookup", "errs.t", "1"), "no primary key");
+
+        // the server is not there
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code =
+                TributaryCli.execute(
+                        new String[] {"table", "list", "errs", "--address", "127.0.0.1:1"},
+                        new PrintWriter(out),
+                        new PrintWriter(err));
+        assertThat(code).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(err.toString()).startsWith("error: ").doesNotContain("\tat ");
+
+        // --verbose adds the stack trace
+        Result verbose = run("table", "describe", "errs.nope", "--verbose");
+        assertThat(verbose.code()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(verbose.err()).contains("\tat ");
+
+        // usage errors and help
+        Result usage = run("table", "create", "errs.x", "--no-such-flag");
+        assertThat(usage.code()).isEqualTo(TributaryCli.USAGE_ERROR);
+        assertThat(usage.err()).contains("--no-such-flag").contains("--help");
+        Result help = run("table", "create", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("Usage: tributary table create");
+        assertThat(run("--help").out()).contains("server").contains("tiering");
+        Result badConf = run("server", "--set", "server.rpc.port=abc");
+        assertUserError(badConf, "server.rpc.port", "abc");
+    }
+}
