@@ -1,5 +1,7 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.NotFoundException;
@@ -27,6 +29,18 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /** An Iceberg catalog opened through Iceberg's own {@code CatalogUtil}. */
 final class IcebergLakeStorage implements LakeStorage {
+    /**
+     * The catalog name. Catalogs that keep several catalogs in one store (JDBC) key tables by it,
+     * so other engines must use the same name to see Tributary's tables.
+     */
+    static final ConfigOption<String> CATALOG_NAME =
+            ConfigOptions.key("catalog-name")
+                    .stringType()
+                    .defaultValue("tributary")
+                    .withDescription(
+                            "Name of the Iceberg catalog Tributary opens; engines sharing a JDBC"
+                                    + " catalog store must use the same name.");
+
     private final Catalog catalog;
     private final IcebergLakeCatalog lakeCatalog;
 
@@ -39,6 +53,7 @@ final class IcebergLakeStorage implements LakeStorage {
                                                 "'datalake.iceberg.warehouse' is not set: give the"
                                                         + " Iceberg warehouse directory or URI"));
         Map<String, String> props = new LinkedHashMap<>(LakeStorageOptions.catalogOptions(conf));
+        props.remove(CATALOG_NAME.key());
         props.put(CatalogProperties.WAREHOUSE_LOCATION, toUri(warehouse));
         if (!props.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
                 && !props.containsKey(CatalogProperties.CATALOG_IMPL)) {
@@ -48,7 +63,9 @@ final class IcebergLakeStorage implements LakeStorage {
         try {
             this.catalog =
                     CatalogUtil.buildIcebergCatalog(
-                            "tributary", props, new org.apache.hadoop.conf.Configuration());
+                            conf.get(CATALOG_NAME),
+                            props,
+                            new org.apache.hadoop.conf.Configuration());
         } catch (RuntimeException e) {
             throw new InvalidConfigException(
                     "cannot open the Iceberg catalog with properties "

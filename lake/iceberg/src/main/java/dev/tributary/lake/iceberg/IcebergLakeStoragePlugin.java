@@ -10,7 +10,7 @@ import dev.tributary.lake.api.LakeStoragePlugin;
  * Iceberg's {@code CatalogUtil.buildIcebergCatalog}, so {@code type} ({@code hadoop} by default,
  * which needs no service; also {@code jdbc}, {@code rest}, {@code hive}, {@code glue}...), {@code
  * catalog-impl}, {@code uri}, {@code io-impl} and the rest of Iceberg's catalog properties work as
- * documented by Iceberg.
+ * documented by Iceberg. {@code catalog-name} (default {@code tributary}) names the catalog.
  */
 public final class IcebergLakeStoragePlugin implements LakeStoragePlugin {
     public static final String IDENTIFIER = "iceberg";

@@ -1,5 +1,6 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataType;
@@ -13,13 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
@@ -28,9 +33,19 @@ import org.apache.iceberg.types.Types;
  */
 class IcebergLakeTieringTest extends LakeTieringContractTest {
 
+    /**
+     * Iceberg catalog properties beyond the warehouse; empty means Tributary's default (the Hadoop
+     * catalog). Passed through unchanged, as a user would configure them.
+     */
+    protected Map<String, String> catalogProperties() {
+        return Map.of();
+    }
+
     @Override
     protected LakeStorage createStorage(Path warehouse) {
-        return LakeStoragePlugins.find("iceberg").createLakeStorage(warehouseConfig(warehouse));
+        Map<String, String> conf = new HashMap<>(catalogProperties());
+        conf.put("warehouse", warehouse.toString());
+        return LakeStoragePlugins.find("iceberg").createLakeStorage(Configuration.fromMap(conf));
     }
 
     @Override
@@ -39,16 +54,34 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
     }
 
     /** An independent Iceberg catalog, as another engine would open it. */
-    private Table nativeTable(TablePath path) {
-        HadoopCatalog catalog =
-                new HadoopCatalog(
-                        new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString());
-        return catalog.loadTable(TableIdentifier.of(path.database(), path.table()));
+    private <T> T withNativeTable(TablePath path, NativeAction<T> action) throws Exception {
+        Map<String, String> props = new HashMap<>(catalogProperties());
+        props.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse.toUri().toString());
+        props.putIfAbsent(
+                CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP);
+        Catalog catalog =
+                CatalogUtil.buildIcebergCatalog(
+                        "tributary", props, new org.apache.hadoop.conf.Configuration());
+        try {
+            return action.apply(
+                    catalog.loadTable(TableIdentifier.of(path.database(), path.table())));
+        } finally {
+            if (catalog instanceof AutoCloseable c) {
+                c.close();
+            }
+        }
+    }
+
+    private interface NativeAction<T> {
+        T apply(Table table) throws Exception;
     }
 
     @Override
     protected List<Row> readWithFormatReader(TablePath path) throws Exception {
-        Table table = nativeTable(path);
+        return withNativeTable(path, IcebergLakeTieringTest::read);
+    }
+
+    private static List<Row> read(Table table) throws Exception {
         List<Row> out = new ArrayList<>();
         try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
             int columns = table.schema().columns().size();
@@ -111,7 +144,12 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
     }
 
     @Override
-    protected void widenIntColumnOutsideTributary(TablePath path, String column) {
-        nativeTable(path).updateSchema().updateColumn(column, Types.LongType.get()).commit();
+    protected void widenIntColumnOutsideTributary(TablePath path, String column) throws Exception {
+        withNativeTable(
+                path,
+                t -> {
+                    t.updateSchema().updateColumn(column, Types.LongType.get()).commit();
+                    return null;
+                });
     }
 }
