@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
 /**
@@ -35,9 +36,10 @@ import java.util.stream.Stream;
  * the log as its write-ahead log, and KV snapshots.
  *
  * <p>A library without threads of its own: appends run on the caller's thread (the thread that
- * finds no fsync in progress performs it for everyone waiting: group commit), and periodic work
- * ({@link #runRetention()}, {@link #maybeSnapshot()}) runs when the caller's scheduler calls it.
- * All methods are thread safe.
+ * finds no fsync in progress performs it for everyone waiting: group commit; or a flush executor
+ * the caller passes to {@link #open(Path, Configuration, Clock, java.util.concurrent.Executor)}
+ * does), and periodic work ({@link #runRetention()}, {@link #maybeSnapshot()}) runs when the
+ * caller's scheduler calls it. All methods are thread safe.
  *
  * <p>Errors: {@link dev.tributary.common.exception.InvalidInputException} for bad requests (nothing
  * written), {@link dev.tributary.common.exception.NotFoundException} for an unknown table, snapshot
@@ -50,13 +52,15 @@ public final class BucketStore implements AutoCloseable {
     private final Path dataDir;
     private final Configuration conf;
     private final Clock clock;
+    private final Executor flushExecutor;
     private final Map<Long, TableStore> tables = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    private BucketStore(Path dataDir, Configuration conf, Clock clock) {
+    private BucketStore(Path dataDir, Configuration conf, Clock clock, Executor flushExecutor) {
         this.dataDir = dataDir;
         this.conf = conf;
         this.clock = clock;
+        this.flushExecutor = flushExecutor;
     }
 
     /**
@@ -68,6 +72,17 @@ public final class BucketStore implements AutoCloseable {
      * @param clock the only source of time (append timestamps, retention, snapshot cadence, leases)
      */
     public static BucketStore open(Path dataDir, Configuration conf, Clock clock) {
+        return open(dataDir, conf, clock, null);
+    }
+
+    /**
+     * Like {@link #open(Path, Configuration, Clock)}, but group-commit fsyncs run on {@code
+     * flushExecutor} (owned by the caller) instead of on an appending thread. Then {@link #append}
+     * never blocks on fsync, and one writer with several batches in flight gets them durable
+     * together. {@code null} means the appending threads.
+     */
+    public static BucketStore open(
+            Path dataDir, Configuration conf, Clock clock, Executor flushExecutor) {
         try {
             Files.createDirectories(dataDir.resolve(TABLES_DIR));
         } catch (IOException e) {
@@ -78,7 +93,7 @@ public final class BucketStore implements AutoCloseable {
         conf.get(LogOptions.INDEX_INTERVAL);
         conf.get(LogOptions.FLUSH_POLICY);
         conf.get(KvOptions.LEASE_TIMEOUT);
-        return new BucketStore(dataDir, conf, clock);
+        return new BucketStore(dataDir, conf, clock, flushExecutor);
     }
 
     /**
@@ -97,7 +112,15 @@ public final class BucketStore implements AutoCloseable {
             }
             tables.put(
                     tableId,
-                    TableStore.open(dir, tableId, descriptor, schemaId, schema, conf, clock));
+                    TableStore.open(
+                            dir,
+                            tableId,
+                            descriptor,
+                            schemaId,
+                            schema,
+                            conf,
+                            clock,
+                            flushExecutor));
         }
     }
 
@@ -119,7 +142,14 @@ public final class BucketStore implements AutoCloseable {
             tables.put(
                     tableId,
                     TableStore.open(
-                            tableDir(tableId), tableId, descriptor, schemaId, schema, conf, clock));
+                            tableDir(tableId),
+                            tableId,
+                            descriptor,
+                            schemaId,
+                            schema,
+                            conf,
+                            clock,
+                            flushExecutor));
         }
     }
 

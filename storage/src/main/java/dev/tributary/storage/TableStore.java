@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /** The buckets of one table, and the checks that turn a write batch into log and KV writes. */
 final class TableStore implements AutoCloseable {
@@ -72,7 +73,8 @@ final class TableStore implements AutoCloseable {
             int schemaId,
             Schema schema,
             Configuration storeConf,
-            Clock clock) {
+            Clock clock,
+            Executor flushExecutor) {
         checkSchema(descriptor, schema);
         Configuration conf = new Configuration(storeConf.toMap());
         descriptor.properties().forEach(conf::setString);
@@ -93,7 +95,7 @@ final class TableStore implements AutoCloseable {
             for (int b = 0; b < buckets.length; b++) {
                 TableBucket tb = new TableBucket(tableId, b);
                 Path dir = tableDir.resolve(Integer.toString(b));
-                LogBucket log = LogBucket.open(tb, dir.resolve("log"), logConfig);
+                LogBucket log = LogBucket.open(tb, dir.resolve("log"), logConfig, flushExecutor);
                 KvBucket kv = null;
                 try {
                     if (schema.hasPrimaryKey()) {

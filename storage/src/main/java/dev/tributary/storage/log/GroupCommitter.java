@@ -5,13 +5,15 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Group commit without a thread of its own (leader/follower). An appender that finds no fsync in
  * progress becomes the leader: it fsyncs everything written so far, completes every waiter that the
  * fsync covered, and repeats while waiters remain. Appenders that arrive during an fsync just
  * register and return; the leader's next round covers them, so N concurrent appends cost about two
- * fsyncs instead of N.
+ * fsyncs instead of N. Optionally the rounds run on a caller-supplied executor instead.
  *
  * <p>The durable offset only grows and is the log's high watermark.
  */
@@ -29,6 +31,7 @@ final class GroupCommitter {
 
     private final Target target;
     private final FlushPolicy policy;
+    private final Executor flushExecutor;
     private final Object lock = new Object();
     private final List<Waiter> waiters = new ArrayList<>();
     private boolean leaderActive;
@@ -36,9 +39,19 @@ final class GroupCommitter {
     private volatile StorageException failure;
 
     GroupCommitter(Target target, FlushPolicy policy, long durableOffset) {
+        this(target, policy, durableOffset, null);
+    }
+
+    /**
+     * @param flushExecutor where the leader's fsync rounds run; {@code null} runs them on the
+     *     appending thread that became leader. With an executor an appender never blocks on fsync,
+     *     so one writer can keep several batches in flight and they share fsyncs too.
+     */
+    GroupCommitter(Target target, FlushPolicy policy, long durableOffset, Executor flushExecutor) {
         this.target = target;
         this.policy = policy;
         this.durableOffset = durableOffset;
+        this.flushExecutor = flushExecutor;
     }
 
     long durableOffset() {
@@ -65,7 +78,15 @@ final class GroupCommitter {
             }
             leaderActive = true;
         }
-        lead();
+        if (flushExecutor == null) {
+            lead();
+        } else {
+            try {
+                flushExecutor.execute(this::lead);
+            } catch (RejectedExecutionException e) {
+                lead(); // the executor is shutting down: do the work here rather than hang
+            }
+        }
         return future;
     }
 

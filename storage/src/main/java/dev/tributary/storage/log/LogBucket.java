@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -51,7 +52,12 @@ public final class LogBucket implements AutoCloseable {
     private volatile long writtenEnd;
     private volatile boolean closed;
 
-    private LogBucket(TableBucket bucket, Path dir, Config config, List<LogSegment> recovered) {
+    private LogBucket(
+            TableBucket bucket,
+            Path dir,
+            Config config,
+            List<LogSegment> recovered,
+            Executor flushExecutor) {
         this.bucket = bucket;
         this.dir = dir;
         this.config = config;
@@ -74,7 +80,8 @@ public final class LogBucket implements AutoCloseable {
                             }
                         },
                         config.flushPolicy(),
-                        writtenEnd);
+                        writtenEnd,
+                        flushExecutor);
     }
 
     /**
@@ -83,6 +90,17 @@ public final class LogBucket implements AutoCloseable {
      * @throws CorruptDataException if a segment is damaged anywhere but in its torn tail
      */
     public static LogBucket open(TableBucket bucket, Path dir, Config config) {
+        return open(bucket, dir, config, null);
+    }
+
+    /**
+     * Opens (or creates) the log in {@code dir}, recovering it.
+     *
+     * @param flushExecutor runs group-commit fsyncs; {@code null} runs them on appending threads
+     * @throws CorruptDataException if a segment is damaged anywhere but in its torn tail
+     */
+    public static LogBucket open(
+            TableBucket bucket, Path dir, Config config, Executor flushExecutor) {
         try {
             Files.createDirectories(dir);
             List<Long> bases = new ArrayList<>();
@@ -120,7 +138,7 @@ public final class LogBucket implements AutoCloseable {
                 recovered.add(s);
                 expected = s.nextOffset();
             }
-            LogBucket log = new LogBucket(bucket, dir, config, recovered);
+            LogBucket log = new LogBucket(bucket, dir, config, recovered, flushExecutor);
             log.active.force(); // whatever survived is now durable: it becomes the high watermark
             return log;
         } catch (IOException e) {

@@ -102,4 +102,24 @@ class GroupCommitterTest {
         assertThat(committer.awaitDurable(1)).isCompletedExceptionally();
         assertThat(committer.durableOffset()).isZero();
     }
+
+    @Test
+    void withAFlushExecutorAppendersNeverBlockAndBatchesInFlightShareAnFsync() {
+        BlockingTarget log = new BlockingTarget();
+        log.releaseFirstSync.countDown();
+        java.util.ArrayDeque<Runnable> queued = new java.util.ArrayDeque<>();
+        GroupCommitter committer = new GroupCommitter(log, FlushPolicy.FSYNC, 0, queued::add);
+        List<CompletableFuture<Void>> inFlight = new ArrayList<>();
+        for (long end = 1; end <= 4; end++) {
+            log.written = end;
+            inFlight.add(committer.awaitDurable(end));
+        }
+        // one writer, four batches in flight, no fsync yet on its thread
+        assertThat(log.syncs.get()).isZero();
+        assertThat(inFlight).noneMatch(CompletableFuture::isDone);
+        assertThat(queued).hasSize(1);
+        queued.poll().run();
+        assertThat(log.syncs.get()).isEqualTo(1);
+        assertThat(inFlight).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
+    }
 }
