@@ -21,9 +21,7 @@ import java.util.Set;
 public final class ExactlyOnceVerifier {
     private ExactlyOnceVerifier() {}
 
-    /**
-     * @return how many lake rows were checked
-     */
+    /** Checks a table of the in-memory service; returns how many lake rows were checked. */
     public static int verify(
             InMemoryTieringService store,
             long tableId,
@@ -31,14 +29,32 @@ public final class ExactlyOnceVerifier {
             TableDescriptor descriptor,
             File warehouse)
             throws Exception {
-        Map<Integer, Long> committed = store.tieredOffsets(tableId);
+        Map<Integer, List<LogRecord>> log = new HashMap<>();
+        for (int b = 0; b < descriptor.bucketCount(); b++) {
+            log.put(b, store.bucket(tableId, b).records());
+        }
+        return verify(log, store.tieredOffsets(tableId), path, descriptor, warehouse);
+    }
+
+    /**
+     * @param log every bucket's log records in offset order
+     * @param committed the committed (tiered) offset per bucket
+     * @return how many lake rows were checked
+     */
+    public static int verify(
+            Map<Integer, List<LogRecord>> log,
+            Map<Integer, Long> committed,
+            TablePath path,
+            TableDescriptor descriptor,
+            File warehouse)
+            throws Exception {
         List<PaimonLakeReader.LakeRow> lake =
                 PaimonLakeReader.read(warehouse, path, descriptor.schema());
         if (!descriptor.hasPrimaryKey()) {
             Map<String, Row> expected = new HashMap<>();
             for (int b = 0; b < descriptor.bucketCount(); b++) {
                 long upTo = committed.getOrDefault(b, 0L);
-                for (LogRecord r : store.bucket(tableId, b).records()) {
+                for (LogRecord r : log.getOrDefault(b, List.of())) {
                     if (r.offset() < upTo) {
                         expected.put(b + "@" + r.offset(), r.row());
                     }
@@ -64,7 +80,7 @@ public final class ExactlyOnceVerifier {
         Map<Row, Row> state = new HashMap<>();
         for (int b = 0; b < descriptor.bucketCount(); b++) {
             long upTo = committed.getOrDefault(b, 0L);
-            for (LogRecord r : store.bucket(tableId, b).records()) {
+            for (LogRecord r : log.getOrDefault(b, List.of())) {
                 if (r.offset() >= upTo) {
                     break;
                 }
