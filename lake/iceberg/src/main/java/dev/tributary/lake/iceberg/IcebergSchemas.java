@@ -40,9 +40,9 @@ final class IcebergSchemas {
     }
 
     /**
-     * Table properties: format v2 (v3 when a column needs nanosecond timestamps), merge-on-read
-     * row-level operations for PK tables so engines that update the table write deletes the same
-     * way tiering does, and the configured overrides.
+     * Table properties: format v2 (v3 when a column needs nanosecond timestamps), bounded metadata
+     * file history, merge-on-read row-level operations for PK tables so engines that update the
+     * table write deletes the same way tiering does, and the configured overrides.
      */
     static Map<String, String> tableProperties(
             TableDescriptor table, Map<String, String> overrides) {
@@ -50,6 +50,8 @@ final class IcebergSchemas {
         boolean v3 =
                 table.schema().columns().stream().anyMatch(c -> IcebergTypes.needsV3(c.type()));
         p.put(TableProperties.FORMAT_VERSION, v3 ? "3" : "2");
+        // one metadata file per commit would otherwise pile up forever (a commit per round)
+        p.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
         if (table.hasPrimaryKey()) {
             p.put(TableProperties.DELETE_MODE, "merge-on-read");
             p.put(TableProperties.UPDATE_MODE, "merge-on-read");

@@ -83,7 +83,7 @@ final class PaimonLakeStorage implements LakeStorage {
         FileStoreTable table = loadTable(catalog, context.tablePath());
         PaimonLakeCatalog.checkMatches(
                 table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.LAKE_AHEAD);
-        return new PaimonLakeWriter(table, context);
+        return new PaimonLakeWriter(table.copy(PaimonSchemas.writerOptions()), context);
     }
 
     @Override

@@ -220,6 +220,9 @@ final class PaimonLakeWriter implements LakeWriter {
         if (state == State.CLOSED) {
             return;
         }
+        if (state == State.OPEN) {
+            abort();
+        }
         state = State.CLOSED;
         try {
             write.close();

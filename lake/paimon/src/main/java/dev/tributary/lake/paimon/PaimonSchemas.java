@@ -13,9 +13,8 @@ final class PaimonSchemas {
     /**
      * Native options of a Tributary-created table. PK tables: fixed buckets routed by Paimon's own
      * bucket function over the Tributary bucket key, deduplicate merge engine. Log tables:
-     * bucket-unaware append table. Always write-only: rows of one Paimon bucket may come from
-     * several Tributary writers at once, and concurrent compactions of one bucket would make the
-     * round's commit conflict; compaction is left to Paimon's dedicated compaction job.
+     * bucket-unaware append table. The table itself is a normal Paimon table (other engines may
+     * compact it); Tributary's writers run write-only, see {@link #writerOptions()}.
      */
     static Map<String, String> tableOptions(TableDescriptor table, Map<String, String> overrides) {
         Map<String, String> o = new java.util.LinkedHashMap<>();
@@ -26,9 +25,18 @@ final class PaimonSchemas {
         } else {
             o.put("bucket", "-1");
         }
-        o.put("write-only", "true");
         o.putAll(overrides);
         return o;
+    }
+
+    /**
+     * Dynamic options of Tributary's writers: write-only. Rows of one Paimon bucket may come from
+     * several Tributary writers of the same round, and concurrent compactions of one bucket would
+     * make the round's commit conflict; compaction is left to Paimon's own compaction job. The
+     * committer is not write-only, so Paimon's snapshot expiration runs on commit.
+     */
+    static Map<String, String> writerOptions() {
+        return Map.of("write-only", "true");
     }
 
     static org.apache.paimon.schema.Schema toPaimonSchema(

@@ -45,7 +45,10 @@ public interface LakeWriter extends AutoCloseable {
     /** Deletes every file this writer created. Safe to call after {@link #complete()} too. */
     void abort();
 
-    /** Releases resources; does not delete completed files. Idempotent. */
+    /**
+     * Releases resources. Files of a completed writer stay (they belong to its result); a writer
+     * closed while still open is aborted. Idempotent.
+     */
     @Override
     void close();
 }

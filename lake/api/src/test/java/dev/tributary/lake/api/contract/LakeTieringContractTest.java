@@ -511,6 +511,13 @@ public abstract class LakeTieringContractTest {
             w.abort();
         }
         assertThat(dataFilesOnDisk(path)).isEmpty();
+        // so does one closed while still open (a failed split)
+        try (LakeWriter w = storage.createWriter(new LakeWriterContext(path, 1, table, 1, 2, 2))) {
+            for (int i = 0; i < 100; i++) {
+                w.write(Row.of(10 + i, "d", 4L), ChangeType.INSERT, 1, i, BASE_TS);
+            }
+        }
+        assertThat(dataFilesOnDisk(path)).isEmpty();
         assertThat(readWithFormatReader(path)).isEmpty();
     }
 
