@@ -100,8 +100,12 @@ public final class LakeWriteBench {
             Configuration conf = Configuration.fromMap(Map.of("warehouse", warehouse.toString()));
             try (LakeStorage storage = LakeStoragePlugins.find(format).createLakeStorage(conf)) {
                 bench.runLog(storage, TablePath.of("bench", "warmup"), 200_000, false);
-                bench.runLog(storage, TablePath.of("bench", "log_events"), logRows, true);
-                bench.runPk(storage, TablePath.of("bench", "pk_users"), pkRows);
+                if (logRows > 0) {
+                    bench.runLog(storage, TablePath.of("bench", "log_events"), logRows, true);
+                }
+                if (pkRows > 0) {
+                    bench.runPk(storage, TablePath.of("bench", "pk_users"), pkRows);
+                }
             }
         }
     }
