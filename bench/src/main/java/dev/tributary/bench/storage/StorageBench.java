@@ -104,11 +104,6 @@ public final class StorageBench {
                     log[2] / disk,
                     log[3] / disk);
             double rocks = rocksBaseline(root.resolve("rocks"), seconds);
-            System.out.printf(
-                    Locale.ROOT,
-                    "baseline     raw RocksDB multiGet+write of 1,000 keys (WAL off), 1 thread:"
-                            + " %,.0f rows/s%n",
-                    rocks);
             double pk1 = pkScenario(root.resolve("pk-1w"), 1, 1, false, seconds);
             double pk1p = pkScenario(root.resolve("pk-1w-pipe"), 1, 4, true, seconds);
             double pk2 = pkScenario(root.resolve("pk-2w-2b"), 2, 1, false, seconds);
@@ -206,13 +201,14 @@ public final class StorageBench {
             System.out.printf(
                     Locale.ROOT,
                     "log append   writers=%d buckets=%d in-flight=%d fsync-on=%-9s: %7.1f MB/s"
-                            + " %,11.0f rows/s  (%,d rows stored)%n",
+                            + " %,11.0f rows/s %,11.0f rows/CPU-s (%,d rows stored)%n",
                     writers,
                     buckets,
                     inFlight,
                     flushThread ? "flusher" : "appenders",
                     r.bytesPerSecond() / 1e6,
                     r.rowsPerSecond(),
+                    r.rowsPerCpuSecond(),
                     records);
             return r.bytesPerSecond();
         } finally {
@@ -250,8 +246,8 @@ public final class StorageBench {
     }
 
     /**
-     * Looks up and writes 1,000 keys per batch straight into RocksDB (WAL off, same options as the
-     * store), half new and half existing: the floor under the PK path.
+     * Looks up and writes 1,000 keys per batch straight into RocksDB (WAL off, default options, no
+     * log, no fsync), half new and half existing keys: the ceiling for the PK path on this machine.
      *
      * @return rows per second
      */
@@ -266,6 +262,7 @@ public final class StorageBench {
                 WriteOptions wo = new WriteOptions().setDisableWAL(true)) {
             long next = 0;
             long start = System.nanoTime();
+            long cpuStart = processCpuNanos();
             long deadline = start + seconds * 1_000_000_000L;
             while (System.nanoTime() < deadline) {
                 List<byte[]> keys = new ArrayList<>(BATCH_ROWS);
@@ -286,6 +283,13 @@ public final class StorageBench {
                 }
                 rows += BATCH_ROWS;
             }
+            double cpu = (processCpuNanos() - cpuStart) / 1e9;
+            System.out.printf(
+                    Locale.ROOT,
+                    "baseline     raw RocksDB multiGet+write of 1,000 keys (WAL off), 1 thread:"
+                            + " %,.0f rows/s %,.0f rows/CPU-s%n",
+                    rows / ((System.nanoTime() - start) / 1e9),
+                    rows / cpu);
             return rows / ((System.nanoTime() - start) / 1e9);
         }
     }
@@ -357,13 +361,15 @@ public final class StorageBench {
             System.out.printf(
                     Locale.ROOT,
                     "pk upsert    writers=%d buckets=%d in-flight=%d fsync-on=%-9s: %7.1f MB/s"
-                            + " %,11.0f rows/s  (50%% new keys; %,d changelog records)%n",
+                            + " %,11.0f rows/s %,11.0f rows/CPU-s (50%% new keys; %,d changelog"
+                            + " records)%n",
                     writers,
                     writers,
                     inFlight,
                     flushThread ? "flusher" : "appenders",
                     r.bytesPerSecond() / 1e6,
                     r.rowsPerSecond(),
+                    r.rowsPerCpuSecond(),
                     changelog);
             return r.rowsPerSecond();
         } finally {
@@ -378,7 +384,14 @@ public final class StorageBench {
         long write(int writer, int iteration) throws Exception;
     }
 
-    private record Result(double bytesPerSecond, double rowsPerSecond) {}
+    /** Rates over wall time, and rows per second of process CPU time (all threads). */
+    private record Result(double bytesPerSecond, double rowsPerSecond, double rowsPerCpuSecond) {}
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
 
     /** Runs {@code writers} threads: 2 s warm-up, then {@code seconds} measured. */
     private static Result run(int writers, int seconds, Op op) throws Exception {
@@ -412,9 +425,11 @@ public final class StorageBench {
         Thread.sleep(2000);
         measuring.set(true);
         long start = System.nanoTime();
+        long cpuStart = processCpuNanos();
         Thread.sleep(seconds * 1000L);
         measuring.set(false);
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double cpu = (processCpuNanos() - cpuStart) / 1e9;
         stop.set(true);
         for (Thread t : threads) {
             t.join();
@@ -422,7 +437,8 @@ public final class StorageBench {
         if (!errors.isEmpty()) {
             throw new IllegalStateException("a writer failed", errors.get(0));
         }
-        return new Result(bytes.get() / elapsed, batches.get() * (double) BATCH_ROWS / elapsed);
+        double rows = batches.get() * (double) BATCH_ROWS;
+        return new Result(bytes.get() / elapsed, rows / elapsed, rows / cpu);
     }
 
     /** Runs {@code writers} threads, each doing {@code count} writes, timed as a whole. */
@@ -431,6 +447,7 @@ public final class StorageBench {
         List<Thread> threads = new ArrayList<>();
         List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
+        long cpuStart = processCpuNanos();
         for (int w = 0; w < writers; w++) {
             int writer = w;
             Thread t =
@@ -452,10 +469,12 @@ public final class StorageBench {
             t.join();
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double cpu = (processCpuNanos() - cpuStart) / 1e9;
         if (!errors.isEmpty()) {
             throw new IllegalStateException("a writer failed", errors.get(0));
         }
-        return new Result(bytes.get() / elapsed, (double) writers * count * BATCH_ROWS / elapsed);
+        double rows = (double) writers * count * BATCH_ROWS;
+        return new Result(bytes.get() / elapsed, rows / elapsed, rows / cpu);
     }
 
     private static void deleteRecursively(Path root) throws IOException {
