@@ -401,6 +401,29 @@ public abstract class LakeTieringContractTest {
     }
 
     @Test
+    void T8_aLaterRoundWinsOverAnEarlierOneWhateverTheRecordPositions() throws Exception {
+        TablePath path = TablePath.of("db", "order");
+        TableDescriptor table = pkTable(1);
+        storage.catalog().createTable(path, table);
+        // round 1: the key of interest is the LAST of many records
+        List<Rec> r1 = new ArrayList<>();
+        for (int k = 2; k <= 50; k++) {
+            r1.add(new Rec(Row.of(k, "k" + k, (long) k), ChangeType.INSERT, k - 2));
+        }
+        r1.add(new Rec(Row.of(1, "old", 1L), ChangeType.INSERT, 49));
+        commit(path, List.of(writeSplit(path, table, 1, 1, 1, 0, r1)), 1, 1, 1, Map.of(0, 50L));
+        // round 2: its FIRST records update that key
+        List<Rec> r2 =
+                List.of(
+                        new Rec(Row.of(1, "old", 1L), ChangeType.UPDATE_BEFORE, 50),
+                        new Rec(Row.of(1, "new", 2L), ChangeType.UPDATE_AFTER, 51));
+        commit(path, List.of(writeSplit(path, table, 1, 2, 2, 0, r2)), 1, 2, 2, Map.of(0, 52L));
+        List<Row> rows = readWithFormatReader(path);
+        assertThat(rows).hasSize(50);
+        assertThat(rows).contains(lakeRow(Row.of(1, "new", 2L), 0, 51));
+    }
+
+    @Test
     void T21_snapshotPropertiesRoundTripAndRetriedCommitsDoNotDuplicate() throws Exception {
         TablePath path = TablePath.of("db", "props");
         TableDescriptor table = logTable(2);
