@@ -127,4 +127,39 @@ class BucketStoreTest {
             assertThat(store.endOffset(new TableBucket(TABLE, 0))).isZero();
         }
     }
+
+    @Test
+    void schemaEvolutionAddsNullableColumnsAndOldRowsReadWithNull() {
+        TableDescriptor d = TableDescriptor.builder(LOG_SCHEMA).bucketCount(1).build();
+        TableBucket tb = new TableBucket(TABLE, 0);
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.createTable(TABLE, d, 0, LOG_SCHEMA);
+            store.append(
+                            WriteBatch.builder(TABLE, 0, 0, LOG_SCHEMA)
+                                    .append(Row.of(1L, "old", null))
+                                    .build())
+                    .join();
+            dev.tributary.common.types.Schema v1 =
+                    LOG_SCHEMA.addColumn(
+                            new dev.tributary.common.types.Column(
+                                    "extra", dev.tributary.common.types.DataTypes.INT()));
+            store.updateSchema(TABLE, 1, v1);
+            store.append(
+                            WriteBatch.builder(TABLE, 0, 1, v1)
+                                    .append(Row.of(2L, "new", null, 7))
+                                    .build())
+                    .join();
+            List<LogRecord> records = StoreTestSupport.readAll(store, tb, 0, v1);
+            assertThat(records)
+                    .extracting(LogRecord::row)
+                    .containsExactly(Row.of(1L, "old", null, null), Row.of(2L, "new", null, 7));
+            // dropping or changing a column, or going back to an older id, is refused
+            assertThatThrownBy(() -> store.updateSchema(TABLE, 2, LOG_SCHEMA))
+                    .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class)
+                    .hasMessageContaining("only add nullable");
+            assertThatThrownBy(() -> store.updateSchema(TABLE, 0, LOG_SCHEMA))
+                    .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class)
+                    .hasMessageContaining("older");
+        }
+    }
 }
