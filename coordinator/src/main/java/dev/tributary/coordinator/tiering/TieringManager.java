@@ -57,6 +57,16 @@ public final class TieringManager {
     private final Map<String, PendingQueue> queues = new HashMap<>();
     private final Map<String, JobInfo> jobs = new HashMap<>();
     private final LinkedHashSet<TableTiering> tiering = new LinkedHashSet<>();
+
+    /** Tables whose lake commit runs, also across a disable/enable of the table. */
+    private final java.util.Set<Long> commitsInFlight = new java.util.HashSet<>();
+
+    /**
+     * Highest epoch handed out per table in this incarnation, kept across disable/enable so a
+     * re-enabled table never reuses an epoch a stale attempt may still hold.
+     */
+    private final Map<Long, Long> issuedEpochs = new HashMap<>();
+
     private long pendingSeq;
 
     /**
@@ -159,6 +169,7 @@ public final class TieringManager {
 
     /** A table was dropped: removed from every structure; its attempts are fenced. */
     public void onTableDropped(long tableId) {
+        issuedEpochs.remove(tableId);
         TableTiering t = tables.get(tableId);
         if (t != null) {
             remove(t, "table was dropped");
@@ -173,6 +184,9 @@ public final class TieringManager {
                         .orElseGet(() -> TieringRecord.initial(table.tableId(), now));
         store.putTieringRecord(record);
         TableTiering t = new TableTiering(table, record);
+        t.epoch = Math.max(t.epoch, issuedEpochs.getOrDefault(table.tableId(), 0L));
+        // A commit of the table's previous enablement may still land or fail ambiguously.
+        t.needsReconcile = lake != null && commitsInFlight.contains(table.tableId());
         tables.put(table.tableId(), t);
         schedule(t, false);
     }
@@ -226,6 +240,11 @@ public final class TieringManager {
 
     /** Scheduled/Failed -> Pending, first adopting any lake snapshot we do not know (T21). */
     private void enterPendingAfterReconcile(TableTiering t) {
+        if (!t.commitInFlight && commitsInFlight.contains(t.tableId())) {
+            // A previous enablement's commit still runs: wait for its outcome first.
+            arm(t, Math.max(1, config.heartbeatInterval().toMillis() / 2));
+            return;
+        }
         if (!t.needsReconcile) {
             enterPending(t);
             return;
@@ -312,6 +331,7 @@ public final class TieringManager {
         t.transition(TieringState.PENDING);
         t.cancelTimer();
         t.epoch = Math.max(t.epoch + 1, epochBase);
+        issuedEpochs.put(t.tableId(), t.epoch);
         t.pendingSinceMillis = clock.currentTimeMillis();
         t.pendingSeq = pendingSeq++;
         t.queueDeadlineMillis = t.pendingSinceMillis + t.freshnessMillis();
@@ -445,7 +465,6 @@ public final class TieringManager {
         if (q == null) {
             return null;
         }
-        List<TableTiering> deferred = null;
         RoundPlan plan = null;
         while (plan == null) {
             TableTiering t = q.poll();
@@ -455,14 +474,6 @@ public final class TieringManager {
             if (t.state != TieringState.PENDING) {
                 throw new IllegalStateException(
                         "table " + t.tableId() + " was queued while " + t.state);
-            }
-            if (t.commitPending()) {
-                // Only after a disable/enable while the old incarnation's commit still runs.
-                if (deferred == null) {
-                    deferred = new ArrayList<>();
-                }
-                deferred.add(t);
-                continue;
             }
             long now = clock.currentTimeMillis();
             List<BucketWork> work = planner.work(t.table, t.record);
@@ -490,9 +501,6 @@ public final class TieringManager {
             tiering.add(t);
             job.tables.add(t.tableId());
             plan = t.plan;
-        }
-        if (deferred != null) {
-            deferred.forEach(q::add);
         }
         return plan;
     }
@@ -630,6 +638,7 @@ public final class TieringManager {
 
     private void startCommit(TableTiering t, CommitRequest r) {
         t.commitInFlight = true;
+        commitsInFlight.add(t.tableId());
         if (lake == null) {
             onCommitFailed(t, r, new IllegalStateException("no lake is configured"), false);
             return;
@@ -703,6 +712,7 @@ public final class TieringManager {
 
     private void onCommitted(TableTiering t, CommitRequest r, long snapshotId, TieringRecord next) {
         CompletableFuture<Long> future = t.commitFuture;
+        commitsInFlight.remove(t.tableId());
         t.commitInFlight = false;
         t.commitFuture = null;
         TableTiering current = tables.get(t.tableId());
@@ -725,6 +735,7 @@ public final class TieringManager {
 
     private void onCommitFailed(TableTiering t, CommitRequest r, Throwable e, boolean unknown) {
         CompletableFuture<Long> future = t.commitFuture;
+        commitsInFlight.remove(t.tableId());
         t.commitInFlight = false;
         t.commitFuture = null;
         TableTiering current = tables.get(t.tableId());
