@@ -1,0 +1,274 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.client.scan.RecordIterator;
+import dev.tributary.client.tiering.TieringGateway;
+import dev.tributary.client.tiering.TieringMessages.BucketPlan;
+import dev.tributary.client.tiering.TieringMessages.Heartbeat;
+import dev.tributary.client.tiering.TieringMessages.HeartbeatResult;
+import dev.tributary.client.tiering.TieringMessages.RegisteredJob;
+import dev.tributary.client.tiering.TieringMessages.RoundCommit;
+import dev.tributary.client.tiering.TieringMessages.RoundPlan;
+import dev.tributary.client.tiering.TieringMessages.RoundReport;
+import dev.tributary.client.tiering.TieringMessages.RoundStats;
+import dev.tributary.client.tiering.TieringMessages.SnapshotLease;
+import dev.tributary.client.tiering.TieringMessages.TableEpoch;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.client.write.UpsertWriter;
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tiering job's side of the protocol over real gRPC: register, heartbeat for a round plan, read
+ * the plan's log ranges and KV snapshots (under a lease), heartbeat and commit fencing, and the
+ * status users see.
+ */
+class TieringGatewayITCase {
+    private static final TablePath LOG = TablePath.of("lake", "events");
+    private static final TablePath PK = TablePath.of("lake", "users");
+
+    @TempDir Path dir;
+
+    @Test
+    void t1T7T19T22PlanReadFenceAndReport() throws Exception {
+        try (TributaryServer server = TestServers.start(dir);
+                Connection conn = Connection.open(server.rpcTarget())) {
+            conn.admin().createDatabase("lake", false);
+            TableInfo log =
+                    conn.admin()
+                            .createTable(
+                                    LOG,
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.BIGINT())
+                                                            .build())
+                                            .bucketCount(3)
+                                            .property("table.datalake.enabled", "true")
+                                            .property("table.datalake.freshness", "1s")
+                                            .build(),
+                                    false);
+            TableInfo pk =
+                    conn.admin()
+                            .createTable(
+                                    PK,
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.BIGINT())
+                                                            .column("name", DataTypes.STRING())
+                                                            .primaryKey("id")
+                                                            .build())
+                                            .bucketCount(2)
+                                            .property("table.datalake.enabled", "true")
+                                            .property("table.datalake.freshness", "1s")
+                                            .build(),
+                                    false);
+            // bucket 0 of the log table gets everything: buckets without data get no split (T1)
+            try (AppendWriter w = conn.appendWriter(LOG)) {
+                for (long i = 0; i < 1000; i++) {
+                    w.append(Row.of(i));
+                }
+                w.flush();
+            }
+            try (UpsertWriter w = conn.upsertWriter(PK)) {
+                for (long i = 0; i < 200; i++) {
+                    w.upsert(Row.of(i, "n" + i));
+                }
+                w.flush();
+            }
+            Map<Integer, Long> pkEnds = conn.logScanner(PK).endOffsets();
+            for (int b = 0; b < 2; b++) {
+                server.store().snapshot(new TableBucket(pk.tableId(), b));
+            }
+
+            TieringGateway gateway = conn.tieringGateway();
+            RegisteredJob job = gateway.registerJob("job-1", "");
+            assertThat(job.jobId()).isEqualTo("job-1");
+            assertThat(job.heartbeatInterval()).isPositive();
+            assertThat(job.heartbeatTimeout()).isGreaterThan(job.heartbeatInterval());
+
+            // each table waits one freshness interval, then one table per request (T11, T16)
+            Map<Long, RoundPlan> plans = new HashMap<>();
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () -> {
+                                HeartbeatResult r =
+                                        gateway.heartbeat(
+                                                heartbeat(
+                                                        plans.values().stream()
+                                                                .map(
+                                                                        p ->
+                                                                                new TableEpoch(
+                                                                                        p.table()
+                                                                                                .tableId(),
+                                                                                        p.epoch()))
+                                                                .toList(),
+                                                        List.of(),
+                                                        List.of(),
+                                                        true));
+                                assertThat(r.fenced()).isEmpty();
+                                r.plan().ifPresent(p -> plans.put(p.table().tableId(), p));
+                                return plans.size() == 2;
+                            });
+
+            RoundPlan logPlan = plans.get(log.tableId());
+            assertThat(logPlan.table().path()).isEqualTo(LOG);
+            assertThat(logPlan.forceFinishAtMillis() - logPlan.plannedAtMillis()).isEqualTo(1000);
+            Map<Integer, Long> logEnds = conn.logScanner(LOG).endOffsets();
+            List<Integer> planned = new ArrayList<>();
+            long read = 0;
+            for (BucketPlan b : logPlan.buckets()) {
+                planned.add(b.bucket());
+                assertThat(b.isSnapshot()).isFalse();
+                assertThat(b.fromOffset()).isZero();
+                assertThat(b.cutoffOffset()).isEqualTo(logEnds.get(b.bucket()));
+                try (RecordIterator it =
+                        gateway.readLog(
+                                new TableBucket(log.tableId(), b.bucket()),
+                                b.fromOffset(),
+                                b.cutoffOffset(),
+                                logPlan.table().schema())) {
+                    while (it.hasNext()) {
+                        LogRecord r = it.next();
+                        assertThat(r.offset()).isBetween(b.fromOffset(), b.cutoffOffset() - 1);
+                        read++;
+                    }
+                }
+            }
+            assertThat(read).isEqualTo(1000);
+            assertThat(planned)
+                    .containsExactlyInAnyOrderElementsOf(
+                            logEnds.entrySet().stream()
+                                    .filter(e -> e.getValue() > 0)
+                                    .map(Map.Entry::getKey)
+                                    .toList());
+
+            // first PK round reads the KV snapshots, whose log offset becomes the tiered offset
+            // (T7)
+            RoundPlan pkPlan = plans.get(pk.tableId());
+            long snapshotRows = 0;
+            for (BucketPlan b : pkPlan.buckets()) {
+                assertThat(b.isSnapshot()).isTrue();
+                assertThat(b.snapshotLogOffset()).contains(pkEnds.get(b.bucket()));
+                TableBucket tb = new TableBucket(pk.tableId(), b.bucket());
+                SnapshotLease lease = gateway.takeSnapshotLease(tb, b.snapshotId().get(), "job-1");
+                assertThat(lease.expiresAtMillis()).isGreaterThan(System.currentTimeMillis());
+                SnapshotLease renewed = gateway.renewSnapshotLease(tb, lease.leaseId());
+                assertThat(renewed.leaseId()).isEqualTo(lease.leaseId());
+                try (RecordIterator it =
+                        gateway.readSnapshot(tb, b.snapshotId().get(), pkPlan.table().schema())) {
+                    while (it.hasNext()) {
+                        assertThat(it.next().changeType()).isEqualTo(ChangeType.INSERT);
+                        snapshotRows++;
+                    }
+                }
+                gateway.releaseSnapshotLease(tb, lease.leaseId());
+                assertThatThrownBy(() -> gateway.renewSnapshotLease(tb, lease.leaseId()))
+                        .isInstanceOf(NotFoundException.class);
+            }
+            assertThat(snapshotRows).isEqualTo(200);
+
+            // the status shows both tables as TIERING with this job (T28)
+            TableTieringStatus status = conn.admin().tieringStatus(LOG);
+            assertThat(status.state()).isEqualTo("TIERING");
+            assertThat(status.epoch()).isEqualTo(logPlan.epoch());
+            assertThat(status.jobId()).contains("job-1");
+            assertThat(status.lagRecords()).isEqualTo(1000);
+            assertThat(conn.admin().tieringStatus().liveJobs()).isEqualTo(1);
+
+            // a stale epoch is fenced on heartbeat and on commit (T19)
+            HeartbeatResult stale =
+                    gateway.heartbeat(
+                            heartbeat(
+                                    List.of(new TableEpoch(log.tableId(), logPlan.epoch() - 1)),
+                                    List.of(),
+                                    List.of(),
+                                    false));
+            assertThat(stale.fenced())
+                    .singleElement()
+                    .satisfies(
+                            f -> {
+                                assertThat(f.tableId()).isEqualTo(log.tableId());
+                                assertThat(f.error()).isInstanceOf(FencedException.class);
+                            });
+            assertThatThrownBy(
+                            () ->
+                                    gateway.commitRound(
+                                            new RoundCommit(
+                                                    "job-1",
+                                                    log.tableId(),
+                                                    logPlan.epoch() - 1,
+                                                    logPlan.roundId(),
+                                                    Map.of(0, logEnds.get(0)),
+                                                    List.of(),
+                                                    new RoundStats(0, 0, 0, false, 0))))
+                    .isInstanceOf(FencedException.class);
+
+            // a failed round fails only that table and re-queues it with a new epoch (T22)
+            gateway.heartbeat(
+                    heartbeat(
+                            List.of(new TableEpoch(pk.tableId(), pkPlan.epoch())),
+                            List.of(),
+                            List.of(new RoundReport(log.tableId(), logPlan.epoch(), "disk full")),
+                            false));
+            TableTieringStatus failed = conn.admin().tieringStatus(LOG);
+            assertThat(failed.state()).isIn("FAILED", "PENDING");
+            assertThat(failed.failures()).isEqualTo(1);
+            assertThat(failed.lastFailure())
+                    .hasValueSatisfying(m -> assertThat(m).contains("disk full"));
+            assertThat(conn.admin().tieringStatus(PK).state()).isEqualTo("TIERING");
+            AtomicReference<RoundPlan> retry = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () -> {
+                                gateway.heartbeat(
+                                                heartbeat(
+                                                        List.of(
+                                                                new TableEpoch(
+                                                                        pk.tableId(),
+                                                                        pkPlan.epoch())),
+                                                        List.of(),
+                                                        List.of(),
+                                                        true))
+                                        .plan()
+                                        .ifPresent(retry::set);
+                                return retry.get() != null;
+                            });
+            assertThat(retry.get().table().tableId()).isEqualTo(log.tableId());
+            // every entry into Pending bumps the epoch (T17)
+            assertThat(retry.get().epoch()).isGreaterThan(logPlan.epoch());
+        }
+    }
+
+    private static Heartbeat heartbeat(
+            List<TableEpoch> inFlight,
+            List<RoundReport> finished,
+            List<RoundReport> failed,
+            boolean requestTable) {
+        return new Heartbeat("job-1", "", inFlight, finished, List.of(), failed, requestTable);
+    }
+}
