@@ -1,5 +1,6 @@
 package dev.tributary.storage;
 
+import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.AlreadyExistsException;
 import dev.tributary.common.exception.InvalidInputException;
@@ -61,6 +62,20 @@ public final class BucketStore implements AutoCloseable {
         this.conf = conf;
         this.clock = clock;
         this.flushExecutor = flushExecutor;
+    }
+
+    /** Every option the store reads, for documentation and up-front validation. */
+    public static List<ConfigOption<?>> options() {
+        return List.of(
+                LogOptions.SEGMENT_SIZE,
+                LogOptions.INDEX_INTERVAL,
+                LogOptions.FLUSH_POLICY,
+                LogOptions.TTL,
+                LogOptions.RETENTION_SIZE,
+                LogOptions.DATALAKE_ENABLED,
+                KvOptions.SNAPSHOT_INTERVAL,
+                KvOptions.SNAPSHOT_NUM_RETAINED,
+                KvOptions.LEASE_TIMEOUT);
     }
 
     /**

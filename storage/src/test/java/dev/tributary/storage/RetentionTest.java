@@ -129,4 +129,21 @@ class RetentionTest {
                 .hasMessageContaining("table.log.ttl")
                 .hasMessageContaining("soon");
     }
+
+    @Test
+    void everyOptionHasADefaultOrSaysWhatUnsetMeansAndADescription() {
+        for (var option : BucketStore.options()) {
+            assertThat(option.description()).as(option.key()).isNotBlank();
+            assertThat(option.hasDefault() || option.description().contains("Unset"))
+                    .as(option.key())
+                    .isTrue();
+        }
+        assertThat(BucketStore.options())
+                .extracting(o -> o.key())
+                .contains("table.log.ttl", "kv.snapshot.interval", "kv.snapshot.num-retained");
+        assertThat(dev.tributary.storage.log.LogOptions.TTL.defaultValue())
+                .isEqualTo(Duration.ofDays(7));
+        assertThat(dev.tributary.storage.kv.KvOptions.SNAPSHOT_NUM_RETAINED.defaultValue())
+                .isEqualTo(2);
+    }
 }
