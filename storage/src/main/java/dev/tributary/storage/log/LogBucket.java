@@ -207,8 +207,9 @@ public final class LogBucket implements AutoCloseable {
      * completes when it is durable.
      */
     public Appended append(byte[] batch) {
-        int count = LogBatch.wrap(batch, 0, batch.length).recordCount();
-        long lastTs = LogBatch.wrap(batch, 0, batch.length).lastTimestamp();
+        LogBatch header = LogBatch.wrap(batch, 0, batch.length);
+        int count = header.recordCount();
+        long lastTs = header.lastTimestamp();
         long base;
         long end;
         appendLock.lock();
