@@ -305,4 +305,43 @@ class LogBucketTest {
             assertThat(count).isEqualTo(expected);
         }
     }
+
+    @Test
+    void readersRacingAppendsAndRollsSeeOnlyWholeAcknowledgedBatches() throws Exception {
+        try (LogBucket log = LogBucket.open(TB, dir, config(4096))) {
+            java.util.concurrent.atomic.AtomicBoolean done =
+                    new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            Thread reader =
+                    new Thread(
+                            () -> {
+                                try {
+                                    while (!done.get()) {
+                                        long hw = log.endOffset();
+                                        List<LogRecord> seen = readAll(log, 0, 1500);
+                                        assertThat(seen.size()).isGreaterThanOrEqualTo((int) hw);
+                                        for (int i = 0; i < seen.size(); i++) {
+                                            assertThat(seen.get(i).offset()).isEqualTo(i);
+                                            assertThat(seen.get(i).row()).isEqualTo(row(i));
+                                        }
+                                    }
+                                } catch (Throwable t) {
+                                    failure.set(t);
+                                }
+                            });
+            reader.start();
+            long next = 0;
+            Random random = new Random(9);
+            for (int i = 0; i < 300 && failure.get() == null; i++) {
+                int n = 1 + random.nextInt(8);
+                log.append(batch(next, n)).durable().join();
+                next += n;
+            }
+            done.set(true);
+            reader.join(60_000);
+            assertThat(failure.get()).isNull();
+            assertThat(log.sealedSegments()).hasSizeGreaterThan(3);
+        }
+    }
 }
