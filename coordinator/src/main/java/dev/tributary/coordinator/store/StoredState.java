@@ -2,7 +2,9 @@ package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything a {@link MetadataStore} holds, as loaded at startup.
@@ -21,8 +23,10 @@ public record StoredState(
         long incarnation) {
 
     public StoredState {
-        databases = Map.copyOf(databases);
-        tables = Map.copyOf(tables);
-        tiering = Map.copyOf(tiering);
+        // Sorted, so that restarts rebuild state in the same order every time (reproducible
+        // simulations); Map.copyOf would iterate in a per-JVM random order.
+        databases = Collections.unmodifiableMap(new TreeMap<>(databases));
+        tables = Collections.unmodifiableMap(new TreeMap<>(tables));
+        tiering = Collections.unmodifiableMap(new TreeMap<>(tiering));
     }
 }
