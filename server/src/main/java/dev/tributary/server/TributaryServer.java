@@ -155,6 +155,9 @@ public final class TributaryServer implements AutoCloseable {
         NettyServerBuilder builder =
                 NettyServerBuilder.forAddress(
                                 new InetSocketAddress(host, conf.get(ServerOptions.RPC_PORT)))
+                        // several 512 KB write batches per connection in flight without waiting for
+                        // HTTP/2 window updates
+                        .flowControlWindow(16 << 20)
                         .maxInboundMessageSize(64 << 20);
         for (BindableService svc : services) {
             builder.addService(

@@ -44,6 +44,8 @@ public final class RpcClient implements AutoCloseable {
         NettyChannelBuilder builder =
                 NettyChannelBuilder.forTarget(address)
                         .usePlaintext()
+                        // several 512 KB batches in flight must not stall on HTTP/2 window updates
+                        .flowControlWindow(16 << 20)
                         .maxInboundMessageSize(64 << 20);
         if (token != null && !token.isEmpty()) {
             builder.intercept(new TokenInterceptor(token));

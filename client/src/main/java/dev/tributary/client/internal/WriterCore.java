@@ -40,6 +40,10 @@ public final class WriterCore {
     private final Semaphore budget;
     private final BucketFunction bucketFunction;
     private final BucketQueue[] buckets;
+    private final boolean upsert;
+    // writers of one table start on different buckets so that they do not queue behind each other
+    private static final java.util.concurrent.atomic.AtomicInteger WRITER_COUNT =
+            new java.util.concurrent.atomic.AtomicInteger();
     private int stickyBucket;
     private boolean closed;
     private TributaryException firstFailure;
@@ -51,6 +55,7 @@ public final class WriterCore {
             Configuration options,
             ScheduledExecutorService scheduler) {
         this.table = table;
+        this.upsert = upsert;
         this.scheduler = scheduler;
         this.sender =
                 new BatchSender(
@@ -78,6 +83,7 @@ public final class WriterCore {
         for (int i = 0; i < buckets.length; i++) {
             buckets[i] = new BucketQueue(i);
         }
+        this.stickyBucket = Math.floorMod(WRITER_COUNT.getAndIncrement(), buckets.length);
     }
 
     public TableInfo table() {
@@ -91,7 +97,7 @@ public final class WriterCore {
      */
     public CompletableFuture<WriteResult> add(WriteKind kind, Row row) {
         OpenBatch batch;
-        int index;
+        CompletableFuture<WriteResult> future;
         int grown;
         BucketQueue bucket;
         synchronized (this) {
@@ -103,19 +109,15 @@ public final class WriterCore {
             int before = batch.builder.sizeInBytes();
             batch.builder.add(kind, row);
             grown = batch.builder.sizeInBytes() - before;
-            index = batch.builder.recordCount() - 1;
+            future = new CompletableFuture<>();
+            batch.rowFutures.add(future);
             batch.reservedBytes += grown;
             if (batch.builder.sizeInBytes() >= batchBytes) {
                 bucket.seal();
             }
         }
         acquire(Math.min(grown, bufferBytes));
-        boolean append = kind == WriteKind.APPEND;
-        int bucketId = bucket.bucket;
-        return batch.result.thenApply(
-                r ->
-                        new WriteResult(
-                                bucketId, append ? r.getBaseOffset() + index : r.getEndOffset()));
+        return future;
     }
 
     /**
@@ -211,10 +213,28 @@ public final class WriterCore {
     private static final class OpenBatch {
         final WriteBatchBuilder builder;
         final CompletableFuture<WriteResponse> result = new CompletableFuture<>();
+        // one future per row, completed in a plain loop: cheaper than a dependent stage per row
+        final ArrayList<CompletableFuture<WriteResult>> rowFutures = new ArrayList<>();
         int reservedBytes;
 
         OpenBatch(WriteBatchBuilder builder) {
             this.builder = builder;
+        }
+
+        void completeRows(int bucket, boolean append, WriteResponse response, Throwable error) {
+            for (int i = 0; i < rowFutures.size(); i++) {
+                CompletableFuture<WriteResult> f = rowFutures.get(i);
+                if (error != null) {
+                    f.completeExceptionally(error);
+                } else {
+                    f.complete(
+                            new WriteResult(
+                                    bucket,
+                                    append
+                                            ? response.getBaseOffset() + i
+                                            : response.getEndOffset()));
+                }
+            }
         }
     }
 
@@ -262,6 +282,7 @@ public final class WriterCore {
             open = null;
             sealedSinceSticky = true;
             if (batch.builder.recordCount() == 0) {
+                batch.completeRows(bucket, !upsert, WriteResponse.getDefaultInstance(), null);
                 batch.result.complete(WriteResponse.getDefaultInstance());
                 return;
             }
@@ -302,6 +323,7 @@ public final class WriterCore {
                     .whenComplete(
                             (response, error) -> {
                                 onDone(this, batch, error);
+                                batch.completeRows(bucket, !upsert, response, error);
                                 if (error != null) {
                                     batch.result.completeExceptionally(error);
                                 } else {
