@@ -15,7 +15,9 @@ import java.util.concurrent.RejectedExecutionException;
  * register and return; the leader's next round covers them, so N concurrent appends cost about two
  * fsyncs instead of N. Optionally the rounds run on a caller-supplied executor instead.
  *
- * <p>The durable offset only grows and is the log's high watermark.
+ * <p>The durable offset only grows and is the log's high watermark. A failed fsync is final: what
+ * reached the disk is unknown, so every later append fails until the bucket is reopened (and
+ * recovered from what the file really holds).
  */
 final class GroupCommitter {
     /** The log being made durable. */
@@ -136,11 +138,16 @@ final class GroupCommitter {
 
     /** fsyncs now on the calling thread, whatever the policy (snapshots, close). */
     void syncNow() {
+        if (failure != null) {
+            throw failure;
+        }
         long covered = target.writtenEndOffset();
         try {
             target.sync();
         } catch (IOException e) {
-            throw new StorageException("fsync of the log failed: " + e, e);
+            // after a failed fsync the file's durable state is unknown: refuse from now on
+            failure = new StorageException("fsync of the log failed: " + e, e);
+            throw failure;
         }
         advanceTo(covered);
     }
