@@ -38,12 +38,28 @@ class CommitTest {
 
     @Test
     @DisplayName(
-            "T19 a commit records offsets, snapshot id and time atomically, then Tiered -> Scheduled")
+            "T19 T28 a commit records offsets, snapshot id, time and round stats atomically, then Tiered -> Scheduled")
     void t19CommitRecords() {
         TableInfo t = h.lakeTable("t", 2, Duration.ofMinutes(1));
         RoundPlan p = firstRound(t, 10);
-        long snap = h.commitAll("job", p).join();
+        long start = h.clock.currentTimeMillis();
+        h.io.autoRun(false);
+        CompletableFuture<Long> f = h.commitAll("job", p);
+        assertThat(h.tiering().tableStatus(t.tableId()).orElseThrow().commitInFlight()).isTrue();
+        h.advanceAlive(Duration.ofSeconds(4), "job"); // a slow lake commit
+        h.io.runOne();
+        h.loop.runReady();
+        long snap = f.join();
         var rec = h.tiering().record(t.tableId()).orElseThrow();
+        var round = h.tiering().tableStatus(t.tableId()).orElseThrow().lastRound();
+        assertThat(round.startMillis()).isEqualTo(start);
+        assertThat(round.endMillis()).isEqualTo(start + 4000);
+        assertThat(round.durationMillis()).isEqualTo(4000);
+        assertThat(round.rows()).isEqualTo(10);
+        assertThat(round.bytes()).isEqualTo(100);
+        assertThat(round.files()).isEqualTo(1);
+        assertThat(round.forceFinished()).isFalse();
+        assertThat(round.lakeSnapshotId()).isEqualTo(snap);
         assertThat(rec.tieredOffsets())
                 .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of(0, 10L, 1, 10L)));
         assertThat(rec.lakeSnapshotId()).isEqualTo(snap);
