@@ -157,6 +157,19 @@ public final class Coordinator implements AutoCloseable {
         return loop.submit(() -> core.registry().byId(tableId));
     }
 
+    /**
+     * The table's current metadata without a trip through the event loop (for the write and read
+     * paths): a lock-free read of the latest committed DDL state.
+     */
+    public Optional<TableInfo> cachedTable(TablePath path) {
+        return core.registry().byPath(path);
+    }
+
+    /** Like {@link #cachedTable(TablePath)}, by table id. */
+    public Optional<TableInfo> cachedTable(long tableId) {
+        return core.registry().byId(tableId);
+    }
+
     /** A schema version (for reading batches written under an older schema id). */
     public CompletableFuture<Schema> schema(long tableId, int schemaId) {
         return loop.submit(() -> core.schema(tableId, schemaId));

@@ -70,6 +70,9 @@ class CoordinatorTest {
                             .build();
             TableInfo t = c.createTable(path, d, false).join();
             tableId = t.tableId();
+            assertThat(c.cachedTable(path)).contains(t);
+            assertThat(c.cachedTable(tableId)).contains(t);
+            assertThat(c.cachedTable(TablePath.of("shop", "nope"))).isEmpty();
             assertThat(cause(() -> c.describeTable(TablePath.of("shop", "x")).join()))
                     .isInstanceOf(NotFoundException.class);
             assertThat(

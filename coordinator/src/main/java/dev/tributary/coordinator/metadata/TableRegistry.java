@@ -11,12 +11,12 @@ import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Databases and tables: ids, paths, descriptors, schema versions and properties. Every change is
@@ -27,8 +27,10 @@ public final class TableRegistry {
     private final MetadataStore store;
     private final Clock clock;
     private final Map<String, DatabaseInfo> databases = new TreeMap<>();
-    private final Map<Long, TableInfo> byId = new HashMap<>();
-    private final Map<TablePath, Long> idByPath = new HashMap<>();
+    // Concurrent maps of immutable values: written only on the event loop, readable from any
+    // thread (the write path looks tables up without a trip through the loop).
+    private final Map<Long, TableInfo> byId = new ConcurrentHashMap<>();
+    private final Map<TablePath, Long> idByPath = new ConcurrentHashMap<>();
     private long maxTableId;
 
     public TableRegistry(MetadataStore store, Clock clock, StoredState state) {
@@ -206,8 +208,15 @@ public final class TableRegistry {
         return byId.get(id);
     }
 
+    /** Thread safe: may be called from any thread. */
     public Optional<TableInfo> byId(long tableId) {
         return Optional.ofNullable(byId.get(tableId));
+    }
+
+    /** Thread safe: may be called from any thread. */
+    public Optional<TableInfo> byPath(TablePath path) {
+        Long id = idByPath.get(path);
+        return id == null ? Optional.empty() : Optional.ofNullable(byId.get(id));
     }
 
     /** A schema version of a table; throws {@link NotFoundException} if either is unknown. */
