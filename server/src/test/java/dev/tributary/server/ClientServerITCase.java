@@ -158,7 +158,9 @@ class ClientServerITCase {
                     .containsEntry(ChangeType.UPDATE_AFTER, ROWS / 10)
                     .containsEntry(ChangeType.DELETE, ROWS / 100);
 
-            // add a nullable column: old rows read back with NULL in it
+            // add a nullable column: old rows read back with NULL in it, and a writer created
+            // before the ALTER keeps writing (its batches are upgraded to the new schema)
+            AppendWriter early = conn.appendWriter(LOG);
             TableInfo altered =
                     conn.admin()
                             .alterTable(
@@ -170,11 +172,17 @@ class ClientServerITCase {
                 w.append(Row.of(-1L, "late", "search"));
                 w.flush();
             }
+            early.append(Row.of(-3L, "old-writer"));
+            early.close();
             List<LogRecord> afterAlter = new ArrayList<>();
             for (int b = 0; b < 3; b++) {
                 afterAlter.addAll(conn.logScanner(LOG).readAll(b));
             }
-            assertThat(afterAlter).hasSize(ROWS + 1);
+            assertThat(afterAlter).hasSize(ROWS + 2);
+            assertThat(afterAlter)
+                    .filteredOn(r -> r.row().getLong(0) == -3L)
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.row().isNullAt(2)).isTrue());
             assertThat(afterAlter)
                     .filteredOn(r -> r.row().getLong(0) == 0L)
                     .singleElement()
@@ -198,7 +206,7 @@ class ClientServerITCase {
             for (int b = 0; b < 3; b++) {
                 logAfter.addAll(logScanner.readAll(b));
             }
-            assertThat(logAfter).hasSize(ROWS + 1);
+            assertThat(logAfter).hasSize(ROWS + 2);
             Map<Long, Long> offsetById = new HashMap<>();
             logBefore.forEach(r -> offsetById.put(r.row().getLong(0), r.offset()));
             for (LogRecord r : logAfter) {

@@ -25,7 +25,9 @@ public final class Lookuper {
     private final TableInfo table;
     private final int[] keyPositions;
     private final RowCodec keyCodec;
-    private final RowCodec rowCodec;
+    // rows come back under the table's current schema, which an ALTER may have extended
+    private volatile RowCodec rowCodec;
+    private volatile int rowSchemaId;
     private final BucketFunction bucketFunction;
 
     public Lookuper(RpcClient rpc, TableInfo table) {
@@ -43,8 +45,27 @@ public final class Lookuper {
         }
         this.keyCodec = new RowCodec(keyTypes);
         this.rowCodec = RowCodec.of(schema);
+        this.rowSchemaId = table.schemaId();
         this.bucketFunction =
                 new BucketFunction(schema, table.descriptor().bucketKeys(), table.bucketCount());
+    }
+
+    private void refreshSchema(int schemaId) {
+        TableInfo now =
+                TableInfo.fromPb(
+                        RpcClient.call(
+                                () ->
+                                        rpc.admin()
+                                                .describeTable(
+                                                        dev.tributary.rpc.proto.DescribeTableRequest
+                                                                .newBuilder()
+                                                                .setPath(
+                                                                        dev.tributary.rpc.convert
+                                                                                .ProtoConverters
+                                                                                .toPb(table.path()))
+                                                                .build())));
+        rowCodec = RowCodec.of(now.schema());
+        rowSchemaId = Math.max(schemaId, now.schemaId());
     }
 
     /**
@@ -99,6 +120,9 @@ public final class Lookuper {
                 req.addKeys(ByteString.copyFrom(encoded.get(i)));
             }
             LookupResponse resp = RpcClient.call(() -> rpc.read().lookup(req.build()));
+            if (resp.getSchemaId() > rowSchemaId) {
+                refreshSchema(resp.getSchemaId());
+            }
             for (int j = 0; j < e.getValue().size(); j++) {
                 var v = resp.getValues(j);
                 if (v.getFound()) {

@@ -2,6 +2,9 @@ package dev.tributary.server.rpc;
 
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.record.WriteBatch;
+import dev.tributary.common.record.WriteBatchBuilder;
+import dev.tributary.common.record.WriteRecord;
+import dev.tributary.common.types.Schema;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.proto.WriteRequest;
 import dev.tributary.rpc.proto.WriteResponse;
@@ -55,6 +58,7 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                                                 + " appending");
                     }
                     WriteBatch batch = WriteBatch.fromBytes(req.getBatch().toByteArray());
+                    // checked against the request before any re-encoding
                     if (batch.tableId() != req.getTableId()
                             || batch.bucket() != req.getBucket()
                             || batch.schemaId() != req.getSchemaId()) {
@@ -73,9 +77,13 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                                         + req.getSchemaId()
                                         + ")");
                     }
+                    if (batch.schemaId() != table.schemaId()) {
+                        batch = upgradeSchema(table, batch);
+                    }
                     int bytes = batch.sizeInBytes();
                     int rows = batch.recordCount();
-                    return store.append(batch)
+                    WriteBatch toAppend = batch;
+                    return store.append(toAppend)
                             .thenApply(
                                     r -> {
                                         metrics.recordWrite(table, rows, bytes);
@@ -85,5 +93,32 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                                                 .build();
                                     });
                 });
+    }
+
+    /**
+     * Re-encodes a batch written under an older schema of the table under its current schema, so
+     * that a writer created before an ALTER ADD COLUMN keeps working: columns only ever get added
+     * at the end, nullable, so each old row becomes the new row with NULLs appended. A schema id
+     * the table never had is refused.
+     */
+    static WriteBatch upgradeSchema(TableInfo table, WriteBatch batch) {
+        Schema old = table.schemas().get(batch.schemaId());
+        if (old == null || batch.schemaId() > table.schemaId()) {
+            throw new InvalidInputException(
+                    "table "
+                            + table.path()
+                            + " has no schema id "
+                            + batch.schemaId()
+                            + " (current: "
+                            + table.schemaId()
+                            + "); describe the table again and rebuild the batch");
+        }
+        Schema current = table.schema();
+        WriteBatchBuilder b =
+                WriteBatch.builder(batch.tableId(), batch.bucket(), table.schemaId(), current);
+        for (WriteRecord r : batch.records(old)) {
+            b.add(r.kind(), r.row().padTo(current.fieldCount()));
+        }
+        return b.build();
     }
 }
