@@ -19,11 +19,15 @@ import java.util.Optional;
 
 /**
  * The coordinator's lake commit step over the lake SPI: unpacks the round's write results and
- * commits them as one lake snapshot carrying the tiering properties (T4, T21). The coordinator runs
- * at most one commit per table at a time, so a committer is created per call (cheap) and never
- * shared between threads.
+ * commits them as one lake snapshot carrying the tiering properties (T4, T21), and reads the newest
+ * such snapshot back in the coordinator's property form for reconciliation. The coordinator runs at
+ * most one commit per table at a time, so a committer is created per call (cheap) and never shared
+ * between threads.
  */
 public final class LakeCommitStepImpl implements LakeCommitStep {
+    /** Extra snapshot property (under the lake SPI's {@code tributary.x.} prefix). */
+    static final String COMMITTED_AT = "committed-at";
+
     private final LakeStorage lake;
 
     public LakeCommitStepImpl(LakeStorage lake) {
@@ -36,6 +40,11 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
         for (byte[] r : Committables.unpack(request.committable())) {
             results.add(LakeWriteResultSerializer.INSTANCE.deserialize(r));
         }
+        long committedAt =
+                dev.tributary.coordinator.tiering.TieringSnapshotProperties.parse(
+                                request.snapshotProperties())
+                        .map(p -> p.committedAtMillis())
+                        .orElse(-1L);
         TieringSnapshotProperties props =
                 new TieringSnapshotProperties(
                         request.tableId(),
@@ -43,7 +52,7 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
                         request.roundId(),
                         LakeCommitter.DEFAULT_COMMIT_USER,
                         request.tieredOffsetsAfter(),
-                        Map.of());
+                        Map.of(COMMITTED_AT, Long.toString(committedAt)));
         try (LakeCommitter committer = lake.createCommitter(request.path())) {
             LakeCommitResult result = committer.commit(results, props);
             return result.snapshot().orElse(-1L);
@@ -59,10 +68,20 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
         try (LakeCommitter committer = lake.createCommitter(path)) {
             Optional<LakeSnapshot> s = committer.latestTieringSnapshot();
             return s.filter(snap -> snap.properties().tableId() == tableId)
-                    .map(
-                            snap ->
-                                    new LakeSnapshotRecord(
-                                            snap.snapshotId(), snap.properties().toProperties()));
+                    .map(snap -> new LakeSnapshotRecord(snap.snapshotId(), coordinatorView(snap)));
         }
+    }
+
+    /**
+     * The lake SPI and the coordinator name the tiering properties differently; the coordinator
+     * parses its own form ({@link dev.tributary.coordinator.tiering.TieringSnapshotProperties}).
+     */
+    static Map<String, String> coordinatorView(LakeSnapshot snap) {
+        TieringSnapshotProperties p = snap.properties();
+        String at = p.extra().get(COMMITTED_AT);
+        long committedAt = at == null ? snap.committedAtMillis() : Long.parseLong(at);
+        return new dev.tributary.coordinator.tiering.TieringSnapshotProperties(
+                        p.tableId(), p.epoch(), p.roundId(), p.bucketOffsets(), committedAt)
+                .toMap();
     }
 }
