@@ -27,11 +27,9 @@ public final class StoreBucketStates implements BucketStateSource {
         boolean open = store.hasTable(tableId);
         boolean primaryKey =
                 open
-                        && catalog.all().stream()
-                                .anyMatch(
-                                        t ->
-                                                t.tableId() == tableId
-                                                        && t.descriptor().hasPrimaryKey());
+                        && catalog.find(tableId)
+                                .map(t -> t.descriptor().hasPrimaryKey())
+                                .orElse(false);
         for (int b = 0; b < bucketCount; b++) {
             if (!open) {
                 out.add(BucketState.log(b, 0));

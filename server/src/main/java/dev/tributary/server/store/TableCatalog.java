@@ -40,6 +40,11 @@ public final class TableCatalog {
         return t;
     }
 
+    /** The table with this id, if it exists. */
+    public java.util.Optional<TableInfo> find(long tableId) {
+        return java.util.Optional.ofNullable(byId.get(tableId));
+    }
+
     public Collection<TableInfo> all() {
         return List.copyOf(byId.values());
     }
