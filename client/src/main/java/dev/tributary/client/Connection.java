@@ -1,6 +1,7 @@
 package dev.tributary.client;
 
 import dev.tributary.client.admin.Admin;
+import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.AdminImpl;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.internal.TableMetadataCache;
@@ -12,6 +13,8 @@ import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
@@ -32,6 +35,7 @@ public final class Connection implements AutoCloseable {
     private final TableMetadataCache cache;
     private final Admin admin;
     private final ScheduledExecutorService scheduler;
+    private final Map<String, WriterCore> cores = new HashMap<>();
 
     private Connection(String address, String token, Configuration options) {
         options.validate(ClientOptions.all());
@@ -64,7 +68,11 @@ public final class Connection implements AutoCloseable {
         return admin;
     }
 
-    /** A writer for a log table; the table's schema is read once, when it is created. */
+    /**
+     * A writer for a log table. Writers of one table on this connection share their batches
+     * (flushing one flushes the rows of all); the table's schema is read when the writer is
+     * created.
+     */
     public AppendWriter appendWriter(TablePath path) {
         return new AppendWriter(newCore(path, false));
     }
@@ -87,8 +95,24 @@ public final class Connection implements AutoCloseable {
         return new TieringGateway(rpc);
     }
 
-    private WriterCore newCore(TablePath path, boolean upsert) {
-        return new WriterCore(rpc, cache.refresh(path), upsert, options, scheduler);
+    /**
+     * Writers of one table on one connection share a core, so that rows of several threads fill the
+     * same batches and a bucket has one request in flight, not one per writer. A table re-created
+     * or altered since gets a fresh core; writers of the old one keep it.
+     */
+    private synchronized WriterCore newCore(TablePath path, boolean upsert) {
+        TableInfo info = cache.refresh(path);
+        String key = (upsert ? "upsert:" : "append:") + path;
+        WriterCore core = cores.get(key);
+        if (core == null
+                || core.isClosed()
+                || core.table().tableId() != info.tableId()
+                || core.table().schemaId() != info.schemaId()) {
+            core = new WriterCore(rpc, info, upsert, options, scheduler);
+            cores.put(key, core);
+        }
+        core.retain();
+        return core;
     }
 
     @Override

@@ -25,7 +25,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The batching engine behind the append and upsert writers: one open batch per bucket, sealed when
+ * The batching engine behind the append and upsert writers, shared by the writers of one table on
+ * one connection (so that their rows fill the same batches): one open batch per bucket, sealed when
  * full, when the linger time passes or on flush; at most one request in flight per bucket so a
  * bucket's batches (and their retries) land in the order they were written; a byte budget that
  * blocks callers while too much is unacknowledged.
@@ -46,6 +47,7 @@ public final class WriterCore {
             new java.util.concurrent.atomic.AtomicInteger();
     private int stickyBucket;
     private boolean closed;
+    private int holders;
     private TributaryException firstFailure;
 
     public WriterCore(
@@ -149,14 +151,26 @@ public final class WriterCore {
         }
     }
 
-    public void close() {
+    /** One more writer uses this core. */
+    public synchronized void retain() {
+        holders++;
+    }
+
+    /** A writer is done: flushes, and closes the core when it was the last one. */
+    public void release() {
         try {
             flush();
         } finally {
             synchronized (this) {
-                closed = true;
+                if (--holders <= 0) {
+                    closed = true;
+                }
             }
         }
+    }
+
+    public synchronized boolean isClosed() {
+        return closed;
     }
 
     private int chooseBucket(Row row) {

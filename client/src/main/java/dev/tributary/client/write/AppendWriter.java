@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class AppendWriter implements AutoCloseable {
     private final WriterCore core;
+    private volatile boolean closed;
 
     public AppendWriter(WriterCore core) {
         if (core.table().hasPrimaryKey()) {
@@ -42,6 +43,7 @@ public final class AppendWriter implements AutoCloseable {
      *     table's schema (nothing is buffered)
      */
     public CompletableFuture<WriteResult> append(Row row) {
+        ensureOpen();
         return core.add(WriteKind.APPEND, row);
     }
 
@@ -58,6 +60,15 @@ public final class AppendWriter implements AutoCloseable {
     /** Flushes, then refuses further rows. */
     @Override
     public void close() {
-        core.close();
+        if (!closed) {
+            closed = true;
+            core.release();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this writer is closed");
+        }
     }
 }

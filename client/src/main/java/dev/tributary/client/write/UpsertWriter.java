@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class UpsertWriter implements AutoCloseable {
     private final WriterCore core;
+    private volatile boolean closed;
 
     public UpsertWriter(WriterCore core) {
         if (!core.table().hasPrimaryKey()) {
@@ -32,6 +33,7 @@ public final class UpsertWriter implements AutoCloseable {
      * @throws InvalidInputException when the row does not match the table's schema
      */
     public CompletableFuture<WriteResult> upsert(Row row) {
+        ensureOpen();
         return core.add(WriteKind.UPSERT, row);
     }
 
@@ -40,6 +42,7 @@ public final class UpsertWriter implements AutoCloseable {
      * are read, the others may be NULL). Deleting an absent key is a no-op.
      */
     public CompletableFuture<WriteResult> delete(Row row) {
+        ensureOpen();
         return core.add(WriteKind.DELETE, row);
     }
 
@@ -50,6 +53,15 @@ public final class UpsertWriter implements AutoCloseable {
 
     @Override
     public void close() {
-        core.close();
+        if (!closed) {
+            closed = true;
+            core.release();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this writer is closed");
+        }
     }
 }
