@@ -39,6 +39,7 @@ final class Round {
     private final RoundPlan plan;
     private final List<TieringSplit> splits;
     private final long deadlineNanos;
+    private final Map<String, TieringSplit> byId = new HashMap<>();
     private final Set<String> queued = new HashSet<>();
     private final Map<String, Integer> holders = new HashMap<>();
     private final Set<String> skipped = new HashSet<>();
@@ -50,7 +51,11 @@ final class Round {
         this.plan = plan;
         this.splits = List.copyOf(splits);
         this.deadlineNanos = startNanos + plan.freshness().toNanos();
-        splits.forEach(s -> queued.add(s.splitId()));
+        splits.forEach(
+                s -> {
+                    queued.add(s.splitId());
+                    byId.put(s.splitId(), s);
+                });
     }
 
     RoundPlan plan() {
@@ -91,6 +96,17 @@ final class Round {
 
     boolean deadlinePassed(long nowNanos) {
         return nowNanos - deadlineNanos >= 0;
+    }
+
+    /**
+     * True when the round was force-finished a full freshness ago and only log splits are still
+     * open: those should have stopped at once, so their reader is lost or stuck.
+     */
+    boolean stuck(long nowNanos) {
+        return forceFinished
+                && nowNanos - (deadlineNanos + plan.freshness().toNanos()) >= 0
+                && !holders.isEmpty()
+                && holders.keySet().stream().noneMatch(id -> byId.get(id).isSnapshot());
     }
 
     boolean forceFinished() {

@@ -232,8 +232,17 @@ public final class TieringScheduler {
             effects.heartbeat(inFlight());
         }
         for (Round r : new ArrayList<>(rounds.values())) {
-            if (r.state() == Round.State.READING && !r.forceFinished() && r.deadlinePassed(now)) {
+            if (r.state() != Round.State.READING) {
+                continue;
+            }
+            if (!r.forceFinished() && r.deadlinePassed(now)) {
                 forceFinish(r);
+            } else if (r.stuck(now)) {
+                // a reader that never answers must not hold the table forever (Fluss #3810)
+                failRound(
+                        r,
+                        "log splits still open a freshness after force-finish: reader lost or"
+                                + " stuck");
             }
         }
         maybeRequestTable();

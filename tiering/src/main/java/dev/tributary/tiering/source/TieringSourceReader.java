@@ -45,6 +45,7 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private TieringService service;
     private LakeStorage lake;
     private SplitTierer current;
+    private long currentStartNanos;
 
     TieringSourceReader(
             SourceReaderContext context, TieringServiceFactory services, Configuration config) {
@@ -72,6 +73,7 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
                 }
                 return InputStatus.NOTHING_AVAILABLE;
             }
+            currentStartNanos = Clock.system().nanoTime();
             current =
                     new SplitTierer(
                             next,
@@ -100,6 +102,13 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
         current = null;
         if (result.failed()) {
             LOG.warn("split {} failed: {}", result.splitId(), result.error());
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug(
+                    "split {} done: {} records up to offset {} in {} ms",
+                    result.splitId(),
+                    result.records(),
+                    result.offsetReached(),
+                    (Clock.system().nanoTime() - currentStartNanos) / 1_000_000);
         }
         // the result goes first so the enumerator sees it before this reader's next request
         context.sendSourceEventToCoordinator(result);

@@ -204,6 +204,42 @@ class TieringSchedulerTest {
     }
 
     @Test
+    void t13_t22_logSplitThatNeverStopsAfterForceFinishFailsTheRound() {
+        scheduler.onSplitRequest(0);
+        scheduler.onTableGranted(plan(1, 1, 1, 1, 10));
+        clock.advance(FRESHNESS);
+        scheduler.onTick();
+        assertThat(fx.failures).isEmpty();
+        clock.advance(FRESHNESS.minusMillis(1));
+        scheduler.onTick();
+        assertThat(fx.failures).isEmpty();
+        clock.advanceMillis(1);
+        scheduler.onTick();
+        assertThat(fx.failures).containsOnlyKeys(new Attempt(1, 1));
+        assertThat(scheduler.inFlight()).isEmpty();
+    }
+
+    @Test
+    void t14_snapshotSplitIsNeverFailedForRunningLong() {
+        scheduler.onSplitRequest(0);
+        scheduler.onTableGranted(
+                new RoundPlan(
+                        1,
+                        TablePath.of("db", "pk"),
+                        1,
+                        1,
+                        FRESHNESS,
+                        true,
+                        List.of(BucketPlan.snapshot(0, 5, 300))));
+        clock.advance(FRESHNESS.multipliedBy(5));
+        scheduler.onTick();
+        clock.advance(FRESHNESS.multipliedBy(5));
+        scheduler.onTick();
+        assertThat(fx.failures).isEmpty();
+        assertThat(scheduler.inFlight()).hasSize(1);
+    }
+
+    @Test
     void t14_startedSnapshotSplitIsWaitedForAfterForceFinish() {
         scheduler.onSplitRequest(0);
         RoundPlan p =
@@ -332,6 +368,21 @@ class TieringSchedulerTest {
         assertThat(fx.commits).containsOnlyKeys(new Attempt(1, 1));
         scheduler.onCommitDone(new Attempt(1, 1), CommitOutcome.COMMITTED, null);
         assertThat(fx.commits.keySet()).containsExactly(new Attempt(1, 1), new Attempt(2, 1));
+    }
+
+    @Test
+    void t19_t20_fencedCommitEndsTheRoundWithoutAFailureReport() {
+        scheduler.onSplitRequest(0);
+        scheduler.onTableGranted(plan(1, 1, 1, 1, 10));
+        scheduler.onSplitResult(0, done(fx.last().split(), 10));
+        scheduler.onCommitDone(new Attempt(1, 1), CommitOutcome.FENCED, null);
+        assertThat(fx.failures).isEmpty();
+        assertThat(scheduler.inFlight()).isEmpty();
+        // the next attempt of the same table works normally
+        scheduler.onSplitRequest(0);
+        scheduler.onTableGranted(plan(1, 2, 2, 1, 10));
+        scheduler.onSplitResult(0, done(fx.last().split(), 10));
+        assertThat(fx.commits).containsKey(new Attempt(1, 2));
     }
 
     @Test

@@ -180,6 +180,44 @@ class TieringJobITCase {
     }
 
     @Test
+    void t26_twoJobsServeOneCoordinatorWithoutDuplicates() throws Exception {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            long id =
+                    store.createTable(
+                            TablePath.of("demo", "t" + i),
+                            log(2),
+                            Duration.ofMinutes(1),
+                            Duration.ofMillis(100));
+            appendLog(id, 2, 300);
+            ids.add(id);
+        }
+        startJob(1, new Configuration());
+        Configuration second = lakeConfig();
+        second.set(TieringOptions.EMBEDDED_PARALLELISM, 1);
+        second.set(TieringOptions.JOB_ID, "second-job");
+        try (EmbeddedTiering other = EmbeddedTiering.start(store.factory(), second)) {
+            for (int round = 0; round < 3; round++) {
+                for (long id : ids) {
+                    appendLog(id, 2, 100);
+                }
+                awaitCaughtUp(ids.stream().mapToLong(Long::longValue).toArray());
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            assertThat(
+                            ExactlyOnceVerifier.verify(
+                                    store,
+                                    ids.get(i),
+                                    TablePath.of("demo", "t" + i),
+                                    log(2),
+                                    warehouse))
+                    .isEqualTo(2 * 600);
+        }
+        assertThat(store.committedJobs()).as("both jobs committed rounds").hasSize(2);
+    }
+
+    @Test
     void t13_roundsLongerThanFreshnessAreForceFinishedAndTheRestFollows() throws Exception {
         TablePath path = TablePath.of("demo", "slow");
         long id = store.createTable(path, log(2), Duration.ofMillis(700), Duration.ofMillis(50));

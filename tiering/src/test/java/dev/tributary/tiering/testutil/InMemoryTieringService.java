@@ -78,6 +78,7 @@ public final class InMemoryTieringService {
         long epoch;
         long roundId;
         long dueNanos;
+        String jobId;
 
         Table(long id, TablePath path, TableDescriptor d, Duration freshness, Duration cadence) {
             this.id = id;
@@ -234,6 +235,7 @@ public final class InMemoryTieringService {
             if (id != null) {
                 Table t = tables.get(id);
                 t.state = State.TIERING;
+                t.jobId = jobId;
                 t.epoch++;
                 t.roundId++;
                 List<BucketPlan> plans = new ArrayList<>();
@@ -265,7 +267,14 @@ public final class InMemoryTieringService {
         }
     }
 
-    private CommitOutcome commit(CommitRequest r) {
+    private final java.util.Set<String> committedJobs = ConcurrentHashMap.newKeySet();
+
+    /** Ids of the jobs that committed at least one round. */
+    public java.util.Set<String> committedJobs() {
+        return java.util.Set.copyOf(committedJobs);
+    }
+
+    private CommitOutcome commit(String jobId, CommitRequest r) {
         List<LakeWriteResult> results = new ArrayList<>();
         for (byte[] b : r.writeResults()) {
             results.add(LakeWriteResultSerializer.INSTANCE.deserialize(b));
@@ -281,7 +290,8 @@ public final class InMemoryTieringService {
             if (t == null
                     || t.state != State.TIERING
                     || t.epoch != r.epoch()
-                    || t.roundId != r.roundId()) {
+                    || t.roundId != r.roundId()
+                    || !jobId.equals(t.jobId)) {
                 fencedCommits.incrementAndGet();
                 abort(t, results);
                 return CommitOutcome.FENCED;
@@ -301,6 +311,7 @@ public final class InMemoryTieringService {
             }
             t.tiered.clear();
             t.tiered.putAll(offsets);
+            committedJobs.add(jobId);
             t.state = State.IDLE;
             t.dueNanos = clock.nanoTime() + t.cadence.toNanos();
             committed.add(
@@ -371,7 +382,7 @@ public final class InMemoryTieringService {
 
         @Override
         public CommitOutcome commit(String jobId, CommitRequest request) {
-            return InMemoryTieringService.this.commit(request);
+            return InMemoryTieringService.this.commit(jobId, request);
         }
 
         @Override
