@@ -92,7 +92,8 @@ public final class TieringGateway {
                 HeartbeatRequest.newBuilder()
                         .setJobId(hb.jobId())
                         .setGroup(hb.group() == null ? "" : hb.group())
-                        .setRequestTable(hb.requestTable());
+                        .setRequestTable(hb.requestTable())
+                        .setWaitForTableMillis(hb.waitForTableMillis());
         for (TableEpoch t : hb.inFlight()) {
             req.addInFlight(TableEpochPb.newBuilder().setTableId(t.tableId()).setEpoch(t.epoch()));
         }

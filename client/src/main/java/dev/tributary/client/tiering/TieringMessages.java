@@ -40,6 +40,9 @@ public final class TieringMessages {
      * @param forceFinished rounds cut by the freshness ceiling before writing anything (T13)
      * @param failed rounds that failed (T22)
      * @param requestTable ask for the next pending table
+     * @param waitForTableMillis with {@code requestTable}: if no table is pending, the server holds
+     *     the answer up to this long (capped at the heartbeat interval) and answers as soon as one
+     *     becomes pending, so an idle reader gets work at once (T3); 0 answers at once
      */
     public record Heartbeat(
             String jobId,
@@ -48,8 +51,22 @@ public final class TieringMessages {
             List<RoundReport> finished,
             List<RoundReport> forceFinished,
             List<RoundReport> failed,
-            boolean requestTable)
-            implements Serializable {}
+            boolean requestTable,
+            long waitForTableMillis)
+            implements Serializable {
+
+        /** A heartbeat answered at once. */
+        public Heartbeat(
+                String jobId,
+                String group,
+                List<TableEpoch> inFlight,
+                List<RoundReport> finished,
+                List<RoundReport> forceFinished,
+                List<RoundReport> failed,
+                boolean requestTable) {
+            this(jobId, group, inFlight, finished, forceFinished, failed, requestTable, 0);
+        }
+    }
 
     /** A table attempt the coordinator no longer accepts; the job must drop its work on it. */
     public record FencedTable(long tableId, long epoch, TributaryException error) {}
