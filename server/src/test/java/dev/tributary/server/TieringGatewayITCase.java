@@ -38,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +54,10 @@ class TieringGatewayITCase {
     @TempDir Path dir;
 
     @Test
-    void t1T7T19T22PlanReadFenceAndReport() throws Exception {
+    @DisplayName(
+            "T1 T7 T9 T19 T22 T28: plans over gRPC, log and leased snapshot reads, fencing,"
+                    + " failed rounds re-queued, status")
+    void planReadFenceAndReport() throws Exception {
         try (TributaryServer server = TestServers.start(dir);
                 Connection conn = Connection.open(server.rpcTarget())) {
             conn.admin().createDatabase("lake", false);

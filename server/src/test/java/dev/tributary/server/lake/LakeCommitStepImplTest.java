@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,7 +42,8 @@ class LakeCommitStepImplTest {
                     .build();
 
     @Test
-    void t21CommitsTheRoundAndReadsItBackInTheCoordinatorsForm() throws Exception {
+    @DisplayName("T21 T20: the commit step's snapshot reads back in the coordinator's form")
+    void commitsTheRoundAndReadsItBackInTheCoordinatorsForm() throws Exception {
         RecordingLake lake = new RecordingLake();
         LakeCommitStepImpl step = new LakeCommitStepImpl(lake);
         assertThat(step.latestTieringSnapshot(7, PATH, DESCRIPTOR)).isEmpty();
@@ -96,6 +98,7 @@ class LakeCommitStepImplTest {
     }
 
     @Test
+    @DisplayName("T27: an empty round commits no lake snapshot")
     void emptyRoundsCommitNothing() throws Exception {
         RecordingLake lake = new RecordingLake();
         LakeCommitStepImpl step = new LakeCommitStepImpl(lake);
