@@ -40,7 +40,7 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private final int stepRecords;
     private final Duration leaseTtl;
     private final Deque<TieringSplit> queued = new ArrayDeque<>();
-    private final Map<String, TableDescriptor> descriptors = new HashMap<>();
+    private final Map<Long, Described> descriptors = new HashMap<>();
     private CompletableFuture<Void> available = new CompletableFuture<>();
     private TieringService service;
     private LakeStorage lake;
@@ -90,11 +90,20 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     }
 
     private TableDescriptor describe(TieringSplit split) {
-        // per attempt: a column added between rounds is seen by the next round
-        String key = split.tableId() + "@" + split.epoch();
-        return descriptors.computeIfAbsent(
-                key, k -> service.describeTable(split.tablePath(), split.tableId()));
+        // one entry per table, refreshed per attempt: a column added between rounds is seen by
+        // the next round, and a long-running job does not collect one entry per round
+        Described d = descriptors.get(split.tableId());
+        if (d == null || d.epoch() != split.epoch()) {
+            d =
+                    new Described(
+                            split.epoch(),
+                            service.describeTable(split.tablePath(), split.tableId()));
+            descriptors.put(split.tableId(), d);
+        }
+        return d.descriptor();
     }
+
+    private record Described(long epoch, TableDescriptor descriptor) {}
 
     private void endCurrent() {
         var result = current.result();
