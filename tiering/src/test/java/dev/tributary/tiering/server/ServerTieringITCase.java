@@ -75,7 +75,12 @@ class ServerTieringITCase {
     }
 
     private void startServer() {
+        startServer(Map.of());
+    }
+
+    private void startServer(Map<String, String> extra) {
         Configuration conf = new Configuration();
+        extra.forEach(conf::setString);
         conf.setString("data.dir", dataDir.getAbsolutePath());
         conf.setString("server.rpc.port", "0");
         conf.setString("server.http.port", "0");
@@ -196,6 +201,36 @@ class ServerTieringITCase {
         TableInfo info = conn.admin().describeTable(clicks);
         try (LakeStorage lake = paimon(warehouse)) {
             assertThat(verifyCaughtUp(lake, info, warehouse)).isEqualTo(5_000);
+        }
+    }
+
+    @Test
+    void t22_lakeWriteErrorOnOneTableLeavesTheOtherTieringAndTheJobRunning() throws Exception {
+        startServer(Map.of("tiering.failure.backoff.max", "1s"));
+        conn.admin().createDatabase("shop", true);
+        TablePath broken = TablePath.of("shop", "broken");
+        TablePath healthy = TablePath.of("shop", "healthy");
+        File warehouse = new File(dataDir, "lake");
+        try (LakeStorage lake = paimon(warehouse)) {
+            TableInfo brokenInfo =
+                    conn.admin().createTable(broken, lakeTable(LOG_SCHEMA, 2, "1s"), false);
+            // every write to the broken table now fails: its lake table is gone
+            lake.catalog().dropTable(broken);
+            TableInfo healthyInfo =
+                    conn.admin().createTable(healthy, lakeTable(LOG_SCHEMA, 2, "1s"), false);
+            appendClicks(broken, 500);
+            appendClicks(healthy, 500);
+            assertThat(verifyCaughtUp(lake, healthyInfo, warehouse)).isEqualTo(500);
+            appendClicks(healthy, 500);
+            assertThat(verifyCaughtUp(lake, healthyInfo, warehouse))
+                    .as("the healthy table keeps tiering while the other one fails")
+                    .isEqualTo(1_000);
+            assertThat(lake.catalog().tableExists(broken)).isFalse();
+
+            lake.catalog().createTable(broken, brokenInfo.descriptor());
+            assertThat(verifyCaughtUp(lake, brokenInfo, warehouse))
+                    .as("the failed table recovers once its lake table is back")
+                    .isEqualTo(500);
         }
     }
 
