@@ -69,10 +69,22 @@ class TieringJobITCase {
         lake.close();
     }
 
+    private String format = "paimon";
+
     private Configuration lakeConfig() {
         return new Configuration()
-                .setString("datalake.format", "paimon")
-                .setString("datalake.paimon.warehouse", warehouse.getAbsolutePath());
+                .setString("datalake.format", format)
+                .setString("datalake." + format + ".warehouse", warehouse.getAbsolutePath());
+    }
+
+    /** Re-creates the store on an Iceberg warehouse (a directory named iceberg*). */
+    private void useIceberg() {
+        store.unregister();
+        lake.close();
+        format = "iceberg";
+        warehouse = new File(warehouse, "iceberg-warehouse");
+        lake = LakeStoragePlugins.open(lakeConfig());
+        store = new InMemoryTieringService("it-iceberg-" + seed, lake, Clock.system());
     }
 
     private void startJob(int parallelism, Configuration tiering) throws Exception {
@@ -177,6 +189,28 @@ class TieringJobITCase {
         assertThat(store.leasesTaken()).as("T9: snapshot reads hold leases").isEqualTo(3);
         assertThat(store.activeLeases()).isZero();
         assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void t6_t8_t29_icebergLogAndPkTablesTierExactlyOnce() throws Exception {
+        useIceberg();
+        TablePath events = TablePath.of("ice", "events");
+        TablePath accounts = TablePath.of("ice", "accounts");
+        Duration cadence = Duration.ofMillis(200);
+        long eventsId = store.createTable(events, log(2), Duration.ofMinutes(1), cadence);
+        long accountsId = store.createTable(accounts, pk(2), Duration.ofMinutes(1), cadence);
+        appendLog(eventsId, 2, 300);
+        writePk(accountsId, 2, 300);
+        startJob(2, new Configuration());
+        for (int round = 0; round < 2; round++) {
+            awaitCaughtUp(eventsId, accountsId);
+            appendLog(eventsId, 2, 100);
+            writePk(accountsId, 2, 100);
+        }
+        awaitCaughtUp(eventsId, accountsId);
+        assertThat(ExactlyOnceVerifier.verify(store, eventsId, events, log(2), warehouse))
+                .isEqualTo(2 * 500);
+        ExactlyOnceVerifier.verify(store, accountsId, accounts, pk(2), warehouse);
     }
 
     @Test

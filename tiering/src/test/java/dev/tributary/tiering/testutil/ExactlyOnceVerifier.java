@@ -21,6 +21,11 @@ import java.util.Set;
 public final class ExactlyOnceVerifier {
     private ExactlyOnceVerifier() {}
 
+    /** Warehouses of Iceberg tests are directories named {@code iceberg*}. */
+    private static boolean isIceberg(File warehouse) {
+        return warehouse.getName().startsWith("iceberg");
+    }
+
     /** Checks a table of the in-memory service; returns how many lake rows were checked. */
     public static int verify(
             InMemoryTieringService store,
@@ -49,7 +54,9 @@ public final class ExactlyOnceVerifier {
             File warehouse)
             throws Exception {
         List<PaimonLakeReader.LakeRow> lake =
-                PaimonLakeReader.read(warehouse, path, descriptor.schema());
+                isIceberg(warehouse)
+                        ? IcebergLakeReader.read(warehouse, path, descriptor.schema())
+                        : PaimonLakeReader.read(warehouse, path, descriptor.schema());
         if (!descriptor.hasPrimaryKey()) {
             Map<String, Row> expected = new HashMap<>();
             for (int b = 0; b < descriptor.bucketCount(); b++) {
