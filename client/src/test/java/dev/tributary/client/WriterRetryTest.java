@@ -82,7 +82,7 @@ class WriterRetryTest {
         }
     }
 
-    private String start(ScriptedWrites writes) throws Exception {
+    private String start(WriteServiceGrpc.WriteServiceImplBase writes) throws Exception {
         TableInfoPb info =
                 TableInfoPb.newBuilder()
                         .setTableId(7)
@@ -163,6 +163,85 @@ class WriterRetryTest {
             w.close();
         }
         assertThat(writes.calls.get()).isEqualTo(2);
+    }
+
+    /** Holds every answer until released. */
+    private static final class HeldWrites extends WriteServiceGrpc.WriteServiceImplBase {
+        final List<Runnable> held = new ArrayList<>();
+        final AtomicInteger received = new AtomicInteger();
+        long end;
+
+        @Override
+        public synchronized void append(WriteRequest req, StreamObserver<WriteResponse> out) {
+            received.incrementAndGet();
+            int n = WriteBatch.fromBytes(req.getBatch().toByteArray()).recordCount();
+            long base = end;
+            end += n;
+            held.add(
+                    () -> {
+                        out.onNext(
+                                WriteResponse.newBuilder()
+                                        .setBaseOffset(base)
+                                        .setEndOffset(base + n)
+                                        .build());
+                        out.onCompleted();
+                    });
+        }
+
+        synchronized void releaseAll() {
+            held.forEach(Runnable::run);
+            held.clear();
+        }
+    }
+
+    @Test
+    void appendBlocksWhileTheBufferIsFullAndResumesWhenAcknowledged() throws Exception {
+        HeldWrites writes = new HeldWrites();
+        String address = start(writes);
+        try (Connection conn =
+                Connection.builder()
+                        .address(address)
+                        .option("client.writer.batch-size", "1kb")
+                        .option("client.writer.buffer-memory", "8kb")
+                        .build()) {
+            AppendWriter w = conn.appendWriter(PATH);
+            AtomicInteger appended = new AtomicInteger();
+            Thread producer =
+                    new Thread(
+                            () -> {
+                                for (long i = 0; i < 5000; i++) {
+                                    w.append(Row.of(i));
+                                    appended.incrementAndGet();
+                                }
+                            });
+            producer.start();
+            // the producer parks on the byte budget, well before all rows are buffered
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> producer.getState() == Thread.State.WAITING);
+            assertThat(appended.get()).isLessThan(5000);
+            // acknowledging releases it; keep acknowledging until it is done
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(20))
+                    .pollInterval(java.time.Duration.ofMillis(5))
+                    .until(
+                            () -> {
+                                writes.releaseAll();
+                                return !producer.isAlive();
+                            });
+            assertThat(appended.get()).isEqualTo(5000);
+            CompletableFuture<Void> flushed = CompletableFuture.runAsync(w::close);
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(10))
+                    .pollInterval(java.time.Duration.ofMillis(5))
+                    .until(
+                            () -> {
+                                writes.releaseAll();
+                                return flushed.isDone();
+                            });
+            flushed.join();
+            assertThat(writes.end).isEqualTo(5000);
+        }
     }
 
     @Test
