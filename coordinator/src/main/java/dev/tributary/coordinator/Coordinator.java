@@ -181,8 +181,12 @@ public final class Coordinator implements AutoCloseable {
         return loop.submit(() -> core.tiering().registerJob(jobId, group));
     }
 
+    /**
+     * A job's heartbeat; with {@code requestTable} and {@code waitForTableMillis > 0} the answer is
+     * held until a table of the job's group becomes pending (push, T3) or the wait ends.
+     */
     public CompletableFuture<HeartbeatResponse> heartbeat(HeartbeatRequest request) {
-        return loop.submit(() -> core.tiering().heartbeat(request));
+        return loop.submit(() -> core.tiering().heartbeatAsync(request)).thenCompose(f -> f);
     }
 
     /** A fenced commit; see {@code TieringManager#commit}. */

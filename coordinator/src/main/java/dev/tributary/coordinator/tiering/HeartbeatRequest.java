@@ -14,13 +14,27 @@ import java.util.Objects;
  * @param inFlight every round the job is still working on, to keep them alive (T18)
  * @param reports rounds that ended without a commit
  * @param requestTable whether the job wants one more table
+ * @param waitForTableMillis with {@code requestTable}: if no table is pending, hold the answer up
+ *     to this long (capped at the heartbeat interval) and answer as soon as one becomes pending (a
+ *     long poll, so idle readers get work at once, T3); 0 answers at once
  */
 public record HeartbeatRequest(
         String jobId,
         String group,
         List<TableAttempt> inFlight,
         List<RoundReport> reports,
-        boolean requestTable) {
+        boolean requestTable,
+        long waitForTableMillis) {
+
+    /** A request that is answered at once. */
+    public HeartbeatRequest(
+            String jobId,
+            String group,
+            List<TableAttempt> inFlight,
+            List<RoundReport> reports,
+            boolean requestTable) {
+        this(jobId, group, inFlight, reports, requestTable, 0);
+    }
 
     public HeartbeatRequest {
         if (jobId == null || jobId.isBlank()) {
@@ -28,5 +42,8 @@ public record HeartbeatRequest(
         }
         inFlight = List.copyOf(Objects.requireNonNull(inFlight, "inFlight"));
         reports = List.copyOf(Objects.requireNonNull(reports, "reports"));
+        if (waitForTableMillis < 0) {
+            throw new InvalidInputException("waitForTableMillis must be >= 0");
+        }
     }
 }

@@ -5,7 +5,6 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.coordinator.metadata.TieringTableOptions;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitRequest;
@@ -67,6 +66,8 @@ public final class TieringManager {
      */
     private final Map<Long, Long> issuedEpochs = new HashMap<>();
 
+    private final TableWaiters waiters;
+
     private long pendingSeq;
 
     /**
@@ -94,6 +95,7 @@ public final class TieringManager {
         this.lake = lake;
         this.planner = new RoundPlanner(buckets);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
+        this.waiters = new TableWaiters(timers);
         timers.schedule(config.sweepIntervalMillis(), this::sweep);
     }
 
@@ -200,7 +202,7 @@ public final class TieringManager {
         tiering.remove(t);
         if (t.heldCommit != null) {
             t.heldCommit = null;
-            t.commitFuture.completeExceptionally(fenced(t.tableId(), why));
+            t.commitFuture.completeExceptionally(Attempts.fenced(t.tableId(), why));
             t.commitFuture = null;
         }
         releaseFromJob(t);
@@ -337,6 +339,7 @@ public final class TieringManager {
         t.queueDeadlineMillis = t.pendingSinceMillis + t.freshnessMillis();
         t.queuedInGroup = t.group();
         queue(t.group()).add(t);
+        waiters.wake(t.group(), this::assignNext);
     }
 
     private PendingQueue queue(String group) {
@@ -353,7 +356,7 @@ public final class TieringManager {
         if (jobId == null || jobId.isBlank()) {
             throw new InvalidInputException("a tiering job needs a non-empty id");
         }
-        String g = normalizeGroup(group);
+        String g = Attempts.normalizeGroup(group);
         JobInfo job = jobs.get(jobId);
         if (job != null) {
             for (Long id : List.copyOf(job.tables)) {
@@ -381,8 +384,9 @@ public final class TieringManager {
      * table. Every table entry gets an ack; a stale one is {@code FENCED} (T18, T19).
      */
     public HeartbeatResponse heartbeat(HeartbeatRequest request) {
+        waiters.release(request.jobId());
         JobInfo job = jobs.get(request.jobId());
-        String group = normalizeGroup(request.group());
+        String group = Attempts.normalizeGroup(request.group());
         if (job == null) {
             job = new JobInfo(request.jobId(), group);
             jobs.put(request.jobId(), job);
@@ -393,7 +397,7 @@ public final class TieringManager {
         List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
         for (TableAttempt a : request.inFlight()) {
             TableTiering t = tables.get(a.tableId());
-            String stale = staleness(t, a.tableId(), a.epoch(), request.jobId());
+            String stale = Attempts.staleness(t, a.tableId(), a.epoch(), request.jobId());
             if (stale != null) {
                 acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.FENCED, stale));
             } else {
@@ -403,7 +407,7 @@ public final class TieringManager {
         }
         for (RoundReport r : request.reports()) {
             TableTiering t = tables.get(r.tableId());
-            String stale = staleness(t, r.tableId(), r.epoch(), request.jobId());
+            String stale = Attempts.staleness(t, r.tableId(), r.epoch(), request.jobId());
             if (stale != null) {
                 acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.FENCED, stale));
                 continue;
@@ -430,30 +434,22 @@ public final class TieringManager {
         return new HeartbeatResponse(acks, plan);
     }
 
+    /**
+     * Like {@link #heartbeat}, but a table request that finds nothing pending may wait for one
+     * ({@link HeartbeatRequest#waitForTableMillis()}, capped at the heartbeat interval).
+     */
+    public CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
+        HeartbeatResponse now = heartbeat(request);
+        if (now.plan() != null || !request.requestTable() || request.waitForTableMillis() == 0) {
+            return CompletableFuture.completedFuture(now);
+        }
+        long wait = Math.min(request.waitForTableMillis(), config.heartbeatInterval().toMillis());
+        return waiters.park(jobs.get(request.jobId()), now.acks(), wait);
+    }
+
     private void touch(JobInfo job) {
         job.lastHeartbeatNanos = clock.nanoTime();
         job.lastHeartbeatMillis = clock.currentTimeMillis();
-    }
-
-    /** Why an attempt is stale, or {@code null} if it is the table's current one. */
-    private static String staleness(TableTiering t, long tableId, long epoch, String jobId) {
-        if (t == null) {
-            return "table " + tableId + " is not tiered (dropped, disabled or unknown)";
-        }
-        if (t.state != TieringState.TIERING || t.epoch != epoch) {
-            return "epoch "
-                    + epoch
-                    + " of table "
-                    + t.table.path()
-                    + " is stale: the table is "
-                    + t.state
-                    + " at epoch "
-                    + t.epoch;
-        }
-        if (!t.jobId.equals(jobId)) {
-            return "table " + t.table.path() + " is tiered by job " + t.jobId + ", not " + jobId;
-        }
-        return null;
     }
 
     /**
@@ -576,7 +572,7 @@ public final class TieringManager {
      */
     public CompletableFuture<Long> commit(CommitRequest request) {
         TableTiering t = tables.get(request.tableId());
-        String stale = staleness(t, request.tableId(), request.epoch(), request.jobId());
+        String stale = Attempts.staleness(t, request.tableId(), request.epoch(), request.jobId());
         if (stale == null && t.roundId != request.roundId()) {
             stale =
                     "round "
@@ -756,14 +752,6 @@ public final class TieringManager {
                         e));
     }
 
-    private static FencedException fenced(long tableId, String why) {
-        return new FencedException("table " + tableId + ": " + why);
-    }
-
-    private static String normalizeGroup(String group) {
-        return group == null || group.isBlank() ? TieringTableOptions.DEFAULT_GROUP : group;
-    }
-
     // ---------------------------------------------------------------- status (T28)
 
     public CoordinatorStatus status() {
@@ -818,7 +806,7 @@ public final class TieringManager {
 
     /** Ids of the pending tables of a group in hand-out order. */
     public List<Long> pendingOrder(String group) {
-        PendingQueue q = queues.get(normalizeGroup(group));
+        PendingQueue q = queues.get(Attempts.normalizeGroup(group));
         if (q == null) {
             return List.of();
         }

@@ -1,0 +1,89 @@
+package dev.tributary.coordinator.tiering;
+
+import dev.tributary.coordinator.runtime.TimerService;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Jobs whose table request found nothing pending and asked to wait (long poll): the first table
+ * that becomes pending in their group is pushed to the longest waiter at once, so an idle reader
+ * gets work without a poll interval (T3). Event-loop thread only.
+ */
+final class TableWaiters {
+    private final TimerService timers;
+    private final Map<String, ArrayDeque<Waiter>> byGroup = new HashMap<>();
+    private final Map<String, Waiter> byJob = new HashMap<>();
+
+    TableWaiters(TimerService timers) {
+        this.timers = timers;
+    }
+
+    private static final class Waiter {
+        final JobInfo job;
+        final List<TableAck> acks;
+        final CompletableFuture<HeartbeatResponse> future = new CompletableFuture<>();
+        TimerService.Timer timer;
+
+        Waiter(JobInfo job, List<TableAck> acks) {
+            this.job = job;
+            this.acks = acks;
+        }
+    }
+
+    /**
+     * Parks a request; it is answered with a plan when one appears, else after {@code waitMillis}.
+     */
+    CompletableFuture<HeartbeatResponse> park(JobInfo job, List<TableAck> acks, long waitMillis) {
+        release(job.jobId);
+        Waiter w = new Waiter(job, acks);
+        byJob.put(job.jobId, w);
+        byGroup.computeIfAbsent(job.group, g -> new ArrayDeque<>()).add(w);
+        w.timer =
+                timers.schedule(
+                        waitMillis,
+                        () -> {
+                            if (byJob.remove(w.job.jobId, w)) {
+                                byGroup.get(w.job.group).remove(w);
+                                w.future.complete(new HeartbeatResponse(w.acks, null));
+                            }
+                        });
+        return w.future;
+    }
+
+    /** Answers a job's parked request without a plan (it sent a newer request). */
+    void release(String jobId) {
+        Waiter w = byJob.remove(jobId);
+        if (w != null) {
+            w.timer.cancel();
+            byGroup.get(w.job.group).remove(w);
+            w.future.complete(new HeartbeatResponse(w.acks, null));
+        }
+    }
+
+    /**
+     * Hands pending tables of {@code group} to waiters, longest waiting first, while {@code assign}
+     * finds a plan.
+     */
+    void wake(String group, Function<JobInfo, RoundPlan> assign) {
+        ArrayDeque<Waiter> q = byGroup.get(group);
+        while (q != null && !q.isEmpty()) {
+            Waiter w = q.peek();
+            RoundPlan plan = assign.apply(w.job);
+            if (plan == null) {
+                return;
+            }
+            q.poll();
+            byJob.remove(w.job.jobId, w);
+            w.timer.cancel();
+            w.future.complete(new HeartbeatResponse(w.acks, plan));
+        }
+    }
+
+    int size() {
+        return byJob.size();
+    }
+}

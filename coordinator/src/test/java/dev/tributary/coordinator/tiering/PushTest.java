@@ -1,0 +1,76 @@
+package dev.tributary.coordinator.tiering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.coordinator.TieringHarness;
+import dev.tributary.coordinator.metadata.TableInfo;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class PushTest {
+    private final TieringHarness h = new TieringHarness();
+
+    private CompletableFuture<HeartbeatResponse> waitForTable(String job, long millis) {
+        CompletableFuture<HeartbeatResponse> f =
+                h.tiering()
+                        .heartbeatAsync(
+                                new HeartbeatRequest(
+                                        job, null, List.of(), List.of(), true, millis));
+        h.loop.runReady();
+        return f;
+    }
+
+    @Test
+    @DisplayName(
+            "T3 an idle job's table request is answered the moment a table becomes pending (push, no poll interval)")
+    void pushedWhenPending() {
+        TableInfo t = h.lakeTable("t", 2, Duration.ofSeconds(61));
+        h.writeAll(t, 5);
+        h.advance(Duration.ofSeconds(60));
+        CompletableFuture<HeartbeatResponse> f = waitForTable("job", 2_000);
+        assertThat(f).isNotDone();
+        h.advanceMillis(999);
+        assertThat(f).isNotDone();
+        h.advanceMillis(1); // t becomes pending now
+        assertThat(f).isCompleted();
+        RoundPlan p = f.join().plan();
+        assertThat(p.tableId()).isEqualTo(t.tableId());
+        h.assertState(t, TieringState.TIERING);
+    }
+
+    @Test
+    @DisplayName(
+            "T3 a waiting request ends empty after its wait (capped at the heartbeat interval); a newer request releases it")
+    void waitEndsAndRelease() {
+        CompletableFuture<HeartbeatResponse> f = waitForTable("job", 60_000);
+        h.advance(h.config.heartbeatInterval().minusMillis(1));
+        assertThat(f).isNotDone();
+        h.advanceMillis(1);
+        assertThat(f.join().plan()).isNull();
+
+        CompletableFuture<HeartbeatResponse> first = waitForTable("job", 1_000);
+        CompletableFuture<HeartbeatResponse> second = waitForTable("job", 1_000);
+        assertThat(first).isCompleted();
+        assertThat(first.join().plan()).isNull();
+        assertThat(second).isNotDone();
+        // A table of another group does not wake it.
+        TableInfo gold =
+                h.table(
+                        "gold",
+                        1,
+                        Duration.ofMillis(500),
+                        false,
+                        java.util.Map.of("table.datalake.tiering.group", "gold"));
+        h.writeAll(gold, 1);
+        h.advanceMillis(600);
+        assertThat(second).isNotDone();
+        h.assertState(gold, TieringState.PENDING);
+        h.advanceMillis(400);
+        assertThat(second).isCompleted();
+        assertThat(second.join().plan()).isNull();
+        h.assertState(gold, TieringState.PENDING);
+    }
+}
