@@ -77,4 +77,18 @@ public final class LakeStorageOptions {
                         });
         return out;
     }
+
+    /** The warehouse as a URI: a bare local path becomes a {@code file:} URI, URIs pass through. */
+    public static String warehouseUri(String warehouse) {
+        try {
+            java.net.URI u = new java.net.URI(warehouse);
+            // a one-letter scheme is a Windows drive, not a file system
+            if (u.getScheme() != null && u.getScheme().length() > 1) {
+                return warehouse;
+            }
+        } catch (java.net.URISyntaxException ignored) {
+            // not a URI: a local path
+        }
+        return new java.io.File(warehouse).getAbsoluteFile().toURI().toString();
+    }
 }

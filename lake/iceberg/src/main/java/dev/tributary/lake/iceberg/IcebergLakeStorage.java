@@ -15,8 +15,6 @@ import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
-import java.io.File;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +52,7 @@ final class IcebergLakeStorage implements LakeStorage {
                                                         + " Iceberg warehouse directory or URI"));
         Map<String, String> props = new LinkedHashMap<>(LakeStorageOptions.catalogOptions(conf));
         props.remove(CATALOG_NAME.key());
-        props.put(CatalogProperties.WAREHOUSE_LOCATION, toUri(warehouse));
+        props.put(CatalogProperties.WAREHOUSE_LOCATION, LakeStorageOptions.warehouseUri(warehouse));
         if (!props.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
                 && !props.containsKey(CatalogProperties.CATALOG_IMPL)) {
             // the Hadoop catalog keeps everything in the warehouse directory: no service needed
@@ -75,18 +73,6 @@ final class IcebergLakeStorage implements LakeStorage {
                     e);
         }
         this.lakeCatalog = new IcebergLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));
-    }
-
-    static String toUri(String warehouse) {
-        try {
-            URI u = new URI(warehouse);
-            if (u.getScheme() != null && u.getScheme().length() > 1) {
-                return warehouse;
-            }
-        } catch (java.net.URISyntaxException ignored) {
-            // not a URI: a local path
-        }
-        return new File(warehouse).getAbsoluteFile().toURI().toString();
     }
 
     @Override

@@ -113,31 +113,14 @@ final class IcebergLakeWriter implements LakeWriter {
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         requireState(State.OPEN, "write");
-        if (row.arity() > converters.length) {
-            throw new InvalidInputException(
-                    "row has "
-                            + row.arity()
-                            + " fields but table '"
-                            + context.tablePath()
-                            + "' has "
-                            + converters.length
-                            + " columns");
-        }
+        context.checkArity(row);
         checkChangeType(changeType);
         for (int i = 0; i < userColumns; i++) {
             Object v = i < row.arity() ? row.getField(i) : null;
             try {
                 record.set(i, v == null ? null : converters[i].convert(v));
             } catch (ClassCastException e) {
-                throw new InvalidInputException(
-                        "column "
-                                + context.table().schema().columns().get(i).name()
-                                + " of table '"
-                                + context.tablePath()
-                                + "' got a "
-                                + v.getClass().getSimpleName()
-                                + " value",
-                        e);
+                throw context.valueError(i, v, e);
             }
         }
         record.set(userColumns, bucket);

@@ -12,8 +12,6 @@ import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
-import java.io.File;
-import java.net.URI;
 import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -40,7 +38,7 @@ final class PaimonLakeStorage implements LakeStorage {
         // a cached schema would hide changes made by other engines until the cache expires
         options.put("cache-enabled", "false");
         options.putAll(LakeStorageOptions.catalogOptions(conf));
-        options.put("warehouse", toUri(warehouse));
+        options.put("warehouse", LakeStorageOptions.warehouseUri(warehouse));
         try {
             this.catalog =
                     CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
@@ -53,19 +51,6 @@ final class PaimonLakeStorage implements LakeStorage {
                     e);
         }
         this.lakeCatalog = new PaimonLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));
-    }
-
-    /** A bare local path becomes a file: URI; URIs with a scheme pass through. */
-    static String toUri(String warehouse) {
-        try {
-            URI u = new URI(warehouse);
-            if (u.getScheme() != null && u.getScheme().length() > 1) {
-                return warehouse;
-            }
-        } catch (java.net.URISyntaxException ignored) {
-            // not a URI: a local path
-        }
-        return new File(warehouse).getAbsoluteFile().toURI().toString();
     }
 
     @Override

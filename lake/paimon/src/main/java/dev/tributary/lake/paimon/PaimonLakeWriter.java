@@ -71,16 +71,7 @@ final class PaimonLakeWriter implements LakeWriter {
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         requireState(State.OPEN, "write");
-        if (row.arity() > converters.length) {
-            throw new InvalidInputException(
-                    "row has "
-                            + row.arity()
-                            + " fields but table '"
-                            + context.tablePath()
-                            + "' has "
-                            + converters.length
-                            + " columns");
-        }
+        context.checkArity(row);
         GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
         for (int i = 0; i < row.arity(); i++) {
             Object v = row.getField(i);
@@ -88,15 +79,7 @@ final class PaimonLakeWriter implements LakeWriter {
                 try {
                     g.setField(i, converters[i].convert(v));
                 } catch (ClassCastException e) {
-                    throw new InvalidInputException(
-                            "column "
-                                    + context.table().schema().columns().get(i).name()
-                                    + " of table '"
-                                    + context.tablePath()
-                                    + "' got a "
-                                    + v.getClass().getSimpleName()
-                                    + " value",
-                            e);
+                    throw context.valueError(i, v, e);
                 }
             }
         }

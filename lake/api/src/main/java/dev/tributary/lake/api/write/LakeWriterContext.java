@@ -1,6 +1,8 @@
 package dev.tributary.lake.api.write;
 
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
 import dev.tributary.common.types.TableDescriptor;
 import java.util.Objects;
 
@@ -35,5 +37,33 @@ public record LakeWriterContext(
                             + ") of "
                             + tablePath);
         }
+    }
+
+    /** Rows may be narrower than the table (older schema), never wider. */
+    public void checkArity(Row row) {
+        int columns = table.schema().fieldCount();
+        if (row.arity() > columns) {
+            throw new InvalidInputException(
+                    "row has "
+                            + row.arity()
+                            + " fields but table '"
+                            + tablePath
+                            + "' has "
+                            + columns
+                            + " columns");
+        }
+    }
+
+    /** The error for a value that the format's converter for {@code column} cannot take. */
+    public InvalidInputException valueError(int column, Object value, RuntimeException cause) {
+        return new InvalidInputException(
+                "column "
+                        + table.schema().columns().get(column).name()
+                        + " of table '"
+                        + tablePath
+                        + "' got a "
+                        + value.getClass().getSimpleName()
+                        + " value",
+                cause);
     }
 }
