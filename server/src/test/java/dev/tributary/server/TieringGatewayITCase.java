@@ -268,6 +268,47 @@ class TieringGatewayITCase {
         }
     }
 
+    @Test
+    @DisplayName("T3: a table request waits on the server and is answered when a table is due")
+    void aLongPollIsAnsweredAsSoonAsATableBecomesPending() throws Exception {
+        try (TributaryServer server =
+                        TestServers.start(
+                                dir,
+                                Map.of(
+                                        "tiering.heartbeat.interval", "5s",
+                                        "tiering.heartbeat.timeout", "20s"));
+                Connection conn = Connection.open(server.rpcTarget())) {
+            conn.admin().createDatabase("lake", false);
+            TableInfo log =
+                    conn.admin()
+                            .createTable(
+                                    LOG,
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.BIGINT())
+                                                            .build())
+                                            .property("table.datalake.enabled", "true")
+                                            .property("table.datalake.freshness", "1s")
+                                            .build(),
+                                    false);
+            try (AppendWriter w = conn.appendWriter(LOG)) {
+                w.append(Row.of(1L));
+                w.flush();
+            }
+            TieringGateway gateway = conn.tieringGateway();
+            gateway.registerJob("job-1", "");
+            // the table is due one freshness (1 s) after creation: one held request gets it
+            HeartbeatResult r =
+                    gateway.heartbeat(
+                            new Heartbeat(
+                                    "job-1", "", List.of(), List.of(), List.of(), List.of(), true,
+                                    5_000));
+            assertThat(r.plan())
+                    .hasValueSatisfying(
+                            p -> assertThat(p.table().tableId()).isEqualTo(log.tableId()));
+        }
+    }
+
     private static Heartbeat heartbeat(
             List<TableEpoch> inFlight,
             List<RoundReport> finished,

@@ -106,7 +106,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                     emptyToNull(req.getGroup()),
                                     inFlight,
                                     reports,
-                                    req.getRequestTable());
+                                    req.getRequestTable(),
+                                    Math.max(0, req.getWaitForTableMillis()));
                     return coordinator.heartbeat(request).thenApply(this::toPb);
                 });
     }
