@@ -8,6 +8,7 @@ import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.record.LogBatchBuilder;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.record.WriteKind;
+import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -51,6 +52,11 @@ final class TableStore implements AutoCloseable {
     private final Bucket[] buckets;
     private volatile SchemaVersion current;
 
+    /** Null for a log table without bucket keys (batches may go to any bucket). */
+    private final BucketFunction routing;
+
+    private final int[] routingKeys;
+
     private TableStore(
             long tableId,
             TableDescriptor descriptor,
@@ -64,6 +70,14 @@ final class TableStore implements AutoCloseable {
         this.clock = clock;
         this.current = current;
         this.buckets = buckets;
+        this.routing =
+                descriptor.bucketKeys().isEmpty()
+                        ? null
+                        : new BucketFunction(
+                                descriptor.schema(),
+                                descriptor.bucketKeys(),
+                                descriptor.bucketCount());
+        this.routingKeys = routing == null ? null : routing.keyPositions();
     }
 
     static TableStore open(
@@ -214,8 +228,10 @@ final class TableStore implements AutoCloseable {
         LogBatchBuilder builder =
                 new LogBatchBuilder(sv.id(), batch.sizeInBytes() + 2 * batch.recordCount());
         long ts = clock.currentTimeMillis();
+        BinaryWriter scratch = routing == null ? null : new BinaryWriter(32);
         // every record is checked before the log sees any of them
         while (r.next()) {
+            checkRouting(r, batch.bucket(), scratch);
             builder.addEncoded(
                     ChangeType.APPEND_ONLY, ts, r.rowBuffer(), r.rowOffset(), r.rowLength());
         }
@@ -233,8 +249,10 @@ final class TableStore implements AutoCloseable {
         int[] lengths = new int[n];
         WriteBatch.Reader r = batch.reader(sv.schema());
         BinaryWriter key = new BinaryWriter(32);
+        BinaryWriter scratch = new BinaryWriter(32);
         int i = 0;
         while (r.next()) {
+            checkRouting(r, batch.bucket(), scratch);
             kinds[i] = r.kind();
             key.reset();
             r.writeKey(key);
@@ -247,6 +265,34 @@ final class TableStore implements AutoCloseable {
             return null;
         }
         return b.kv.write(new KvWrites(sv.id(), n, kinds, keys, batch.toBytes(), offsets, lengths));
+    }
+
+    /**
+     * A key must live in exactly one bucket, or lookups, the KV state and the lake copy would
+     * disagree; so a record whose bucket key hashes elsewhere is refused before anything is
+     * written.
+     */
+    private void checkRouting(WriteBatch.Reader r, int bucket, BinaryWriter scratch) {
+        if (routing == null) {
+            return;
+        }
+        scratch.reset();
+        r.writeProjection(routingKeys, scratch);
+        int expected = routing.bucketOfEncoded(scratch.buffer(), scratch.position());
+        if (expected != bucket) {
+            throw new InvalidInputException(
+                    "record "
+                            + r.index()
+                            + " of the write batch for table "
+                            + tableId
+                            + " belongs to bucket "
+                            + expected
+                            + " by its bucket key "
+                            + descriptor.bucketKeys()
+                            + ", not to bucket "
+                            + bucket
+                            + "; route rows with BucketRouter");
+        }
     }
 
     Optional<Row> lookup(int bucket, Row key) {

@@ -9,6 +9,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.BucketRouter;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
@@ -228,12 +229,39 @@ class BadInputTest {
         assertNoTrace();
     }
 
+    /** The first key from {@code from} that the table's bucket function puts in {@code bucket}. */
+    private static int keyInBucket(int bucket, int from) {
+        BucketRouter router =
+                BucketRouter.of(TableDescriptor.builder(PK_SCHEMA).bucketCount(2).build());
+        int key = from;
+        while (router.bucketOf(Row.of(key, null, null)) != bucket) {
+            key++;
+        }
+        return key;
+    }
+
+    @Test
+    void aKeyInTheWrongBucketIsRejected() {
+        int k = keyInBucket(1, 2);
+        WriteBatch misrouted =
+                WriteBatch.builder(PK_TABLE, 0, 1, PK_SCHEMA).upsert(Row.of(k, "x", 2L)).build();
+        assertThatThrownBy(() -> store.append(misrouted))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("belongs to bucket 1")
+                .hasMessageContaining("not to bucket 0");
+        WriteBatch misroutedDelete =
+                WriteBatch.builder(PK_TABLE, 0, 1, PK_SCHEMA).delete(Row.of(k, null, null)).build();
+        assertThatThrownBy(() -> store.append(misroutedDelete))
+                .isInstanceOf(InvalidInputException.class);
+        assertNoTrace();
+    }
+
     @Test
     void deletingAMissingKeyWritesNothing() {
         AppendResult r =
                 store.append(
                                 WriteBatch.builder(PK_TABLE, 0, 1, PK_SCHEMA)
-                                        .delete(Row.of(42, null, null))
+                                        .delete(Row.of(keyInBucket(0, 42), null, null))
                                         .build())
                         .join();
         assertThat(r.recordCount()).isZero();

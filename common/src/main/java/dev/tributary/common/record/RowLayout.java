@@ -81,12 +81,28 @@ public final class RowLayout {
      * RowCodec} encodes the projection of the row onto the key columns.
      */
     public void writeKey(byte[] buf, BinaryWriter out) {
-        out.writeVarInt(keyPositions.length);
-        for (int b = 0; b < (keyPositions.length + 7) >>> 3; b++) {
-            out.writeByte(0); // key columns are never NULL
+        writeProjection(buf, keyPositions, out);
+    }
+
+    /**
+     * Writes the projection of the row last passed to {@link #check} onto {@code positions},
+     * encoded exactly as {@code RowCodec} encodes {@code row.project(positions)}.
+     */
+    public void writeProjection(byte[] buf, int[] positions, BinaryWriter out) {
+        out.writeVarInt(positions.length);
+        for (int b = 0; b < (positions.length + 7) >>> 3; b++) {
+            int bits = 0;
+            for (int i = b * 8; i < Math.min(positions.length, b * 8 + 8); i++) {
+                if (fieldStart[positions[i]] < 0) {
+                    bits |= 1 << (i & 7);
+                }
+            }
+            out.writeByte(bits);
         }
-        for (int k : keyPositions) {
-            out.writeBytes(buf, fieldStart[k], fieldEnd[k] - fieldStart[k]);
+        for (int k : positions) {
+            if (fieldStart[k] >= 0) {
+                out.writeBytes(buf, fieldStart[k], fieldEnd[k] - fieldStart[k]);
+            }
         }
     }
 

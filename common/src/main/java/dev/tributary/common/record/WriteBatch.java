@@ -220,6 +220,14 @@ public final class WriteBatch {
             layout.writeKey(bytes, out);
         }
 
+        /**
+         * Writes the current row's projection onto {@code positions} in {@link RowCodec} form, as
+         * {@link dev.tributary.common.row.BucketFunction#bucketOfEncoded} expects for bucket keys.
+         */
+        public void writeProjection(int[] positions, BinaryWriter out) {
+            layout.writeProjection(bytes, positions, out);
+        }
+
         /** The array holding the current row's {@link RowCodec} encoding. */
         public byte[] rowBuffer() {
             return bytes;

@@ -29,13 +29,26 @@ public final class BucketFunction {
 
     public int bucketOf(Row row) {
         byte[] key = keyCodec.encode(row.project(keyPositions));
-        return Math.floorMod(murmur3(key, SEED), bucketCount);
+        return bucketOfEncoded(key, key.length);
+    }
+
+    /** The bucket of a key given as the {@link RowCodec} encoding of its bucket-key columns. */
+    public int bucketOfEncoded(byte[] encodedKey, int length) {
+        return Math.floorMod(murmur3(encodedKey, length, SEED), bucketCount);
+    }
+
+    /** Positions of the bucket-key columns in the table's rows. */
+    public int[] keyPositions() {
+        return keyPositions.clone();
     }
 
     /** MurmurHash3 x86 32-bit. */
     static int murmur3(byte[] data, int seed) {
+        return murmur3(data, data.length, seed);
+    }
+
+    static int murmur3(byte[] data, int len, int seed) {
         int h = seed;
-        int len = data.length;
         int blocks = len / 4;
         for (int i = 0; i < blocks; i++) {
             int k =

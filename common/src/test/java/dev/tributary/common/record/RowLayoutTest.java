@@ -104,6 +104,15 @@ class RowLayoutTest {
             assertThat(key.toByteArray())
                     .as("seed %d", seed)
                     .isEqualTo(keyCodec.encode(row.project(ALL.primaryKeyIndexes())));
+            // any projection, nullable columns included (bucket keys of log tables)
+            int[] positions = {r.nextInt(ALL.fieldCount()), r.nextInt(ALL.fieldCount())};
+            RowCodec projectionCodec =
+                    new RowCodec(Arrays.stream(positions).mapToObj(ALL::typeAt).toList());
+            BinaryWriter projection = new BinaryWriter();
+            layout.writeProjection(buf, positions, projection);
+            assertThat(projection.toByteArray())
+                    .as("seed %d positions %s", seed, Arrays.toString(positions))
+                    .isEqualTo(projectionCodec.encode(row.project(positions)));
         }
     }
 
