@@ -31,6 +31,8 @@ import picocli.CommandLine.Option;
             ScanCommand.class,
             LookupCommand.class,
             TieringCommand.class,
+            dev.tributary.cli.command.TieringJobCommand.class,
+            dev.tributary.cli.demo.DemoCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class TributaryCli implements Runnable {

@@ -1,0 +1,256 @@
+package dev.tributary.cli.demo;
+
+import dev.tributary.client.Connection;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.Durations;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.time.Clock;
+import dev.tributary.server.TributaryServer;
+import dev.tributary.server.config.ServerConfigLoader;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The end-to-end demo: a server with embedded tiering (or an existing one), the blog's three lake
+ * tables, a steady write load, and one line per tiering round as the coordinator reports it.
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the shop demo: starts a server with embedded tiering (or uses --server), creates"
+                    + " shop.clicks, shop.orders and shop.customers with the lake enabled, writes"
+                    + " to them steadily and prints each tiering round as it commits.",
+            "Stops after --duration or on Ctrl-C."
+        })
+public final class DemoCommand implements Callable<Integer> {
+    private static final long TICK_MILLIS = 100;
+
+    @Option(
+            names = "--server",
+            paramLabel = "HOST:PORT",
+            description = "Use this running server instead of starting one in this process.")
+    String server;
+
+    @Option(
+            names = "--token",
+            defaultValue = "${env:TRIBUTARY_TOKEN}",
+            description = "Bearer token of --server (env TRIBUTARY_TOKEN).")
+    String token;
+
+    @Option(
+            names = "--data-dir",
+            description =
+                    "Data directory of the in-process server (default: a new temporary directory,"
+                            + " kept afterwards so the lake can be inspected).")
+    Path dataDir;
+
+    @Option(names = "--fast", description = "Freshness 10s/20s/30s instead of 1min/2min/5min.")
+    boolean fast;
+
+    @Option(
+            names = "--duration",
+            defaultValue = "2m",
+            description =
+                    "How long to write before stopping, e.g. 90s, 2m (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(
+            names = "--rate",
+            defaultValue = "1000",
+            description =
+                    "Rows written per second over the three tables (default: ${DEFAULT-VALUE}).")
+    int rate;
+
+    @Option(
+            names = "--parallelism",
+            description =
+                    "Readers of the in-process server's tiering job (default: number of cores).")
+    Integer parallelism;
+
+    @Option(
+            names = "--seed",
+            description = "Seed of the generated data (default: random, printed).")
+    Long seed;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Duration runFor = parseDuration();
+        if (rate < 1) {
+            throw new InvalidInputException("--rate must be at least 1 row per second");
+        }
+        Clock clock = Clock.system();
+        long dataSeed = seed != null ? seed : clock.nanoTime();
+        TributaryServer local = server == null ? startServer(out) : null;
+        String address = local != null ? local.rpcTarget() : server;
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread hook =
+                new Thread(
+                        () -> {
+                            stop.countDown();
+                            awaitQuietly(done, 60);
+                        },
+                        "tributary-demo-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        ScheduledExecutorService timers = Executors.newScheduledThreadPool(2);
+        RoundFeed feed = new RoundFeed();
+        try (Connection conn = Connection.builder().address(address).token(token).build()) {
+            createTables(conn, out);
+            try (DemoWorkload load =
+                    new DemoWorkload(
+                            conn, clock, dataSeed, (int) Math.max(1, rate * TICK_MILLIS / 1000))) {
+                out.printf(
+                        "writing ~%d rows/s for %s (seed %d); each line is a committed tiering"
+                                + " round (Ctrl-C stops)%n",
+                        rate, Durations.format(runFor), dataSeed);
+                out.println(RoundFeed.HEADER);
+                out.flush();
+                timers.scheduleAtFixedRate(
+                        guarded(load::tick, out), 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
+                timers.scheduleWithFixedDelay(
+                        guarded(() -> poll(conn, feed, clock, out), out), 1, 1, TimeUnit.SECONDS);
+                stop.await(runFor.toMillis(), TimeUnit.MILLISECONDS);
+                timers.shutdown();
+                timers.awaitTermination(10, TimeUnit.SECONDS);
+                load.close();
+                poll(conn, feed, clock, out);
+                summary(load, feed, out);
+            }
+        } finally {
+            timers.shutdownNow();
+            if (local != null) {
+                local.close();
+            }
+            done.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running and waits for done
+            }
+        }
+        return 0;
+    }
+
+    private Duration parseDuration() {
+        try {
+            Duration d = Durations.parse(duration);
+            if (d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException("must be positive");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(
+                    "--duration '" + duration + "': " + e.getMessage() + "; use e.g. 90s or 2m");
+        }
+    }
+
+    private TributaryServer startServer(PrintWriter out) throws Exception {
+        Path dir = dataDir != null ? dataDir : Files.createTempDirectory("tributary-demo-");
+        List<String> settings = new ArrayList<>();
+        settings.add("data.dir=" + dir.toAbsolutePath());
+        settings.add("server.rpc.port=0");
+        settings.add("server.http.port=0");
+        if (parallelism != null) {
+            settings.add("tiering.embedded.parallelism=" + parallelism);
+        }
+        Configuration conf = ServerConfigLoader.load(null, settings);
+        TributaryServer s = TributaryServer.start(conf);
+        out.println(
+                "server: rpc="
+                        + s.rpcTarget()
+                        + s.httpAddress()
+                                .map(a -> " http=http://" + a.getHostString() + ":" + a.getPort())
+                                .orElse("")
+                        + " data="
+                        + s.dataDir()
+                        + " lake="
+                        + s.dataDir().resolve("lake")
+                        + " (paimon, embedded tiering)");
+        out.flush();
+        return s;
+    }
+
+    private void createTables(Connection conn, PrintWriter out) {
+        conn.admin().createDatabase(DemoTables.DATABASE, true);
+        for (DemoTables.Spec t : DemoTables.specs(fast)) {
+            conn.admin().createTable(t.path(), t.descriptor(), true);
+            out.printf(
+                    "table %-16s %-11s %2d buckets, freshness %s%n",
+                    t.path(), t.kind(), t.buckets(), Durations.format(t.freshness()));
+        }
+        out.flush();
+    }
+
+    private static void poll(Connection conn, RoundFeed feed, Clock clock, PrintWriter out) {
+        List<String> lines =
+                feed.update(conn.admin().tieringStatus().tables(), clock.currentTimeMillis());
+        synchronized (out) {
+            lines.forEach(out::println);
+            out.flush();
+        }
+    }
+
+    private static void summary(DemoWorkload load, RoundFeed feed, PrintWriter out) {
+        out.printf(
+                "written: clicks %d, orders %d, customers %d upserts + %d deletes, %d failed%n",
+                load.clicksWritten(),
+                load.ordersWritten(),
+                load.customerUpserts(),
+                load.customerDeletes(),
+                load.failedWrites());
+        if (load.firstFailure() != null) {
+            out.println("first write failure: " + load.firstFailure());
+        }
+        Map<TablePath, RoundFeed.Totals> totals = feed.totals();
+        for (DemoTables.Spec t : DemoTables.specs(false)) {
+            RoundFeed.Totals tt = totals.getOrDefault(t.path(), new RoundFeed.Totals(0, 0));
+            out.printf("tiered: %-16s %d rounds, %d rows%n", t.path(), tt.rounds(), tt.rows());
+        }
+        out.flush();
+    }
+
+    /** A failing tick must not cancel the schedule silently; it is reported once per kind. */
+    private static Runnable guarded(Runnable r, PrintWriter out) {
+        java.util.Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        return () -> {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                String what = e.getClass().getSimpleName() + ": " + e.getMessage();
+                if (reported.add(what)) {
+                    synchronized (out) {
+                        out.println("demo: " + what);
+                        out.flush();
+                    }
+                }
+            }
+        };
+    }
+
+    private static void awaitQuietly(CountDownLatch latch, long seconds) {
+        try {
+            latch.await(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
