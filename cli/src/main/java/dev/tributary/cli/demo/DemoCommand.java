@@ -65,9 +65,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--duration",
-            defaultValue = "2m",
+            defaultValue = "6m",
             description =
-                    "How long to write before stopping, e.g. 90s, 2m (default: ${DEFAULT-VALUE}).")
+                    "How long to write before stopping, e.g. 90s, 2m (default: ${DEFAULT-VALUE}: long"
+                            + " enough for a round of every table at the blog's freshness).")
     String duration;
 
     @Option(
@@ -122,6 +123,11 @@ public final class DemoCommand implements Callable<Integer> {
                         "writing ~%d rows/s for %s (seed %d); each line is a committed tiering"
                                 + " round (Ctrl-C stops)%n",
                         rate, Durations.format(runFor), dataSeed);
+                if (!fast) {
+                    out.println(
+                            "the first rounds commit after each table's freshness (1, 2 and 5"
+                                    + " minutes); --fast shortens it to 10, 20 and 30 seconds");
+                }
                 out.println(RoundFeed.HEADER);
                 out.flush();
                 timers.scheduleAtFixedRate(

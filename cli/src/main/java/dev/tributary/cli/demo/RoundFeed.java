@@ -19,7 +19,7 @@ import java.util.Map;
 public final class RoundFeed {
     public static final String HEADER =
             String.format(
-                    "%-8s  %-16s  %6s  %5s  %8s  %8s  %-6s  %8s  %11s",
+                    "%-8s  %-16s  %6s  %10s  %8s  %8s  %-6s  %8s  %11s",
                     "TIME",
                     "TABLE",
                     "ROUND",
@@ -56,7 +56,7 @@ public final class RoundFeed {
                     (a, b) -> new Totals(a.rounds() + 1, a.rows() + b.rows()));
             lines.add(
                     String.format(
-                            "%-8s  %-16s  %6d  %5d  %8d  %8s  %-6s  %8s  %11d",
+                            "%-8s  %-16s  %6d  %10d  %8d  %8s  %-6s  %8s  %11d",
                             TIME.format(Instant.ofEpochMilli(nowMillis)),
                             s.path(),
                             r.roundId(),
