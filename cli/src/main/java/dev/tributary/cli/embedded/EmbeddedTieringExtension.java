@@ -3,6 +3,7 @@ package dev.tributary.cli.embedded;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
@@ -45,6 +46,8 @@ public final class EmbeddedTieringExtension implements ServerExtension {
     public static List<ConfigOption<?>> options() {
         return List.of(EMBEDDED_ENABLED, TieringOptions.EMBEDDED_PARALLELISM);
     }
+
+    private static final String TABLE_FORMAT_KEY = "table.datalake.format";
 
     private ServerContext context;
     private LakeStorage lake;
@@ -95,7 +98,11 @@ public final class EmbeddedTieringExtension implements ServerExtension {
             return;
         }
         try {
+            checkFormat(table);
             lake.catalog().createTable(table.path(), table.descriptor());
+        } catch (InvalidInputException e) {
+            rollBackCreate(table, e);
+            throw e;
         } catch (RuntimeException e) {
             // the table is already durable in the coordinator and the store: take it back so the
             // user can fix the cause and create it again, instead of a table that never tiers
@@ -108,6 +115,28 @@ public final class EmbeddedTieringExtension implements ServerExtension {
                             + "); the table was not created. Fix the lake settings (datalake.*) or"
                             + " create it without table.datalake.enabled",
                     e);
+        }
+    }
+
+    /**
+     * One server tiers into one format ({@code datalake.format}); a table that explicitly asks for
+     * another would silently land in the wrong lake.
+     */
+    private void checkFormat(TableInfo table) {
+        String asked = table.descriptor().properties().get(TABLE_FORMAT_KEY);
+        if (asked != null && !asked.equals(lake.identifier())) {
+            throw new InvalidInputException(
+                    "table "
+                            + table.path()
+                            + " asks for "
+                            + TABLE_FORMAT_KEY
+                            + "="
+                            + asked
+                            + " but this server tiers into '"
+                            + lake.identifier()
+                            + "' (datalake.format); drop the property or run a server with"
+                            + " datalake.format="
+                            + asked);
         }
     }
 
@@ -126,6 +155,7 @@ public final class EmbeddedTieringExtension implements ServerExtension {
         if (!after.lakeEnabled()) {
             return;
         }
+        checkFormat(after);
         try {
             if (!before.lakeEnabled() || !lake.catalog().tableExists(after.path())) {
                 lake.catalog().createTable(after.path(), after.descriptor());

@@ -115,6 +115,21 @@ class EmbeddedTieringExtensionITCase {
         assertThat(paimonTable(broken).rowType().getFieldNames()).contains("id");
     }
 
+    @Test
+    void aTableAskingForAnotherFormatIsRefusedAndNotCreated() {
+        TablePath other = TablePath.of("shop", "other");
+        TableDescriptor iceberg =
+                TableDescriptor.builder(SCHEMA)
+                        .bucketCount(1)
+                        .property("table.datalake.enabled", "true")
+                        .property("table.datalake.format", "iceberg")
+                        .build();
+        assertThatThrownBy(() -> conn.admin().createTable(other, iceberg, false))
+                .hasMessageContaining("table.datalake.format=iceberg")
+                .hasMessageContaining("tiers into 'paimon'");
+        assertThat(conn.admin().listTables("shop")).doesNotContain("other");
+    }
+
     private LakeStorage paimonStorage() {
         return LakeStoragePlugins.open(
                 new Configuration()
