@@ -281,9 +281,9 @@ public final class TributaryServer implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown: stop accepting calls, let in-flight calls (appends waiting for fsync)
-     * finish up to {@code server.shutdown.timeout}, stop maintenance and extensions, then close the
-     * coordinator, its metadata and the store (fsync, RocksDB closed). Idempotent.
+     * Graceful shutdown: stop the extensions, stop accepting calls, let in-flight calls (appends
+     * waiting for fsync) finish up to {@code server.shutdown.timeout}, stop maintenance, then close
+     * the coordinator, its metadata and the store (fsync, RocksDB closed). Idempotent.
      */
     @Override
     public void close() {
@@ -291,6 +291,11 @@ public final class TributaryServer implements AutoCloseable {
             return;
         }
         try {
+            // extensions (the embedded tiering job) are clients of this server: stop them while
+            // the server still answers, so they end cleanly instead of retrying a closed port
+            for (ServerExtension e : extensions) {
+                quietly(e);
+            }
             if (grpc != null) {
                 grpc.shutdown();
                 try {
@@ -311,9 +316,6 @@ public final class TributaryServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            }
-            for (ServerExtension e : extensions) {
-                quietly(e);
             }
             quietly(coordinator);
             quietly(metadata);
