@@ -34,29 +34,7 @@ public final class TieringPolicyBench {
     }
 
     static void walkthrough() {
-        List<SimTable> tables =
-                List.of(
-                        SimTable.fixed(
-                                "clicks",
-                                16,
-                                Duration.ofMinutes(1),
-                                false,
-                                Duration.ofSeconds(30),
-                                Duration.ofSeconds(30)),
-                        SimTable.fixed(
-                                "orders",
-                                8,
-                                Duration.ofMinutes(2),
-                                false,
-                                Duration.ofSeconds(90),
-                                Duration.ofSeconds(90)),
-                        SimTable.fixed(
-                                "customers",
-                                12,
-                                Duration.ofMinutes(5),
-                                true,
-                                Duration.ofSeconds(100),
-                                Duration.ofSeconds(20)));
+        List<SimTable> tables = SimTable.blogWalkthrough();
         for (QueuePolicy p : QueuePolicy.values()) {
             SimConfig c =
                     new SimConfig(

@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.simulation;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -54,5 +55,34 @@ public record SimTable(
 
     boolean fixedModel() {
         return firstRound != null;
+    }
+
+    /**
+     * The tiering blog's walkthrough: clicks (log, 16 buckets, 1 min, ~30 s rounds), orders (log,
+     * 8, 2 min, ~90 s) and customers (PK, 12, 5 min, 100 s first round then 20 s).
+     */
+    public static List<SimTable> blogWalkthrough() {
+        return List.of(
+                fixed(
+                        "clicks",
+                        16,
+                        Duration.ofMinutes(1),
+                        false,
+                        Duration.ofSeconds(30),
+                        Duration.ofSeconds(30)),
+                fixed(
+                        "orders",
+                        8,
+                        Duration.ofMinutes(2),
+                        false,
+                        Duration.ofSeconds(90),
+                        Duration.ofSeconds(90)),
+                fixed(
+                        "customers",
+                        12,
+                        Duration.ofMinutes(5),
+                        true,
+                        Duration.ofSeconds(100),
+                        Duration.ofSeconds(20)));
     }
 }

@@ -19,28 +19,7 @@ import org.junit.jupiter.api.Test;
 class BlogWalkthroughTest {
 
     static List<SimTable> tables() {
-        return List.of(
-                SimTable.fixed(
-                        "clicks",
-                        16,
-                        Duration.ofMinutes(1),
-                        false,
-                        Duration.ofSeconds(30),
-                        Duration.ofSeconds(30)),
-                SimTable.fixed(
-                        "orders",
-                        8,
-                        Duration.ofMinutes(2),
-                        false,
-                        Duration.ofSeconds(90),
-                        Duration.ofSeconds(90)),
-                SimTable.fixed(
-                        "customers",
-                        12,
-                        Duration.ofMinutes(5),
-                        true,
-                        Duration.ofSeconds(100),
-                        Duration.ofSeconds(20)));
+        return SimTable.blogWalkthrough();
     }
 
     static SimConfig config(QueuePolicy policy) {
