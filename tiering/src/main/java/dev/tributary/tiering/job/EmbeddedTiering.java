@@ -64,6 +64,9 @@ public final class EmbeddedTiering implements AutoCloseable {
     public void close() throws Exception {
         try {
             job.cancel().get(30, TimeUnit.SECONDS);
+            // cancel() returns once the request is accepted; wait until the job, whose enumerator
+            // is a client of the server, has really stopped before the server goes away
+            job.getJobExecutionResult().handle((r, e) -> null).get(30, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             LOG.warn("embedded tiering job did not cancel cleanly", e);
         }
