@@ -9,6 +9,7 @@ import dev.tributary.lake.api.catalog.LakeSystemColumns;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
+import dev.tributary.lake.api.write.LakeWriterState;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -33,13 +34,6 @@ import org.apache.iceberg.util.PropertyUtil;
  * split), committed atomically with the rest of the round by {@link IcebergLakeCommitter}.
  */
 final class IcebergLakeWriter implements LakeWriter {
-    private enum State {
-        OPEN,
-        COMPLETED,
-        ABORTED,
-        CLOSED
-    }
-
     private final Table table;
     private final LakeWriterContext context;
     private final TributaryTaskWriter writer;
@@ -49,7 +43,7 @@ final class IcebergLakeWriter implements LakeWriter {
     private final GenericRecord record;
     private final GenericRecord key;
 
-    private State state = State.OPEN;
+    private LakeWriterState state = LakeWriterState.OPEN;
     private Object[] lastRetractedKey;
     private WriteResult completed;
     private long rows;
@@ -112,7 +106,7 @@ final class IcebergLakeWriter implements LakeWriter {
     @Override
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
-        requireState(State.OPEN, "write");
+        state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row);
         checkChangeType(changeType);
         for (int i = 0; i < userColumns; i++) {
@@ -185,7 +179,7 @@ final class IcebergLakeWriter implements LakeWriter {
 
     @Override
     public LakeWriteResult complete() {
-        requireState(State.OPEN, "complete");
+        state.require(LakeWriterState.OPEN, "complete");
         try {
             completed = writer.complete();
         } catch (IOException | RuntimeException e) {
@@ -196,7 +190,7 @@ final class IcebergLakeWriter implements LakeWriter {
                             + e.getMessage(),
                     e);
         }
-        state = State.COMPLETED;
+        state = LakeWriterState.COMPLETED;
         List<String> paths = new ArrayList<>();
         long bytes = 0;
         List<ContentFile<?>> all = new ArrayList<>(List.of(completed.dataFiles()));
@@ -222,11 +216,11 @@ final class IcebergLakeWriter implements LakeWriter {
 
     @Override
     public void abort() {
-        if (state == State.ABORTED || state == State.CLOSED) {
+        if (state == LakeWriterState.ABORTED || state == LakeWriterState.CLOSED) {
             return;
         }
         try {
-            if (state == State.OPEN) {
+            if (state == LakeWriterState.OPEN) {
                 writer.abort();
             } else {
                 IcebergLakeCommitter.deleteFiles(table.io(), completed);
@@ -239,28 +233,15 @@ final class IcebergLakeWriter implements LakeWriter {
                             + e.getMessage(),
                     e);
         } finally {
-            state = State.ABORTED;
+            state = LakeWriterState.ABORTED;
         }
     }
 
     @Override
     public void close() {
-        if (state == State.OPEN) {
+        if (state == LakeWriterState.OPEN) {
             abort();
         }
-        state = State.CLOSED;
-    }
-
-    private void requireState(State expected, String action) {
-        if (state != expected) {
-            throw new IllegalStateException(
-                    "cannot "
-                            + action
-                            + " a lake writer that is "
-                            + state
-                            + " (expected "
-                            + expected
-                            + ")");
-        }
+        state = LakeWriterState.CLOSED;
     }
 }

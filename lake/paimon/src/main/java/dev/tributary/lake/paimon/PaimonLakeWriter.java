@@ -10,6 +10,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
+import dev.tributary.lake.api.write.LakeWriterState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.paimon.data.GenericRow;
@@ -29,13 +30,6 @@ import org.apache.paimon.types.RowKind;
  * whatever Tributary's bucket count is).
  */
 final class PaimonLakeWriter implements LakeWriter {
-    private enum State {
-        OPEN,
-        COMPLETED,
-        ABORTED,
-        CLOSED
-    }
-
     private final FileStoreTable table;
     private final LakeWriterContext context;
     private final StreamTableWrite write;
@@ -44,7 +38,7 @@ final class PaimonLakeWriter implements LakeWriter {
     private final int lakeArity;
     private final boolean primaryKeyTable;
 
-    private State state = State.OPEN;
+    private LakeWriterState state = LakeWriterState.OPEN;
     private List<CommitMessage> completed = List.of();
     private long rows;
     private long minTs = Long.MAX_VALUE;
@@ -70,7 +64,7 @@ final class PaimonLakeWriter implements LakeWriter {
     @Override
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
-        requireState(State.OPEN, "write");
+        state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row);
         GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
         for (int i = 0; i < row.arity(); i++) {
@@ -122,9 +116,9 @@ final class PaimonLakeWriter implements LakeWriter {
 
     @Override
     public LakeWriteResult complete() {
-        requireState(State.OPEN, "complete");
+        state.require(LakeWriterState.OPEN, "complete");
         completed = flush();
-        state = State.COMPLETED;
+        state = LakeWriterState.COMPLETED;
         List<String> files = new ArrayList<>();
         long bytes = 0;
         for (CommitMessage m : completed) {
@@ -178,11 +172,11 @@ final class PaimonLakeWriter implements LakeWriter {
 
     @Override
     public void abort() {
-        if (state == State.ABORTED || state == State.CLOSED) {
+        if (state == LakeWriterState.ABORTED || state == LakeWriterState.CLOSED) {
             return;
         }
-        List<CommitMessage> toDelete = state == State.OPEN ? flush() : completed;
-        state = State.ABORTED;
+        List<CommitMessage> toDelete = state == LakeWriterState.OPEN ? flush() : completed;
+        state = LakeWriterState.ABORTED;
         if (!toDelete.isEmpty()) {
             try (TableCommitImpl commit =
                     (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
@@ -200,30 +194,17 @@ final class PaimonLakeWriter implements LakeWriter {
 
     @Override
     public void close() {
-        if (state == State.CLOSED) {
+        if (state == LakeWriterState.CLOSED) {
             return;
         }
-        if (state == State.OPEN) {
+        if (state == LakeWriterState.OPEN) {
             abort();
         }
-        state = State.CLOSED;
+        state = LakeWriterState.CLOSED;
         try {
             write.close();
         } catch (Exception e) {
             throw new StorageException("closing a Paimon writer failed: " + e.getMessage(), e);
-        }
-    }
-
-    private void requireState(State expected, String action) {
-        if (state != expected) {
-            throw new IllegalStateException(
-                    "cannot "
-                            + action
-                            + " a lake writer that is "
-                            + state
-                            + " (expected "
-                            + expected
-                            + ")");
         }
     }
 }
