@@ -7,11 +7,9 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.BucketStateSource;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.status.CoordinatorStatus;
-import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
@@ -34,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread safe by design: every method runs on the coordinator's event loop (or the test's
  * thread with a {@code ManualLoop}). Lake I/O runs on {@code ioExecutor} and posts its outcome back
- * through {@code loop}, so the loop never blocks on the lake.
+ * through {@code loop}, so the loop never blocks on the lake: {@link LakeCommitRunner} does a
+ * commit's lake write and durable record, {@link LakeReconciler} reads and judges the lake's newest
+ * snapshot (T21); this class decides what the table does with their outcome.
  */
 public final class TieringManager {
     private static final Logger LOG = LoggerFactory.getLogger(TieringManager.class);
@@ -45,10 +45,10 @@ public final class TieringManager {
     private final TieringConfig config;
     private final Clock clock;
     private final TimerService timers;
-    private final Executor loop;
-    private final Executor ioExecutor;
     private final MetadataStore store;
     private final LakeCommitStep lake;
+    private final LakeReconciler reconciler;
+    private final LakeCommitRunner commits;
     private final RoundPlanner planner;
     private final long epochBase;
 
@@ -89,10 +89,10 @@ public final class TieringManager {
         this.config = config;
         this.clock = clock;
         this.timers = timers;
-        this.loop = loop;
-        this.ioExecutor = ioExecutor;
         this.store = store;
         this.lake = lake;
+        this.reconciler = new LakeReconciler(lake, clock, loop, ioExecutor);
+        this.commits = new LakeCommitRunner(lake, store, clock, loop, ioExecutor);
         this.planner = new RoundPlanner(buckets);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
@@ -252,20 +252,8 @@ public final class TieringManager {
             return;
         }
         t.reconciling = true;
-        TableInfo table = t.table;
-        ioExecutor.execute(
-                () -> {
-                    Optional<LakeSnapshotRecord> found;
-                    try {
-                        found =
-                                lake.latestTieringSnapshot(
-                                        table.tableId(), table.path(), table.descriptor());
-                    } catch (Throwable e) {
-                        loop.execute(() -> onReconcileFailed(t, e));
-                        return;
-                    }
-                    loop.execute(() -> onReconciled(t, found));
-                });
+        reconciler.readLatest(
+                t.table, found -> onReconciled(t, found), e -> onReconcileFailed(t, e));
     }
 
     private void onReconciled(TableTiering t, Optional<LakeSnapshotRecord> found) {
@@ -273,43 +261,13 @@ public final class TieringManager {
             return;
         }
         t.reconciling = false;
-        Optional<TieringSnapshotProperties> props =
-                found.flatMap(r -> TieringSnapshotProperties.parse(r.properties()));
-        if (props.isPresent()
-                && props.get().tableId() == t.tableId()
-                && found.get().snapshotId() != t.record.lakeSnapshotId()
-                && props.get().epoch() > t.record.epoch()) {
-            TieringSnapshotProperties p = props.get();
-            long at = p.committedAtMillis() > 0 ? p.committedAtMillis() : clock.currentTimeMillis();
-            TieringRecord adopted =
-                    t.record.afterCommit(
-                            p.tieredOffsets(),
-                            at,
-                            found.get().snapshotId(),
-                            p.epoch(),
-                            p.roundId(),
-                            false,
-                            new RoundSummary(
-                                    p.epoch(),
-                                    p.roundId(),
-                                    at,
-                                    at,
-                                    -1,
-                                    -1,
-                                    -1,
-                                    false,
-                                    found.get().snapshotId()));
-            LOG.warn(
-                    "adopting lake snapshot {} of {} (epoch {}, round {}) that the coordinator had"
-                            + " not recorded",
-                    found.get().snapshotId(),
-                    t.table.path(),
-                    p.epoch(),
-                    p.roundId());
-            store.putTieringRecord(adopted);
-            t.record = adopted;
-            t.nextRoundId = Math.max(t.nextRoundId, p.roundId() + 1);
-            t.epoch = Math.max(t.epoch, p.epoch());
+        Optional<TieringRecord> adopted = reconciler.adoption(t.table, t.record, found);
+        if (adopted.isPresent()) {
+            TieringRecord r = adopted.get();
+            store.putTieringRecord(r);
+            t.record = r;
+            t.nextRoundId = Math.max(t.nextRoundId, r.roundId() + 1);
+            t.epoch = Math.max(t.epoch, r.epoch());
         }
         t.needsReconcile = false;
         enterPending(t);
@@ -635,75 +593,13 @@ public final class TieringManager {
     private void startCommit(TableTiering t, CommitRequest r) {
         t.commitInFlight = true;
         commitsInFlight.add(t.tableId());
-        if (lake == null) {
-            onCommitFailed(t, r, new IllegalStateException("no lake is configured"), false);
-            return;
-        }
-        TieringRecord base = t.record;
-        TableInfo table = t.table;
-        long startedAt = clock.currentTimeMillis();
-        TieringRecord merged =
-                base.afterCommit(
-                        r.bucketEndOffsets(), startedAt, -1, r.epoch(), r.roundId(), false, null);
-        Map<String, String> props =
-                new TieringSnapshotProperties(
-                                t.tableId(),
-                                r.epoch(),
-                                r.roundId(),
-                                merged.tieredOffsets(),
-                                startedAt)
-                        .toMap();
-        LakeCommitRequest lakeRequest =
-                new LakeCommitRequest(
-                        t.tableId(),
-                        table.path(),
-                        table.descriptor(),
-                        table.schemaId(),
-                        r.epoch(),
-                        r.roundId(),
-                        r.bucketEndOffsets(),
-                        merged.tieredOffsets(),
-                        r.committable(),
-                        props);
-        long roundStart = t.roundStartMillis;
-        ioExecutor.execute(
-                () -> {
-                    long snapshotId;
-                    try {
-                        snapshotId = lake.commit(lakeRequest);
-                    } catch (Throwable e) {
-                        loop.execute(() -> onCommitFailed(t, r, e, true));
-                        return;
-                    }
-                    long end = clock.currentTimeMillis();
-                    RoundSummary summary =
-                            new RoundSummary(
-                                    r.epoch(),
-                                    r.roundId(),
-                                    roundStart,
-                                    end,
-                                    r.stats().rows(),
-                                    r.stats().bytes(),
-                                    r.stats().files(),
-                                    r.forceFinished(),
-                                    snapshotId);
-                    TieringRecord next =
-                            base.afterCommit(
-                                    r.bucketEndOffsets(),
-                                    end,
-                                    snapshotId,
-                                    r.epoch(),
-                                    r.roundId(),
-                                    r.forceFinished(),
-                                    summary);
-                    try {
-                        store.putTieringRecord(next);
-                    } catch (Throwable e) {
-                        loop.execute(() -> onCommitFailed(t, r, e, true));
-                        return;
-                    }
-                    loop.execute(() -> onCommitted(t, r, snapshotId, next));
-                });
+        commits.run(
+                t.table,
+                t.record,
+                t.roundStartMillis,
+                r,
+                (snapshotId, next) -> onCommitted(t, r, snapshotId, next),
+                (e, unknown) -> onCommitFailed(t, r, e, unknown));
     }
 
     private void onCommitted(TableTiering t, CommitRequest r, long snapshotId, TieringRecord next) {
