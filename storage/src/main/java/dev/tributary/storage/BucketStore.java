@@ -141,8 +141,8 @@ public final class BucketStore implements AutoCloseable {
 
     /**
      * Opens a table's buckets, creating them if missing; an existing table is recovered (torn log
-     * tails truncated, KV restored from the newest snapshot plus log replay). Idempotent for a
-     * table already open (the schema is updated if newer).
+     * tails truncated, KV restored from the newest intact snapshot plus log replay). Idempotent for
+     * a table already open (the schema is updated if newer).
      */
     public void openTable(long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
         synchronized (tables) {
@@ -275,8 +275,8 @@ public final class BucketStore implements AutoCloseable {
     /**
      * One retention pass over every bucket: deletes log segments past {@code table.log.ttl} or
      * beyond {@code table.log.retention-size} (gated by the tiered offset and, for primary-key
-     * tables, by the newest snapshot), and KV snapshots beyond {@code kv.snapshot.num-retained}
-     * that no live lease holds.
+     * tables, by the oldest kept snapshot), and KV snapshots beyond {@code
+     * kv.snapshot.num-retained} that no live lease holds.
      */
     public RetentionResult runRetention() {
         RetentionResult total = new RetentionResult(0, 0, 0);

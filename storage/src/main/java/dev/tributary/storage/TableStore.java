@@ -330,8 +330,10 @@ final class TableStore implements AutoCloseable {
             int snapshotsDeleted = 0;
             if (b.kv != null) {
                 snapshotsDeleted = b.kv.retainSnapshots(numRetained);
-                // recovery replays the log from the newest snapshot: keep it from there
-                long snap = b.kv.latestSnapshot().map(s -> s.logOffset()).orElse(0L);
+                // recovery replays the log from the newest intact snapshot, falling back to older
+                // ones if it is damaged: keep the log from the oldest one still kept
+                long snap =
+                        b.kv.snapshots().stream().mapToLong(s -> s.logOffset()).min().orElse(0L);
                 gate = Math.min(gate, snap);
             }
             long size = b.log.sizeInBytes();

@@ -60,7 +60,11 @@ class KvSnapshotTest {
     }
 
     private void upsert(int from, int to, String value) {
-        WriteBatchBuilder b = WriteBatch.builder(TABLE, 0, 0, PK_SCHEMA);
+        upsert(TABLE, from, to, value);
+    }
+
+    private void upsert(long table, int from, int to, String value) {
+        WriteBatchBuilder b = WriteBatch.builder(table, 0, 0, PK_SCHEMA);
         for (int k = from; k < to; k++) {
             b.upsert(Row.of(k, value + k, (long) k));
         }
@@ -200,5 +204,106 @@ class KvSnapshotTest {
         assertThat(store.listSnapshots(BUCKET)).containsExactly(snap);
         assertThat(half).doesNotExist();
         assertThat(store.lookup(BUCKET, Row.of(3))).contains(Row.of(3, "a3", 3L));
+    }
+
+    // a table that keeps two snapshots, for the fallback from a damaged newest one
+    private static final long TWO = 4;
+    private static final TableBucket TWO_BUCKET = new TableBucket(TWO, 0);
+    private final TableDescriptor twoKept =
+            TableDescriptor.builder(PK_SCHEMA)
+                    .bucketCount(1)
+                    .property("kv.snapshot.num-retained", "2")
+                    .property("table.log.ttl", "1h")
+                    .build();
+
+    /** Two snapshots kept with sealed log segments between them, then a third state. */
+    private List<KvSnapshotInfo> twoSnapshots() {
+        store.createTable(TWO, twoKept, 0, PK_SCHEMA);
+        upsert(TWO, 0, 10, "a");
+        KvSnapshotInfo first = store.snapshot(TWO_BUCKET);
+        for (int i = 0; i < 20; i++) { // enough to seal log segments between the snapshots
+            upsert(TWO, 5, 15, "b");
+        }
+        KvSnapshotInfo second = store.snapshot(TWO_BUCKET);
+        upsert(TWO, 10, 20, "c");
+        return List.of(first, second);
+    }
+
+    private void reopenAndExpectTheFullState() {
+        store.close();
+        store = BucketStore.open(dir, conf, clock);
+        store.openTable(TWO, twoKept, 0, PK_SCHEMA);
+        for (int k = 0; k < 20; k++) {
+            String v = k < 5 ? "a" : k < 10 ? "b" : "c";
+            assertThat(store.lookup(TWO_BUCKET, Row.of(k))).contains(Row.of(k, v + k, (long) k));
+        }
+    }
+
+    private Path snapshotDir(long table, long id) {
+        return dir.resolve("tables/" + table + "/0/kv/snapshots/snap-" + id);
+    }
+
+    private static Path anSst(Path snapshot) throws Exception {
+        try (var files = Files.list(snapshot)) {
+            return files.filter(f -> f.toString().endsWith(".sst")).findFirst().orElseThrow();
+        }
+    }
+
+    @Test
+    void aNewestSnapshotMissingAFileIsMovedAsideAndTheOlderOneUsed() throws Exception {
+        List<KvSnapshotInfo> snaps = twoSnapshots();
+        Files.delete(anSst(snapshotDir(TWO, snaps.get(1).snapshotId())));
+
+        reopenAndExpectTheFullState();
+        assertThat(store.listSnapshots(TWO_BUCKET)).containsExactly(snaps.get(0));
+        assertThat(snapshotDir(TWO, snaps.get(1).snapshotId())).doesNotExist();
+        assertThat(dir.resolve("tables/" + TWO + "/0/kv/snapshots/damaged-snap-2")).isDirectory();
+    }
+
+    @Test
+    void aTruncatedTableFileOrGarbledMetadataCountsAsDamaged() throws Exception {
+        List<KvSnapshotInfo> snaps = twoSnapshots();
+        Path sst = anSst(snapshotDir(TWO, snaps.get(1).snapshotId()));
+        byte[] bytes = Files.readAllBytes(sst);
+        Files.write(sst, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.writeString(
+                snapshotDir(TWO, snaps.get(0).snapshotId()).resolve("TRIBUTARY-SNAPSHOT"),
+                "snapshotId=\\u12");
+
+        // both damaged: the log still starts at 0, so the whole state is replayed from it
+        reopenAndExpectTheFullState();
+        assertThat(store.listSnapshots(TWO_BUCKET)).isEmpty();
+        // the next snapshot works as usual
+        assertThat(store.snapshot(TWO_BUCKET).logOffset()).isEqualTo(store.endOffset(TWO_BUCKET));
+    }
+
+    @Test
+    void retentionKeepsTheLogFromTheOldestKeptSnapshotSoTheFallbackCanReplay() throws Exception {
+        List<KvSnapshotInfo> snaps = twoSnapshots();
+        clock.advance(Duration.ofHours(2));
+        store.runRetention();
+        assertThat(store.startOffset(TWO_BUCKET)).isLessThanOrEqualTo(snaps.get(0).logOffset());
+        Files.delete(anSst(snapshotDir(TWO, snaps.get(1).snapshotId())));
+
+        reopenAndExpectTheFullState();
+        assertThat(store.listSnapshots(TWO_BUCKET)).containsExactly(snaps.get(0));
+    }
+
+    @Test
+    void whenNoIntactSnapshotIsCoveredByTheLogOpeningFailsWithAClearError() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            upsert(0, 20, "v" + i + "-");
+        }
+        KvSnapshotInfo snap = store.snapshot(BUCKET);
+        clock.advance(Duration.ofHours(2));
+        store.runRetention();
+        assertThat(store.startOffset(BUCKET)).isPositive();
+        store.close();
+        Files.delete(anSst(snapshotDir(TABLE, snap.snapshotId())));
+
+        store = BucketStore.open(dir, conf, clock);
+        assertThatThrownBy(() -> store.openTable(TABLE, descriptor, 0, PK_SCHEMA))
+                .isInstanceOf(dev.tributary.common.exception.CorruptDataException.class)
+                .hasMessageContaining("needs the log from offset 0");
     }
 }

@@ -42,7 +42,8 @@ import org.rocksdb.WriteOptions;
  * <p>A write reads the old rows, turns upserts and deletes into changelog records ({@code +I},
  * {@code -U}/{@code +U}, {@code -D}), appends them to the log and then applies them to RocksDB
  * (whose own WAL is off). The live RocksDB directory is therefore never trusted after a restart:
- * opening restores the newest snapshot and replays the log from the snapshot's offset.
+ * opening restores the newest intact snapshot (a damaged one is moved aside and the next older one
+ * used, as long as the log still reaches back to it) and replays the log from its offset.
  */
 public final class KvBucket implements AutoCloseable {
     static {
@@ -68,6 +69,9 @@ public final class KvBucket implements AutoCloseable {
     private volatile long lastSnapshotMillis;
     private volatile boolean failed;
 
+    /** The log offset the restored state is consistent at; replay starts here. */
+    private final long restoredOffset;
+
     private KvBucket(
             TableBucket bucket,
             Path kvDir,
@@ -90,8 +94,26 @@ public final class KvBucket implements AutoCloseable {
         this.options = newOptions();
         this.writeOptions = new WriteOptions().setDisableWAL(true);
         try {
-            restoreLatestSnapshot();
-            this.db = RocksDB.open(options, dbDir.toString());
+            long offset = 0;
+            RocksDB restored = null;
+            List<KvSnapshotInfo> newestLast = snapshots.list();
+            for (int i = newestLast.size() - 1; i >= 0; i--) {
+                KvSnapshotInfo snap = newestLast.get(i);
+                if (snap.logOffset() < log.startOffset()) {
+                    break; // this one and all older need log that retention deleted
+                }
+                restored = tryRestore(snap);
+                if (restored != null) {
+                    offset = snap.logOffset();
+                    break;
+                }
+            }
+            if (restored == null) {
+                KvSnapshots.deleteRecursively(dbDir);
+                restored = RocksDB.open(options, dbDir.toString());
+            }
+            this.db = restored;
+            this.restoredOffset = offset;
         } catch (IOException | RocksDBException e) {
             options.close();
             writeOptions.close();
@@ -132,8 +154,7 @@ public final class KvBucket implements AutoCloseable {
             long leaseTimeoutNanos) {
         KvBucket kv = new KvBucket(bucket, kvDir, log, schema, clock, leaseTimeoutNanos);
         try {
-            long from = kv.snapshots.latest().map(KvSnapshotInfo::logOffset).orElse(0L);
-            kv.replay(from);
+            kv.replay(kv.restoredOffset);
             return kv;
         } catch (RuntimeException e) {
             kv.close();
@@ -141,27 +162,36 @@ public final class KvBucket implements AutoCloseable {
         }
     }
 
-    private void restoreLatestSnapshot() throws IOException {
+    /**
+     * Opens RocksDB on a copy of {@code snap}, or quarantines the snapshot and returns null if it
+     * is damaged (files missing or resized, or RocksDB refuses it), so the caller can fall back to
+     * an older snapshot or the log.
+     */
+    private RocksDB tryRestore(KvSnapshotInfo snap) throws IOException {
         KvSnapshots.deleteRecursively(dbDir);
-        Optional<KvSnapshotInfo> latest = snapshots.latest();
         Files.createDirectories(dbDir);
-        if (latest.isEmpty()) {
-            return;
-        }
-        Path source = snapshots.pathOf(latest.get().snapshotId());
-        try (Stream<Path> files = Files.list(source)) {
-            for (Path f : files.toList()) {
-                String name = f.getFileName().toString();
-                if (name.startsWith(KvSnapshots.META_FILE)) {
-                    continue;
-                }
-                // table files are immutable, so links are safe and cheap; the rest RocksDB rewrites
-                if (name.endsWith(".sst")) {
-                    Files.createLink(dbDir.resolve(name), f);
-                } else {
-                    Files.copy(f, dbDir.resolve(name));
+        try {
+            snapshots.verify(snap.snapshotId());
+            Path source = snapshots.pathOf(snap.snapshotId());
+            try (Stream<Path> files = Files.list(source)) {
+                for (Path f : files.toList()) {
+                    String name = f.getFileName().toString();
+                    if (name.startsWith(KvSnapshots.META_FILE)) {
+                        continue;
+                    }
+                    // table files are immutable, so links are safe and cheap; the rest RocksDB
+                    // rewrites
+                    if (name.endsWith(".sst")) {
+                        Files.createLink(dbDir.resolve(name), f);
+                    } else {
+                        Files.copy(f, dbDir.resolve(name));
+                    }
                 }
             }
+            return RocksDB.open(options, dbDir.toString());
+        } catch (CorruptDataException | IOException | RocksDBException e) {
+            snapshots.quarantine(snap.snapshotId(), String.valueOf(e.getMessage()));
+            return null;
         }
     }
 

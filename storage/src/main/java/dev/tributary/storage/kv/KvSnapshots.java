@@ -19,14 +19,20 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The completed KV snapshots of one bucket on disk: {@code snap-<id>/} holds a RocksDB checkpoint
- * and, written last (temp file, fsync, rename), a metadata file with the id and log offset. A
- * directory without metadata is an interrupted snapshot and is removed on open.
+ * and, written last (temp file, fsync, rename), a metadata file with the id, the log offset and the
+ * name and size of every checkpoint file. A directory without metadata is an interrupted snapshot
+ * and is removed on open; one whose metadata is unreadable, or whose files no longer match it, is
+ * damaged and moved aside ({@link #quarantine}) so recovery can fall back to an older one.
  */
 final class KvSnapshots {
     static final String META_FILE = "TRIBUTARY-SNAPSHOT";
+    static final String DAMAGED_PREFIX = "damaged-";
+    private static final Logger LOG = LoggerFactory.getLogger(KvSnapshots.class);
 
     /** Writes a checkpoint into a directory that must not exist yet. */
     interface CheckpointWriter {
@@ -57,8 +63,12 @@ final class KvSnapshots {
                         deleteRecursively(p);
                         continue;
                     }
-                    KvSnapshotInfo info = readMeta(bucket, meta);
-                    s.completed.put(info.snapshotId(), info);
+                    try {
+                        KvSnapshotInfo info = readMeta(bucket, meta);
+                        s.completed.put(info.snapshotId(), info);
+                    } catch (CorruptDataException e) {
+                        s.moveAside(p, e.getMessage());
+                    }
                 }
             }
         } catch (IOException e) {
@@ -93,6 +103,88 @@ final class KvSnapshots {
 
     Path pathOf(long snapshotId) {
         return dir.resolve("snap-" + snapshotId);
+    }
+
+    /**
+     * Checks that every file the snapshot's metadata lists is there with its recorded size (a
+     * snapshot written before sizes were recorded passes).
+     *
+     * @throws CorruptDataException naming the first missing or resized file
+     */
+    void verify(long snapshotId) {
+        Path root = pathOf(snapshotId);
+        Properties meta;
+        try {
+            meta = loadProperties(root.resolve(META_FILE));
+        } catch (IOException e) {
+            throw new CorruptDataException(
+                    "cannot read the metadata of KV snapshot " + root + ": " + e, e);
+        }
+        String files = meta.getProperty("files");
+        if (files == null || files.isEmpty()) {
+            return;
+        }
+        for (String entry : files.split(",")) {
+            int colon = entry.lastIndexOf(':');
+            Path f = root.resolve(entry.substring(0, colon));
+            long expected = Long.parseLong(entry.substring(colon + 1));
+            long actual;
+            try {
+                actual = Files.size(f);
+            } catch (IOException e) {
+                throw new CorruptDataException(
+                        "KV snapshot " + root + " lacks its file " + f.getFileName(), e);
+            }
+            if (actual != expected) {
+                throw new CorruptDataException(
+                        "KV snapshot "
+                                + root
+                                + ": file "
+                                + f.getFileName()
+                                + " has "
+                                + actual
+                                + " bytes, its metadata says "
+                                + expected);
+            }
+        }
+    }
+
+    /**
+     * Forgets a damaged snapshot and moves its directory aside (kept for inspection, ignored by
+     * {@link #open}), so that recovery and readers use the older ones.
+     */
+    void quarantine(long snapshotId, String reason) {
+        synchronized (this) {
+            completed.remove(snapshotId);
+        }
+        moveAside(pathOf(snapshotId), reason);
+    }
+
+    private void moveAside(Path snapshotDir, String reason) {
+        // a later snapshot may reuse the id of a quarantined one: number the damaged copies
+        Path target = dir.resolve(DAMAGED_PREFIX + snapshotDir.getFileName());
+        for (int n = 2; Files.exists(target); n++) {
+            target = dir.resolve(DAMAGED_PREFIX + snapshotDir.getFileName() + "-" + n);
+        }
+        try {
+            Files.move(snapshotDir, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new StorageException(
+                    "cannot move the damaged KV snapshot "
+                            + snapshotDir
+                            + " aside ("
+                            + reason
+                            + "): "
+                            + e,
+                    e);
+        }
+        LOG.warn(
+                "KV snapshot {} of bucket {} is damaged ({}); moved to {}, recovery uses an older"
+                        + " snapshot or the log",
+                snapshotDir.getFileName(),
+                bucket,
+                reason,
+                target.getFileName());
     }
 
     /** Creates the next snapshot through {@code writer}, then publishes its metadata. */
@@ -154,6 +246,15 @@ final class KvSnapshots {
     }
 
     private static void writeMeta(Path snapshotDir, KvSnapshotInfo info) throws IOException {
+        StringBuilder files = new StringBuilder();
+        try (Stream<Path> entries = Files.list(snapshotDir)) {
+            for (Path f : entries.sorted().toList()) {
+                if (files.length() > 0) {
+                    files.append(',');
+                }
+                files.append(f.getFileName()).append(':').append(Files.size(f));
+            }
+        }
         String text =
                 "snapshotId="
                         + info.snapshotId()
@@ -161,6 +262,8 @@ final class KvSnapshots {
                         + info.logOffset()
                         + "\ncreatedAtMillis="
                         + info.createdAtMillis()
+                        + "\nfiles="
+                        + files
                         + "\n";
         Path tmp = snapshotDir.resolve(META_FILE + ".tmp");
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
@@ -175,9 +278,19 @@ final class KvSnapshots {
         }
     }
 
-    private static KvSnapshotInfo readMeta(TableBucket bucket, Path meta) throws IOException {
+    private static Properties loadProperties(Path meta) throws IOException {
         Properties p = new Properties();
         p.load(new StringReader(Files.readString(meta, StandardCharsets.UTF_8)));
+        return p;
+    }
+
+    private static KvSnapshotInfo readMeta(TableBucket bucket, Path meta) throws IOException {
+        Properties p;
+        try {
+            p = loadProperties(meta);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new CorruptDataException("unreadable KV snapshot metadata " + meta + ": " + e, e);
+        }
         try {
             return new KvSnapshotInfo(
                     bucket,
