@@ -21,6 +21,8 @@ import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.rpc.ReadServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
+import dev.tributary.server.status.LagHistory;
+import dev.tributary.server.status.LagSampler;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.Maintenance;
 import dev.tributary.server.store.StoreBucketStates;
@@ -107,6 +109,9 @@ public final class TributaryServer implements AutoCloseable {
                         KvOptions.SNAPSHOT_INTERVAL,
                         KvOptions.SNAPSHOT_NUM_RETAINED,
                         KvOptions.LEASE_TIMEOUT));
+        LagHistory.capacityFor(
+                conf.get(ServerOptions.LAG_HISTORY_INTERVAL),
+                conf.get(ServerOptions.LAG_HISTORY_RETENTION));
         TributaryServer s = new TributaryServer(conf);
         try {
             s.startAll(clock, extensions);
@@ -179,7 +184,12 @@ public final class TributaryServer implements AutoCloseable {
                     e);
         }
         int httpPort = conf.get(ServerOptions.HTTP_PORT);
+        LagHistory lagHistory = null;
         if (httpPort >= 0) {
+            lagHistory =
+                    new LagHistory(
+                            conf.get(ServerOptions.LAG_HISTORY_INTERVAL),
+                            conf.get(ServerOptions.LAG_HISTORY_RETENTION));
             try {
                 http =
                         new HttpApi(
@@ -188,7 +198,8 @@ public final class TributaryServer implements AutoCloseable {
                                 metrics,
                                 catalog,
                                 store,
-                                status);
+                                status,
+                                lagHistory);
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot listen on "
@@ -212,6 +223,21 @@ public final class TributaryServer implements AutoCloseable {
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
         timer.scheduleWithFixedDelay(
                 new Maintenance(coordinator, store), every, every, TimeUnit.MILLISECONDS);
+        if (lagHistory != null) {
+            long lagEvery = conf.get(ServerOptions.LAG_HISTORY_INTERVAL).toMillis();
+            // first sample right away, so a page opened just after start shows something; fixed
+            // rate keeps samples evenly spaced, and ticks that bunch up behind a long maintenance
+            // pass are absorbed by the sampler's own due check
+            timer.scheduleAtFixedRate(
+                    new LagSampler(
+                            () -> status.overview().tables(),
+                            lagHistory,
+                            clock,
+                            conf.get(ServerOptions.LAG_HISTORY_INTERVAL)),
+                    0,
+                    lagEvery,
+                    TimeUnit.MILLISECONDS);
+        }
         maintenance = timer;
 
         ServerContext context =

@@ -43,6 +43,26 @@ public final class ServerOptions {
                             "HTTP port for /health, /metrics and /api; 0 picks a free port, -1"
                                     + " disables HTTP.");
 
+    public static final ConfigOption<Duration> LAG_HISTORY_INTERVAL =
+            ConfigOptions.key("server.http.lag-history.interval")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "at least 10ms")
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "How often the server samples every lake table's lag (in time and"
+                                    + " records) for the lag plot at http://<host>:<http.port>/"
+                                    + " and /api/tiering/history.");
+
+    public static final ConfigOption<Duration> LAG_HISTORY_RETENTION =
+            ConfigOptions.key("server.http.lag-history.retention")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "at least 10ms")
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "How far back the lag history goes; older samples are dropped."
+                                    + " Memory is bounded: retention / interval samples per"
+                                    + " table (at most 100000).");
+
     public static final ConfigOption<String> SECURITY_TOKEN =
             ConfigOptions.key("security.token")
                     .stringType()
@@ -84,6 +104,8 @@ public final class ServerOptions {
                 BIND_HOST,
                 RPC_PORT,
                 HTTP_PORT,
+                LAG_HISTORY_INTERVAL,
+                LAG_HISTORY_RETENTION,
                 SECURITY_TOKEN,
                 MAINTENANCE_INTERVAL,
                 SHUTDOWN_TIMEOUT,

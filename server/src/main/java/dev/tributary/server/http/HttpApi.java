@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -11,6 +12,7 @@ import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.rpc.AuthInterceptor;
+import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
@@ -23,6 +25,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -31,8 +34,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoint: {@code /health} (always open), {@code /metrics} (Prometheus text), {@code
- * /api/tables} and {@code /api/tiering} (JSON, the T28 fields). With a token configured, every path
- * but {@code /health} needs {@code Authorization: Bearer <token>}.
+ * /api/tables}, {@code /api/tiering} (JSON, the T28 fields), {@code
+ * /api/tiering/history[?table=db.name]} (JSON, each lake table's lag over time) and the lag page at
+ * {@code /} and {@code /ui} (HTML). With a token configured, every path but {@code /health} and the
+ * page needs {@code Authorization: Bearer <token>}; the page holds no data and sends the token on
+ * its own API calls.
  */
 public final class HttpApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -41,6 +47,7 @@ public final class HttpApi implements AutoCloseable {
     private final ExecutorService executor;
     private final AuthInterceptor auth;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final String page = LagPage.load();
 
     public HttpApi(
             InetSocketAddress bind,
@@ -48,7 +55,8 @@ public final class HttpApi implements AutoCloseable {
             ServerMetrics metrics,
             TableCatalog catalog,
             BucketStore store,
-            TieringStatusService tiering)
+            TieringStatusService tiering,
+            LagHistory history)
             throws IOException {
         this.auth = auth;
         this.server = HttpServer.create(bind, 0);
@@ -75,6 +83,10 @@ public final class HttpApi implements AutoCloseable {
         server.createContext(
                 "/api/tiering",
                 ex -> guarded(ex, "application/json", () -> toJson(tiering.overview())));
+        server.createContext(
+                "/api/tiering/history",
+                ex -> guarded(ex, "application/json", () -> toJson(history(ex, history))));
+        server.createContext("/", this::pageOrNotFound);
         server.start();
     }
 
@@ -109,6 +121,36 @@ public final class HttpApi implements AutoCloseable {
             out.add(m);
         }
         return out;
+    }
+
+    private static Object history(HttpExchange ex, LagHistory history) {
+        Map<String, String> q =
+                QueryParams.parse(
+                        ex.getRequestURI().getRawQuery(), "/api/tiering/history", Set.of("table"));
+        String table = q.get("table");
+        return table == null ? history.view() : history.view(table);
+    }
+
+    /** The context "/" catches every path no other context claims: only the page's are real. */
+    private void pageOrNotFound(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        if (LagPage.isPagePath(path)) {
+            ex.getResponseHeaders().set("Content-Security-Policy", LagPage.CONTENT_SECURITY_POLICY);
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            respond(ex, 200, "text/html; charset=utf-8", page);
+            return;
+        }
+        NotFoundException e =
+                new NotFoundException(
+                        "no HTTP resource at '"
+                                + path
+                                + "'; try / (the lag page), /health, /metrics, /api/tables,"
+                                + " /api/tiering or /api/tiering/history");
+        respond(
+                ex,
+                404,
+                "application/json",
+                toJson(Map.of("error", ErrorCode.NOT_FOUND.name(), "message", e.getMessage())));
     }
 
     private String toJson(Object o) {
@@ -147,7 +189,7 @@ public final class HttpApi implements AutoCloseable {
             ErrorCode code = ErrorCode.forThrowable(e);
             respond(
                     ex,
-                    500,
+                    httpStatus(code),
                     "application/json",
                     toJson(
                             Map.of(
@@ -162,6 +204,14 @@ public final class HttpApi implements AutoCloseable {
             return;
         }
         respond(ex, 200, contentType, text);
+    }
+
+    private static int httpStatus(ErrorCode code) {
+        return switch (code) {
+            case NOT_FOUND -> 404;
+            case INVALID_INPUT, INVALID_CONFIG -> 400;
+            default -> 500;
+        };
     }
 
     private static void respond(HttpExchange ex, int status, String contentType, String body)

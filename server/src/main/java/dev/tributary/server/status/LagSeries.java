@@ -1,0 +1,88 @@
+package dev.tributary.server.status;
+
+import java.util.Arrays;
+
+/**
+ * One table's lag samples in time order, in a fixed-size ring: when full, a new sample overwrites
+ * the oldest, so a table never holds more than {@code capacity} samples whatever the clock does.
+ * Not thread-safe; {@link LagHistory} guards it.
+ */
+final class LagSeries {
+    private final long[] times;
+    private final long[] lagMillis;
+    private final long[] lagRecords;
+    private int start;
+    private int size;
+
+    LagSeries(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
+        }
+        times = new long[capacity];
+        lagMillis = new long[capacity];
+        lagRecords = new long[capacity];
+    }
+
+    int size() {
+        return size;
+    }
+
+    int capacity() {
+        return times.length;
+    }
+
+    void add(long timeMillis, long lagMs, long lagRecs) {
+        if (size == times.length) {
+            start = (start + 1) % times.length;
+            size--;
+        }
+        int i = (start + size) % times.length;
+        times[i] = timeMillis;
+        lagMillis[i] = lagMs;
+        lagRecords[i] = lagRecs;
+        size++;
+    }
+
+    /** Drops samples taken before {@code cutoffMillis} (retention). */
+    void dropBefore(long cutoffMillis) {
+        while (size > 0 && times[start] < cutoffMillis) {
+            start = (start + 1) % times.length;
+            size--;
+        }
+    }
+
+    /**
+     * Drops samples stamped after {@code timeMillis}: after the wall clock steps back they would
+     * sit in the future and break the time order the plot relies on.
+     */
+    void dropAfter(long timeMillis) {
+        while (size > 0 && times[(start + size - 1) % times.length] > timeMillis) {
+            size--;
+        }
+    }
+
+    long[] times() {
+        return copy(times);
+    }
+
+    long[] lagMillis() {
+        return copy(lagMillis);
+    }
+
+    long[] lagRecords() {
+        return copy(lagRecords);
+    }
+
+    private long[] copy(long[] ring) {
+        long[] out = new long[size];
+        int first = Math.min(size, ring.length - start);
+        System.arraycopy(ring, start, out, 0, first);
+        System.arraycopy(ring, 0, out, first, size - first);
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "LagSeries" + Arrays.toString(times());
+    }
+}

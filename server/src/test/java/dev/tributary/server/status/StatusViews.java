@@ -1,0 +1,32 @@
+package dev.tributary.server.status;
+
+import java.util.Map;
+
+/** Minimal {@link TableStatusView}s for tests of the lag history. */
+final class StatusViews {
+    private StatusViews() {}
+
+    static TableStatusView table(
+            long tableId, String name, long freshnessMillis, long lagMillis, long lagRecords) {
+        return new TableStatusView(
+                tableId,
+                name,
+                "default",
+                "PENDING",
+                1,
+                0,
+                null,
+                freshnessMillis,
+                -1,
+                -1,
+                null,
+                lagMillis,
+                lagRecords,
+                0,
+                0,
+                null,
+                -1,
+                Map.of(),
+                Map.of());
+    }
+}
