@@ -22,7 +22,10 @@ public interface ServerExtension extends AutoCloseable {
 
     default void onTableAltered(TableInfo before, TableInfo after) {}
 
-    default void onTableDropped(TableInfo table) {}
+    /**
+     * @param dropLakeTable the user asked to drop the table's lake table too; otherwise it stays
+     */
+    default void onTableDropped(TableInfo table, boolean dropLakeTable) {}
 
     /** Called on shutdown, before the store closes. */
     @Override

@@ -30,7 +30,19 @@ public interface Admin {
     /** Applies the alteration atomically and returns the new description. */
     TableInfo alterTable(TablePath path, TableAlteration alteration);
 
-    void dropTable(TablePath path, boolean ignoreIfNotExists);
+    /** Drops a table; its lake table (if any) stays, readable by lake engines. */
+    default void dropTable(TablePath path, boolean ignoreIfNotExists) {
+        dropTable(path, ignoreIfNotExists, false);
+    }
+
+    /**
+     * Drops a table.
+     *
+     * @param dropLakeTable also drop its lake table and the lake data; without it the lake table
+     *     stays, and a table created later under the same name that tiers to the same format
+     *     continues it only if the schemas match (otherwise its creation is refused)
+     */
+    void dropTable(TablePath path, boolean ignoreIfNotExists, boolean dropLakeTable);
 
     /** Table names (without the database) of one database, sorted. */
     List<String> listTables(String database);

@@ -102,7 +102,7 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public void dropTable(TablePath path, boolean ignoreIfNotExists) {
+    public void dropTable(TablePath path, boolean ignoreIfNotExists, boolean dropLakeTable) {
         call(
                 () ->
                         rpc.admin()
@@ -110,6 +110,7 @@ public final class AdminImpl implements Admin {
                                         DropTableRequest.newBuilder()
                                                 .setPath(ProtoConverters.toPb(path))
                                                 .setIgnoreIfNotExists(ignoreIfNotExists)
+                                                .setDropLakeTable(dropLakeTable)
                                                 .build()));
         cache.invalidate(path);
     }

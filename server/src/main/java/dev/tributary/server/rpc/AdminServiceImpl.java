@@ -123,7 +123,9 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                 out,
                 () -> {
                     tables.dropTable(
-                            ProtoConverters.fromPb(req.getPath()), req.getIgnoreIfNotExists());
+                            ProtoConverters.fromPb(req.getPath()),
+                            req.getIgnoreIfNotExists(),
+                            req.getDropLakeTable());
                     return DropTableResponse.getDefaultInstance();
                 });
     }

@@ -84,9 +84,14 @@ public final class TableService {
         return after;
     }
 
-    public Optional<TableInfo> dropTable(TablePath path, boolean ignoreIfNotExists) {
+    /**
+     * Drops a table from the coordinator and the store; extensions are told whether the user also
+     * asked to drop its lake table.
+     */
+    public Optional<TableInfo> dropTable(
+            TablePath path, boolean ignoreIfNotExists, boolean dropLakeTable) {
         Optional<TableInfo> dropped = join(coordinator.dropTable(path, ignoreIfNotExists));
-        dropped.ifPresent(this::forget);
+        dropped.ifPresent(t -> forget(t, dropLakeTable));
         return dropped;
     }
 
@@ -94,16 +99,16 @@ public final class TableService {
         join(coordinator.dropDatabase(name, ignoreIfNotExists, cascade));
         for (TableInfo t : catalog.all()) {
             if (t.path().database().equals(name)) {
-                forget(t);
+                forget(t, false);
             }
         }
     }
 
-    private void forget(TableInfo t) {
+    private void forget(TableInfo t, boolean dropLakeTable) {
         catalog.remove(t.tableId());
         store.dropTable(t.tableId());
         for (ServerExtension e : extensions) {
-            e.onTableDropped(t);
+            e.onTableDropped(t, dropLakeTable);
         }
     }
 
