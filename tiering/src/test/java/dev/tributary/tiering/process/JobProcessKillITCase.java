@@ -1,0 +1,162 @@
+package dev.tributary.tiering.process;
+
+import static dev.tributary.tiering.process.ShopTables.CLICKS;
+import static dev.tributary.tiering.process.ShopTables.CUSTOMERS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.job.TieringJobMain;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tiering job process ({@code TieringJobMain}, its own MiniCluster) is SIGKILLed in the middle of
+ * a round, with lake files of that round on disk and nothing of it committed, while clients keep
+ * writing. A second job process takes the tables over once the coordinator's heartbeat timeout has
+ * failed the dead attempt (T18); in the end the lake holds every record exactly once, none of the
+ * killed attempt's files is part of it (T19), and nothing is lost.
+ */
+class JobProcessKillITCase {
+    private static final int PRELOAD_LOG = 50_000;
+    private static final int PRELOAD_PK = 5_000;
+
+    @TempDir Path dir;
+    @RegisterExtension final JobProcesses jobs = new JobProcesses();
+    private final long seed = new Random().nextLong();
+    private TieringServer server;
+    private ContinuousWriter writer;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        try {
+            jobs.destroyAll();
+        } finally {
+            if (writer != null) {
+                writer.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    @Test
+    void t18_t19_jobKilledMidRoundIsTakenOverAfterTheHeartbeatTimeoutWithNoLossAndNoDuplicate()
+            throws Exception {
+        jobs.seed(seed);
+        server = TieringServer.start(dir.resolve("data"));
+        ShopTables tables = ShopTables.create(server);
+        LakeCheck lake = new LakeCheck(server.warehouse(), seed);
+        writer = new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed);
+        JobProcess jobA =
+                jobs.start(
+                        "job-a",
+                        dir,
+                        TieringJobMain.class,
+                        server.jobArgs("job-a", seed, Map.of()));
+        // while job-a boots: rounds big enough that the kill lands while files are being written
+        writer.preload(PRELOAD_LOG, PRELOAD_PK);
+        writer.start(100, 25);
+
+        // mid-round: job-a holds a round of the log table that has not committed, and its readers
+        // have already put files of it into the lake table's directory
+        TableTieringStatus held =
+                await().atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(
+                                () -> server.status(CLICKS),
+                                s ->
+                                        ShopTables.heldUncommittedBy(s, "job-a")
+                                                && !uncommittedFiles(lake).isEmpty());
+        jobA.kill();
+        long killedAt = System.nanoTime();
+        Set<String> killedAttemptFiles = uncommittedFiles(lake);
+        assertThat(killedAttemptFiles).as("files the killed attempt left behind").isNotEmpty();
+        TableTieringStatus pkAtKill = server.status(CUSTOMERS);
+        TableTieringStatus afterKill = server.status(CLICKS);
+        assertThat(afterKill.epoch())
+                .as("the coordinator still holds job-a's attempt after the kill (seed %d)", seed)
+                .isEqualTo(held.epoch());
+        assertThat(afterKill.jobId()).contains("job-a");
+
+        jobs.start("job-b", dir, TieringJobMain.class, server.jobArgs("job-b", seed, Map.of()));
+
+        // T18: only the heartbeat timeout frees the table; a SIGKILLed job says nothing
+        TableTieringStatus released =
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(
+                                () -> server.status(CLICKS),
+                                s -> !(s.epoch() == held.epoch() && "TIERING".equals(s.state())));
+        Duration takeover = Duration.ofNanos(System.nanoTime() - killedAt);
+        assertThat(released.lastFailure())
+                .as("the killed round ended by heartbeat timeout, not by a commit")
+                .hasValueSatisfying(m -> assertThat(m).contains("no heartbeat from job job-a"));
+        assertThat(takeover)
+                .as("failed no earlier than the timeout minus one heartbeat interval")
+                .isGreaterThanOrEqualTo(
+                        TieringServer.HEARTBEAT_TIMEOUT
+                                .minus(TieringServer.HEARTBEAT_INTERVAL)
+                                .minusMillis(500))
+                .as("and no later than timeout + timeout/4 (sweep), with slack for a busy host")
+                .isLessThanOrEqualTo(TieringServer.HEARTBEAT_TIMEOUT.multipliedBy(3));
+
+        // job-b commits rounds of both tables, under epochs newer than the killed attempt's
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(
+                        () -> {
+                            assertThat(epochsAbove(lake.tieringSnapshots(CLICKS), held.epoch()))
+                                    .isNotEmpty();
+                            assertThat(
+                                            epochsAbove(
+                                                    lake.tieringSnapshots(CUSTOMERS),
+                                                    pkAtKill.epoch()))
+                                    .isNotEmpty();
+                        });
+        writer.stop();
+
+        Duration catchUp = Duration.ofSeconds(90);
+        assertThat(lake.verifyCaughtUp(server.connection(), tables.clicks, catchUp))
+                .as("every log record once (seed %d)", seed)
+                .isEqualTo(writer.logRows());
+        lake.verifyCaughtUp(server.connection(), tables.customers, catchUp);
+        assertThat(lake.tieringSnapshots(CLICKS))
+                .as("no lake snapshot of the killed attempt (seed %d)", seed)
+                .noneMatch(p -> p.epoch() == held.epoch());
+        assertThat(lake.liveFiles(CLICKS))
+                .as("none of the killed attempt's files is read from the lake (seed %d)", seed)
+                .doesNotContainAnyElementsOf(killedAttemptFiles);
+    }
+
+    /**
+     * Files in the log table's directory that its latest snapshot does not read. The lake table is
+     * append-only and written without compaction, so a committed file stays live: these are files
+     * of a round that has not committed.
+     */
+    private static Set<String> uncommittedFiles(LakeCheck lake) {
+        Set<String> files = new TreeSet<>(lake.filesOnDisk(CLICKS));
+        if (!files.isEmpty()) {
+            files.removeAll(lake.liveFiles(CLICKS));
+        }
+        return files;
+    }
+
+    private static List<Long> epochsAbove(List<TieringSnapshotProperties> snapshots, long epoch) {
+        return snapshots.stream()
+                .map(TieringSnapshotProperties::epoch)
+                .filter(e -> e > epoch)
+                .toList();
+    }
+}

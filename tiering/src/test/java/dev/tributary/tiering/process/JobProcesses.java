@@ -1,0 +1,68 @@
+package dev.tributary.tiering.process;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The child JVMs of one test. Registered as an extension so that, when the test fails, every
+ * child's output and the test's seed are printed before {@code @AfterEach} tears things down; the
+ * test's {@code @AfterEach} calls {@link #destroyAll()}.
+ */
+final class JobProcesses implements AfterTestExecutionCallback {
+    private final List<JobProcess> started = new ArrayList<>();
+    private long seed;
+
+    /** The seed printed with the children's output when the test fails. */
+    void seed(long seed) {
+        this.seed = seed;
+    }
+
+    JobProcess start(String name, Path dir, Class<?> mainClass, List<String> args)
+            throws IOException {
+        JobProcess p = JobProcess.start(name, dir, mainClass, args);
+        started.add(p);
+        return p;
+    }
+
+    @Override
+    public void afterTestExecution(ExtensionContext context) {
+        if (context.getExecutionException().isEmpty()) {
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("\n==== ")
+                .append(context.getDisplayName())
+                .append(" failed; seed ")
+                .append(seed)
+                .append('\n');
+        for (JobProcess p : started) {
+            sb.append("==== output of ")
+                    .append(p.name())
+                    .append(" (pid ")
+                    .append(p.pid())
+                    .append(")\n")
+                    .append(p.output())
+                    .append('\n');
+        }
+        System.out.println(sb);
+    }
+
+    /** Kills every child still running. */
+    void destroyAll() throws Exception {
+        Exception first = null;
+        for (JobProcess p : started) {
+            try {
+                p.close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.tributary.tiering.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.scan.RecordIterator;
+import dev.tributary.client.tiering.TieringGateway;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.LogRecord;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.testutil.ExactlyOnceVerifier;
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.utils.SnapshotManager;
+
+/**
+ * Reads what tiering left in a Paimon warehouse with Paimon's own API: the tiering properties of
+ * every snapshot, and the lake compared with the store by {@link ExactlyOnceVerifier}.
+ */
+final class LakeCheck {
+    private final File warehouse;
+    private final long seed;
+
+    LakeCheck(File warehouse, long seed) {
+        this.warehouse = warehouse;
+        this.seed = seed;
+    }
+
+    /** The tiering properties of every snapshot of the table, oldest first. */
+    List<TieringSnapshotProperties> tieringSnapshots(TablePath path) {
+        List<TieringSnapshotProperties> out = new ArrayList<>();
+        try (Catalog catalog = catalog()) {
+            FileStoreTable table =
+                    (FileStoreTable)
+                            catalog.getTable(Identifier.create(path.database(), path.table()));
+            SnapshotManager snapshots = table.snapshotManager();
+            Long earliest = snapshots.earliestSnapshotId();
+            Long latest = snapshots.latestSnapshotId();
+            if (earliest == null || latest == null) {
+                return out;
+            }
+            for (long id = earliest; id <= latest; id++) {
+                Snapshot s;
+                try {
+                    s = snapshots.tryGetSnapshot(id);
+                } catch (FileNotFoundException expired) {
+                    continue;
+                }
+                Optional<TieringSnapshotProperties> p =
+                        TieringSnapshotProperties.fromProperties(s.properties());
+                p.ifPresent(out::add);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("reading the snapshots of " + path + " failed", e);
+        }
+        return out;
+    }
+
+    /**
+     * Names of the data files under the table's bucket directories, committed or not: what writers
+     * have put on disk so far.
+     */
+    Set<String> filesOnDisk(TablePath path) {
+        Path table = warehouse.toPath().resolve(path.database() + ".db").resolve(path.table());
+        if (!Files.isDirectory(table)) {
+            return Set.of();
+        }
+        Set<String> out = new TreeSet<>();
+        try (Stream<Path> buckets = Files.list(table)) {
+            for (Path b :
+                    buckets.filter(p -> p.getFileName().toString().startsWith("bucket-"))
+                            .toList()) {
+                try (Stream<Path> files = Files.list(b)) {
+                    files.filter(Files::isRegularFile)
+                            .forEach(f -> out.add(f.getFileName().toString()));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** Names of the data files the table's latest snapshot reads: what a lake reader sees. */
+    Set<String> liveFiles(TablePath path) {
+        Set<String> out = new TreeSet<>();
+        try (Catalog catalog = catalog()) {
+            Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
+            for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+                for (DataFileMeta f : ((DataSplit) split).dataFiles()) {
+                    out.add(f.fileName());
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("planning a scan of " + path + " failed", e);
+        }
+        return out;
+    }
+
+    private Catalog catalog() {
+        Options options =
+                Options.fromMap(
+                        Map.of(
+                                "warehouse",
+                                warehouse.toURI().toString(),
+                                "cache-enabled",
+                                "false"));
+        return CatalogFactory.createCatalog(CatalogContext.create(options));
+    }
+
+    /** The tiered offset of every bucket according to the newest tiering snapshot. */
+    Map<Integer, Long> committedOffsets(TablePath path) {
+        List<TieringSnapshotProperties> all = tieringSnapshots(path);
+        return all.isEmpty() ? Map.of() : all.get(all.size() - 1).bucketOffsets();
+    }
+
+    /**
+     * Waits until the lake holds every bucket up to the store's end offsets, then checks exactly
+     * once: every log record once, a PK table equal to its changelog's state.
+     *
+     * @return the number of lake rows checked
+     */
+    int verifyCaughtUp(Connection conn, TableInfo t, Duration atMost) throws Exception {
+        TieringGateway gateway = conn.tieringGateway();
+        Map<Integer, Long> ends = gateway.endOffsets(t.tableId());
+        Map<Integer, Long>[] committed = new Map[1];
+        await().atMost(atMost)
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(
+                        () -> {
+                            committed[0] = committedOffsets(t.path());
+                            for (Map.Entry<Integer, Long> e : ends.entrySet()) {
+                                assertThat(committed[0].getOrDefault(e.getKey(), 0L))
+                                        .as("%s bucket %d (seed %d)", t.path(), e.getKey(), seed)
+                                        .isEqualTo(e.getValue());
+                            }
+                        });
+        Map<Integer, List<LogRecord>> records = new HashMap<>();
+        for (Map.Entry<Integer, Long> e : ends.entrySet()) {
+            List<LogRecord> list = new ArrayList<>();
+            try (RecordIterator it =
+                    gateway.readLog(
+                            new TableBucket(t.tableId(), e.getKey()),
+                            0,
+                            e.getValue(),
+                            t.schema())) {
+                it.forEachRemaining(list::add);
+            }
+            records.put(e.getKey(), list);
+        }
+        return ExactlyOnceVerifier.verify(
+                records, committed[0], t.path(), t.descriptor(), warehouse);
+    }
+}

@@ -1,0 +1,167 @@
+package dev.tributary.tiering.process;
+
+import static dev.tributary.tiering.process.ShopTables.CLICKS;
+import static dev.tributary.tiering.process.ShopTables.CUSTOMERS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.job.TieringJobMain;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tiering job process is frozen with SIGSTOP after it has read and written a round of each table
+ * but before the commits reach the coordinator (they wait at a gate, {@link GatedCommitService}).
+ * The coordinator times the attempts out (T18), a second job process takes the tables and commits
+ * rounds; then the frozen job is resumed with SIGCONT and its commits go out: each is refused as
+ * FENCED (T19), the job drops the stale rounds and keeps running (T20), nothing of them reaches the
+ * lake, and in the end the lake holds every record exactly once.
+ */
+class PausedAttemptFencingITCase {
+    private static final Pattern HELD =
+            Pattern.compile(GatedCommitService.HELD + " table=(\\d+) epoch=(\\d+) round=(\\d+)");
+
+    @TempDir Path dir;
+    @RegisterExtension final JobProcesses jobs = new JobProcesses();
+    private final long seed = new Random().nextLong();
+    private TieringServer server;
+    private ContinuousWriter writer;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        try {
+            jobs.destroyAll();
+        } finally {
+            if (writer != null) {
+                writer.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    /** One attempt of job-a, as printed when its commit reached the gate. */
+    private record HeldAttempt(long tableId, long epoch, long roundId) {
+        String line() {
+            return "table=" + tableId + " epoch=" + epoch + " round=" + roundId;
+        }
+    }
+
+    @Test
+    void t18_t19_t20_pausedJobsCommitsAreFencedAfterAnotherJobTookItsTables() throws Exception {
+        jobs.seed(seed);
+        server = TieringServer.start(dir.resolve("data"));
+        ShopTables tables = ShopTables.create(server);
+        LakeCheck lake = new LakeCheck(server.warehouse(), seed);
+        writer = new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed);
+        writer.preload(20_000, 5_000);
+        writer.start(100, 25);
+
+        Path gate = dir.resolve("gate-open");
+        List<String> args = new ArrayList<>(List.of("--gate", gate.toString()));
+        args.addAll(server.jobArgs("job-a", seed, Map.of()));
+        JobProcess jobA = jobs.start("job-a", dir, GatedCommitJobMain.class, args);
+
+        // mid-round: both tables' rounds are written and their commits wait at the gate
+        List<HeldAttempt> held =
+                await().atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> heldAttempts(jobA.output()), h -> h.size() == 2);
+        for (TableInfo t : List.of(tables.clicks, tables.customers)) {
+            HeldAttempt a = attemptOf(held, t.tableId());
+            TableTieringStatus s = server.status(t.path());
+            assertThat(ShopTables.heldUncommittedBy(s, "job-a"))
+                    .as("%s is held by job-a and uncommitted: %s (seed %d)", t.path(), s, seed)
+                    .isTrue();
+            assertThat(s.epoch()).isEqualTo(a.epoch());
+            assertThat(lake.tieringSnapshots(t.path())).isEmpty();
+        }
+
+        jobA.pause();
+        jobs.start("job-b", dir, TieringJobMain.class, server.jobArgs("job-b", seed, Map.of()));
+
+        // T18: the frozen job's attempts time out and job-b commits rounds of both tables
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(
+                        () -> {
+                            for (TableInfo t : List.of(tables.clicks, tables.customers)) {
+                                long staleEpoch = attemptOf(held, t.tableId()).epoch();
+                                assertThat(lake.tieringSnapshots(t.path()))
+                                        .extracting(TieringSnapshotProperties::epoch)
+                                        .as("%s rounds committed after job-a froze", t.path())
+                                        .anyMatch(e -> e > staleEpoch);
+                            }
+                        });
+        for (TableInfo t : List.of(tables.clicks, tables.customers)) {
+            assertThat(server.status(t.path()).lastFailure())
+                    .as("%s: job-a's attempt ended by heartbeat timeout", t.path())
+                    .hasValueSatisfying(m -> assertThat(m).contains("no heartbeat from job job-a"));
+        }
+
+        // resume: the stale commits now reach the coordinator, which refuses them
+        Files.createFile(gate);
+        jobA.resume();
+        for (HeldAttempt a : held) {
+            String outcome = GatedCommitService.OUTCOME + " " + a.line() + " outcome=";
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> jobA.output().contains(outcome));
+            assertThat(jobA.output())
+                    .as("job-a's stale commit of %s (seed %d)", a, seed)
+                    .contains(outcome + "FENCED");
+        }
+        // T20: the job drops its stale rounds instead of failing
+        assertThat(jobA.output()).contains("was fenced: the attempt is stale, nothing committed");
+        assertThat(jobA.isAlive()).as("job-a survives its fenced commits").isTrue();
+        jobA.kill();
+
+        writer.stop();
+        Duration catchUp = Duration.ofSeconds(90);
+        assertThat(lake.verifyCaughtUp(server.connection(), tables.clicks, catchUp))
+                .as("every log record once (seed %d)", seed)
+                .isEqualTo(writer.logRows());
+        lake.verifyCaughtUp(server.connection(), tables.customers, catchUp);
+        for (HeldAttempt a : held) {
+            TableInfo t = a.tableId() == tables.clicks.tableId() ? tables.clicks : tables.customers;
+            assertThat(lake.tieringSnapshots(t.path()))
+                    .as("no lake snapshot of job-a's fenced attempt %s (seed %d)", a, seed)
+                    .noneMatch(p -> p.epoch() == a.epoch());
+        }
+    }
+
+    private static List<HeldAttempt> heldAttempts(String output) {
+        List<HeldAttempt> out = new ArrayList<>();
+        Matcher m = HELD.matcher(output);
+        while (m.find()) {
+            out.add(
+                    new HeldAttempt(
+                            Long.parseLong(m.group(1)),
+                            Long.parseLong(m.group(2)),
+                            Long.parseLong(m.group(3))));
+        }
+        return out;
+    }
+
+    private static HeldAttempt attemptOf(List<HeldAttempt> held, long tableId) {
+        return held.stream()
+                .filter(a -> a.tableId() == tableId)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no held commit of table " + tableId));
+    }
+}
