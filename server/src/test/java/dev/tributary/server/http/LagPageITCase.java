@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tributary.client.Connection;
 import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
@@ -20,6 +22,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -122,6 +125,47 @@ class LagPageITCase {
     }
 
     @Test
+    @DisplayName("T28: samples are stamped and spaced by the server's clock, lag measured on it")
+    void samplesFollowTheServerClock() throws Exception {
+        ManualClock clock = new ManualClock(1_700_000_000_000L);
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "0");
+        conf.setString("server.http.lag-history.interval", "1s");
+        try (TributaryServer server = TributaryServer.start(conf, clock, List.of());
+                Connection conn = Connection.open(server.rpcTarget())) {
+            String base = "http://127.0.0.1:" + server.httpAddress().orElseThrow().getPort();
+            conn.admin().createDatabase("lake", false);
+            createLakeTable(conn, EVENTS, "1min");
+            try (AppendWriter w = conn.appendWriter(EVENTS)) {
+                for (long i = 0; i < 10; i++) {
+                    w.append(Row.of(i));
+                }
+                w.flush();
+            }
+            long appendedAt = clock.currentTimeMillis();
+            // the thread ticks every second of real time, but a sample is only taken when the
+            // server's clock says one is due: one per clock step, however many ticks pass
+            for (int step = 1; step <= 2; step++) {
+                clock.advance(Duration.ofSeconds(30));
+                long now = clock.currentTimeMillis();
+                JsonNode s =
+                        await().atMost(Duration.ofSeconds(30))
+                                .until(
+                                        () ->
+                                                series(
+                                                        get(base + "/api/tiering/history", null),
+                                                        EVENTS),
+                                        n -> n != null && lastOf(n, "timeMillis") == now);
+                assertThat(lastOf(s, "lagMillis")).isEqualTo(now - appendedAt);
+                assertThat(lastOf(s, "lagRecords")).isEqualTo(10);
+                assertThat(s.get("timeMillis")).hasSize(step);
+            }
+        }
+    }
+
+    @Test
     @DisplayName("T28: with a token the page loads but its data needs 'Authorization: Bearer'")
     void tokenGuardsTheDataNotThePage() throws Exception {
         String token = "s3cret";
@@ -167,6 +211,11 @@ class LagPageITCase {
             }
         }
         return null;
+    }
+
+    private static long lastOf(JsonNode series, String column) {
+        JsonNode a = series.get(column);
+        return a.get(a.size() - 1).asLong();
     }
 
     private static int samplesWith(JsonNode series, long lagRecords) {
