@@ -2,6 +2,7 @@ package dev.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.cli.embedded.EmbeddedTieringExtension;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.coordinator.CoordinatorOptions;
@@ -10,12 +11,14 @@ import dev.tributary.server.config.ServerConfigLoader;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.log.LogOptions;
+import dev.tributary.tiering.job.TieringOptions;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The shipped conf/server.yaml names only typed options, each with a valid value. */
@@ -28,6 +31,8 @@ class DistributionConfigTest {
         List<ConfigOption<?>> known = new ArrayList<>();
         known.addAll(ServerOptions.all());
         known.addAll(CoordinatorOptions.all());
+        known.addAll(TieringOptions.all());
+        known.addAll(EmbeddedTieringExtension.options());
         known.addAll(
                 List.of(
                         LogOptions.SEGMENT_SIZE,
@@ -47,5 +52,33 @@ class DistributionConfigTest {
         }
         assertThat(conf.get(ServerOptions.RPC_PORT)).isZero();
         assertThat(conf.get(ServerOptions.BIND_HOST)).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void everyTieringOptionIsListedWithItsDefault() {
+        Configuration conf =
+                ServerConfigLoader.load(Paths.get("..", "conf", "server.yaml"), List.of());
+        List<ConfigOption<?>> tiering = new ArrayList<>();
+        tiering.addAll(CoordinatorOptions.all());
+        tiering.addAll(TieringOptions.all());
+        tiering.addAll(EmbeddedTieringExtension.options());
+        // no fixed default (the machine's cores, a random id or seed): documented as comments
+        Set<String> commentedOut =
+                Set.of(
+                        TieringOptions.EMBEDDED_PARALLELISM.key(),
+                        TieringOptions.JOB_ID.key(),
+                        TieringOptions.SHUFFLE_SEED.key());
+        for (ConfigOption<?> o : tiering) {
+            if (commentedOut.contains(o.key())) {
+                assertThat(conf.toMap())
+                        .as("%s has no fixed default", o.key())
+                        .doesNotContainKey(o.key());
+                continue;
+            }
+            assertThat(conf.toMap()).as("conf/server.yaml lists %s", o.key()).containsKey(o.key());
+            assertThat((Object) conf.get(o))
+                    .as("conf/server.yaml shows the default of %s", o.key())
+                    .isEqualTo(o.defaultValue());
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.tributary.cli.demo;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.Durations;
 import dev.tributary.common.exception.InvalidInputException;
@@ -59,6 +60,19 @@ public final class DemoCommand implements Callable<Integer> {
                     "Data directory of the in-process server (default: a new temporary directory,"
                             + " kept afterwards so the lake can be inspected).")
     Path dataDir;
+
+    @Option(
+            names = "--lake-format",
+            paramLabel = "FORMAT",
+            defaultValue = "paimon",
+            converter = DemoLakeFormat.Converter.class,
+            completionCandidates = DemoLakeFormat.Candidates.class,
+            description =
+                    "Lake format the tables are tiered into: ${COMPLETION-CANDIDATES} (default:"
+                            + " ${DEFAULT-VALUE}). The in-process server keeps the warehouse in"
+                            + " <data-dir>/lake (Iceberg: a Hadoop catalog there); with --server"
+                            + " it must match the server's datalake.format.")
+    DemoLakeFormat lakeFormat;
 
     @Option(names = "--fast", description = "Freshness 10s/20s/30s instead of 1min/2min/5min.")
     boolean fast;
@@ -175,6 +189,10 @@ public final class DemoCommand implements Callable<Integer> {
         settings.add("data.dir=" + dir.toAbsolutePath());
         settings.add("server.rpc.port=0");
         settings.add("server.http.port=0");
+        settings.add("datalake.format=" + lakeFormat.identifier());
+        // the extension's default, spelt out so the line printed below is the truth
+        Path lake = dir.toAbsolutePath().resolve("lake");
+        settings.add("datalake." + lakeFormat.identifier() + ".warehouse=" + lake.toUri());
         if (parallelism != null) {
             settings.add("tiering.embedded.parallelism=" + parallelism);
         }
@@ -189,8 +207,10 @@ public final class DemoCommand implements Callable<Integer> {
                         + " data="
                         + s.dataDir()
                         + " lake="
-                        + s.dataDir().resolve("lake")
-                        + " (paimon, embedded tiering)");
+                        + lake
+                        + " ("
+                        + lakeFormat.identifier()
+                        + ", embedded tiering)");
         out.flush();
         return s;
     }
@@ -198,12 +218,36 @@ public final class DemoCommand implements Callable<Integer> {
     private void createTables(Connection conn, PrintWriter out) {
         conn.admin().createDatabase(DemoTables.DATABASE, true);
         for (DemoTables.Spec t : DemoTables.specs(fast)) {
-            conn.admin().createTable(t.path(), t.descriptor(), true);
+            TableInfo info = conn.admin().createTable(t.path(), t.descriptor(lakeFormat), true);
+            checkFormat(info);
             out.printf(
                     "table %-16s %-11s %2d buckets, freshness %s%n",
                     t.path(), t.kind(), t.buckets(), Durations.format(t.freshness()));
         }
         out.flush();
+    }
+
+    /**
+     * A table that already existed (a reused data directory or server) keeps its format; writing to
+     * it would tier somewhere other than the user asked for.
+     */
+    private void checkFormat(TableInfo existing) {
+        String format =
+                existing.descriptor()
+                        .properties()
+                        .getOrDefault(
+                                DemoTables.FORMAT_PROPERTY, DemoLakeFormat.PAIMON.identifier());
+        if (!format.equals(lakeFormat.identifier())) {
+            throw new InvalidInputException(
+                    "table "
+                            + existing.path()
+                            + " already exists and is tiered into "
+                            + format
+                            + "; run the demo with --lake-format "
+                            + format
+                            + ", or with another --data-dir (or server) for "
+                            + lakeFormat.identifier());
+        }
     }
 
     private static void poll(Connection conn, RoundFeed feed, Clock clock, PrintWriter out) {

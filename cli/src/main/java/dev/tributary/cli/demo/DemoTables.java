@@ -39,13 +39,21 @@ public final class DemoTables {
                             new Column("updated_at", DataTypes.BIGINT(), null)),
                     List.of("id"));
 
+    /** Table property naming the lake format of a table's lake copy. */
+    public static final String FORMAT_PROPERTY = "table.datalake.format";
+
     /** One demo table: where, what, and how fresh its lake copy must be. */
     public record Spec(TablePath path, Schema schema, int buckets, Duration freshness) {
-        public TableDescriptor descriptor() {
+        /**
+         * The table with its lake copy in {@code format}; the format is explicit so that a server
+         * tiering into another format refuses the table instead of tiering it elsewhere.
+         */
+        public TableDescriptor descriptor(DemoLakeFormat format) {
             return TableDescriptor.builder(schema)
                     .bucketCount(buckets)
                     .property("table.datalake.enabled", "true")
                     .property("table.datalake.freshness", freshness.toMillis() + "ms")
+                    .property(FORMAT_PROPERTY, format.identifier())
                     .build();
         }
 

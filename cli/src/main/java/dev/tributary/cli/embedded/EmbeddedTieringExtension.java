@@ -63,7 +63,7 @@ public final class EmbeddedTieringExtension implements ServerExtension {
         for (DatabaseInfo db : ctx.coordinator().listDatabases().get()) {
             for (TablePath path : ctx.coordinator().listTables(db.name()).get()) {
                 TableInfo t = ctx.coordinator().describeTable(path).get();
-                if (t.lakeEnabled() && !lake.catalog().tableExists(t.path())) {
+                if (t.lakeEnabled() && sameFormat(t) && !lake.catalog().tableExists(t.path())) {
                     lake.catalog().createTable(t.path(), t.descriptor());
                 }
             }
@@ -138,6 +138,27 @@ public final class EmbeddedTieringExtension implements ServerExtension {
                             + " datalake.format="
                             + asked);
         }
+    }
+
+    /**
+     * A recovered table of another format (the data directory was served with another
+     * datalake.format) gets no lake table here: it would hold a second, diverging copy.
+     */
+    private boolean sameFormat(TableInfo table) {
+        String asked = table.descriptor().properties().get(TABLE_FORMAT_KEY);
+        if (asked == null || asked.equals(lake.identifier())) {
+            return true;
+        }
+        LOG.warn(
+                "table {} asks for {}={} but this server tiers into '{}'; no lake table is created"
+                        + " for it and its rounds fail until the server runs with"
+                        + " datalake.format={}",
+                table.path(),
+                TABLE_FORMAT_KEY,
+                asked,
+                lake.identifier(),
+                asked);
+        return false;
     }
 
     private void rollBackCreate(TableInfo table, RuntimeException cause) {
