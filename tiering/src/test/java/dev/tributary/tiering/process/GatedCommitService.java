@@ -21,10 +21,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The real gateway service, except that a commit request waits until a gate file exists. It lets a
- * test freeze a job at the one point that matters for fencing, after the round was read and written
- * but before its commit reaches the coordinator, and print what happened to the commit. Heartbeats
- * are untouched, so the coordinator sees a healthy job until the test pauses the process.
+ * The real gateway service, except that a commit request with lake files waits until a gate file
+ * exists. It lets a test freeze a job at the one point that matters for fencing, after the round
+ * was read and written but before its commit reaches the coordinator, and print what happened to
+ * the commit. Heartbeats are untouched, so the coordinator sees a healthy job until the test pauses
+ * the process. Rounds without files (nothing read before a force-finish) are only reports and pass
+ * straight through.
  */
 final class GatedCommitService implements TieringService {
     static final String HELD = "GATE-HELD";
@@ -48,6 +50,9 @@ final class GatedCommitService implements TieringService {
 
     @Override
     public CommitOutcome commit(String jobId, CommitRequest r) {
+        if (r.isEmpty()) {
+            return delegate.commit(jobId, r);
+        }
         String attempt = "table=" + r.tableId() + " epoch=" + r.epoch() + " round=" + r.roundId();
         print(HELD + " " + attempt + " results=" + r.writeResults().size());
         while (!Files.exists(gate)) {

@@ -8,12 +8,14 @@ import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The child JVMs of one test. Registered as an extension so that, when the test fails, every
- * child's output and the test's seed are printed before {@code @AfterEach} tears things down; the
- * test's {@code @AfterEach} calls {@link #destroyAll()}.
+ * The child JVMs of one test and a timeline of the test's steps. Registered as an extension so
+ * that, when the test fails, the seed, the timeline and every child's output are printed before
+ * {@code @AfterEach} tears things down; the test's {@code @AfterEach} calls {@link #destroyAll()}.
  */
 final class JobProcesses implements AfterTestExecutionCallback {
     private final List<JobProcess> started = new ArrayList<>();
+    private final List<String> timeline = new ArrayList<>();
+    private final long startNanos = System.nanoTime();
     private long seed;
 
     /** The seed printed with the children's output when the test fails. */
@@ -25,7 +27,15 @@ final class JobProcesses implements AfterTestExecutionCallback {
             throws IOException {
         JobProcess p = JobProcess.start(name, dir, mainClass, args);
         started.add(p);
+        note("started " + name + " (pid " + p.pid() + ")");
         return p;
+    }
+
+    /** Records a step with the time since the test started (also printed at once). */
+    void note(String step) {
+        String line = String.format("[%6.1f s] %s", (System.nanoTime() - startNanos) / 1e9, step);
+        timeline.add(line);
+        System.out.println(line);
     }
 
     @Override
@@ -39,6 +49,7 @@ final class JobProcesses implements AfterTestExecutionCallback {
                 .append(" failed; seed ")
                 .append(seed)
                 .append('\n');
+        timeline.forEach(l -> sb.append(l).append('\n'));
         for (JobProcess p : started) {
             sb.append("==== output of ")
                     .append(p.name())

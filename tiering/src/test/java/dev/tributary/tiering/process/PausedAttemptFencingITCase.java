@@ -13,9 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -69,19 +71,22 @@ class PausedAttemptFencingITCase {
         ShopTables tables = ShopTables.create(server);
         LakeCheck lake = new LakeCheck(server.warehouse(), seed);
         writer = new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed);
-        writer.preload(20_000, 5_000);
-        writer.start(100, 25);
-
         Path gate = dir.resolve("gate-open");
         List<String> args = new ArrayList<>(List.of("--gate", gate.toString()));
         args.addAll(server.jobArgs("job-a", seed, Map.of()));
         JobProcess jobA = jobs.start("job-a", dir, GatedCommitJobMain.class, args);
+        writer.preload(20_000, 5_000);
+        writer.start(100, 25);
+        jobs.note("preloaded while job-a boots");
 
         // mid-round: both tables' rounds are written and their commits wait at the gate
         List<HeldAttempt> held =
                 await().atMost(Duration.ofSeconds(90))
                         .pollInterval(Duration.ofMillis(100))
-                        .until(() -> heldAttempts(jobA.output()), h -> h.size() == 2);
+                        .until(
+                                () -> heldAttempts(jobA.output()),
+                                h -> h.stream().map(HeldAttempt::tableId).distinct().count() == 2);
+        Map<Long, Set<String>> staleFiles = new HashMap<>();
         for (TableInfo t : List.of(tables.clicks, tables.customers)) {
             HeldAttempt a = attemptOf(held, t.tableId());
             TableTieringStatus s = server.status(t.path());
@@ -90,9 +95,14 @@ class PausedAttemptFencingITCase {
                     .isTrue();
             assertThat(s.epoch()).isEqualTo(a.epoch());
             assertThat(lake.tieringSnapshots(t.path())).isEmpty();
+            // nothing has committed yet, so every file in the table's directory is job-a's
+            staleFiles.put(t.tableId(), lake.filesOnDisk(t.path()));
+            assertThat(staleFiles.get(t.tableId())).as("%s: job-a's files", t.path()).isNotEmpty();
         }
 
+        jobs.note("job-a's commits wait at the gate: " + held);
         jobA.pause();
+        jobs.note("SIGSTOPped job-a");
         jobs.start("job-b", dir, TieringJobMain.class, server.jobArgs("job-b", seed, Map.of()));
 
         // T18: the frozen job's attempts time out and job-b commits rounds of both tables
@@ -114,9 +124,11 @@ class PausedAttemptFencingITCase {
                     .hasValueSatisfying(m -> assertThat(m).contains("no heartbeat from job job-a"));
         }
 
+        jobs.note("job-b committed rounds of both tables");
         // resume: the stale commits now reach the coordinator, which refuses them
         Files.createFile(gate);
         jobA.resume();
+        jobs.note("opened the gate and SIGCONTed job-a");
         for (HeldAttempt a : held) {
             String outcome = GatedCommitService.OUTCOME + " " + a.line() + " outcome=";
             await().atMost(Duration.ofSeconds(60))
@@ -129,6 +141,7 @@ class PausedAttemptFencingITCase {
         // T20: the job drops its stale rounds instead of failing
         assertThat(jobA.output()).contains("was fenced: the attempt is stale, nothing committed");
         assertThat(jobA.isAlive()).as("job-a survives its fenced commits").isTrue();
+        jobs.note("job-a's stale commits were fenced");
         jobA.kill();
 
         writer.stop();
@@ -137,11 +150,15 @@ class PausedAttemptFencingITCase {
                 .as("every log record once (seed %d)", seed)
                 .isEqualTo(writer.logRows());
         lake.verifyCaughtUp(server.connection(), tables.customers, catchUp);
+        jobs.note("both tables caught up and verified exactly once");
         for (HeldAttempt a : held) {
             TableInfo t = a.tableId() == tables.clicks.tableId() ? tables.clicks : tables.customers;
             assertThat(lake.tieringSnapshots(t.path()))
                     .as("no lake snapshot of job-a's fenced attempt %s (seed %d)", a, seed)
                     .noneMatch(p -> p.epoch() == a.epoch());
+            assertThat(lake.liveFiles(t.path()))
+                    .as("%s: none of job-a's files is read from the lake (seed %d)", t.path(), seed)
+                    .doesNotContainAnyElementsOf(staleFiles.get(a.tableId()));
         }
     }
 
