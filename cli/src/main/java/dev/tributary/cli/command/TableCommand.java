@@ -188,12 +188,24 @@ public final class TableCommand {
         @Option(names = "--if-exists", description = "Succeed if it does not exist.")
         boolean ifExists;
 
+        @Option(
+                names = "--drop-lake-table",
+                description =
+                        "Also drop the table's lake table and its data (by default it stays,"
+                                + " readable by lake engines).")
+        boolean dropLakeTable;
+
         @Override
         public Integer call() {
             try (Connection c = connection.connect()) {
-                c.admin().dropTable(path(table), ifExists);
+                c.admin().dropTable(path(table), ifExists, dropLakeTable);
             }
-            spec.commandLine().getOut().println("dropped table " + table);
+            spec.commandLine()
+                    .getOut()
+                    .println(
+                            "dropped table "
+                                    + table
+                                    + (dropLakeTable ? " and its lake table" : ""));
             return 0;
         }
     }

@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
  * The server side of tiering, found by the server through {@code
  * META-INF/services/dev.tributary.server.ServerExtension}: keeps a lake table for every
  * lake-enabled table (created with the table, or when the lake is enabled later; columns added
- * follow) and runs the tiering job on an embedded Flink MiniCluster that connects back to the
- * server through the client gateway. Lives in the cli module because it needs both the server and
- * the tiering job, and neither of those may depend on the other.
+ * follow; dropped only when the user asks) and runs the tiering job on an embedded Flink
+ * MiniCluster that connects back to the server through the client gateway. Lives in the cli module
+ * because it needs both the server and the tiering job, and neither of those may depend on the
+ * other.
  */
 public final class EmbeddedTieringExtension implements ServerExtension {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedTieringExtension.class);
@@ -191,6 +192,29 @@ public final class EmbeddedTieringExtension implements ServerExtension {
                             + describe(e)
                             + "); the table change is stored and the lake table is retried at the"
                             + " next server start",
+                    e);
+        }
+    }
+
+    /**
+     * The lake table outlives its Tributary table (lake engines keep reading it) unless the user
+     * asked to drop it too.
+     */
+    @Override
+    public void onTableDropped(TableInfo table, boolean dropLakeTable) {
+        if (!dropLakeTable || !table.lakeEnabled() || !sameFormat(table)) {
+            return;
+        }
+        try {
+            boolean dropped = lake.catalog().dropTable(table.path());
+            LOG.info("dropped table {} with its lake table (existed: {})", table.path(), dropped);
+        } catch (RuntimeException e) {
+            throw new StorageException(
+                    "table "
+                            + table.path()
+                            + " was dropped but its lake table could not be ("
+                            + describe(e)
+                            + "); drop it with the lake format's own tools",
                     e);
         }
     }

@@ -99,6 +99,22 @@ class EmbeddedTieringExtensionITCase {
     }
 
     @Test
+    void droppingATableKeepsItsLakeTableUnlessAskedToDropItToo() throws Exception {
+        TablePath kept = TablePath.of("shop", "kept");
+        TablePath purged = TablePath.of("shop", "purged");
+        conn.admin().createTable(kept, table(true), false);
+        conn.admin().createTable(purged, table(true), false);
+
+        conn.admin().dropTable(kept, false);
+        conn.admin().dropTable(purged, false, true);
+        try (LakeStorage lake = paimonStorage()) {
+            assertThat(lake.catalog().tableExists(kept)).isTrue();
+            assertThat(lake.catalog().tableExists(purged)).isFalse();
+        }
+        assertThat(conn.admin().listTables("shop")).doesNotContain("kept", "purged");
+    }
+
+    @Test
     void aLakeTableThatCannotBeCreatedLeavesNoTributaryTable() throws Exception {
         // a plain file where the lake database directory must go: the lake create fails
         Files.createDirectories(dataDir.resolve("lake"));
