@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.table.FileStoreTable;
@@ -38,6 +39,9 @@ final class PaimonLakeWriter implements LakeWriter {
     private final int lakeArity;
     private final boolean primaryKeyTable;
 
+    /** See {@link HadoopXmlFreeClassLoader}; null for warehouses on Hadoop-backed file systems. */
+    private final ClassLoader flushLoader;
+
     private LakeWriterState state = LakeWriterState.OPEN;
     private List<CommitMessage> completed = List.of();
     private long rows;
@@ -55,6 +59,10 @@ final class PaimonLakeWriter implements LakeWriter {
         this.lakeArity = table.rowType().getFieldCount();
         this.userColumns = lakeArity - LakeSystemColumns.NAMES.size();
         this.primaryKeyTable = !table.primaryKeys().isEmpty();
+        this.flushLoader =
+                table.fileIO() instanceof LocalFileIO
+                        ? new HadoopXmlFreeClassLoader(contextLoader())
+                        : null;
         this.write =
                 table.newStreamWriteBuilder()
                         .withCommitUser(LakeCommitter.DEFAULT_COMMIT_USER)
@@ -151,7 +159,16 @@ final class PaimonLakeWriter implements LakeWriter {
                 files.isEmpty() ? new byte[0] : PaimonCommitMessages.encode(completed));
     }
 
+    private static ClassLoader contextLoader() {
+        ClassLoader cl = Thread.currentThread().getContextClassLoader();
+        return cl != null ? cl : PaimonLakeWriter.class.getClassLoader();
+    }
+
     private List<CommitMessage> flush() {
+        return HadoopXmlFreeClassLoader.callWith(flushLoader, this::prepareCommit);
+    }
+
+    private List<CommitMessage> prepareCommit() {
         try {
             List<CommitMessage> out = new ArrayList<>();
             for (CommitMessage m : write.prepareCommit(false, context.epoch())) {
