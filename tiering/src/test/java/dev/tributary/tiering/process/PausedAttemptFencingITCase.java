@@ -105,7 +105,22 @@ class PausedAttemptFencingITCase {
         jobs.note("SIGSTOPped job-a");
         jobs.start("job-b", dir, TieringJobMain.class, server.jobArgs("job-b", seed, Map.of()));
 
-        // T18: the frozen job's attempts time out and job-b commits rounds of both tables
+        // T18: the frozen job's attempts time out (checked as they end: a later failure of
+        // job-b's rounds would overwrite the last failure message)
+        for (TableInfo t : List.of(tables.clicks, tables.customers)) {
+            long staleEpoch = attemptOf(held, t.tableId()).epoch();
+            TableTieringStatus released =
+                    await().atMost(Duration.ofSeconds(30))
+                            .pollInterval(Duration.ofMillis(50))
+                            .until(
+                                    () -> server.status(t.path()),
+                                    s -> !(s.epoch() == staleEpoch && "TIERING".equals(s.state())));
+            assertThat(released.lastFailure())
+                    .as("%s: job-a's attempt ended by heartbeat timeout (seed %d)", t.path(), seed)
+                    .hasValueSatisfying(m -> assertThat(m).contains("no heartbeat from job job-a"));
+        }
+        jobs.note("the coordinator failed job-a's attempts");
+        // and job-b commits rounds of both tables
         await().atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(250))
                 .untilAsserted(
@@ -118,11 +133,6 @@ class PausedAttemptFencingITCase {
                                         .anyMatch(e -> e > staleEpoch);
                             }
                         });
-        for (TableInfo t : List.of(tables.clicks, tables.customers)) {
-            assertThat(server.status(t.path()).lastFailure())
-                    .as("%s: job-a's attempt ended by heartbeat timeout", t.path())
-                    .hasValueSatisfying(m -> assertThat(m).contains("no heartbeat from job job-a"));
-        }
 
         jobs.note("job-b committed rounds of both tables");
         // resume: the stale commits now reach the coordinator, which refuses them
