@@ -17,19 +17,34 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
  * The channel and stubs of one connection. Every call carries the bearer token; every failure is
  * translated to the typed exception the server threw.
+ *
+ * <p>The connection owns its network and callback threads (daemons named {@code
+ * tributary-client-<n>-...}) and stops them in {@link #close()}, instead of borrowing gRPC's
+ * process-wide pools that linger after the channel closes: inside a Flink job those lingering
+ * threads would outlive the job's class loader.
  */
 public final class RpcClient implements AutoCloseable {
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+
     private final ManagedChannel channel;
+    private final NioEventLoopGroup eventLoop;
+    private final ExecutorService callbacks;
     private final Duration timeout;
     private final AdminServiceGrpc.AdminServiceBlockingStub admin;
     private final WriteServiceGrpc.WriteServiceStub write;
@@ -41,8 +56,14 @@ public final class RpcClient implements AutoCloseable {
         if (address == null || address.isBlank()) {
             throw new InvalidInputException("no server address: expected host:port");
         }
+        String prefix = "tributary-client-" + NEXT_ID.incrementAndGet();
+        this.eventLoop = new NioEventLoopGroup(1, daemonThreads(prefix + "-io"));
+        this.callbacks = Executors.newCachedThreadPool(daemonThreads(prefix + "-callback"));
         NettyChannelBuilder builder =
                 NettyChannelBuilder.forTarget(address)
+                        .eventLoopGroup(eventLoop)
+                        .channelType(NioSocketChannel.class)
+                        .executor(callbacks)
                         .usePlaintext()
                         // several 512 KB batches in flight must not stall on HTTP/2 window updates
                         .flowControlWindow(16 << 20)
@@ -121,15 +142,33 @@ public final class RpcClient implements AutoCloseable {
         return future;
     }
 
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Closes the channel, then stops this connection's threads and waits for them. */
     @Override
     public void close() {
         channel.shutdown();
         try {
             if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
                 channel.shutdownNow();
+                channel.awaitTermination(1, TimeUnit.SECONDS);
+            }
+            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
+            callbacks.shutdown();
+            if (!callbacks.awaitTermination(5, TimeUnit.SECONDS)) {
+                callbacks.shutdownNow();
             }
         } catch (InterruptedException e) {
             channel.shutdownNow();
+            eventLoop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            callbacks.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
