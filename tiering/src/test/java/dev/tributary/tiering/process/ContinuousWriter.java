@@ -1,7 +1,5 @@
 package dev.tributary.tiering.process;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.tributary.client.Connection;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
@@ -97,10 +95,8 @@ final class ContinuousWriter implements AutoCloseable {
     private void flushAndAwait() throws Exception {
         log.flush();
         pk.flush();
+        // throws if any write failed: every row the verifier expects must have been accepted
         CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
-        for (CompletableFuture<?> f : acks) {
-            assertThat(f).isCompletedWithValueMatching(v -> true);
-        }
         acks.clear();
     }
 
