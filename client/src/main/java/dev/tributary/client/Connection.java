@@ -11,6 +11,7 @@ import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import java.util.HashMap;
@@ -44,13 +45,7 @@ public final class Connection implements AutoCloseable {
         this.cache = new TableMetadataCache(rpc);
         this.admin = new AdminImpl(rpc, cache);
         ScheduledThreadPoolExecutor timer =
-                new ScheduledThreadPoolExecutor(
-                        1,
-                        r -> {
-                            Thread t = new Thread(r, "tributary-client-timer");
-                            t.setDaemon(true);
-                            return t;
-                        });
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-client-timer"));
         timer.setRemoveOnCancelPolicy(true);
         this.scheduler = timer;
     }

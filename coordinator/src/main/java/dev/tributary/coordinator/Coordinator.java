@@ -1,5 +1,6 @@
 package dev.tributary.coordinator;
 
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
@@ -28,7 +29,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The running coordinator: the thread-safe facade the server's gRPC services call. Every call is
@@ -70,7 +70,6 @@ public final class Coordinator implements AutoCloseable {
         conf.validate(CoordinatorOptions.all());
         TieringConfig config = TieringConfig.from(conf);
         int threads = conf.get(CoordinatorOptions.COMMIT_THREADS);
-        AtomicInteger n = new AtomicInteger();
         ExecutorService pool =
                 new ThreadPoolExecutor(
                         threads,
@@ -78,11 +77,7 @@ public final class Coordinator implements AutoCloseable {
                         60,
                         TimeUnit.SECONDS,
                         new LinkedBlockingQueue<>(),
-                        r -> {
-                            Thread t = new Thread(r, "coordinator-commit-" + n.incrementAndGet());
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        DaemonThreads.named("coordinator-commit"));
         CoordinatorEventLoop loop = new CoordinatorEventLoop(clock, "coordinator-event-loop");
         loop.start();
         try {

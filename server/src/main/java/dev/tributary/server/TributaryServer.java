@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.StorageException;
@@ -213,13 +214,7 @@ public final class TributaryServer implements AutoCloseable {
             }
         }
         ScheduledThreadPoolExecutor timer =
-                new ScheduledThreadPoolExecutor(
-                        1,
-                        r -> {
-                            Thread t = new Thread(r, "tributary-maintenance");
-                            t.setDaemon(true);
-                            return t;
-                        });
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
         timer.scheduleWithFixedDelay(
                 new Maintenance(coordinator, store), every, every, TimeUnit.MILLISECONDS);

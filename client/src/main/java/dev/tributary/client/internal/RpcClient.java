@@ -1,5 +1,6 @@
 package dev.tributary.client.internal;
 
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.rpc.AuthHeaders;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -57,8 +57,8 @@ public final class RpcClient implements AutoCloseable {
             throw new InvalidInputException("no server address: expected host:port");
         }
         String prefix = "tributary-client-" + NEXT_ID.incrementAndGet();
-        this.eventLoop = new NioEventLoopGroup(1, daemonThreads(prefix + "-io"));
-        this.callbacks = Executors.newCachedThreadPool(daemonThreads(prefix + "-callback"));
+        this.eventLoop = new NioEventLoopGroup(1, DaemonThreads.named(prefix + "-io"));
+        this.callbacks = Executors.newCachedThreadPool(DaemonThreads.named(prefix + "-callback"));
         NettyChannelBuilder builder =
                 NettyChannelBuilder.forTarget(address)
                         .eventLoopGroup(eventLoop)
@@ -140,15 +140,6 @@ public final class RpcClient implements AutoCloseable {
                     }
                 });
         return future;
-    }
-
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /** Closes the channel, then stops this connection's threads and waits for them. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
@@ -60,14 +61,7 @@ public final class HttpApi implements AutoCloseable {
             throws IOException {
         this.auth = auth;
         this.server = HttpServer.create(bind, 0);
-        this.executor =
-                Executors.newFixedThreadPool(
-                        2,
-                        r -> {
-                            Thread t = new Thread(r, "tributary-http");
-                            t.setDaemon(true);
-                            return t;
-                        });
+        this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
         server.setExecutor(executor);
         server.createContext("/health", ex -> respond(ex, 200, "text/plain", "ok\n"));
         server.createContext(

@@ -1,5 +1,6 @@
 package dev.tributary.tiering.source;
 
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.time.Clock;
 import dev.tributary.tiering.commit.Attempt;
@@ -23,8 +24,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -75,10 +74,11 @@ final class TieringSourceEnumerator
                         new SplitPlanner(
                                 config.get(TieringOptions.SPLIT_MAX_RECORDS), new Random(seed)),
                         this);
-        this.io = Executors.newCachedThreadPool(daemonThreads("tiering-enumerator-io"));
+        this.io = Executors.newCachedThreadPool(DaemonThreads.named("tiering-enumerator-io"));
         this.commits =
                 Executors.newFixedThreadPool(
-                        config.get(TieringOptions.COMMIT_THREADS), daemonThreads("tiering-commit"));
+                        config.get(TieringOptions.COMMIT_THREADS),
+                        DaemonThreads.named("tiering-commit"));
     }
 
     @Override
@@ -229,14 +229,5 @@ final class TieringSourceEnumerator
         if (!closed) {
             context.runInCoordinatorThread(action);
         }
-    }
-
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }
