@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.tiering.job.TieringJobMain;
+import dev.tributary.tiering.testutil.LakeCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -9,6 +9,7 @@ import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.tiering.job.TieringJobMain;
+import dev.tributary.tiering.testutil.LakeCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,14 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
-import dev.tributary.client.scan.RecordIterator;
-import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
-import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.record.LogRecord;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Column;
@@ -21,17 +17,13 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
-import dev.tributary.lake.api.commit.LakeCommitter;
-import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.server.TributaryServer;
-import dev.tributary.tiering.testutil.ExactlyOnceVerifier;
+import dev.tributary.tiering.testutil.LakeCheck;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
@@ -131,50 +123,11 @@ class ServerTieringITCase {
             }
         }
 
-        TieringGateway gateway = conn.tieringGateway();
         File warehouse = new File(dataDir, "lake");
-        try (LakeStorage lake =
-                LakeStoragePlugins.open(
-                        new Configuration()
-                                .setString("datalake.format", "paimon")
-                                .setString(
-                                        "datalake.paimon.warehouse",
-                                        warehouse.getAbsolutePath()))) {
-            for (TableInfo t : List.of(clicksInfo, customersInfo)) {
-                Map<Integer, Long> ends = gateway.endOffsets(t.tableId());
-                Map<Integer, Long>[] committed = new Map[1];
-                await().atMost(Duration.ofSeconds(120))
-                        .pollInterval(Duration.ofMillis(250))
-                        .untilAsserted(
-                                () -> {
-                                    committed[0] = committedOffsets(lake, t.path());
-                                    for (Map.Entry<Integer, Long> e : ends.entrySet()) {
-                                        assertThat(committed[0].getOrDefault(e.getKey(), 0L))
-                                                .as(
-                                                        "%s bucket %d (seed %d)",
-                                                        t.path(), e.getKey(), seed)
-                                                .isEqualTo(e.getValue());
-                                    }
-                                });
-                Map<Integer, List<LogRecord>> records = new HashMap<>();
-                for (Map.Entry<Integer, Long> e : ends.entrySet()) {
-                    List<LogRecord> list = new ArrayList<>();
-                    try (RecordIterator it =
-                            gateway.readLog(
-                                    new TableBucket(t.tableId(), e.getKey()),
-                                    0,
-                                    e.getValue(),
-                                    t.schema())) {
-                        it.forEachRemaining(list::add);
-                    }
-                    records.put(e.getKey(), list);
-                }
-                int rows =
-                        ExactlyOnceVerifier.verify(
-                                records, committed[0], t.path(), t.descriptor(), warehouse);
-                if (!t.hasPrimaryKey()) {
-                    assertThat(rows).isEqualTo(2_000);
-                }
+        for (TableInfo t : List.of(clicksInfo, customersInfo)) {
+            int rows = verifyCaughtUp(t, warehouse);
+            if (!t.hasPrimaryKey()) {
+                assertThat(rows).isEqualTo(2_000);
             }
         }
     }
@@ -187,11 +140,10 @@ class ServerTieringITCase {
         conn.admin().createTable(clicks, lakeTable(LOG_SCHEMA, 4, "1s"), false);
         appendClicks(clicks, 3_000);
         File warehouse = new File(dataDir, "lake");
-        try (LakeStorage lake = paimon(warehouse)) {
-            // wait for the first commit, then stop the server while later rounds may be running
-            await().atMost(Duration.ofSeconds(120))
-                    .until(() -> !committedOffsets(lake, clicks).isEmpty());
-        }
+        // wait for the first commit, then stop the server while later rounds may be running
+        LakeCheck lake = new LakeCheck(warehouse, seed);
+        await().atMost(Duration.ofSeconds(120))
+                .until(() -> !lake.committedOffsets(clicks).isEmpty());
         appendClicks(clicks, 1_000);
         conn.close();
         server.close();
@@ -199,9 +151,7 @@ class ServerTieringITCase {
         startServer();
         appendClicks(clicks, 1_000);
         TableInfo info = conn.admin().describeTable(clicks);
-        try (LakeStorage lake = paimon(warehouse)) {
-            assertThat(verifyCaughtUp(lake, info, warehouse)).isEqualTo(5_000);
-        }
+        assertThat(verifyCaughtUp(info, warehouse)).isEqualTo(5_000);
     }
 
     @Test
@@ -220,15 +170,15 @@ class ServerTieringITCase {
                     conn.admin().createTable(healthy, lakeTable(LOG_SCHEMA, 2, "1s"), false);
             appendClicks(broken, 500);
             appendClicks(healthy, 500);
-            assertThat(verifyCaughtUp(lake, healthyInfo, warehouse)).isEqualTo(500);
+            assertThat(verifyCaughtUp(healthyInfo, warehouse)).isEqualTo(500);
             appendClicks(healthy, 500);
-            assertThat(verifyCaughtUp(lake, healthyInfo, warehouse))
+            assertThat(verifyCaughtUp(healthyInfo, warehouse))
                     .as("the healthy table keeps tiering while the other one fails")
                     .isEqualTo(1_000);
             assertThat(lake.catalog().tableExists(broken)).isFalse();
 
             lake.catalog().createTable(broken, brokenInfo.descriptor());
-            assertThat(verifyCaughtUp(lake, brokenInfo, warehouse))
+            assertThat(verifyCaughtUp(brokenInfo, warehouse))
                     .as("the failed table recovers once its lake table is back")
                     .isEqualTo(500);
         }
@@ -254,45 +204,7 @@ class ServerTieringITCase {
     }
 
     /** Waits until the lake holds every bucket's end, then runs the verifier; lake rows. */
-    private int verifyCaughtUp(LakeStorage lake, TableInfo t, File warehouse) throws Exception {
-        TieringGateway gateway = conn.tieringGateway();
-        Map<Integer, Long> ends = gateway.endOffsets(t.tableId());
-        Map<Integer, Long>[] committed = new Map[1];
-        await().atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(250))
-                .untilAsserted(
-                        () -> {
-                            committed[0] = committedOffsets(lake, t.path());
-                            for (Map.Entry<Integer, Long> e : ends.entrySet()) {
-                                assertThat(committed[0].getOrDefault(e.getKey(), 0L))
-                                        .as("%s bucket %d (seed %d)", t.path(), e.getKey(), seed)
-                                        .isEqualTo(e.getValue());
-                            }
-                        });
-        Map<Integer, List<LogRecord>> records = new HashMap<>();
-        for (Map.Entry<Integer, Long> e : ends.entrySet()) {
-            List<LogRecord> list = new ArrayList<>();
-            try (RecordIterator it =
-                    gateway.readLog(
-                            new TableBucket(t.tableId(), e.getKey()),
-                            0,
-                            e.getValue(),
-                            t.schema())) {
-                it.forEachRemaining(list::add);
-            }
-            records.put(e.getKey(), list);
-        }
-        return ExactlyOnceVerifier.verify(
-                records, committed[0], t.path(), t.descriptor(), warehouse);
-    }
-
-    private static Map<Integer, Long> committedOffsets(LakeStorage lake, TablePath path) {
-        if (!lake.catalog().tableExists(path)) {
-            return Map.of();
-        }
-        try (LakeCommitter c = lake.createCommitter(path)) {
-            Optional<LakeSnapshot> s = c.latestTieringSnapshot();
-            return s.map(x -> (Map<Integer, Long>) x.properties().bucketOffsets()).orElse(Map.of());
-        }
+    private int verifyCaughtUp(TableInfo t, File warehouse) throws Exception {
+        return new LakeCheck(warehouse, seed).verifyCaughtUp(conn, t, Duration.ofSeconds(120));
     }
 }

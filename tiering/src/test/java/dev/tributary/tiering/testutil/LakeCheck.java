@@ -1,4 +1,4 @@
-package dev.tributary.tiering.process;
+package dev.tributary.tiering.testutil;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,7 +11,6 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogRecord;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
-import dev.tributary.tiering.testutil.ExactlyOnceVerifier;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -44,17 +43,17 @@ import org.apache.paimon.utils.SnapshotManager;
  * Reads what tiering left in a Paimon warehouse with Paimon's own API: the tiering properties of
  * every snapshot, and the lake compared with the store by {@link ExactlyOnceVerifier}.
  */
-final class LakeCheck {
+public final class LakeCheck {
     private final File warehouse;
     private final long seed;
 
-    LakeCheck(File warehouse, long seed) {
+    public LakeCheck(File warehouse, long seed) {
         this.warehouse = warehouse;
         this.seed = seed;
     }
 
     /** The tiering properties of every snapshot of the table, oldest first. */
-    List<TieringSnapshotProperties> tieringSnapshots(TablePath path) {
+    public List<TieringSnapshotProperties> tieringSnapshots(TablePath path) {
         List<TieringSnapshotProperties> out = new ArrayList<>();
         try (Catalog catalog = catalog()) {
             FileStoreTable table =
@@ -87,7 +86,7 @@ final class LakeCheck {
      * Names of the data files under the table's bucket directories, committed or not: what writers
      * have put on disk so far.
      */
-    Set<String> filesOnDisk(TablePath path) {
+    public Set<String> filesOnDisk(TablePath path) {
         Path table = warehouse.toPath().resolve(path.database() + ".db").resolve(path.table());
         if (!Files.isDirectory(table)) {
             return Set.of();
@@ -109,7 +108,7 @@ final class LakeCheck {
     }
 
     /** Names of the data files the table's latest snapshot reads: what a lake reader sees. */
-    Set<String> liveFiles(TablePath path) {
+    public Set<String> liveFiles(TablePath path) {
         Set<String> out = new TreeSet<>();
         try (Catalog catalog = catalog()) {
             Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
@@ -136,7 +135,7 @@ final class LakeCheck {
     }
 
     /** The tiered offset of every bucket according to the newest tiering snapshot. */
-    Map<Integer, Long> committedOffsets(TablePath path) {
+    public Map<Integer, Long> committedOffsets(TablePath path) {
         List<TieringSnapshotProperties> all = tieringSnapshots(path);
         return all.isEmpty() ? Map.of() : all.get(all.size() - 1).bucketOffsets();
     }
@@ -147,7 +146,7 @@ final class LakeCheck {
      *
      * @return the number of lake rows checked
      */
-    int verifyCaughtUp(Connection conn, TableInfo t, Duration atMost) throws Exception {
+    public int verifyCaughtUp(Connection conn, TableInfo t, Duration atMost) throws Exception {
         TieringGateway gateway = conn.tieringGateway();
         Map<Integer, Long> ends = gateway.endOffsets(t.tableId());
         Map<Integer, Long>[] committed = new Map[1];
