@@ -4,6 +4,7 @@ import dev.tributary.tiering.commit.Attempt;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.service.RoundPlan;
 import dev.tributary.tiering.split.TieringSplit;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -99,12 +100,15 @@ final class Round {
     }
 
     /**
-     * True when the round was force-finished a full freshness ago and only log splits are still
-     * open: those should have stopped at once, so their reader is lost or stuck.
+     * True when the round was force-finished {@code stuckAfter} (at least a freshness) ago and only
+     * log splits are still open: those stop at their next step, so their reader is lost or stuck.
+     * The floor keeps a short-freshness table on a busy machine, whose readers need a few seconds
+     * to close their lake files, from failing rounds that would have finished.
      */
-    boolean stuck(long nowNanos) {
+    boolean stuck(long nowNanos, Duration stuckAfter) {
+        long grace = Math.max(plan.freshness().toNanos(), stuckAfter.toNanos());
         return forceFinished
-                && nowNanos - (deadlineNanos + plan.freshness().toNanos()) >= 0
+                && nowNanos - (deadlineNanos + grace) >= 0
                 && !holders.isEmpty()
                 && holders.keySet().stream().noneMatch(id -> byId.get(id).isSnapshot());
     }

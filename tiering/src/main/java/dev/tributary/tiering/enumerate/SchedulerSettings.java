@@ -8,9 +8,12 @@ import java.time.Duration;
  *
  * @param minRequestInterval least time between the starts of two table requests that came back
  *     empty, so a coordinator that answers at once is not polled in a busy loop
+ * @param stuckAfter how long after a force-finish a log split may still be open before its round is
+ *     failed as stuck; the table's freshness when that is longer
  */
 public record SchedulerSettings(
         Duration heartbeatInterval,
         Duration minRequestInterval,
         long maxRecordsPerSplit,
-        CommitOrder commitOrder) {}
+        CommitOrder commitOrder,
+        Duration stuckAfter) {}

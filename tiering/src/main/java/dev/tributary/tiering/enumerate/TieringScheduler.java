@@ -237,7 +237,7 @@ public final class TieringScheduler {
             }
             if (!r.forceFinished() && r.deadlinePassed(now)) {
                 forceFinish(r);
-            } else if (r.stuck(now)) {
+            } else if (r.stuck(now, settings.stuckAfter())) {
                 // a reader that never answers must not hold the table forever (Fluss #3810)
                 failRound(
                         r,

@@ -66,6 +66,16 @@ public final class TieringOptions {
                             "How often the enumerator checks round ceilings, heartbeats and"
                                     + " deferred table requests.");
 
+    public static final ConfigOption<Duration> STUCK_AFTER =
+            ConfigOptions.key("tiering.force-finish.stuck-after")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "How long after a round's force-finish a log split may still be open"
+                                    + " (its reader closing lake files) before the round is failed"
+                                    + " as stuck and retried; the table's freshness if longer.");
+
     public static final ConfigOption<Duration> SNAPSHOT_LEASE_TTL =
             ConfigOptions.key("tiering.snapshot-lease.ttl")
                     .durationType()
@@ -130,6 +140,7 @@ public final class TieringOptions {
                 REQUEST_MAX_WAIT,
                 REQUEST_MIN_INTERVAL,
                 TICK_INTERVAL,
+                STUCK_AFTER,
                 SNAPSHOT_LEASE_TTL,
                 READER_STEP_RECORDS,
                 COMMIT_THREADS,
@@ -144,6 +155,7 @@ public final class TieringOptions {
                 conf.get(HEARTBEAT_INTERVAL),
                 conf.get(REQUEST_MIN_INTERVAL),
                 conf.get(SPLIT_MAX_RECORDS),
-                conf.get(COMMIT_ORDER));
+                conf.get(COMMIT_ORDER),
+                conf.get(STUCK_AFTER));
     }
 }

@@ -41,7 +41,11 @@ class TieringSchedulerTest {
         return new TieringScheduler(
                 clock,
                 new SchedulerSettings(
-                        Duration.ofSeconds(2), Duration.ofMillis(200), maxRecords, order),
+                        Duration.ofSeconds(2),
+                        Duration.ofMillis(200),
+                        maxRecords,
+                        order,
+                        Duration.ofSeconds(30)),
                 new SplitPlanner(maxRecords, new Random(seed)),
                 fx);
     }
@@ -217,6 +221,28 @@ class TieringSchedulerTest {
         scheduler.onTick();
         assertThat(fx.failures).containsOnlyKeys(new Attempt(1, 1));
         assertThat(scheduler.inFlight()).isEmpty();
+    }
+
+    @Test
+    void t13_aShortFreshnessTableGetsTheStuckAfterFloorBeforeItsRoundFails() {
+        scheduler.onSplitRequest(0);
+        Duration freshness = Duration.ofSeconds(2);
+        scheduler.onTableGranted(
+                new RoundPlan(
+                        1,
+                        TablePath.of("db", "t1"),
+                        1,
+                        1,
+                        freshness,
+                        List.of(BucketPlan.log(0, 0, 10))));
+        clock.advance(freshness);
+        scheduler.onTick(); // force-finished; the log split is still closing its files
+        clock.advance(Duration.ofSeconds(30).minusMillis(1));
+        scheduler.onTick();
+        assertThat(fx.failures).isEmpty();
+        clock.advanceMillis(1);
+        scheduler.onTick();
+        assertThat(fx.failures).containsOnlyKeys(new Attempt(1, 1));
     }
 
     @Test
