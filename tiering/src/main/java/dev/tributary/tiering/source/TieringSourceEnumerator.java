@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -168,7 +169,8 @@ final class TieringSourceEnumerator
 
     @Override
     public void requestTable() {
-        io.execute(
+        offThread(
+                io,
                 () -> {
                     try {
                         Optional<RoundPlan> plan = service.requestTable(jobId, requestMaxWait);
@@ -184,7 +186,8 @@ final class TieringSourceEnumerator
 
     @Override
     public void heartbeat(List<InFlightTable> inFlight) {
-        io.execute(
+        offThread(
+                io,
                 () -> {
                     try {
                         HeartbeatResponse r = service.heartbeat(jobId, inFlight);
@@ -197,7 +200,8 @@ final class TieringSourceEnumerator
 
     @Override
     public void commit(Attempt attempt, CommitRequest request) {
-        commits.execute(
+        offThread(
+                commits,
                 () -> {
                     CommitOutcome outcome = null;
                     Throwable error = null;
@@ -214,7 +218,8 @@ final class TieringSourceEnumerator
 
     @Override
     public void reportFailed(Attempt attempt, String reason) {
-        io.execute(
+        offThread(
+                io,
                 () -> {
                     try {
                         service.reportFailed(jobId, attempt.tableId(), attempt.epoch(), reason);
@@ -223,6 +228,23 @@ final class TieringSourceEnumerator
                         LOG.warn("could not report {} as failed", attempt, e);
                     }
                 });
+    }
+
+    /**
+     * Runs {@code task} on {@code pool}; after {@link #close()} (a scheduler step queued before it
+     * may still run) the task is dropped instead of failing on the shut-down pool.
+     */
+    private void offThread(ExecutorService pool, Runnable task) {
+        if (closed) {
+            return;
+        }
+        try {
+            pool.execute(task);
+        } catch (RejectedExecutionException e) {
+            if (!closed) {
+                throw e;
+            }
+        }
     }
 
     private void onCoordinatorThread(Runnable action) {
