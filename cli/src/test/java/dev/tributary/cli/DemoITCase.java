@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.cli.demo.DemoTables;
 import dev.tributary.common.id.TablePath;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -31,48 +26,27 @@ import org.junit.jupiter.api.io.TempDir;
  * real Paimon warehouse under the data directory.
  */
 class DemoITCase {
-    private static final Pattern ROUND_LINE =
-            Pattern.compile(
-                    "^\\d\\d:\\d\\d:\\d\\d\\s+(shop\\.\\w+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s",
-                    Pattern.MULTILINE);
-
     @TempDir Path dataDir;
 
     @Test
     @DisplayName("T6 T28 demo --fast commits rounds for all three tables, readable with Paimon")
     void demoShowsCommittedRoundsAndTheLakeHoldsRows() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code =
-                TributaryCli.execute(
-                        new String[] {
-                            "demo",
-                            "--fast",
-                            "--duration",
-                            "50s",
-                            "--rate",
-                            "400",
-                            "--parallelism",
-                            "2",
-                            "--seed",
-                            "7",
-                            "--data-dir",
-                            dataDir.toString()
-                        },
-                        new PrintWriter(out, true),
-                        new PrintWriter(err, true));
-        String text = out.toString();
-        assertThat(code).as("stdout:%n%s%nstderr:%n%s", text, err).isZero();
-
-        Map<String, Long> tieredRows = new HashMap<>();
-        Matcher m = ROUND_LINE.matcher(text);
-        while (m.find()) {
-            tieredRows.merge(m.group(1), Long.parseLong(m.group(4)), Long::sum);
-        }
-        assertThat(tieredRows)
-                .as("committed rounds in the live view:%n%s", text)
-                .containsKeys("shop.clicks", "shop.orders", "shop.customers");
-        assertThat(text).doesNotContain("demo: ").contains("0 failed");
+        Map<String, Long> tieredRows =
+                DemoRun.of(
+                                "demo",
+                                "--fast",
+                                "--duration",
+                                "50s",
+                                "--rate",
+                                "400",
+                                "--parallelism",
+                                "2",
+                                "--seed",
+                                "7",
+                                "--data-dir",
+                                dataDir.toString())
+                        .assertRoundsOfAllTables()
+                        .tieredRows();
 
         for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS)) {
             long lakeRows = countPaimonRows(dataDir.resolve("lake"), t);

@@ -4,16 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.cli.demo.DemoTables;
 import dev.tributary.common.id.TablePath;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -30,10 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * generic reader (deletes applied).
  */
 class DemoIcebergITCase {
-    private static final Pattern ROUND_LINE =
-            Pattern.compile(
-                    "^\\d\\d:\\d\\d:\\d\\d\\s+(shop\\.\\w+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s",
-                    Pattern.MULTILINE);
 
     @TempDir Path dataDir;
 
@@ -42,41 +33,25 @@ class DemoIcebergITCase {
             "T6 T8 T28 T29 demo --lake-format iceberg commits rounds for all three tables, readable"
                     + " with IcebergGenerics; a paimon rerun on that data dir is refused")
     void demoTiersIntoIcebergAndTheLakeHoldsRows() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code =
-                TributaryCli.execute(
-                        new String[] {
-                            "demo",
-                            "--fast",
-                            "--lake-format",
-                            "iceberg",
-                            "--duration",
-                            "45s",
-                            "--rate",
-                            "400",
-                            "--parallelism",
-                            "2",
-                            "--seed",
-                            "11",
-                            "--data-dir",
-                            dataDir.toString()
-                        },
-                        new PrintWriter(out, true),
-                        new PrintWriter(err, true));
-        String text = out.toString();
-        assertThat(code).as("stdout:%n%s%nstderr:%n%s", text, err).isZero();
-        assertThat(text).contains("(iceberg, embedded tiering)");
-
-        Map<String, Long> tieredRows = new HashMap<>();
-        Matcher m = ROUND_LINE.matcher(text);
-        while (m.find()) {
-            tieredRows.merge(m.group(1), Long.parseLong(m.group(4)), Long::sum);
-        }
-        assertThat(tieredRows)
-                .as("committed rounds in the live view:%n%s", text)
-                .containsKeys("shop.clicks", "shop.orders", "shop.customers");
-        assertThat(text).doesNotContain("demo: ").contains("0 failed");
+        DemoRun run =
+                DemoRun.of(
+                                "demo",
+                                "--fast",
+                                "--lake-format",
+                                "iceberg",
+                                "--duration",
+                                "45s",
+                                "--rate",
+                                "400",
+                                "--parallelism",
+                                "2",
+                                "--seed",
+                                "11",
+                                "--data-dir",
+                                dataDir.toString())
+                        .assertRoundsOfAllTables();
+        assertThat(run.out()).contains("(iceberg, embedded tiering)");
+        Map<String, Long> tieredRows = run.tieredRows();
 
         Path lake = dataDir.resolve("lake");
         for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS)) {
@@ -94,24 +69,20 @@ class DemoIcebergITCase {
         assertThat(lake.resolve("shop.db")).as("no Paimon database was created").doesNotExist();
 
         // the data directory's tables stay Iceberg tables: the paimon demo refuses them
-        StringWriter out2 = new StringWriter();
-        StringWriter err2 = new StringWriter();
-        int again =
-                TributaryCli.execute(
-                        new String[] {
-                            "demo",
-                            "--fast",
-                            "--duration",
-                            "1s",
-                            "--parallelism",
-                            "1",
-                            "--data-dir",
-                            dataDir.toString()
-                        },
-                        new PrintWriter(out2, true),
-                        new PrintWriter(err2, true));
-        assertThat(again).as("stdout:%n%s%nstderr:%n%s", out2, err2).isEqualTo(1);
-        assertThat(err2.toString())
+        DemoRun again =
+                DemoRun.of(
+                        "demo",
+                        "--fast",
+                        "--duration",
+                        "1s",
+                        "--parallelism",
+                        "1",
+                        "--data-dir",
+                        dataDir.toString());
+        assertThat(again.exitCode())
+                .as("stdout:%n%s%nstderr:%n%s", again.out(), again.err())
+                .isEqualTo(1);
+        assertThat(again.err())
                 .contains("already exists and is tiered into iceberg")
                 .contains("--lake-format iceberg");
         assertThat(lake.resolve("shop.db"))
