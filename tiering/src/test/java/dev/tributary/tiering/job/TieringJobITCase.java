@@ -7,14 +7,13 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
-import dev.tributary.common.types.Column;
-import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.tiering.testutil.ExactlyOnceVerifier;
 import dev.tributary.tiering.testutil.InMemoryTieringService;
+import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,19 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * reader and checked by the exactly-once verifier.
  */
 class TieringJobITCase {
-    private static final Schema LOG_SCHEMA =
-            Schema.of(
-                    List.of(
-                            new Column("id", DataTypes.BIGINT(), null),
-                            new Column("name", DataTypes.STRING(), null)),
-                    List.of());
-    private static final Schema PK_SCHEMA =
-            Schema.of(
-                    List.of(
-                            new Column("id", DataTypes.BIGINT(), null),
-                            new Column("name", DataTypes.STRING(), null),
-                            new Column("amount", DataTypes.INT(), null)),
-                    List.of("id"));
+    private static final Schema LOG_SCHEMA = TestSchemas.LOG;
+    private static final Schema PK_SCHEMA = TestSchemas.PK;
 
     @TempDir File warehouse;
     private final long seed = new Random().nextLong();

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,31 +34,17 @@ class JobProcessKillITCase {
     @TempDir Path dir;
     @RegisterExtension final JobProcesses jobs = new JobProcesses();
     private final long seed = new Random().nextLong();
-    private TieringServer server;
-    private ContinuousWriter writer;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        try {
-            jobs.destroyAll();
-        } finally {
-            if (writer != null) {
-                writer.close();
-            }
-            if (server != null) {
-                server.close();
-            }
-        }
-    }
 
     @Test
     void t18_t19_jobKilledMidRoundIsTakenOverAfterTheHeartbeatTimeoutWithNoLossAndNoDuplicate()
             throws Exception {
         jobs.seed(seed);
-        server = TieringServer.start(dir.resolve("data"));
+        TieringServer server = jobs.closeAfterTest(TieringServer.start(dir.resolve("data")));
         ShopTables tables = ShopTables.create(server);
         LakeCheck lake = new LakeCheck(server.warehouse(), seed);
-        writer = new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed);
+        ContinuousWriter writer =
+                jobs.closeAfterTest(
+                        new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed));
         JobProcess jobA =
                 jobs.start(
                         "job-a",

@@ -2,18 +2,23 @@ package dev.tributary.tiering.process;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The child JVMs of one test and a timeline of the test's steps. Registered as an extension so
- * that, when the test fails, the seed, the timeline and every child's output are printed before
- * {@code @AfterEach} tears things down; the test's {@code @AfterEach} calls {@link #destroyAll()}.
+ * The child JVMs of one test, what else it must close, and a timeline of its steps. Registered as
+ * an extension so that, when the test fails, the seed, the timeline and every child's output are
+ * printed; after each test the children are killed, then the resources handed to {@link
+ * #closeAfterTest} are closed, newest first.
  */
-final class JobProcesses implements AfterTestExecutionCallback {
+final class JobProcesses implements AfterTestExecutionCallback, AfterEachCallback {
     private final List<JobProcess> started = new ArrayList<>();
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final List<String> timeline = new ArrayList<>();
     private final long startNanos = System.nanoTime();
     private long seed;
@@ -62,12 +67,21 @@ final class JobProcesses implements AfterTestExecutionCallback {
         System.out.println(sb);
     }
 
-    /** Kills every child still running. */
-    void destroyAll() throws Exception {
+    /** Closes {@code resource} after the test (after the children are killed). */
+    <T extends AutoCloseable> T closeAfterTest(T resource) {
+        resources.push(resource);
+        return resource;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        List<AutoCloseable> all = new ArrayList<>(started);
+        all.addAll(resources);
+        resources.clear();
         Exception first = null;
-        for (JobProcess p : started) {
+        for (AutoCloseable c : all) {
             try {
-                p.close();
+                c.close();
             } catch (Exception e) {
                 first = first == null ? e : first;
             }

@@ -21,7 +21,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,22 +40,6 @@ class PausedAttemptFencingITCase {
     @TempDir Path dir;
     @RegisterExtension final JobProcesses jobs = new JobProcesses();
     private final long seed = new Random().nextLong();
-    private TieringServer server;
-    private ContinuousWriter writer;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        try {
-            jobs.destroyAll();
-        } finally {
-            if (writer != null) {
-                writer.close();
-            }
-            if (server != null) {
-                server.close();
-            }
-        }
-    }
 
     /** One attempt of job-a, as printed when its commit reached the gate. */
     private record HeldAttempt(long tableId, long epoch, long roundId) {
@@ -68,10 +51,12 @@ class PausedAttemptFencingITCase {
     @Test
     void t18_t19_t20_pausedJobsCommitsAreFencedAfterAnotherJobTookItsTables() throws Exception {
         jobs.seed(seed);
-        server = TieringServer.start(dir.resolve("data"));
+        TieringServer server = jobs.closeAfterTest(TieringServer.start(dir.resolve("data")));
         ShopTables tables = ShopTables.create(server);
         LakeCheck lake = new LakeCheck(server.warehouse(), seed);
-        writer = new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed);
+        ContinuousWriter writer =
+                jobs.closeAfterTest(
+                        new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed));
         Path gate = dir.resolve("gate-open");
         List<String> args = new ArrayList<>(List.of("--gate", gate.toString()));
         args.addAll(server.jobArgs("job-a", seed, Map.of()));

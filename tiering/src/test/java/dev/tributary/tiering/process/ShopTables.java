@@ -3,29 +3,16 @@ package dev.tributary.tiering.process;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.types.Column;
-import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
-import java.util.List;
+import dev.tributary.tiering.testutil.TestSchemas;
 
 /** The two lake tables of the process tests: a log table and a PK table. */
 final class ShopTables {
     static final TablePath CLICKS = TablePath.of("shop", "clicks");
     static final TablePath CUSTOMERS = TablePath.of("shop", "customers");
 
-    static final Schema LOG_SCHEMA =
-            Schema.of(
-                    List.of(
-                            new Column("id", DataTypes.BIGINT(), null),
-                            new Column("name", DataTypes.STRING(), null)),
-                    List.of());
-    static final Schema PK_SCHEMA =
-            Schema.of(
-                    List.of(
-                            new Column("id", DataTypes.BIGINT(), null),
-                            new Column("name", DataTypes.STRING(), null),
-                            new Column("amount", DataTypes.INT(), null)),
-                    List.of("id"));
+    static final Schema LOG_SCHEMA = TestSchemas.LOG;
+    static final Schema PK_SCHEMA = TestSchemas.PK;
 
     /** Rounds start a freshness apart and are force-finished after one (T13). */
     static final String FRESHNESS = "2s";
