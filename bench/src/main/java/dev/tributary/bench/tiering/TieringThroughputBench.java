@@ -519,7 +519,7 @@ public final class TieringThroughputBench {
 
     private static boolean coordinatorCaughtUp(Admin admin, TablePath path) {
         TableTieringStatus status = admin.tieringStatus(path);
-        return status.lastTieredAtMillis() > 0 && status.lagRecords() == 0;
+        return status.lastTieredAtMillis() > 0 && status.lagRecords().orElse(-1) == 0;
     }
 
     private static boolean caughtUp(LakeStorage lake, TablePath path, Map<Integer, Long> ends) {

@@ -79,13 +79,22 @@ public final class TieringCommand {
                             r.map(x -> Long.toString(x.bytes())).orElse("-"),
                             r.map(x -> Long.toString(x.files())).orElse("-"),
                             r.map(x -> x.forceFinished() ? "yes" : "no").orElse("-"),
-                            human(s.lagMillis()),
-                            s.lagRecords(),
+                            lag(s),
+                            s.lagRecords().isPresent()
+                                    ? Long.toString(s.lagRecords().getAsLong())
+                                    : "?",
                             s.failures() + s.lastFailure().map(f -> " (" + f + ")").orElse(""));
                 }
                 t.print(out);
             }
             return 0;
+        }
+
+        /** The lag, or "?" with the reason when the server could not measure it. */
+        private static String lag(TableTieringStatus s) {
+            return s.lagMillis().isPresent()
+                    ? human(s.lagMillis().getAsLong())
+                    : "? (" + s.lagError().orElse("not measured") + ")";
         }
 
         private static String human(long millis) {

@@ -56,7 +56,7 @@ public final class RoundFeed {
                     (a, b) -> new Totals(a.rounds() + 1, a.rows() + b.rows()));
             lines.add(
                     String.format(
-                            "%-8s  %-16s  %6d  %10d  %8d  %8s  %-6s  %8s  %11d",
+                            "%-8s  %-16s  %6d  %10d  %8d  %8s  %-6s  %8s  %11s",
                             TIME.format(Instant.ofEpochMilli(nowMillis)),
                             s.path(),
                             r.roundId(),
@@ -64,8 +64,10 @@ public final class RoundFeed {
                             r.rows(),
                             human(r.durationMillis()),
                             r.forceFinished() ? "yes" : "no",
-                            human(s.lagMillis()),
-                            s.lagRecords()));
+                            s.lagMillis().isPresent() ? human(s.lagMillis().getAsLong()) : "?",
+                            s.lagRecords().isPresent()
+                                    ? Long.toString(s.lagRecords().getAsLong())
+                                    : "?"));
         }
         return lines;
     }

@@ -6,6 +6,7 @@ import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.common.id.TablePath;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class RoundFeedTest {
@@ -17,7 +18,19 @@ class RoundFeedTest {
                         ? Optional.empty()
                         : Optional.of(
                                 new TableTieringStatus.Round(
-                                        round, epoch, 1_000, 1_500, rows, rows * 10, 2, false));
+                                        round,
+                                        epoch,
+                                        "COMMITTED",
+                                        1_000,
+                                        1_500,
+                                        rows,
+                                        rows * 10,
+                                        2,
+                                        rows,
+                                        rows * 10,
+                                        false,
+                                        round,
+                                        Optional.empty()));
         return new TableTieringStatus(
                 1,
                 CLICKS,
@@ -25,14 +38,16 @@ class RoundFeedTest {
                 epoch,
                 -1,
                 r,
-                2_000,
-                17,
+                OptionalLong.of(2_000),
+                OptionalLong.of(17),
+                Optional.empty(),
                 0,
                 Optional.empty(),
                 10_000,
                 0,
                 Optional.empty(),
-                0);
+                0,
+                r.stream().toList());
     }
 
     @Test

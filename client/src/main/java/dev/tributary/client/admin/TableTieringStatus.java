@@ -4,7 +4,10 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The coordinator's view of one table's tiering (spec T28).
@@ -14,15 +17,18 @@ import java.util.Optional;
  * @param state NEW, SCHEDULED, PENDING, TIERING, TIERED or FAILED
  * @param epoch current tiering epoch
  * @param queuePosition 0-based position in the pending queue, -1 when not queued
- * @param lastRound the last finished round, if any
- * @param lagMillis age of the oldest record not yet in the lake (0 when caught up)
- * @param lagRecords records not yet in the lake
+ * @param lastRound the last committed (or empty) round, if any
+ * @param lagMillis age of the oldest record not yet in the lake (0 when caught up); empty when the
+ *     server could not measure it ({@code lagError} says why)
+ * @param lagRecords records not yet in the lake; empty when not measured
+ * @param lagError why the lag could not be measured
  * @param failures consecutive failed rounds
  * @param lastFailure message of the last failure
  * @param freshnessMillis the table's freshness setting
  * @param lastTieredAtMillis when the last round committed (0: never)
  * @param jobId the job holding the table while TIERING
  * @param nextEventAtMillis next timer: becoming pending, or force-finish (0: none)
+ * @param recentRounds the last rounds that ended (committed, empty or failed), oldest first
  */
 public record TableTieringStatus(
         long tableId,
@@ -31,56 +37,85 @@ public record TableTieringStatus(
         long epoch,
         int queuePosition,
         Optional<Round> lastRound,
-        long lagMillis,
-        long lagRecords,
+        OptionalLong lagMillis,
+        OptionalLong lagRecords,
+        Optional<String> lagError,
         long failures,
         Optional<String> lastFailure,
         long freshnessMillis,
         long lastTieredAtMillis,
         Optional<String> jobId,
-        long nextEventAtMillis) {
+        long nextEventAtMillis,
+        List<Round> recentRounds) {
 
-    /** One finished round. */
+    public TableTieringStatus {
+        recentRounds = List.copyOf(recentRounds);
+    }
+
+    /**
+     * One ended round.
+     *
+     * @param outcome COMMITTED, NOTHING_NEW, FAILED or ADOPTED
+     * @param rows rows the lake commit added (-1 when unknown)
+     * @param bytes bytes of the data files the lake commit added (-1 when unknown)
+     * @param files data files the lake commit added (-1 when unknown)
+     * @param recordsRead records the job read from the store (-1 when unknown)
+     * @param bytesRead bytes the job read from the store (-1 when unknown)
+     * @param lakeSnapshotId the lake snapshot it committed, -1 if none
+     * @param failure why a FAILED round failed
+     */
     public record Round(
             long roundId,
             long epoch,
+            String outcome,
             long startedAtMillis,
             long durationMillis,
             long rows,
             long bytes,
             long files,
-            boolean forceFinished) {}
+            long recordsRead,
+            long bytesRead,
+            boolean forceFinished,
+            long lakeSnapshotId,
+            Optional<String> failure) {
+
+        static Round fromPb(RoundSummaryPb r) {
+            return new Round(
+                    r.getRoundId(),
+                    r.getEpoch(),
+                    r.getOutcome(),
+                    r.getStartedAtMillis(),
+                    r.getDurationMillis(),
+                    r.getRows(),
+                    r.getBytes(),
+                    r.getFiles(),
+                    r.getRecordsRead(),
+                    r.getBytesRead(),
+                    r.getForceFinished(),
+                    r.getLakeSnapshotId(),
+                    r.hasFailure() ? Optional.of(r.getFailure()) : Optional.empty());
+        }
+    }
 
     public static TableTieringStatus fromPb(TableTieringStatusPb pb) {
-        Optional<Round> round = Optional.empty();
-        if (pb.hasLastRound()) {
-            RoundSummaryPb r = pb.getLastRound();
-            round =
-                    Optional.of(
-                            new Round(
-                                    r.getRoundId(),
-                                    r.getEpoch(),
-                                    r.getStartedAtMillis(),
-                                    r.getDurationMillis(),
-                                    r.getRows(),
-                                    r.getBytes(),
-                                    r.getFiles(),
-                                    r.getForceFinished()));
-        }
+        List<Round> recent = new ArrayList<>();
+        pb.getRecentRoundsList().forEach(r -> recent.add(Round.fromPb(r)));
         return new TableTieringStatus(
                 pb.getTableId(),
                 ProtoConverters.fromPb(pb.getPath()),
                 pb.getState(),
                 pb.getEpoch(),
                 pb.getQueuePosition(),
-                round,
-                pb.getLagMillis(),
-                pb.getLagRecords(),
+                pb.hasLastRound() ? Optional.of(Round.fromPb(pb.getLastRound())) : Optional.empty(),
+                pb.hasLagMillis() ? OptionalLong.of(pb.getLagMillis()) : OptionalLong.empty(),
+                pb.hasLagRecords() ? OptionalLong.of(pb.getLagRecords()) : OptionalLong.empty(),
+                pb.hasLagError() ? Optional.of(pb.getLagError()) : Optional.empty(),
                 pb.getFailures(),
                 pb.hasLastFailure() ? Optional.of(pb.getLastFailure()) : Optional.empty(),
                 pb.getFreshnessMillis(),
                 pb.getLastTieredAtMillis(),
                 pb.hasJobId() ? Optional.of(pb.getJobId()) : Optional.empty(),
-                pb.getNextEventAtMillis());
+                pb.getNextEventAtMillis(),
+                recent);
     }
 }

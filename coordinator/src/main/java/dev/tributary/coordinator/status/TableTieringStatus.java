@@ -3,6 +3,7 @@ package dev.tributary.coordinator.status;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.coordinator.tiering.TieringState;
 import java.time.Duration;
+import java.util.List;
 import java.util.SortedMap;
 
 /**
@@ -22,7 +23,8 @@ import java.util.SortedMap;
  * @param commitInFlight whether its lake commit is running now
  * @param nextDueMillis wall time its next timer fires (scheduled or backoff), -1 if none
  * @param freshness the table's freshness
- * @param lastRound the last round that ended, or {@code null}
+ * @param lastRound the last committed (or empty) round, as durably recorded, or {@code null}
+ * @param recentRounds the last rounds that ended, committed, empty or failed, oldest first
  * @param consecutiveFailures failures since the last successful round
  * @param totalFailures failures since the coordinator started
  * @param lastFailure the last failure's message, or {@code null}
@@ -44,9 +46,14 @@ public record TableTieringStatus(
         long nextDueMillis,
         Duration freshness,
         RoundSummary lastRound,
+        List<RoundSummary> recentRounds,
         long consecutiveFailures,
         long totalFailures,
         String lastFailure,
         SortedMap<Integer, Long> tieredOffsets,
         long lastTieredTimeMillis,
-        long lakeSnapshotId) {}
+        long lakeSnapshotId) {
+    public TableTieringStatus {
+        recentRounds = List.copyOf(recentRounds);
+    }
+}

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.store;
 
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
@@ -116,18 +117,88 @@ final class MetadataCodec {
         w.writeLong(t.epoch());
         w.writeLong(t.roundId());
         w.writeByte(t.continueImmediately() ? 1 : 0);
-        RoundSummary s = t.lastRound();
-        w.writeByte(s == null ? 0 : 1);
-        if (s != null) {
-            w.writeLong(s.epoch());
-            w.writeLong(s.roundId());
-            w.writeLong(s.startMillis());
-            w.writeLong(s.endMillis());
-            w.writeLong(s.rows());
-            w.writeLong(s.bytes());
-            w.writeLong(s.files());
-            w.writeByte(s.forceFinished() ? 1 : 0);
-            w.writeLong(s.lakeSnapshotId());
+        writeRound(w, t.lastRound());
+    }
+
+    /** Marker bytes before a round summary: none, the first layout, the current layout. */
+    private static final int NO_ROUND = 0;
+
+    private static final int ROUND_V1 = 1;
+    private static final int ROUND_V2 = 2;
+
+    private static void writeRound(BinaryWriter w, RoundSummary s) {
+        if (s == null) {
+            w.writeByte(NO_ROUND);
+            return;
+        }
+        w.writeByte(ROUND_V2);
+        w.writeLong(s.epoch());
+        w.writeLong(s.roundId());
+        w.writeLong(s.startMillis());
+        w.writeLong(s.endMillis());
+        w.writeByte(s.outcome().ordinal());
+        w.writeLong(s.rows());
+        w.writeLong(s.bytes());
+        w.writeLong(s.files());
+        w.writeLong(s.recordsRead());
+        w.writeLong(s.bytesRead());
+        w.writeByte(s.forceFinished() ? 1 : 0);
+        w.writeLong(s.lakeSnapshotId());
+        writeNullable(w, s.failure());
+    }
+
+    private static RoundSummary readRound(BinaryReader r) {
+        int marker = r.readByte();
+        switch (marker) {
+            case NO_ROUND:
+                return null;
+            case ROUND_V1:
+                {
+                    long epoch = r.readLong();
+                    long round = r.readLong();
+                    long start = r.readLong();
+                    long end = r.readLong();
+                    long rows = r.readLong();
+                    long bytes = r.readLong();
+                    long files = r.readLong();
+                    boolean ff = r.readByte() != 0;
+                    long snapshot = r.readLong();
+                    // the first layout only recorded committed rounds, with the job's figures
+                    return new RoundSummary(
+                            epoch,
+                            round,
+                            start,
+                            end,
+                            snapshot < 0
+                                    ? RoundSummary.Outcome.NOTHING_NEW
+                                    : RoundSummary.Outcome.COMMITTED,
+                            rows,
+                            bytes,
+                            files,
+                            rows,
+                            bytes,
+                            ff,
+                            snapshot,
+                            null);
+                }
+            case ROUND_V2:
+                return new RoundSummary(
+                        r.readLong(),
+                        r.readLong(),
+                        r.readLong(),
+                        r.readLong(),
+                        RoundSummary.Outcome.values()[r.readByte()],
+                        r.readLong(),
+                        r.readLong(),
+                        r.readLong(),
+                        r.readLong(),
+                        r.readLong(),
+                        r.readByte() != 0,
+                        r.readLong(),
+                        readNullable(r));
+            default:
+                throw new CorruptDataException(
+                        "unknown round summary layout " + marker + " in the coordinator metadata");
         }
     }
 
@@ -145,20 +216,7 @@ final class MetadataCodec {
         long epoch = r.readLong();
         long round = r.readLong();
         boolean cont = r.readByte() != 0;
-        RoundSummary s = null;
-        if (r.readByte() != 0) {
-            s =
-                    new RoundSummary(
-                            r.readLong(),
-                            r.readLong(),
-                            r.readLong(),
-                            r.readLong(),
-                            r.readLong(),
-                            r.readLong(),
-                            r.readLong(),
-                            r.readByte() != 0,
-                            r.readLong());
-        }
+        RoundSummary s = readRound(r);
         return new TieringRecord(
                 id, offsets, lastTiered, enabledSince, snapshot, epoch, round, cont, s);
     }

@@ -83,11 +83,15 @@ final class LakeCommitRunner {
                                     r.roundId(),
                                     roundStartMillis,
                                     end,
+                                    RoundSummary.Outcome.COMMITTED,
                                     r.stats().rows(),
                                     r.stats().bytes(),
                                     r.stats().files(),
+                                    r.stats().rows(),
+                                    r.stats().bytes(),
                                     r.forceFinished(),
-                                    snapshotId);
+                                    snapshotId,
+                                    null);
                     TieringRecord next =
                             base.afterCommit(
                                     r.bucketEndOffsets(),

@@ -87,8 +87,7 @@ final class LakeReconciler {
                         p.epoch(),
                         p.roundId(),
                         false,
-                        new RoundSummary(
-                                p.epoch(), p.roundId(), at, at, -1, -1, -1, false, snapshotId));
+                        RoundSummary.adopted(p.epoch(), p.roundId(), at, snapshotId));
         LOG.warn(
                 "adopting lake snapshot {} of {} (epoch {}, round {}) that the coordinator had"
                         + " not recorded",

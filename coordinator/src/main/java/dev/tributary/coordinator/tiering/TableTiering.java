@@ -42,6 +42,9 @@ final class TableTiering {
     boolean needsReconcile;
     boolean reconciling;
 
+    /** The last rounds, committed or not (T28). */
+    final RoundHistory rounds;
+
     // Failures (T22).
     long consecutiveFailures;
     long totalFailures;
@@ -52,6 +55,7 @@ final class TableTiering {
         this.record = record;
         this.epoch = record.epoch();
         this.nextRoundId = record.roundId() + 1;
+        this.rounds = new RoundHistory(record.lastRound());
     }
 
     long tableId() {

@@ -10,6 +10,7 @@ import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.status.CoordinatorStatus;
+import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
@@ -266,6 +267,7 @@ public final class TieringManager {
             TieringRecord r = adopted.get();
             store.putTieringRecord(r);
             t.record = r;
+            t.rounds.add(r.lastRound());
             t.nextRoundId = Math.max(t.nextRoundId, r.roundId() + 1);
             t.epoch = Math.max(t.epoch, r.epoch());
         }
@@ -464,6 +466,9 @@ public final class TieringManager {
         long now = clock.currentTimeMillis();
         t.transition(TieringState.TIERED);
         t.lastEmptyRoundMillis = now;
+        t.rounds.add(
+                RoundSummary.withoutCommit(
+                        t.epoch, t.roundId, t.roundStartMillis, now, forceFinished, null));
         endRound(t);
         if (forceFinished) {
             enterPendingAfterReconcile(t);
@@ -479,6 +484,14 @@ public final class TieringManager {
         t.totalFailures++;
         t.lastFailure = why;
         LOG.info("tiering round of {} failed: {}", t.table.path(), why);
+        t.rounds.add(
+                RoundSummary.withoutCommit(
+                        t.epoch,
+                        t.roundId,
+                        t.roundStartMillis,
+                        clock.currentTimeMillis(),
+                        false,
+                        why));
         endRound(t);
         arm(t, config.backoffMillis(t.consecutiveFailures));
     }
@@ -610,6 +623,7 @@ public final class TieringManager {
         TableTiering current = tables.get(t.tableId());
         if (current == t) {
             t.record = next;
+            t.rounds.add(next.lastRound());
             t.consecutiveFailures = 0;
             t.transition(TieringState.TIERED);
             endRound(t);

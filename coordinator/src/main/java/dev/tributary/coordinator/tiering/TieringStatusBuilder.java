@@ -65,6 +65,7 @@ final class TieringStatusBuilder {
                 t.nextDueMillis,
                 t.table.freshness(),
                 t.record.lastRound(),
+                t.rounds.snapshot(),
                 t.consecutiveFailures,
                 t.totalFailures,
                 t.lastFailure,

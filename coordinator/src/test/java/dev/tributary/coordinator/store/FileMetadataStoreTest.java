@@ -58,7 +58,20 @@ class FileMetadataStoreTest {
                 3_000_000_001L,
                 offset,
                 offset % 2 == 0,
-                new RoundSummary(3_000_000_001L, offset, 1, 2, 3, 4, 5, true, offset));
+                new RoundSummary(
+                        3_000_000_001L,
+                        offset,
+                        1,
+                        2,
+                        RoundSummary.Outcome.COMMITTED,
+                        3,
+                        4,
+                        5,
+                        6,
+                        7,
+                        true,
+                        offset,
+                        null));
     }
 
     @Test

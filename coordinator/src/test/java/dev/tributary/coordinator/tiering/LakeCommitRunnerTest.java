@@ -126,7 +126,21 @@ class LakeCommitRunnerTest {
         assertThat(stored.lastTieredTimeMillis()).isEqualTo(START + 300);
         assertThat(stored.continueImmediately()).as("force-finished: next round at once").isTrue();
         assertThat(stored.lastRound())
-                .isEqualTo(new RoundSummary(6, 3, START - 700, START + 300, 40, 4_000, 2, true, 1));
+                .isEqualTo(
+                        new RoundSummary(
+                                6,
+                                3,
+                                START - 700,
+                                START + 300,
+                                RoundSummary.Outcome.COMMITTED,
+                                40,
+                                4_000,
+                                2,
+                                40,
+                                4_000,
+                                true,
+                                1,
+                                null));
     }
 
     @Test

@@ -95,8 +95,7 @@ class LakeReconcilerTest {
         assertThat(adopted.lastTieredTimeMillis()).isEqualTo(3_500);
         assertThat(adopted.enabledSinceMillis()).isEqualTo(known.enabledSinceMillis());
         assertThat(adopted.continueImmediately()).isFalse();
-        assertThat(adopted.lastRound())
-                .isEqualTo(new RoundSummary(11, 4, 3_500, 3_500, -1, -1, -1, false, 9));
+        assertThat(adopted.lastRound()).isEqualTo(RoundSummary.adopted(11, 4, 3_500, 9));
     }
 
     @Test

@@ -132,8 +132,11 @@ public final class ServerMetrics {
         List<MultiGauge.Row<?>> fl = new ArrayList<>();
         for (TableStatusView v : o.tables()) {
             Tags tags = Tags.of("table", v.table(), "state", v.state());
-            lr.add(MultiGauge.Row.of(tags, v.lagRecords()));
-            ls.add(MultiGauge.Row.of(tags, v.lagMillis() / 1000.0));
+            if (v.lagKnown()) {
+                // an unmeasured lag is absent from the scrape, never reported as 0
+                lr.add(MultiGauge.Row.of(tags, v.lagRecords()));
+                ls.add(MultiGauge.Row.of(tags, v.lagMillis() / 1000.0));
+            }
             ep.add(MultiGauge.Row.of(tags, v.epoch()));
             qp.add(MultiGauge.Row.of(tags, v.queuePosition()));
             fl.add(MultiGauge.Row.of(tags, v.consecutiveFailures()));

@@ -29,30 +29,45 @@ final class ServerConverters {
                         .setState(v.state())
                         .setEpoch(v.epoch())
                         .setQueuePosition(v.queuePosition())
-                        .setLagMillis(v.lagMillis())
-                        .setLagRecords(v.lagRecords())
                         .setFailures(v.consecutiveFailures())
                         .setFreshnessMillis(v.freshnessMillis())
                         .setLastTieredAtMillis(Math.max(0, v.lastTieredAtMillis()))
                         .setNextEventAtMillis(Math.max(0, v.nextEventAtMillis()));
+        if (v.lagKnown()) {
+            b.setLagMillis(v.lagMillis()).setLagRecords(v.lagRecords());
+        } else {
+            b.setLagError(v.lagError());
+        }
         if (v.lastFailure() != null) {
             b.setLastFailure(v.lastFailure());
         }
         if (v.jobId() != null) {
             b.setJobId(v.jobId());
         }
-        TableStatusView.RoundView r = v.lastRound();
-        if (r != null) {
-            b.setLastRound(
-                    RoundSummaryPb.newBuilder()
-                            .setRoundId(r.roundId())
-                            .setEpoch(r.epoch())
-                            .setStartedAtMillis(r.startedAtMillis())
-                            .setDurationMillis(r.durationMillis())
-                            .setRows(r.rows())
-                            .setBytes(r.bytes())
-                            .setFiles(r.files())
-                            .setForceFinished(r.forceFinished()));
+        if (v.lastRound() != null) {
+            b.setLastRound(toPb(v.lastRound()));
+        }
+        v.rounds().forEach(r -> b.addRecentRounds(toPb(r)));
+        return b.build();
+    }
+
+    private static RoundSummaryPb toPb(TableStatusView.RoundView r) {
+        RoundSummaryPb.Builder b =
+                RoundSummaryPb.newBuilder()
+                        .setRoundId(r.roundId())
+                        .setEpoch(r.epoch())
+                        .setStartedAtMillis(r.startedAtMillis())
+                        .setDurationMillis(r.durationMillis())
+                        .setRows(r.rows())
+                        .setBytes(r.bytes())
+                        .setFiles(r.files())
+                        .setForceFinished(r.forceFinished())
+                        .setOutcome(r.outcome())
+                        .setRecordsRead(r.recordsRead())
+                        .setBytesRead(r.bytesRead())
+                        .setLakeSnapshotId(r.lakeSnapshotId());
+        if (r.failure() != null) {
+            b.setFailure(r.failure());
         }
         return b.build();
     }

@@ -94,7 +94,10 @@ public final class LagHistory {
             e.freshnessMillis = t.freshnessMillis();
             e.state = t.state();
             e.series.dropAfter(nowMillis);
-            e.series.add(nowMillis, t.lagMillis(), t.lagRecords());
+            if (t.lagKnown()) {
+                // an unmeasured sample is left out: the plot shows a gap, not a false 0
+                e.series.add(nowMillis, t.lagMillis(), t.lagRecords());
+            }
         }
         tables.keySet().retainAll(seen);
         long cutoff = nowMillis - retentionMillis;

@@ -1,13 +1,19 @@
 package dev.tributary.server.status;
 
+import dev.tributary.coordinator.status.RoundSummary;
+import java.util.List;
 import java.util.Map;
 
 /**
  * One table's tiering status as shown by the CLI, HTTP JSON and metrics (T28): the coordinator's
  * record plus the lake lag computed against the store.
  *
- * @param lagMillis age of the oldest record not yet in the lake (0 when caught up)
- * @param lagRecords records in the store not yet in the lake
+ * @param lagMillis age of the oldest record not yet in the lake (0 when caught up); {@code null}
+ *     when it could not be measured (then {@code lagError} says why)
+ * @param lagRecords records in the store not yet in the lake; {@code null} when not measured
+ * @param lagError why the lag could not be measured, {@code null} when it was
+ * @param lastRound the last committed (or empty) round, as durably recorded
+ * @param rounds the last rounds that ended (committed, empty or failed), oldest first
  * @param nextEventAtMillis when the table next becomes pending (scheduled or backing off), or when
  *     its running round is force-finished; -1 if none
  */
@@ -23,8 +29,10 @@ public record TableStatusView(
         long lastTieredAtMillis,
         long lakeSnapshotId,
         RoundView lastRound,
-        long lagMillis,
-        long lagRecords,
+        List<RoundView> rounds,
+        Long lagMillis,
+        Long lagRecords,
+        String lagError,
         long consecutiveFailures,
         long totalFailures,
         String lastFailure,
@@ -32,15 +40,58 @@ public record TableStatusView(
         Map<Integer, Long> tieredOffsets,
         Map<Integer, Long> endOffsets) {
 
-    /** The last finished round. */
+    public TableStatusView {
+        rounds = List.copyOf(rounds);
+        if ((lagError == null) != (lagMillis != null && lagRecords != null)) {
+            throw new IllegalArgumentException("a lag is either measured or has an error");
+        }
+    }
+
+    /** Whether the lag was measured. */
+    public boolean lagKnown() {
+        return lagError == null;
+    }
+
+    /**
+     * One ended round.
+     *
+     * @param outcome COMMITTED, NOTHING_NEW, FAILED or ADOPTED
+     * @param rows rows, bytes and files the lake commit added (-1 when unknown)
+     * @param recordsRead what the job read from the store (-1 when unknown)
+     * @param failure the failure message of a FAILED round
+     */
     public record RoundView(
             long roundId,
             long epoch,
+            String outcome,
             long startedAtMillis,
             long durationMillis,
             long rows,
             long bytes,
             long files,
+            long recordsRead,
+            long bytesRead,
             boolean forceFinished,
-            long lakeSnapshotId) {}
+            long lakeSnapshotId,
+            String failure) {
+
+        static RoundView of(RoundSummary r) {
+            return r == null
+                    ? null
+                    : new RoundView(
+                            r.roundId(),
+                            r.epoch(),
+                            r.outcome().name(),
+                            r.startMillis(),
+                            r.durationMillis(),
+                            r.rows(),
+                            r.bytes(),
+                            r.files(),
+                            r.recordsRead(),
+                            r.bytesRead(),
+                            r.forceFinished(),
+                            r.lakeSnapshotId(),
+                            r.failure());
+        }
+    }
 }

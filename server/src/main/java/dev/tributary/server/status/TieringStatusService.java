@@ -1,5 +1,6 @@
 package dev.tributary.server.status;
 
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatch;
@@ -8,7 +9,6 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.JobStatus;
-import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.tiering.TieringState;
 import dev.tributary.server.store.TableCatalog;
@@ -83,40 +83,19 @@ public final class TieringStatusService {
 
     TableStatusView view(TableTieringStatus t) {
         Map<Integer, Long> ends = new TreeMap<>();
-        long lagRecords = 0;
-        long oldest = Long.MAX_VALUE;
-        int buckets;
+        Long lagMillis = null;
+        Long lagRecords = null;
+        String lagError = null;
         try {
-            buckets = catalog.get(t.tableId()).descriptor().bucketCount();
+            Lag lag = lag(t, ends);
+            lagMillis = lag.millis();
+            lagRecords = lag.records();
         } catch (TributaryException e) {
-            buckets = 0;
+            // never show a lag that was not measured: an unreadable table says why instead
+            lagError = e.getMessage();
         }
-        for (int b = 0; b < buckets; b++) {
-            TableBucket tb = new TableBucket(t.tableId(), b);
-            long end = store.endOffset(tb);
-            ends.put(b, end);
-            long tiered = t.tieredOffsets().getOrDefault(b, 0L);
-            if (end > tiered) {
-                lagRecords += end - tiered;
-                oldest = Math.min(oldest, timestampAt(tb, tiered));
-            }
-        }
-        long now = clock.currentTimeMillis();
-        long lagMillis = oldest == Long.MAX_VALUE ? 0 : Math.max(0, now - oldest);
-        RoundSummary r = t.lastRound();
-        TableStatusView.RoundView round =
-                r == null
-                        ? null
-                        : new TableStatusView.RoundView(
-                                r.roundId(),
-                                r.epoch(),
-                                r.startMillis(),
-                                r.durationMillis(),
-                                r.rows(),
-                                r.bytes(),
-                                r.files(),
-                                r.forceFinished(),
-                                r.lakeSnapshotId());
+        List<TableStatusView.RoundView> rounds = new ArrayList<>();
+        t.recentRounds().forEach(r -> rounds.add(TableStatusView.RoundView.of(r)));
         long next = t.nextDueMillis();
         if (t.state() == TieringState.TIERING && t.roundStartMillis() >= 0) {
             next = t.roundStartMillis() + t.freshness().toMillis();
@@ -132,9 +111,11 @@ public final class TieringStatusService {
                 t.freshness().toMillis(),
                 t.lastTieredTimeMillis(),
                 t.lakeSnapshotId(),
-                round,
+                TableStatusView.RoundView.of(t.lastRound()),
+                rounds,
                 lagMillis,
                 lagRecords,
+                lagError,
                 t.consecutiveFailures(),
                 t.totalFailures(),
                 t.lastFailure(),
@@ -143,22 +124,52 @@ public final class TieringStatusService {
                 ends);
     }
 
-    /** Append time of the record at {@code offset} (or the oldest still stored after it). */
+    private record Lag(long millis, long records) {}
+
+    /**
+     * Records behind and the age of the oldest of them, over every bucket; fills {@code ends}.
+     *
+     * @throws TributaryException when the table or a bucket cannot be read
+     */
+    private Lag lag(TableTieringStatus t, Map<Integer, Long> ends) {
+        int buckets = catalog.get(t.tableId()).descriptor().bucketCount();
+        long records = 0;
+        long oldest = Long.MAX_VALUE;
+        for (int b = 0; b < buckets; b++) {
+            TableBucket tb = new TableBucket(t.tableId(), b);
+            long end = store.endOffset(tb);
+            ends.put(b, end);
+            long tiered = t.tieredOffsets().getOrDefault(b, 0L);
+            if (end > tiered) {
+                records += end - tiered;
+                oldest = Math.min(oldest, timestampAt(tb, tiered));
+            }
+        }
+        long now = clock.currentTimeMillis();
+        return new Lag(oldest == Long.MAX_VALUE ? 0 : Math.max(0, now - oldest), records);
+    }
+
+    /**
+     * Append time of the record at {@code offset}, or of the oldest one still stored after it
+     * (retention never removes untiered records, but the tiered offset may lag the log start after
+     * a table was enabled for the lake late).
+     */
     private long timestampAt(TableBucket bucket, long offset) {
-        try {
-            long from = Math.max(offset, store.startOffset(bucket));
-            LogReadResult read = store.read(bucket, from, 1);
-            for (LogBatch batch : LogBatches.of(read.records())) {
-                LogBatch.Cursor c = batch.cursor();
-                while (c.next()) {
-                    if (c.offset() >= from) {
-                        return c.timestamp();
-                    }
+        long from = Math.max(offset, store.startOffset(bucket));
+        LogReadResult read = store.read(bucket, from, 1);
+        for (LogBatch batch : LogBatches.of(read.records())) {
+            LogBatch.Cursor c = batch.cursor();
+            while (c.next()) {
+                if (c.offset() >= from) {
+                    return c.timestamp();
                 }
             }
-        } catch (TributaryException e) {
-            // the bucket changed under us (retention, drop); lag in time is unknown
         }
-        return clock.currentTimeMillis();
+        throw new CorruptDataException(
+                "bucket "
+                        + bucket.bucket()
+                        + " has no record at or after offset "
+                        + from
+                        + " although its end offset is higher");
     }
 }

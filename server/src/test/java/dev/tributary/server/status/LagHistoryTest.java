@@ -43,6 +43,18 @@ class LagHistoryTest {
     }
 
     @Test
+    void t28AnUnmeasuredLagLeavesAGapInsteadOfAZero() {
+        LagHistory h = new LagHistory(FIVE_S, Duration.ofMinutes(1));
+        h.record(0, List.of(table(1, "db.a", 30_000, 4_000, 40)));
+        h.record(5_000, List.of(StatusViews.unmeasured(1, "db.a", "bucket 0 unreadable")));
+        h.record(10_000, List.of(table(1, "db.a", 30_000, 9_000, 90)));
+
+        LagHistoryView.Series a = h.view().tables().get(0);
+        assertThat(a.timeMillis()).containsExactly(0, 10_000);
+        assertThat(a.lagMillis()).containsExactly(4_000, 9_000);
+    }
+
+    @Test
     void t28FreshnessFollowsTheNewestSample() {
         LagHistory h = new LagHistory(FIVE_S, Duration.ofMinutes(1));
         h.record(0, List.of(table(1, "db.a", 30_000, 0, 0)));

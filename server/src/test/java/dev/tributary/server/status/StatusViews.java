@@ -1,5 +1,6 @@
 package dev.tributary.server.status;
 
+import java.util.List;
 import java.util.Map;
 
 /** Minimal {@link TableStatusView}s for tests of the lag history. */
@@ -20,13 +21,22 @@ final class StatusViews {
                 -1,
                 -1,
                 null,
+                List.of(),
                 lagMillis,
                 lagRecords,
+                null,
                 0,
                 0,
                 null,
                 -1,
                 Map.of(),
                 Map.of());
+    }
+
+    /** A table whose lag could not be measured. */
+    static TableStatusView unmeasured(long tableId, String name, String why) {
+        return new TableStatusView(
+                tableId, name, "default", "PENDING", 1, 0, null, 1_000, -1, -1, null, List.of(),
+                null, null, why, 0, 0, null, -1, Map.of(), Map.of());
     }
 }
