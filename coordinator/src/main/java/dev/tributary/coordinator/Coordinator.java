@@ -2,6 +2,7 @@ package dev.tributary.coordinator;
 
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
@@ -11,6 +12,7 @@ import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.CoordinatorEventLoop;
+import dev.tributary.coordinator.runtime.LakeIoPool;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.CoordinatorStatus;
@@ -23,32 +25,67 @@ import dev.tributary.coordinator.tiering.JobRegistration;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running coordinator: the thread-safe facade the server's gRPC services call. Every call is
- * executed on one event-loop thread ({@link CoordinatorEventLoop}) and answered through a future;
- * lake commits run on a small commit pool ({@code tiering.commit.threads}). Failures are the typed
- * exceptions of {@code dev.tributary.common.exception}, delivered through the future.
+ * executed on one event-loop thread ({@link CoordinatorEventLoop}) and answered through a future
+ * that completes on a reply thread, never on the loop (callers' continuations, such as encoding a
+ * gRPC reply, must not stall the coordinator). Lake I/O runs on a small pool ({@code
+ * tiering.commit.threads}). Failures are the typed exceptions of {@code
+ * dev.tributary.common.exception}, delivered through the future.
+ *
+ * <p>A fault inside the logic stops the coordinator (see {@link CoordinatorEventLoop}): every
+ * pending and later call fails with a {@link RetriableException}, and the fatal-error handler given
+ * to {@link #start} is told once. {@link #close()} fails pending calls the same way.
  *
  * <p>Start with {@link #start}; the caller owns the {@link MetadataStore} and closes it after
  * {@link #close()}.
  */
 public final class Coordinator implements AutoCloseable {
-    private final CoordinatorEventLoop loop;
-    private final ExecutorService commitPool;
-    private final CoordinatorCore core;
+    private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
 
-    private Coordinator(
-            CoordinatorEventLoop loop, ExecutorService commitPool, CoordinatorCore core) {
-        this.loop = loop;
-        this.commitPool = commitPool;
-        this.core = core;
+    private final CoordinatorEventLoop loop;
+    private final LakeIoPool lakeIo;
+    private final ExecutorService replies;
+    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
+    private volatile CoordinatorCore core;
+
+    private Coordinator(Clock clock, int lakeThreads, Consumer<Throwable> onFatal) {
+        this.lakeIo = new LakeIoPool(lakeThreads, "coordinator-lake-io");
+        this.replies = Executors.newCachedThreadPool(DaemonThreads.named("coordinator-reply"));
+        this.loop =
+                new CoordinatorEventLoop(
+                        clock,
+                        "coordinator-event-loop",
+                        e -> {
+                            failPending(e);
+                            onFatal.accept(e);
+                        });
+    }
+
+    /**
+     * Loads the metadata, rebuilds the tiering state (T12, T17) and starts the event loop, with a
+     * fatal-error handler that only logs.
+     */
+    public static Coordinator start(
+            Configuration conf,
+            Clock clock,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake) {
+        return start(conf, clock, store, buckets, lake, e -> {});
     }
 
     /**
@@ -60,40 +97,90 @@ public final class Coordinator implements AutoCloseable {
      *     FileMetadataStore.open(dataDir.resolve("coordinator"))}
      * @param buckets the store's bucket end offsets and KV snapshots
      * @param lake the lake commit step, or {@code null} if no lake is configured
+     * @param onFatal told once, on the loop thread, when a fault stopped the coordinator (the
+     *     server stops itself, so a supervisor restarts it from its durable state)
      */
     public static Coordinator start(
             Configuration conf,
             Clock clock,
             MetadataStore store,
             BucketStateSource buckets,
-            LakeCommitStep lake) {
+            LakeCommitStep lake,
+            Consumer<Throwable> onFatal) {
         conf.validate(CoordinatorOptions.all());
         TieringConfig config = TieringConfig.from(conf);
-        int threads = conf.get(CoordinatorOptions.COMMIT_THREADS);
-        ExecutorService pool =
-                new ThreadPoolExecutor(
-                        threads,
-                        threads,
-                        60,
-                        TimeUnit.SECONDS,
-                        new LinkedBlockingQueue<>(),
-                        DaemonThreads.named("coordinator-commit"));
-        CoordinatorEventLoop loop = new CoordinatorEventLoop(clock, "coordinator-event-loop");
-        loop.start();
+        Coordinator c =
+                new Coordinator(clock, conf.get(CoordinatorOptions.COMMIT_THREADS), onFatal);
+        c.loop.start();
         try {
-            CoordinatorCore core =
-                    loop.submit(
+            c.core =
+                    c.loop.submit(
                                     () ->
                                             new CoordinatorCore(
-                                                    config, clock, loop, loop, pool, store, buckets,
-                                                    lake))
+                                                    config, clock, c.loop, c.loop, c.lakeIo, store,
+                                                    buckets, lake))
                             .join();
-            return new Coordinator(loop, pool, core);
+            return c;
         } catch (CompletionException e) {
-            loop.close();
-            pool.shutdownNow();
+            c.close();
             throw e.getCause() instanceof TributaryException te ? te : e;
         }
+    }
+
+    /** Runs {@code call} on the loop; the answer arrives on a reply thread. */
+    private <T> CompletableFuture<T> call(Callable<T> call) {
+        return offLoop(loop.submit(call));
+    }
+
+    /** Like {@link #call} for logic that answers later (long polls, lake commits). */
+    private <T> CompletableFuture<T> callAsync(Callable<CompletableFuture<T>> call) {
+        return offLoop(loop.submit(call).thenCompose(f -> f));
+    }
+
+    private <T> CompletableFuture<T> offLoop(CompletableFuture<T> onLoop) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        pending.add(answer);
+        answer.whenComplete((v, e) -> pending.remove(answer));
+        onLoop.whenComplete(
+                (v, e) -> {
+                    try {
+                        replies.execute(() -> complete(answer, v, e));
+                    } catch (RejectedExecutionException closed) {
+                        complete(answer, v, e);
+                    }
+                });
+        return answer;
+    }
+
+    private static <T> void complete(CompletableFuture<T> answer, T value, Throwable error) {
+        if (error == null) {
+            answer.complete(value);
+            return;
+        }
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        answer.completeExceptionally(cause);
+    }
+
+    private void failPending(Throwable why) {
+        RetriableException e =
+                why == null
+                        ? new RetriableException("the coordinator is shutting down")
+                        : new RetriableException(
+                                "the coordinator stopped after an internal error ("
+                                        + why
+                                        + "); it resumes when the server restarts",
+                                why);
+        for (CompletableFuture<?> f : List.copyOf(pending)) {
+            f.completeExceptionally(e);
+        }
+    }
+
+    /** The fault that stopped the coordinator, if one did. */
+    public Optional<Throwable> fatalError() {
+        return Optional.ofNullable(loop.fatalError());
     }
 
     /** This start's incarnation number (epochs of this run are at least incarnation * 1e9). */
@@ -105,13 +192,13 @@ public final class Coordinator implements AutoCloseable {
 
     public CompletableFuture<DatabaseInfo> createDatabase(
             String name, String comment, boolean ignoreIfExists) {
-        return loop.submit(() -> core.createDatabase(name, comment, ignoreIfExists));
+        return call(() -> core.createDatabase(name, comment, ignoreIfExists));
     }
 
     /** Drops a database; a non-empty one only with {@code cascade}. */
     public CompletableFuture<Void> dropDatabase(
             String name, boolean ignoreIfNotExists, boolean cascade) {
-        return loop.submit(
+        return call(
                 () -> {
                     core.dropDatabase(name, ignoreIfNotExists, cascade);
                     return null;
@@ -119,37 +206,37 @@ public final class Coordinator implements AutoCloseable {
     }
 
     public CompletableFuture<List<DatabaseInfo>> listDatabases() {
-        return loop.submit(() -> core.registry().listDatabases());
+        return call(() -> core.registry().listDatabases());
     }
 
     /** Creates a table (id assigned here); fails with AlreadyExists, NotFound or InvalidInput. */
     public CompletableFuture<TableInfo> createTable(
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
-        return loop.submit(() -> core.createTable(path, descriptor, ignoreIfExists));
+        return call(() -> core.createTable(path, descriptor, ignoreIfExists));
     }
 
     /** Alters properties and/or appends nullable columns atomically; returns the new table. */
     public CompletableFuture<TableInfo> alterTable(TablePath path, List<TableChange> changes) {
-        return loop.submit(() -> core.alterTable(path, List.copyOf(changes)));
+        return call(() -> core.alterTable(path, List.copyOf(changes)));
     }
 
     /** Drops a table; the result is the dropped table, empty if absent and ignored. */
     public CompletableFuture<Optional<TableInfo>> dropTable(
             TablePath path, boolean ignoreIfNotExists) {
-        return loop.submit(() -> core.dropTable(path, ignoreIfNotExists));
+        return call(() -> core.dropTable(path, ignoreIfNotExists));
     }
 
     public CompletableFuture<List<TablePath>> listTables(String database) {
-        return loop.submit(() -> core.registry().listTables(database));
+        return call(() -> core.registry().listTables(database));
     }
 
     /** The table at {@code path}; fails with NotFound. */
     public CompletableFuture<TableInfo> describeTable(TablePath path) {
-        return loop.submit(() -> core.registry().describe(path));
+        return call(() -> core.registry().describe(path));
     }
 
     public CompletableFuture<Optional<TableInfo>> tableById(long tableId) {
-        return loop.submit(() -> core.registry().byId(tableId));
+        return call(() -> core.registry().byId(tableId));
     }
 
     /**
@@ -167,13 +254,13 @@ public final class Coordinator implements AutoCloseable {
 
     /** A schema version (for reading batches written under an older schema id). */
     public CompletableFuture<Schema> schema(long tableId, int schemaId) {
-        return loop.submit(() -> core.schema(tableId, schemaId));
+        return call(() -> core.schema(tableId, schemaId));
     }
 
     // ------------------------------------------------------------------ tiering
 
     public CompletableFuture<JobRegistration> registerJob(String jobId, String group) {
-        return loop.submit(() -> core.tiering().registerJob(jobId, group));
+        return call(() -> core.tiering().registerJob(jobId, group));
     }
 
     /**
@@ -181,26 +268,44 @@ public final class Coordinator implements AutoCloseable {
      * held until a table of the job's group becomes pending (push, T3) or the wait ends.
      */
     public CompletableFuture<HeartbeatResponse> heartbeat(HeartbeatRequest request) {
-        return loop.submit(() -> core.tiering().heartbeatAsync(request)).thenCompose(f -> f);
+        return callAsync(() -> core.tiering().heartbeatAsync(request));
     }
 
     /** A fenced commit; see {@code TieringManager#commit}. */
     public CompletableFuture<Long> commit(CommitRequest request) {
-        return loop.submit(() -> core.tiering().commit(request)).thenCompose(f -> f);
+        return callAsync(() -> core.tiering().commit(request));
     }
 
     public CompletableFuture<CoordinatorStatus> status() {
-        return loop.submit(() -> core.tiering().status());
+        return call(() -> core.tiering().status());
     }
 
     public CompletableFuture<Optional<TableTieringStatus>> tableStatus(long tableId) {
-        return loop.submit(() -> core.tiering().tableStatus(tableId));
+        return call(() -> core.tiering().tableStatus(tableId));
     }
 
-    /** Stops the loop and the commit pool (commits in flight are abandoned; see T21). */
+    /**
+     * Answers parked table requests, stops the loop and the lake I/O pool (commits in flight are
+     * abandoned; see T21) and fails every call still waiting.
+     */
     @Override
     public void close() {
+        CoordinatorCore c = core;
+        if (c != null && loop.fatalError() == null) {
+            try {
+                loop.submit(
+                                () -> {
+                                    c.tiering().releaseWaiters();
+                                    return null;
+                                })
+                        .get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.debug("could not release parked table requests before closing", e);
+            }
+        }
         loop.close();
-        commitPool.shutdownNow();
+        lakeIo.close();
+        failPending(null);
+        replies.shutdown();
     }
 }

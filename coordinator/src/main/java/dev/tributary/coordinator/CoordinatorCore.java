@@ -8,6 +8,7 @@ import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.metadata.TableRegistry;
+import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
@@ -34,14 +35,14 @@ public final class CoordinatorCore {
      *
      * @param timers timers on the thread that will call this core
      * @param loop posts tasks to that thread (used by lake I/O to report back)
-     * @param ioExecutor where lake commits and reconciliation reads run
+     * @param io where lake commits, reconciliation reads and file deletions run
      */
     public CoordinatorCore(
             TieringConfig config,
             Clock clock,
             TimerService timers,
             Executor loop,
-            Executor ioExecutor,
+            LakeIo io,
             MetadataStore store,
             BucketStateSource buckets,
             LakeCommitStep lake) {
@@ -50,7 +51,7 @@ public final class CoordinatorCore {
         this.registry = new TableRegistry(store, clock, state);
         this.tiering =
                 new TieringManager(
-                        config, clock, timers, loop, ioExecutor, store, buckets, lake, incarnation);
+                        config, clock, timers, loop, io, store, buckets, lake, incarnation);
         tiering.restore(state.tables().values(), state.tiering());
     }
 

@@ -74,6 +74,30 @@ public final class CoordinatorOptions {
                             "Threads that run lake commits; commits of different tables run"
                                     + " concurrently, one at a time per table.");
 
+    public static final ConfigOption<Duration> COMMIT_TIMEOUT =
+            ConfigOptions.key("tiering.commit.timeout")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be > 0")
+                    .defaultValue(Duration.ofMinutes(2))
+                    .withDescription(
+                            "A lake commit still running after this long is interrupted and its"
+                                    + " round failed; whether it landed is then read from the lake"
+                                    + " (reconciliation) before the table's next round, and"
+                                    + " another commit thread takes its place meanwhile.");
+
+    public static final ConfigOption<Duration> ORPHAN_GRACE_PERIOD =
+            ConfigOptions.key("tiering.orphan-files.grace-period")
+                    .durationType()
+                    .check(d -> !d.isNegative(), "must be >= 0")
+                    .defaultValue(Duration.ofDays(1))
+                    .withDescription(
+                            "Files in a lake table's data directory that no snapshot references"
+                                    + " are deleted by tiering's orphan cleanup once they are this"
+                                    + " old. Files of Tributary's own failed, fenced or killed"
+                                    + " attempts (named by their attempt) go at the table's next"
+                                    + " commit, whatever their age; the grace period protects files"
+                                    + " other writers of the lake table are still writing.");
+
     /** Every option declared here, for validation and documentation. */
     public static List<ConfigOption<?>> all() {
         return List.of(
@@ -83,6 +107,8 @@ public final class CoordinatorOptions {
                 BACKOFF_MAX,
                 QUEUE_POLICY,
                 COMMIT_ORDER,
-                COMMIT_THREADS);
+                COMMIT_THREADS,
+                COMMIT_TIMEOUT,
+                ORPHAN_GRACE_PERIOD);
     }
 }

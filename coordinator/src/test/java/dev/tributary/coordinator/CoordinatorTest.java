@@ -106,8 +106,8 @@ class CoordinatorTest {
                                             p.epoch(),
                                             p.roundId(),
                                             Map.of(0, 4L),
-                                            new byte[] {9},
-                                            new RoundStats(4, 40, 1),
+                                            List.of(new byte[] {9}),
+                                            new RoundStats(4, 40),
                                             false))
                             .join();
             assertThat(lake.commits()).hasSize(1);
@@ -125,7 +125,7 @@ class CoordinatorTest {
                                                                     p.epoch(),
                                                                     p.roundId(),
                                                                     Map.of(0, 4L),
-                                                                    new byte[] {9},
+                                                                    List.of(new byte[] {9}),
                                                                     null,
                                                                     false))
                                                     .join()))
@@ -157,5 +157,88 @@ class CoordinatorTest {
                                         null))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("tiering.queue.policy");
+    }
+
+    @Test
+    @DisplayName("answers complete off the event loop, and close fails what still waits")
+    void answersLeaveTheLoopAndCloseFailsWaitingCalls() throws Exception {
+        ManualClock clock = new ManualClock(1_000_000);
+        FakeBuckets buckets = new FakeBuckets();
+        FakeLake slowLake =
+                new FakeLake() {
+                    @Override
+                    public synchronized dev.tributary.lake.api.commit.LakeCommitResult commit(
+                            TablePath path,
+                            List<byte[]> results,
+                            dev.tributary.lake.api.commit.TieringSnapshotProperties p) {
+                        try {
+                            Thread.sleep(60_000); // a hung lake
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        throw new IllegalStateException("interrupted");
+                    }
+                };
+        FileMetadataStore store = FileMetadataStore.open(dir);
+        Coordinator c = Coordinator.start(new Configuration(), clock, store, buckets, slowLake);
+        try {
+            String[] answeredOn = new String[1];
+            c.listDatabases()
+                    .thenAccept(x -> answeredOn[0] = Thread.currentThread().getName())
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(answeredOn[0]).doesNotContain("event-loop");
+
+            c.createDatabase("db", null, false).join();
+            TableInfo t =
+                    c.createTable(
+                                    TablePath.of("db", "t"),
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.INT())
+                                                            .build())
+                                            .bucketCount(1)
+                                            .property("table.datalake.enabled", "true")
+                                            .property("table.datalake.freshness", "1min")
+                                            .build(),
+                                    false)
+                            .join();
+            c.registerJob("job", null).join();
+            buckets.write(t.tableId(), 0, 3);
+            clock.advance(Duration.ofMinutes(1));
+            sync(c);
+            RoundPlan p =
+                    c.heartbeat(new HeartbeatRequest("job", null, List.of(), List.of(), true))
+                            .join()
+                            .plan();
+            var commit =
+                    c.commit(
+                            CommitRequest.of(
+                                    "job",
+                                    t.tableId(),
+                                    p.epoch(),
+                                    p.roundId(),
+                                    Map.of(0, 3L),
+                                    List.of(new byte[] {1}),
+                                    null,
+                                    false));
+            var parked =
+                    c.heartbeat(
+                            new HeartbeatRequest(
+                                    "job-2", null, List.of(), List.of(), true, 60_000));
+            Thread.sleep(100);
+            assertThat(commit).isNotDone();
+
+            c.close();
+
+            assertThat(cause(commit::join))
+                    .isInstanceOf(dev.tributary.common.exception.RetriableException.class)
+                    .hasMessageContaining("shutting down");
+            assertThat(parked.get(10, java.util.concurrent.TimeUnit.SECONDS).plan())
+                    .as("a parked long poll is answered, empty")
+                    .isNull();
+        } finally {
+            c.close();
+            store.close();
+        }
     }
 }

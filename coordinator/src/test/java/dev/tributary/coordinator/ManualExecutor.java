@@ -1,10 +1,11 @@
 package dev.tributary.coordinator;
 
+import dev.tributary.coordinator.runtime.AbandonableTask;
+import dev.tributary.coordinator.runtime.LakeIo;
 import java.util.ArrayDeque;
-import java.util.concurrent.Executor;
 
-/** Queues tasks until the test runs them: a commit pool whose timing the test controls. */
-public final class ManualExecutor implements Executor {
+/** Queues tasks until the test runs them: a lake I/O pool whose timing the test controls. */
+public final class ManualExecutor implements LakeIo {
     private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
     private volatile boolean autoRun;
 
@@ -22,6 +23,13 @@ public final class ManualExecutor implements Executor {
         synchronized (this) {
             tasks.add(task);
         }
+    }
+
+    @Override
+    public Handle submit(Runnable task) {
+        AbandonableTask t = new AbandonableTask(task, () -> {}, () -> {});
+        execute(t);
+        return t;
     }
 
     public synchronized void clear() {

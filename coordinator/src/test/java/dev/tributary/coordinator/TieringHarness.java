@@ -192,8 +192,8 @@ public final class TieringHarness {
                                         plan.epoch(),
                                         plan.roundId(),
                                         ends,
-                                        new byte[] {1, 2, 3},
-                                        new RoundStats(10, 100, 1),
+                                        List.of(new byte[] {1, 2, 3}),
+                                        new RoundStats(10, 100),
                                         forceFinished));
         loop.runReady();
         return f;

@@ -7,8 +7,9 @@ import dev.tributary.storage.BucketStore;
 import java.nio.file.Path;
 
 /**
- * What an extension may use: the configuration, the address clients (and an embedded tiering job)
- * connect to, the data directory, and the running coordinator and store.
+ * What an extension may use: the configuration (with the lake warehouse resolved to where the
+ * server's lake is), the address clients (and an embedded tiering job) connect to, the data
+ * directory, and the running coordinator and store.
  *
  * @param rpcTarget {@code host:port} of the gRPC endpoint
  * @param token the bearer token clients must send, empty when security is off

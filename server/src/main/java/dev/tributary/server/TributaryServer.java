@@ -16,6 +16,7 @@ import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
+import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
@@ -79,6 +80,7 @@ public final class TributaryServer implements AutoCloseable {
     private ScheduledExecutorService maintenance;
     private ServerMetrics metrics;
     private final List<ServerExtension> extensions = new ArrayList<>();
+    private volatile Throwable fatal;
 
     private TributaryServer(Configuration conf) {
         this.conf = conf;
@@ -130,14 +132,21 @@ public final class TributaryServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
-        lake = openLake();
+        Configuration lakeConf = lakeConfiguration(conf, dataDir);
+        lake = openLake(lakeConf);
         LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
         TableCatalog catalog = new TableCatalog();
         coordinator =
                 Coordinator.start(
-                        conf, clock, metadata, new StoreBucketStates(store, catalog), lakeStep);
+                        conf,
+                        clock,
+                        metadata,
+                        new StoreBucketStates(store, catalog),
+                        lakeStep,
+                        this::onCoordinatorFault);
         extensions.addAll(exts);
-        TableService tables = new TableService(coordinator, store, catalog, extensions);
+        TableService tables =
+                new TableService(coordinator, store, catalog, new LakeTables(lake), extensions);
         tables.recover();
 
         metrics = new ServerMetrics();
@@ -157,7 +166,12 @@ public final class TributaryServer implements AutoCloseable {
                         new WriteServiceImpl(store, catalog, metrics),
                         new ReadServiceImpl(
                                 store, catalog, conf.get(ServerOptions.READ_CHUNK_BYTES)),
-                        new TieringServiceImpl(coordinator, store, catalog, clock));
+                        new TieringServiceImpl(
+                                coordinator,
+                                store,
+                                catalog,
+                                clock,
+                                conf.get(KvOptions.LEASE_TIMEOUT)));
         NettyServerBuilder builder =
                 NettyServerBuilder.forAddress(
                                 new InetSocketAddress(host, conf.get(ServerOptions.RPC_PORT)))
@@ -236,7 +250,7 @@ public final class TributaryServer implements AutoCloseable {
         maintenance = timer;
 
         ServerContext context =
-                new ServerContext(conf, rpcTarget(), token, dataDir, clock, coordinator, store);
+                new ServerContext(lakeConf, rpcTarget(), token, dataDir, clock, coordinator, store);
         for (ServerExtension e : extensions) {
             try {
                 e.start(context);
@@ -253,21 +267,47 @@ public final class TributaryServer implements AutoCloseable {
                 dataDir);
     }
 
-    private LakeStorage openLake() {
-        String format = conf.get(LakeStorageOptions.DATALAKE_FORMAT);
-        ClassLoader cl = TributaryServer.class.getClassLoader();
-        if (!LakeStoragePlugins.available(cl).contains(format)) {
-            LOG.info(
-                    "no '{}' lake plugin on the class path: lake tables cannot commit rounds",
-                    format);
-            return null;
-        }
+    /**
+     * The server's configuration with the lake warehouse defaulted to {@code <data.dir>/lake}, so
+     * the server's lake and an embedded job's writers use the same warehouse.
+     */
+    static Configuration lakeConfiguration(Configuration conf, Path dataDir) {
         Configuration lakeConf = new Configuration(conf.toMap());
+        String format = conf.get(LakeStorageOptions.DATALAKE_FORMAT);
         String warehouseKey = "datalake." + format + ".warehouse";
         if (!lakeConf.toMap().containsKey(warehouseKey)) {
             lakeConf.setString(warehouseKey, dataDir.resolve("lake").toUri().toString());
         }
+        return lakeConf;
+    }
+
+    /** The process's one lake, or null without a plugin for {@code datalake.format}. */
+    private static LakeStorage openLake(Configuration lakeConf) {
+        String format = lakeConf.get(LakeStorageOptions.DATALAKE_FORMAT);
+        ClassLoader cl = TributaryServer.class.getClassLoader();
+        if (!LakeStoragePlugins.available(cl).contains(format)) {
+            LOG.warn(
+                    "no '{}' lake plugin on the class path: tables cannot enable the lake", format);
+            return null;
+        }
         return LakeStoragePlugins.open(lakeConf);
+    }
+
+    /**
+     * The coordinator stopped after an internal error: its state cannot be trusted, so the whole
+     * server stops (a supervisor restarts it from the durable state) instead of serving writes that
+     * would never be tiered.
+     */
+    private void onCoordinatorFault(Throwable e) {
+        fatal = e;
+        Thread stopper = new Thread(this::close, "tributary-fatal-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    /** The fault that stopped the server, if one did. */
+    public Optional<Throwable> fatalError() {
+        return Optional.ofNullable(fatal);
     }
 
     /** {@code host:port} of the gRPC endpoint (the bound port when 0 was configured). */

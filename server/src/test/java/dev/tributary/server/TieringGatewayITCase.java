@@ -8,20 +8,18 @@ import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.scan.RecordIterator;
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.BucketPlan;
+import dev.tributary.client.tiering.CommitOutcome;
+import dev.tributary.client.tiering.HeartbeatResult;
+import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.LeaseGrant;
+import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.client.tiering.RoundReport;
 import dev.tributary.client.tiering.TieringGateway;
-import dev.tributary.client.tiering.TieringMessages.BucketPlan;
-import dev.tributary.client.tiering.TieringMessages.Heartbeat;
-import dev.tributary.client.tiering.TieringMessages.HeartbeatResult;
-import dev.tributary.client.tiering.TieringMessages.RegisteredJob;
-import dev.tributary.client.tiering.TieringMessages.RoundCommit;
-import dev.tributary.client.tiering.TieringMessages.RoundPlan;
-import dev.tributary.client.tiering.TieringMessages.RoundReport;
-import dev.tributary.client.tiering.TieringMessages.RoundStats;
-import dev.tributary.client.tiering.TieringMessages.SnapshotLease;
-import dev.tributary.client.tiering.TieringMessages.TableEpoch;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
-import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
@@ -108,10 +106,12 @@ class TieringGatewayITCase {
             }
 
             TieringGateway gateway = conn.tieringGateway();
-            RegisteredJob job = gateway.registerJob("job-1", "");
+            JobSettings job = gateway.registerJob("job-1", "");
             assertThat(job.jobId()).isEqualTo("job-1");
             assertThat(job.heartbeatInterval()).isPositive();
             assertThat(job.heartbeatTimeout()).isGreaterThan(job.heartbeatInterval());
+            assertThat(job.commitOrder()).isEqualTo("COMPLETION");
+            assertThat(job.commitTimeout()).isEqualTo(Duration.ofMinutes(2));
 
             // each table waits one freshness interval, then one table per request (T11, T16)
             Map<Long, RoundPlan> plans = new HashMap<>();
@@ -120,44 +120,39 @@ class TieringGatewayITCase {
                     .until(
                             () -> {
                                 HeartbeatResult r =
-                                        gateway.heartbeat(
-                                                heartbeat(
-                                                        plans.values().stream()
-                                                                .map(
-                                                                        p ->
-                                                                                new TableEpoch(
-                                                                                        p.table()
-                                                                                                .tableId(),
-                                                                                        p.epoch()))
-                                                                .toList(),
-                                                        List.of(),
-                                                        List.of(),
-                                                        true));
-                                assertThat(r.fenced()).isEmpty();
-                                r.plan().ifPresent(p -> plans.put(p.table().tableId(), p));
+                                        heartbeat(
+                                                gateway,
+                                                plans.values().stream()
+                                                        .map(RoundPlan::attempt)
+                                                        .toList(),
+                                                List.of(),
+                                                true);
+                                assertThat(r.staleAttempts()).isEmpty();
+                                r.plan().ifPresent(p -> plans.put(p.tableId(), p));
                                 return plans.size() == 2;
                             });
 
             RoundPlan logPlan = plans.get(log.tableId());
-            assertThat(logPlan.table().path()).isEqualTo(LOG);
-            assertThat(logPlan.forceFinishAtMillis() - logPlan.plannedAtMillis()).isEqualTo(1000);
+            assertThat(logPlan.tablePath()).isEqualTo(LOG);
+            assertThat(logPlan.freshness()).isEqualTo(Duration.ofSeconds(1));
+            assertThat(logPlan.primaryKey()).isFalse();
             Map<Integer, Long> logEnds = conn.logScanner(LOG).endOffsets();
             List<Integer> planned = new ArrayList<>();
             long read = 0;
             for (BucketPlan b : logPlan.buckets()) {
                 planned.add(b.bucket());
                 assertThat(b.isSnapshot()).isFalse();
-                assertThat(b.fromOffset()).isZero();
-                assertThat(b.cutoffOffset()).isEqualTo(logEnds.get(b.bucket()));
+                assertThat(b.startOffset()).isZero();
+                assertThat(b.cutoff()).isEqualTo(logEnds.get(b.bucket()));
                 try (RecordIterator it =
                         gateway.readLog(
                                 new TableBucket(log.tableId(), b.bucket()),
-                                b.fromOffset(),
-                                b.cutoffOffset(),
-                                logPlan.table().schema())) {
+                                b.startOffset(),
+                                b.cutoff(),
+                                log.schema())) {
                     while (it.hasNext()) {
                         LogRecord r = it.next();
-                        assertThat(r.offset()).isBetween(b.fromOffset(), b.cutoffOffset() - 1);
+                        assertThat(r.offset()).isBetween(b.startOffset(), b.cutoff() - 1);
                         read++;
                     }
                 }
@@ -173,17 +168,19 @@ class TieringGatewayITCase {
             // first PK round reads the KV snapshots, whose log offset becomes the tiered offset
             // (T7)
             RoundPlan pkPlan = plans.get(pk.tableId());
+            assertThat(pkPlan.primaryKey()).isTrue();
             long snapshotRows = 0;
             for (BucketPlan b : pkPlan.buckets()) {
                 assertThat(b.isSnapshot()).isTrue();
-                assertThat(b.snapshotLogOffset()).contains(pkEnds.get(b.bucket()));
+                assertThat(b.cutoff()).isEqualTo(pkEnds.get(b.bucket()));
                 TableBucket tb = new TableBucket(pk.tableId(), b.bucket());
-                SnapshotLease lease = gateway.takeSnapshotLease(tb, b.snapshotId().get(), "job-1");
+                LeaseGrant lease = gateway.takeSnapshotLease(tb, b.snapshotId(), "job-1");
                 assertThat(lease.expiresAtMillis()).isGreaterThan(System.currentTimeMillis());
-                SnapshotLease renewed = gateway.renewSnapshotLease(tb, lease.leaseId());
+                // the server's kv.snapshot.lease-timeout, so the holder knows when to renew
+                assertThat(lease.ttlMillis()).isEqualTo(Duration.ofMinutes(2).toMillis());
+                LeaseGrant renewed = gateway.renewSnapshotLease(tb, lease.leaseId());
                 assertThat(renewed.leaseId()).isEqualTo(lease.leaseId());
-                try (RecordIterator it =
-                        gateway.readSnapshot(tb, b.snapshotId().get(), pkPlan.table().schema())) {
+                try (RecordIterator it = gateway.readSnapshot(tb, b.snapshotId(), pk.schema())) {
                     while (it.hasNext()) {
                         assertThat(it.next().changeType()).isEqualTo(ChangeType.INSERT);
                         snapshotRows++;
@@ -204,40 +201,32 @@ class TieringGatewayITCase {
             assertThat(conn.admin().tieringStatus().liveJobs()).isEqualTo(1);
 
             // a stale epoch is fenced on heartbeat and on commit (T19)
-            HeartbeatResult stale =
-                    gateway.heartbeat(
-                            heartbeat(
-                                    List.of(new TableEpoch(log.tableId(), logPlan.epoch() - 1)),
-                                    List.of(),
-                                    List.of(),
-                                    false));
-            assertThat(stale.fenced())
-                    .singleElement()
-                    .satisfies(
-                            f -> {
-                                assertThat(f.tableId()).isEqualTo(log.tableId());
-                                assertThat(f.error()).isInstanceOf(FencedException.class);
-                            });
-            assertThatThrownBy(
-                            () ->
-                                    gateway.commitRound(
+            Attempt staleAttempt = new Attempt(log.tableId(), logPlan.epoch() - 1);
+            HeartbeatResult stale = heartbeat(gateway, List.of(staleAttempt), List.of(), false);
+            assertThat(stale.staleAttempts()).containsExactly(staleAttempt);
+            assertThat(
+                            gateway.commitRound(
+                                            "job-1",
                                             new RoundCommit(
-                                                    "job-1",
                                                     log.tableId(),
                                                     logPlan.epoch() - 1,
                                                     logPlan.roundId(),
                                                     Map.of(0, logEnds.get(0)),
                                                     List.of(),
-                                                    new RoundStats(0, 0, 0, false, 0))))
-                    .isInstanceOf(FencedException.class);
+                                                    List.of(),
+                                                    false,
+                                                    0,
+                                                    0),
+                                            job.commitTimeout())
+                                    .get())
+                    .isEqualTo(CommitOutcome.FENCED);
 
             // a failed round fails only that table and re-queues it with a new epoch (T22)
-            gateway.heartbeat(
-                    heartbeat(
-                            List.of(new TableEpoch(pk.tableId(), pkPlan.epoch())),
-                            List.of(),
-                            List.of(new RoundReport(log.tableId(), logPlan.epoch(), "disk full")),
-                            false));
+            heartbeat(
+                    gateway,
+                    List.of(pkPlan.attempt()),
+                    List.of(RoundReport.failed(logPlan.attempt(), "disk full", List.of())),
+                    false);
             TableTieringStatus failed = conn.admin().tieringStatus(LOG);
             assertThat(failed.state()).isIn("FAILED", "PENDING");
             assertThat(failed.failures()).isEqualTo(1);
@@ -249,20 +238,12 @@ class TieringGatewayITCase {
                     .pollInterval(Duration.ofMillis(100))
                     .until(
                             () -> {
-                                gateway.heartbeat(
-                                                heartbeat(
-                                                        List.of(
-                                                                new TableEpoch(
-                                                                        pk.tableId(),
-                                                                        pkPlan.epoch())),
-                                                        List.of(),
-                                                        List.of(),
-                                                        true))
+                                heartbeat(gateway, List.of(pkPlan.attempt()), List.of(), true)
                                         .plan()
                                         .ifPresent(retry::set);
                                 return retry.get() != null;
                             });
-            assertThat(retry.get().table().tableId()).isEqualTo(log.tableId());
+            assertThat(retry.get().tableId()).isEqualTo(log.tableId());
             // every entry into Pending bumps the epoch (T17)
             assertThat(retry.get().epoch()).isGreaterThan(logPlan.epoch());
         }
@@ -300,20 +281,17 @@ class TieringGatewayITCase {
             // the table is due one freshness (1 s) after creation: one held request gets it
             HeartbeatResult r =
                     gateway.heartbeat(
-                            new Heartbeat(
-                                    "job-1", "", List.of(), List.of(), List.of(), List.of(), true,
-                                    5_000));
+                            "job-1", "", List.of(), List.of(), true, Duration.ofSeconds(5));
             assertThat(r.plan())
-                    .hasValueSatisfying(
-                            p -> assertThat(p.table().tableId()).isEqualTo(log.tableId()));
+                    .hasValueSatisfying(p -> assertThat(p.tableId()).isEqualTo(log.tableId()));
         }
     }
 
-    private static Heartbeat heartbeat(
-            List<TableEpoch> inFlight,
-            List<RoundReport> finished,
-            List<RoundReport> failed,
+    private static HeartbeatResult heartbeat(
+            TieringGateway gateway,
+            List<Attempt> inFlight,
+            List<RoundReport> reports,
             boolean requestTable) {
-        return new Heartbeat("job-1", "", inFlight, finished, List.of(), failed, requestTable);
+        return gateway.heartbeat("job-1", "", inFlight, reports, requestTable, Duration.ZERO);
     }
 }

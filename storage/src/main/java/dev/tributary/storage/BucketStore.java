@@ -2,6 +2,7 @@ package dev.tributary.storage;
 
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.AlreadyExistsException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
@@ -72,7 +73,7 @@ public final class BucketStore implements AutoCloseable {
                 LogOptions.FLUSH_POLICY,
                 LogOptions.TTL,
                 LogOptions.RETENTION_SIZE,
-                LogOptions.DATALAKE_ENABLED,
+                LakeTableOptions.DATALAKE_ENABLED,
                 KvOptions.SNAPSHOT_INTERVAL,
                 KvOptions.SNAPSHOT_NUM_RETAINED,
                 KvOptions.LEASE_TIMEOUT);

@@ -1,6 +1,7 @@
 package dev.tributary.storage;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.config.MemorySize;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
@@ -95,7 +96,7 @@ final class TableStore implements AutoCloseable {
         // fail on a bad table option now, not at the first retention pass
         conf.get(LogOptions.TTL);
         conf.get(LogOptions.RETENTION_SIZE);
-        conf.get(LogOptions.DATALAKE_ENABLED);
+        conf.get(LakeTableOptions.DATALAKE_ENABLED);
         conf.get(KvOptions.SNAPSHOT_INTERVAL);
         conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
         LogBucket.Config logConfig =
@@ -319,7 +320,7 @@ final class TableStore implements AutoCloseable {
         long now = clock.currentTimeMillis();
         long ttlMillis = conf.get(LogOptions.TTL).toMillis();
         Optional<MemorySize> sizeLimit = conf.getOptional(LogOptions.RETENTION_SIZE);
-        boolean lake = conf.get(LogOptions.DATALAKE_ENABLED);
+        boolean lake = conf.get(LakeTableOptions.DATALAKE_ENABLED);
         int numRetained = conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
         RetentionResult total = new RetentionResult(0, 0, 0);
         for (Bucket b : buckets) {

@@ -12,9 +12,7 @@ import dev.tributary.coordinator.CoordinatorCore;
 import dev.tributary.coordinator.runtime.ManualLoop;
 import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.BucketStateSource;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.store.InMemoryMetadataStore;
 import dev.tributary.coordinator.tiering.HeartbeatRequest;
 import dev.tributary.coordinator.tiering.HeartbeatResponse;
@@ -23,6 +21,10 @@ import dev.tributary.coordinator.tiering.RoundReport;
 import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringManager;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -78,13 +80,21 @@ public final class CoordinatorCostBench {
 
     private static final class NoLake implements LakeCommitStep {
         @Override
-        public long commit(LakeCommitRequest request) {
+        public LakeCommitResult commit(
+                TablePath path, List<byte[]> results, TieringSnapshotProperties properties) {
             throw new UnsupportedOperationException("the cost bench does not commit");
         }
 
         @Override
-        public Optional<LakeSnapshotRecord> latestTieringSnapshot(
-                long tableId, TablePath path, TableDescriptor descriptor) {
+        public void abort(TablePath path, List<byte[]> results) {}
+
+        @Override
+        public List<String> deleteOrphanFiles(TablePath path, OrphanPolicy policy) {
+            return List.of();
+        }
+
+        @Override
+        public Optional<LakeSnapshot> latestTieringSnapshot(TablePath path, long tableId) {
             return Optional.empty();
         }
     }
@@ -125,7 +135,7 @@ public final class CoordinatorCostBench {
                         clock,
                         loop,
                         loop,
-                        Runnable::run,
+                        loop,
                         new InMemoryMetadataStore(),
                         new Buckets(),
                         new NoLake());

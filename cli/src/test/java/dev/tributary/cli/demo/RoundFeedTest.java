@@ -20,6 +20,8 @@ class RoundFeedTest {
                                 new TableTieringStatus.Round(
                                         round,
                                         epoch,
+                                        Optional.of("job"),
+                                        5,
                                         "COMMITTED",
                                         1_000,
                                         1_500,

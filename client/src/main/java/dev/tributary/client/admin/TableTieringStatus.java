@@ -55,6 +55,8 @@ public record TableTieringStatus(
     /**
      * One ended round.
      *
+     * @param jobId the job that ran it, if known
+     * @param queueWaitMillis how long the table waited in the queue for a job, -1 when unknown
      * @param outcome COMMITTED, NOTHING_NEW, FAILED or ADOPTED
      * @param rows rows the lake commit added (-1 when unknown)
      * @param bytes bytes of the data files the lake commit added (-1 when unknown)
@@ -67,6 +69,8 @@ public record TableTieringStatus(
     public record Round(
             long roundId,
             long epoch,
+            Optional<String> jobId,
+            long queueWaitMillis,
             String outcome,
             long startedAtMillis,
             long durationMillis,
@@ -83,6 +87,8 @@ public record TableTieringStatus(
             return new Round(
                     r.getRoundId(),
                     r.getEpoch(),
+                    r.hasJobId() ? Optional.of(r.getJobId()) : Optional.empty(),
+                    r.getQueueWaitMillis(),
                     r.getOutcome(),
                     r.getStartedAtMillis(),
                     r.getDurationMillis(),

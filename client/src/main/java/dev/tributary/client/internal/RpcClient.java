@@ -51,6 +51,7 @@ public final class RpcClient implements AutoCloseable {
     private final ReadServiceGrpc.ReadServiceBlockingStub read;
     private final ReadServiceGrpc.ReadServiceStub readAsync;
     private final TieringServiceGrpc.TieringServiceBlockingStub tiering;
+    private final TieringServiceGrpc.TieringServiceStub tieringAsync;
 
     public RpcClient(String address, String token, Duration timeout) {
         if (address == null || address.isBlank()) {
@@ -78,6 +79,7 @@ public final class RpcClient implements AutoCloseable {
         this.read = ReadServiceGrpc.newBlockingStub(channel);
         this.readAsync = ReadServiceGrpc.newStub(channel);
         this.tiering = TieringServiceGrpc.newBlockingStub(channel);
+        this.tieringAsync = TieringServiceGrpc.newStub(channel);
     }
 
     public AdminServiceGrpc.AdminServiceBlockingStub admin() {
@@ -103,6 +105,19 @@ public final class RpcClient implements AutoCloseable {
 
     public TieringServiceGrpc.TieringServiceBlockingStub tiering() {
         return tiering.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The tiering stub for a call the server may legitimately hold for {@code wait} (a long poll, a
+     * lake commit): the deadline is the request timeout on top of it.
+     */
+    public TieringServiceGrpc.TieringServiceBlockingStub tiering(Duration wait) {
+        return tiering.withDeadlineAfter(timeout.plus(wait).toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The asynchronous tiering stub, with the request timeout on top of {@code wait}. */
+    public TieringServiceGrpc.TieringServiceStub tieringAsync(Duration wait) {
+        return tieringAsync.withDeadlineAfter(timeout.plus(wait).toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Runs a blocking call, rethrowing its failure as the typed exception. */

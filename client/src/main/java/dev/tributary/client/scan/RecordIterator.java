@@ -71,6 +71,40 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
                 context, map(responses, ReadLogResponse::getRecords), from, to, schemas);
     }
 
+    /**
+     * Streams {@code [from, to)} of a bucket's log as the raw log batch chunks the server sends
+     * (checksummed, undecoded), for readers that decode lazily.
+     */
+    public static LogChunkStream logChunks(
+            RpcClient rpc, long tableId, int bucket, long from, long to) {
+        ReadLogRequest req =
+                ReadLogRequest.newBuilder()
+                        .setTableId(tableId)
+                        .setBucket(bucket)
+                        .setFromOffset(from)
+                        .setToOffset(to)
+                        .build();
+        Context.CancellableContext context = Context.current().withCancellation();
+        Iterator<ReadLogResponse> responses =
+                inContext(context, () -> rpc.readStream().readLog(req));
+        return new LogChunkStream(context, map(responses, ReadLogResponse::getRecords));
+    }
+
+    /** Streams a KV snapshot's rows as the raw log batch chunks the server sends. */
+    public static LogChunkStream snapshotChunks(
+            RpcClient rpc, long tableId, int bucket, long snapshotId) {
+        ReadSnapshotRequest req =
+                ReadSnapshotRequest.newBuilder()
+                        .setTableId(tableId)
+                        .setBucket(bucket)
+                        .setSnapshotId(snapshotId)
+                        .build();
+        Context.CancellableContext context = Context.current().withCancellation();
+        Iterator<ReadSnapshotResponse> responses =
+                inContext(context, () -> rpc.readStream().readSnapshot(req));
+        return new LogChunkStream(context, map(responses, ReadSnapshotResponse::getRecords));
+    }
+
     /** Streams every row of a KV snapshot as INSERT records. */
     public static RecordIterator ofSnapshot(
             RpcClient rpc, long tableId, int bucket, long snapshotId, IntFunction<Schema> schemas) {

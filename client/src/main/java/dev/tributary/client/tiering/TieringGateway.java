@@ -3,26 +3,17 @@ package dev.tributary.client.tiering;
 import static dev.tributary.client.internal.RpcClient.call;
 
 import com.google.protobuf.ByteString;
-import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.RpcClient;
+import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
-import dev.tributary.client.tiering.TieringMessages.BucketPlan;
-import dev.tributary.client.tiering.TieringMessages.FencedTable;
-import dev.tributary.client.tiering.TieringMessages.Heartbeat;
-import dev.tributary.client.tiering.TieringMessages.HeartbeatResult;
-import dev.tributary.client.tiering.TieringMessages.RegisteredJob;
-import dev.tributary.client.tiering.TieringMessages.RoundCommit;
-import dev.tributary.client.tiering.TieringMessages.RoundPlan;
-import dev.tributary.client.tiering.TieringMessages.RoundReport;
-import dev.tributary.client.tiering.TieringMessages.SnapshotLease;
-import dev.tributary.client.tiering.TieringMessages.TableEpoch;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.Schema;
-import dev.tributary.rpc.error.ErrorCode;
+import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.BucketSplitPlanPb;
 import dev.tributary.rpc.proto.CommitRoundRequest;
-import dev.tributary.rpc.proto.CommitRoundResponse;
 import dev.tributary.rpc.proto.FencedTablePb;
 import dev.tributary.rpc.proto.HeartbeatRequest;
 import dev.tributary.rpc.proto.HeartbeatResponse;
@@ -44,19 +35,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
- * Internal: the tiering job's view of the coordinator and the buckets. Not part of the public
- * client API; it changes with the tiering protocol. Thread safe; calls block and throw the typed
- * exception the server raised ({@link dev.tributary.common.exception.FencedException} for a stale
- * attempt).
+ * Internal: the tiering job's view of the coordinator and the buckets, over gRPC. Not part of the
+ * public client API; it changes with the tiering protocol. It speaks the job-facing records of this
+ * package, the one vocabulary of the protocol on the job side (the coordinator has its own, the
+ * wire is {@code tiering.proto}). Thread safe; calls throw the typed exception the server raised.
  *
- * <p>A job: {@link #registerJob} once, then {@link #heartbeat} every {@link
- * RegisteredJob#heartbeatInterval()} (with {@code requestTable} whenever a reader is idle); read
- * each split of a plan with {@link #readLog} or, for snapshot splits, {@link #takeSnapshotLease} +
- * {@link #readSnapshot} + {@link #releaseSnapshotLease}; finish with {@link #commitRound}.
+ * <p>A job: {@link #registerJob} once and follow the {@link JobSettings} it returns, then {@link
+ * #heartbeat} every {@link JobSettings#heartbeatInterval()} (asking for a table, with a long-poll
+ * wait, whenever a reader is idle); read each split with {@link #readLog} or, for snapshot splits,
+ * {@link #takeSnapshotLease} + {@link #readSnapshot} + {@link #releaseSnapshotLease}; finish with
+ * {@link #commitRound}, or report the round in a heartbeat.
  */
 public final class TieringGateway {
     private final RpcClient rpc;
@@ -70,7 +63,7 @@ public final class TieringGateway {
      *
      * @param group the {@code table.datalake.tiering.group} it serves; empty for the default
      */
-    public RegisteredJob registerJob(String jobId, String group) {
+    public JobSettings registerJob(String jobId, String group) {
         RegisterJobResponse r =
                 call(
                         () ->
@@ -80,76 +73,104 @@ public final class TieringGateway {
                                                         .setJobId(jobId)
                                                         .setGroup(group == null ? "" : group)
                                                         .build()));
-        return new RegisteredJob(
+        return new JobSettings(
                 r.getJobId(),
                 Duration.ofMillis(r.getHeartbeatIntervalMillis()),
-                Duration.ofMillis(r.getHeartbeatTimeoutMillis()));
-    }
-
-    /** Reports progress and, if asked, receives the next table's round plan. */
-    public HeartbeatResult heartbeat(Heartbeat hb) {
-        HeartbeatRequest.Builder req =
-                HeartbeatRequest.newBuilder()
-                        .setJobId(hb.jobId())
-                        .setGroup(hb.group() == null ? "" : hb.group())
-                        .setRequestTable(hb.requestTable())
-                        .setWaitForTableMillis(hb.waitForTableMillis());
-        for (TableEpoch t : hb.inFlight()) {
-            req.addInFlight(TableEpochPb.newBuilder().setTableId(t.tableId()).setEpoch(t.epoch()));
-        }
-        hb.finished().forEach(r -> req.addFinished(toPb(r)));
-        hb.forceFinished().forEach(r -> req.addForceFinished(toPb(r)));
-        hb.failed().forEach(r -> req.addFailed(toPb(r)));
-        HeartbeatResponse resp = call(() -> rpc.tiering().heartbeat(req.build()));
-        List<FencedTable> fenced = new ArrayList<>();
-        for (FencedTablePb f : resp.getFencedList()) {
-            fenced.add(
-                    new FencedTable(
-                            f.getTableId(),
-                            f.getEpoch(),
-                            ErrorCode.fromCode(f.getErrorCode()).toException(f.getMessage())));
-        }
-        Optional<RoundPlan> plan =
-                resp.hasPlan() ? Optional.of(fromPb(resp.getPlan())) : Optional.empty();
-        return new HeartbeatResult(fenced, plan);
+                Duration.ofMillis(r.getHeartbeatTimeoutMillis()),
+                r.getCommitOrder(),
+                Duration.ofMillis(r.getCommitTimeoutMillis()));
     }
 
     /**
-     * Commits a round to the lake, fenced by (table, epoch) (T19).
+     * Renews in-flight attempts, reports ended rounds and, if asked, receives the next table's
+     * round.
      *
-     * @return the lake snapshot id, empty when the round wrote nothing (T27)
-     * @throws dev.tributary.common.exception.FencedException when the attempt is stale; nothing was
-     *     committed
+     * @param waitForTable with {@code requestTable}: when no table is pending, the server holds the
+     *     answer up to this long (capped at the heartbeat interval) and answers as soon as one
+     *     becomes pending, so an idle reader gets work at once (T3); zero answers at once
      */
-    public OptionalLong commitRound(RoundCommit commit) {
+    public HeartbeatResult heartbeat(
+            String jobId,
+            String group,
+            List<Attempt> inFlight,
+            List<RoundReport> reports,
+            boolean requestTable,
+            Duration waitForTable) {
+        HeartbeatRequest.Builder req =
+                HeartbeatRequest.newBuilder()
+                        .setJobId(jobId)
+                        .setGroup(group == null ? "" : group)
+                        .setRequestTable(requestTable)
+                        .setWaitForTableMillis(requestTable ? waitForTable.toMillis() : 0);
+        inFlight.forEach(a -> req.addInFlight(toPb(a)));
+        for (RoundReport r : reports) {
+            RoundReportPb pb = toPb(r);
+            switch (r.outcome()) {
+                case FINISHED -> req.addFinished(pb);
+                case FORCE_FINISHED -> req.addForceFinished(pb);
+                case FAILED -> req.addFailed(pb);
+            }
+        }
+        Duration wait = requestTable ? waitForTable : Duration.ZERO;
+        HeartbeatResponse resp = call(() -> rpc.tiering(wait).heartbeat(req.build()));
+        List<Attempt> stale = new ArrayList<>();
+        for (FencedTablePb f : resp.getFencedList()) {
+            stale.add(new Attempt(f.getTableId(), f.getEpoch()));
+        }
+        List<Attempt> forceFinish = new ArrayList<>();
+        resp.getForceFinishList().forEach(a -> forceFinish.add(fromPb(a)));
+        Optional<RoundPlan> plan =
+                resp.hasPlan() ? Optional.of(fromPb(resp.getPlan())) : Optional.empty();
+        return new HeartbeatResult(stale, forceFinish, plan);
+    }
+
+    /**
+     * Asks the coordinator to commit a round to the lake, fenced by its attempt (T19). The call
+     * does not hold a thread while the lake commit runs.
+     *
+     * @param commitTimeout the coordinator's {@link JobSettings#commitTimeout()}: the call waits
+     *     that long on top of the request timeout
+     * @return {@link CommitOutcome#FENCED} when the attempt is stale (nothing was committed); other
+     *     failures complete the future exceptionally with the typed exception
+     */
+    public CompletableFuture<CommitOutcome> commitRound(
+            String jobId, RoundCommit commit, Duration commitTimeout) {
         CommitRoundRequest.Builder req =
                 CommitRoundRequest.newBuilder()
-                        .setJobId(commit.jobId())
+                        .setJobId(jobId)
                         .setTableId(commit.tableId())
                         .setEpoch(commit.epoch())
                         .setRoundId(commit.roundId())
                         .setStats(
                                 RoundStatsPb.newBuilder()
-                                        .setRows(commit.stats().rows())
-                                        .setBytes(commit.stats().bytes())
-                                        .setFiles(commit.stats().files())
-                                        .setForceFinished(commit.stats().forceFinished())
-                                        .setStartedAtMillis(commit.stats().startedAtMillis()));
-        for (Map.Entry<Integer, Long> e : new TreeMap<>(commit.endOffsets()).entrySet()) {
+                                        .setRecordsRead(commit.recordsRead())
+                                        .setBytesRead(commit.bytesRead())
+                                        .setForceFinished(commit.forceFinished()));
+        for (Map.Entry<Integer, Long> e : new TreeMap<>(commit.tieredOffsets()).entrySet()) {
             req.addEndOffsets(
                     BucketOffsetPb.newBuilder().setBucket(e.getKey()).setOffset(e.getValue()));
         }
-        for (byte[] c : commit.committables()) {
-            req.addCommittables(ByteString.copyFrom(c));
-        }
-        CommitRoundResponse r = call(() -> rpc.tiering().commitRound(req.build()));
-        return r.hasLakeSnapshotId()
-                ? OptionalLong.of(r.getLakeSnapshotId())
-                : OptionalLong.empty();
+        commit.writeResults().forEach(c -> req.addCommittables(ByteString.copyFrom(c)));
+        commit.discardedWriteResults()
+                .forEach(c -> req.addDiscardedWriteResults(ByteString.copyFrom(c)));
+        return RpcClient.callAsync(rpc.tieringAsync(commitTimeout)::commitRound, req.build())
+                .handle(
+                        (r, e) -> {
+                            if (e == null) {
+                                return CommitOutcome.COMMITTED;
+                            }
+                            Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+                            if (cause instanceof FencedException) {
+                                return CommitOutcome.FENCED;
+                            }
+                            throw e instanceof CompletionException ce
+                                    ? ce
+                                    : new CompletionException(e);
+                        });
     }
 
     /** Leases a KV snapshot so retention keeps it while a split reads it (T9). */
-    public SnapshotLease takeSnapshotLease(TableBucket bucket, long snapshotId, String holder) {
+    public LeaseGrant takeSnapshotLease(TableBucket bucket, long snapshotId, String holder) {
         return fromPb(
                 call(
                         () ->
@@ -164,10 +185,10 @@ public final class TieringGateway {
     }
 
     /**
-     * Extends a live lease; a {@link dev.tributary.common.exception.NotFoundException} means it
-     * expired.
+     * Extends a live lease by the server's lease timeout; a {@link
+     * dev.tributary.common.exception.NotFoundException} means it expired.
      */
-    public SnapshotLease renewSnapshotLease(TableBucket bucket, String leaseId) {
+    public LeaseGrant renewSnapshotLease(TableBucket bucket, String leaseId) {
         return fromPb(
                 call(
                         () ->
@@ -199,6 +220,19 @@ public final class TieringGateway {
      */
     public RecordIterator readLog(TableBucket bucket, long from, long to, Schema schema) {
         return RecordIterator.ofLog(rpc, bucket.tableId(), bucket.bucket(), from, to, id -> schema);
+    }
+
+    /**
+     * Streams {@code [from, to)} of one bucket's log as raw log batch chunks (flow-controlled), for
+     * a reader that verifies and decodes them itself. Close the stream to stop early.
+     */
+    public LogChunkStream readLogChunks(TableBucket bucket, long from, long to) {
+        return RecordIterator.logChunks(rpc, bucket.tableId(), bucket.bucket(), from, to);
+    }
+
+    /** Streams a KV snapshot's rows as raw log batch chunks (all INSERTs). */
+    public LogChunkStream readSnapshotChunks(TableBucket bucket, long snapshotId) {
+        return RecordIterator.snapshotChunks(rpc, bucket.tableId(), bucket.bucket(), snapshotId);
     }
 
     /** Streams every row of a KV snapshot as INSERT records. */
@@ -239,38 +273,56 @@ public final class TieringGateway {
         return out;
     }
 
+    private static TableEpochPb toPb(Attempt a) {
+        return TableEpochPb.newBuilder().setTableId(a.tableId()).setEpoch(a.epoch()).build();
+    }
+
+    private static Attempt fromPb(TableEpochPb pb) {
+        return new Attempt(pb.getTableId(), pb.getEpoch());
+    }
+
     private static RoundReportPb toPb(RoundReport r) {
         RoundReportPb.Builder b =
-                RoundReportPb.newBuilder().setTableId(r.tableId()).setEpoch(r.epoch());
+                RoundReportPb.newBuilder()
+                        .setTableId(r.attempt().tableId())
+                        .setEpoch(r.attempt().epoch());
         if (r.reason() != null) {
             b.setReason(r.reason());
         }
+        r.discardedWriteResults().forEach(c -> b.addDiscardedWriteResults(ByteString.copyFrom(c)));
         return b.build();
     }
 
-    private static SnapshotLease fromPb(SnapshotLeasePb pb) {
-        return new SnapshotLease(pb.getLeaseId(), pb.getExpiresAtMillis());
+    private static LeaseGrant fromPb(SnapshotLeasePb pb) {
+        return new LeaseGrant(pb.getLeaseId(), pb.getExpiresAtMillis(), pb.getTtlMillis());
     }
 
     private static RoundPlan fromPb(RoundPlanPb pb) {
         List<BucketPlan> buckets = new ArrayList<>();
         for (BucketSplitPlanPb b : pb.getBucketsList()) {
             buckets.add(
-                    new BucketPlan(
-                            b.getBucket(),
-                            b.getFromOffset(),
-                            b.getCutoffOffset(),
-                            b.hasSnapshotId() ? Optional.of(b.getSnapshotId()) : Optional.empty(),
-                            b.hasSnapshotLogOffset()
-                                    ? Optional.of(b.getSnapshotLogOffset())
-                                    : Optional.empty()));
+                    b.hasSnapshotId()
+                            ? BucketPlan.snapshot(
+                                    b.getBucket(),
+                                    b.getSnapshotId(),
+                                    b.hasSnapshotLogOffset()
+                                            ? b.getSnapshotLogOffset()
+                                            : b.getCutoffOffset())
+                            : BucketPlan.log(
+                                    b.getBucket(), b.getFromOffset(), b.getCutoffOffset()));
         }
+        TablePath path = ProtoConverters.fromPb(pb.getTable().getPath());
+        // the coordinator states the round's ceiling as a deadline; the job measures it from now
+        Duration ceiling =
+                Duration.ofMillis(
+                        Math.max(1, pb.getForceFinishAtMillis() - pb.getPlannedAtMillis()));
         return new RoundPlan(
-                TableInfo.fromPb(pb.getTable()),
+                pb.getTable().getTableId(),
+                path,
                 pb.getEpoch(),
                 pb.getRoundId(),
-                pb.getPlannedAtMillis(),
-                pb.getForceFinishAtMillis(),
+                ceiling,
+                ProtoConverters.fromPb(pb.getTable().getTableDescriptor()).hasPrimaryKey(),
                 buckets);
     }
 }

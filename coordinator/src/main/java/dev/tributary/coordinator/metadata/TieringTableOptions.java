@@ -3,6 +3,7 @@ package dev.tributary.coordinator.metadata;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import java.time.Duration;
@@ -17,11 +18,8 @@ public final class TieringTableOptions {
     /** The group used for tables that do not name one. */
     public static final String DEFAULT_GROUP = "default";
 
-    public static final ConfigOption<Boolean> DATALAKE_ENABLED =
-            ConfigOptions.key("table.datalake.enabled")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withDescription("Whether the table is tiered into the lake.");
+    /** Declared in common: the store reads it too. */
+    public static final ConfigOption<Boolean> DATALAKE_ENABLED = LakeTableOptions.DATALAKE_ENABLED;
 
     public static final ConfigOption<Duration> DATALAKE_FRESHNESS =
             ConfigOptions.key("table.datalake.freshness")

@@ -8,9 +8,10 @@ import java.util.concurrent.Executor;
 /**
  * A single-threaded stand-in for {@link CoordinatorEventLoop} driven by a {@link ManualClock}: the
  * caller's thread is the loop. Used by tests and the {@code TieringSimulator} to run the real
- * coordinator logic under virtual time, deterministically and without sleeps.
+ * coordinator logic under virtual time, deterministically and without sleeps. As a {@link LakeIo}
+ * it queues lake I/O behind the loop's own tasks (an instant lake).
  */
-public final class ManualLoop implements Executor, TimerService {
+public final class ManualLoop implements Executor, TimerService, LakeIo {
     private final ManualClock clock;
     private final TimerQueue timers;
     private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
@@ -28,6 +29,13 @@ public final class ManualLoop implements Executor, TimerService {
     @Override
     public void execute(Runnable task) {
         tasks.add(task);
+    }
+
+    @Override
+    public Handle submit(Runnable task) {
+        AbandonableTask t = new AbandonableTask(task, () -> {}, () -> {});
+        tasks.add(t);
+        return t;
     }
 
     @Override

@@ -11,9 +11,7 @@ import dev.tributary.coordinator.runtime.ManualLoop;
 import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.KvSnapshotRef;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.store.InMemoryMetadataStore;
 import dev.tributary.coordinator.tiering.BucketWork;
 import dev.tributary.coordinator.tiering.CommitRequest;
@@ -26,6 +24,10 @@ import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringManager;
 import dev.tributary.coordinator.tiering.TieringState;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -84,7 +86,7 @@ public final class TieringSimulator {
                         clock,
                         loop,
                         loop,
-                        Runnable::run,
+                        loop,
                         new InMemoryMetadataStore(),
                         new Buckets(),
                         new InstantLake());
@@ -346,7 +348,7 @@ public final class TieringSimulator {
                                     rd.plan.epoch(),
                                     rd.plan.roundId(),
                                     rd.ends,
-                                    new byte[0],
+                                    List.of(),
                                     RoundStats.EMPTY,
                                     rd.forceFinished));
         }
@@ -429,13 +431,21 @@ public final class TieringSimulator {
         private long next = 1;
 
         @Override
-        public long commit(LakeCommitRequest request) {
-            return next++;
+        public LakeCommitResult commit(
+                TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties) {
+            return LakeCommitResult.committed(next++, 0, 0, 0);
         }
 
         @Override
-        public Optional<LakeSnapshotRecord> latestTieringSnapshot(
-                long tableId, TablePath path, TableDescriptor descriptor) {
+        public void abort(TablePath path, List<byte[]> writeResults) {}
+
+        @Override
+        public List<String> deleteOrphanFiles(TablePath path, OrphanPolicy policy) {
+            return List.of();
+        }
+
+        @Override
+        public Optional<LakeSnapshot> latestTieringSnapshot(TablePath path, long tableId) {
             return Optional.empty();
         }
     }

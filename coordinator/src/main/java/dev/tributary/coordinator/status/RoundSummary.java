@@ -5,6 +5,9 @@ package dev.tributary.coordinator.status;
  *
  * @param epoch the round's tiering epoch
  * @param roundId the round's id
+ * @param jobId the job that ran the round, {@code null} when not known (adopted)
+ * @param queueWaitMillis how long the table waited in the pending queue before a job got it (T3,
+ *     T16), -1 when not known
  * @param startMillis wall time the table was handed to a job
  * @param endMillis wall time the round ended (commit recorded, nothing to do, or failed)
  * @param outcome how it ended
@@ -20,6 +23,8 @@ package dev.tributary.coordinator.status;
 public record RoundSummary(
         long epoch,
         long roundId,
+        String jobId,
+        long queueWaitMillis,
         long startMillis,
         long endMillis,
         Outcome outcome,
@@ -61,6 +66,8 @@ public record RoundSummary(
     public static RoundSummary withoutCommit(
             long epoch,
             long roundId,
+            String jobId,
+            long queueWaitMillis,
             long startMillis,
             long endMillis,
             boolean forceFinished,
@@ -68,6 +75,8 @@ public record RoundSummary(
         return new RoundSummary(
                 epoch,
                 roundId,
+                jobId,
+                queueWaitMillis,
                 startMillis,
                 endMillis,
                 failure == null ? Outcome.NOTHING_NEW : Outcome.FAILED,
@@ -86,6 +95,8 @@ public record RoundSummary(
         return new RoundSummary(
                 epoch,
                 roundId,
+                null,
+                -1,
                 atMillis,
                 atMillis,
                 Outcome.ADOPTED,

@@ -134,6 +134,8 @@ final class MetadataCodec {
         w.writeByte(ROUND_V2);
         w.writeLong(s.epoch());
         w.writeLong(s.roundId());
+        writeNullable(w, s.jobId());
+        w.writeLong(s.queueWaitMillis());
         w.writeLong(s.startMillis());
         w.writeLong(s.endMillis());
         w.writeByte(s.outcome().ordinal());
@@ -167,6 +169,8 @@ final class MetadataCodec {
                     return new RoundSummary(
                             epoch,
                             round,
+                            null,
+                            -1,
                             start,
                             end,
                             snapshot < 0
@@ -184,6 +188,8 @@ final class MetadataCodec {
             case ROUND_V2:
                 return new RoundSummary(
                         r.readLong(),
+                        r.readLong(),
+                        readNullable(r),
                         r.readLong(),
                         r.readLong(),
                         r.readLong(),

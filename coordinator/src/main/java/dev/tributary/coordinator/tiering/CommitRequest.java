@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.tiering;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -17,8 +18,11 @@ import java.util.TreeMap;
  *     bucket within {@code (startOffset, endOffset]} of its {@link BucketWork} (less than the
  *     cutoff only if force-finished); for a SNAPSHOT bucket exactly the snapshot's log offset.
  *     Buckets left out keep their tiered offset.
- * @param committable the lake plugin's serialized committable, opaque to the coordinator
- * @param stats what the round wrote
+ * @param writeResults the lake write results to commit as one snapshot, each serialized by the lake
+ *     SPI's versioned {@code LakeWriteResultSerializer}; opaque to the coordinator
+ * @param discardedResults results this attempt wrote that must not be committed (a range after a
+ *     gap left by force-finish); their files are deleted
+ * @param stats what the job read
  * @param forceFinished the round was cut by its ceiling (T13): the rest is queued at once
  */
 public record CommitRequest(
@@ -27,13 +31,15 @@ public record CommitRequest(
         long epoch,
         long roundId,
         SortedMap<Integer, Long> bucketEndOffsets,
-        byte[] committable,
+        List<byte[]> writeResults,
+        List<byte[]> discardedResults,
         RoundStats stats,
         boolean forceFinished) {
 
     public CommitRequest {
         bucketEndOffsets = new TreeMap<>(Objects.requireNonNull(bucketEndOffsets));
-        Objects.requireNonNull(committable, "committable");
+        writeResults = List.copyOf(writeResults);
+        discardedResults = List.copyOf(discardedResults);
         stats = stats == null ? RoundStats.EMPTY : stats;
     }
 
@@ -43,7 +49,7 @@ public record CommitRequest(
             long epoch,
             long roundId,
             Map<Integer, Long> bucketEndOffsets,
-            byte[] committable,
+            List<byte[]> writeResults,
             RoundStats stats,
             boolean forceFinished) {
         return new CommitRequest(
@@ -52,8 +58,33 @@ public record CommitRequest(
                 epoch,
                 roundId,
                 new TreeMap<>(bucketEndOffsets),
-                committable,
+                writeResults,
+                List.of(),
                 stats,
                 forceFinished);
+    }
+
+    /** The same request with its offsets replaced by validated ones. */
+    CommitRequest withOffsets(SortedMap<Integer, Long> offsets) {
+        return new CommitRequest(
+                jobId,
+                tableId,
+                epoch,
+                roundId,
+                offsets,
+                writeResults,
+                discardedResults,
+                stats,
+                forceFinished);
+    }
+
+    /** Every result of the request, committable or not: what an abort must delete. */
+    List<byte[]> allResults() {
+        if (discardedResults.isEmpty()) {
+            return writeResults;
+        }
+        List<byte[]> all = new java.util.ArrayList<>(writeResults);
+        all.addAll(discardedResults);
+        return all;
     }
 }

@@ -3,17 +3,21 @@ package dev.tributary.coordinator.tiering;
 import java.time.Duration;
 
 /**
- * The coordinator's answer to a job registration.
+ * The coordinator's answer to a job registration: the settings a job must follow, which the
+ * coordinator owns (one owner per setting, so a remote job can never disagree with the server).
  *
  * @param jobId the job id
  * @param group the job's group
  * @param heartbeatInterval how often the job must heartbeat
  * @param heartbeatTimeout after how long without a heartbeat its tables are failed
- * @param commitOrder the coordinator's commit order (T25)
+ * @param commitOrder the coordinator's commit order (T25); the coordinator enforces it
+ * @param commitTimeout how long a lake commit may take before its outcome is reconciled instead of
+ *     waited for; a job's commit call waits at least this long
  */
 public record JobRegistration(
         String jobId,
         String group,
         Duration heartbeatInterval,
         Duration heartbeatTimeout,
-        CommitOrder commitOrder) {}
+        CommitOrder commitOrder,
+        Duration commitTimeout) {}

@@ -2,32 +2,66 @@ package dev.tributary.coordinator.tiering;
 
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
+import dev.tributary.coordinator.runtime.LakeIo;
+import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
-import java.util.Map;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The lake side of one fenced commit (T20, T21, T24): commits the round's files with snapshot
- * properties from which the lake alone can rebuild the table's record, then records the outcome
- * durably, all on the I/O pool. Which attempt may commit, and what the table does next, is the
- * manager's business; this class only reports the outcome back on the loop.
+ * The lake side of one fenced commit (T20, T21, T23, T24), on the lake I/O pool: commits the
+ * round's files with snapshot properties from which the lake alone can rebuild the table's record,
+ * records the outcome durably, then deletes what the round discarded and, when earlier attempts of
+ * the table may have left files, the table's orphan files. Which attempt may commit, and what the
+ * table does next, is the manager's business; this class reports back on the loop.
+ *
+ * <p>A commit running longer than {@code tiering.commit.timeout} is abandoned: the manager hears
+ * {@link Callbacks#failed} with an unknown outcome at once, and {@link Callbacks#ended} only when
+ * the lake call has really returned, so the table's next round cannot start while the old commit
+ * might still land. A commit that returns in time is {@link Callbacks#ended} right before its
+ * outcome.
  */
 final class LakeCommitRunner {
-    /** Receives a failure and whether the lake may nevertheless hold the round's snapshot. */
-    interface FailureHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(LakeCommitRunner.class);
+
+    /** Who ran a round and when it started, for its summary. */
+    record RoundStart(String jobId, long queueWaitMillis, long startMillis) {}
+
+    /** What became of a commit; every method runs on the loop. */
+    interface Callbacks {
+        /** The round is in the lake and in the durable record {@code next}. */
+        void committed(TieringRecord next, LakeCommitResult result, boolean cleanedUp);
+
+        /**
+         * The round did not commit, or nobody knows (a timeout, or a failure after the lake call
+         * started).
+         */
         void failed(Throwable cause, boolean outcomeUnknown);
+
+        /**
+         * The lake I/O of this commit has returned: right before the outcome, or on its own after a
+         * timeout was reported.
+         */
+        void ended();
     }
 
     private final LakeCommitStep lake;
     private final MetadataStore store;
     private final Clock clock;
     private final Executor loop;
-    private final Executor ioExecutor;
+    private final LakeIo io;
+    private final TimerService timers;
+    private final TieringConfig config;
 
     /**
      * @param lake the lake, or {@code null} when none is configured (every commit then fails)
@@ -37,106 +71,221 @@ final class LakeCommitRunner {
             MetadataStore store,
             Clock clock,
             Executor loop,
-            Executor ioExecutor) {
+            LakeIo io,
+            TimerService timers,
+            TieringConfig config) {
         this.lake = lake;
         this.store = store;
         this.clock = clock;
         this.loop = loop;
-        this.ioExecutor = ioExecutor;
+        this.io = io;
+        this.timers = timers;
+        this.config = config;
     }
 
     /**
-     * Runs the commit of a validated request. Exactly one callback runs: on the loop, except
-     * without a lake, when {@code onFailed} runs at once on the caller's thread (nothing was
-     * written, so the outcome is known).
+     * Runs the commit of a validated request. Call on the loop.
      *
      * @param table the table as it was when the commit started
      * @param base the table's durable record before this round
-     * @param roundStartMillis when the round was handed out (for the round summary)
-     * @param onCommitted gets the snapshot id and the record already stored for it
+     * @param round who ran the round, its queue wait and when it was handed out (for the summary)
+     * @param sweepOrphans whether earlier attempts of the table may have left files behind
      */
     void run(
             TableInfo table,
             TieringRecord base,
-            long roundStartMillis,
+            RoundStart round,
             CommitRequest r,
-            BiConsumer<Long, TieringRecord> onCommitted,
-            FailureHandler onFailed) {
+            boolean sweepOrphans,
+            Callbacks callbacks) {
         if (lake == null) {
-            onFailed.failed(new IllegalStateException("no lake is configured"), false);
+            callbacks.ended();
+            callbacks.failed(new IllegalStateException("no lake is configured"), false);
             return;
         }
-        LakeCommitRequest lakeRequest = lakeRequest(table, base, r);
-        ioExecutor.execute(
-                () -> {
-                    long snapshotId;
-                    try {
-                        snapshotId = lake.commit(lakeRequest);
-                    } catch (Throwable e) {
-                        loop.execute(() -> onFailed.failed(e, true));
-                        return;
-                    }
-                    long end = clock.currentTimeMillis();
-                    RoundSummary summary =
-                            new RoundSummary(
-                                    r.epoch(),
-                                    r.roundId(),
-                                    roundStartMillis,
-                                    end,
-                                    RoundSummary.Outcome.COMMITTED,
-                                    r.stats().rows(),
-                                    r.stats().bytes(),
-                                    r.stats().files(),
-                                    r.stats().rows(),
-                                    r.stats().bytes(),
-                                    r.forceFinished(),
-                                    snapshotId,
-                                    null);
-                    TieringRecord next =
-                            base.afterCommit(
-                                    r.bucketEndOffsets(),
-                                    end,
-                                    snapshotId,
-                                    r.epoch(),
-                                    r.roundId(),
-                                    r.forceFinished(),
-                                    summary);
-                    try {
-                        store.putTieringRecord(next);
-                    } catch (Throwable e) {
-                        // the snapshot is in the lake but not in the record: reconciliation adopts
-                        // it
-                        loop.execute(() -> onFailed.failed(e, true));
-                        return;
-                    }
-                    loop.execute(() -> onCommitted.accept(snapshotId, next));
-                });
+        long startedAt = clock.currentTimeMillis();
+        TieringSnapshotProperties props =
+                TieringSnapshotProperties.of(
+                        table.tableId(),
+                        r.epoch(),
+                        r.roundId(),
+                        base.afterCommit(r.bucketEndOffsets(), startedAt, -1, 0, 0, false, null)
+                                .tieredOffsets(),
+                        startedAt);
+        Delivery delivery = new Delivery(callbacks);
+        LakeIo.Handle handle =
+                io.submit(
+                        () ->
+                                commitAndRecord(
+                                        table, base, round, r, props, sweepOrphans, delivery));
+        delivery.timer =
+                timers.schedule(
+                        config.commitTimeout().toMillis(),
+                        () -> delivery.timedOut(handle, table, r));
     }
 
-    /** The request for the lake, stamped with every bucket's tiered offset after this round. */
-    private LakeCommitRequest lakeRequest(TableInfo table, TieringRecord base, CommitRequest r) {
-        long startedAt = clock.currentTimeMillis();
-        TieringRecord merged =
+    /** Runs on the I/O pool. */
+    private void commitAndRecord(
+            TableInfo table,
+            TieringRecord base,
+            RoundStart round,
+            CommitRequest r,
+            TieringSnapshotProperties props,
+            boolean sweepOrphans,
+            Delivery delivery) {
+        LakeCommitResult result;
+        try {
+            result = lake.commit(table.path(), r.writeResults(), props);
+        } catch (Throwable e) {
+            loop.execute(() -> delivery.failed(e, true));
+            return;
+        }
+        long end = clock.currentTimeMillis();
+        long snapshotId = result.snapshot().orElse(-1L);
+        RoundSummary summary =
+                new RoundSummary(
+                        r.epoch(),
+                        r.roundId(),
+                        round.jobId(),
+                        round.queueWaitMillis(),
+                        round.startMillis(),
+                        end,
+                        RoundSummary.Outcome.COMMITTED,
+                        result.rowCount(),
+                        result.fileBytes(),
+                        result.fileCount(),
+                        r.stats().recordsRead(),
+                        r.stats().bytesRead(),
+                        r.forceFinished(),
+                        snapshotId,
+                        null);
+        TieringRecord next =
                 base.afterCommit(
-                        r.bucketEndOffsets(), startedAt, -1, r.epoch(), r.roundId(), false, null);
-        Map<String, String> props =
-                new TieringSnapshotProperties(
-                                table.tableId(),
-                                r.epoch(),
-                                r.roundId(),
-                                merged.tieredOffsets(),
-                                startedAt)
-                        .toMap();
-        return new LakeCommitRequest(
-                table.tableId(),
-                table.path(),
-                table.descriptor(),
-                table.schemaId(),
-                r.epoch(),
-                r.roundId(),
-                r.bucketEndOffsets(),
-                merged.tieredOffsets(),
-                r.committable(),
-                props);
+                        r.bucketEndOffsets(),
+                        end,
+                        snapshotId,
+                        r.epoch(),
+                        r.roundId(),
+                        r.forceFinished(),
+                        summary);
+        if (delivery.abandoned()) {
+            // the manager already gave up on this commit; reconciliation adopts it (T21)
+            loop.execute(delivery::ended);
+            return;
+        }
+        try {
+            store.putTieringRecord(next);
+        } catch (Throwable e) {
+            // the snapshot is in the lake but not in the record: reconciliation adopts it
+            loop.execute(() -> delivery.failed(e, true));
+            return;
+        }
+        boolean cleanedUp = cleanUp(table, r, sweepOrphans);
+        loop.execute(() -> delivery.committed(next, result, cleanedUp));
+    }
+
+    /**
+     * Deletes the files of the round's discarded results and, if asked, the table's orphans. Both
+     * are best effort: the round is committed whatever happens here.
+     *
+     * @return false when something could not be deleted (the next commit tries again)
+     */
+    private boolean cleanUp(TableInfo table, CommitRequest r, boolean sweepOrphans) {
+        boolean ok = true;
+        if (!r.discardedResults().isEmpty()) {
+            try {
+                lake.abort(table.path(), r.discardedResults());
+            } catch (Throwable e) {
+                ok = false;
+                LOG.warn(
+                        "could not delete the discarded files of {} round {}; orphan cleanup"
+                                + " retries at the next commit",
+                        table.path(),
+                        r.roundId(),
+                        e);
+            }
+        }
+        if (sweepOrphans || !ok) {
+            try {
+                Instant olderThan =
+                        Instant.ofEpochMilli(clock.currentTimeMillis())
+                                .minus(config.orphanGracePeriod());
+                List<String> deleted =
+                        lake.deleteOrphanFiles(
+                                table.path(),
+                                new OrphanPolicy(olderThan, table.tableId(), r.epoch()));
+                if (!deleted.isEmpty()) {
+                    LOG.info(
+                            "deleted {} orphan files of {} left by earlier attempts",
+                            deleted.size(),
+                            table.path());
+                }
+            } catch (Throwable e) {
+                ok = false;
+                LOG.warn(
+                        "orphan cleanup of {} failed; retrying at the next commit",
+                        table.path(),
+                        e);
+            }
+        }
+        return ok;
+    }
+
+    /**
+     * Hands exactly one outcome to the callbacks, then {@link Callbacks#ended}; everything but
+     * {@link #abandoned()} runs on the loop.
+     */
+    private static final class Delivery {
+        private final Callbacks callbacks;
+        private volatile boolean timedOut;
+        TimerService.Timer timer;
+
+        Delivery(Callbacks callbacks) {
+            this.callbacks = callbacks;
+        }
+
+        /** Read from the I/O thread: the manager gave up on this commit. */
+        boolean abandoned() {
+            return timedOut;
+        }
+
+        void committed(TieringRecord next, LakeCommitResult result, boolean cleanedUp) {
+            if (timedOut) {
+                // the record was written before the timeout hit: reconciliation finds it the same
+                callbacks.ended();
+                return;
+            }
+            timer.cancel();
+            callbacks.ended();
+            callbacks.committed(next, result, cleanedUp);
+        }
+
+        void failed(Throwable cause, boolean outcomeUnknown) {
+            callbacks.ended();
+            if (!timedOut) {
+                timer.cancel();
+                callbacks.failed(cause, outcomeUnknown);
+            }
+        }
+
+        void ended() {
+            callbacks.ended();
+        }
+
+        void timedOut(LakeIo.Handle handle, TableInfo table, CommitRequest r) {
+            timedOut = true;
+            boolean neverStarted = handle.abandon();
+            TimeoutException cause =
+                    new TimeoutException(
+                            "the lake commit of "
+                                    + table.path()
+                                    + " round "
+                                    + r.roundId()
+                                    + " did not finish within tiering.commit.timeout");
+            if (neverStarted) {
+                callbacks.ended();
+            }
+            callbacks.failed(cause, !neverStarted);
+        }
     }
 }

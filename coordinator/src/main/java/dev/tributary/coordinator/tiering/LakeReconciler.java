@@ -1,11 +1,14 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -14,9 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciliation with the lake (T21). After a restart, or after a commit whose outcome is unknown,
- * the lake may hold a snapshot the coordinator never recorded; its properties ({@link
- * TieringSnapshotProperties}) carry everything the table's record needs, so it is adopted instead
- * of tiering the same offsets twice.
+ * the lake may hold a snapshot the coordinator never recorded; its properties carry everything the
+ * table's record needs, so it is adopted instead of tiering the same offsets twice. A snapshot that
+ * cannot be reconciled with the record (malformed properties, or a lake that is behind or ahead of
+ * the record in a way no crash explains) is a {@link CorruptDataException}: the table stops tiering
+ * and says why, since any round from there could lose or duplicate data.
  *
  * <p>The read runs on the I/O pool and answers on the loop; the decision is a pure function of the
  * known record and the snapshot found, so the manager applies it on its own thread.
@@ -27,13 +32,13 @@ final class LakeReconciler {
     private final LakeCommitStep lake;
     private final Clock clock;
     private final Executor loop;
-    private final Executor ioExecutor;
+    private final Executor io;
 
-    LakeReconciler(LakeCommitStep lake, Clock clock, Executor loop, Executor ioExecutor) {
+    LakeReconciler(LakeCommitStep lake, Clock clock, Executor loop, Executor io) {
         this.lake = lake;
         this.clock = clock;
         this.loop = loop;
-        this.ioExecutor = ioExecutor;
+        this.io = io;
     }
 
     /**
@@ -43,15 +48,13 @@ final class LakeReconciler {
      */
     void readLatest(
             TableInfo table,
-            Consumer<Optional<LakeSnapshotRecord>> onRead,
+            Consumer<Optional<LakeSnapshot>> onRead,
             Consumer<Throwable> onFailed) {
-        ioExecutor.execute(
+        io.execute(
                 () -> {
-                    Optional<LakeSnapshotRecord> found;
+                    Optional<LakeSnapshot> found;
                     try {
-                        found =
-                                lake.latestTieringSnapshot(
-                                        table.tableId(), table.path(), table.descriptor());
+                        found = lake.latestTieringSnapshot(table.path(), table.tableId());
                     } catch (Throwable e) {
                         loop.execute(() -> onFailed.accept(e));
                         return;
@@ -62,39 +65,110 @@ final class LakeReconciler {
 
     /**
      * The record to adopt from {@code found}, or empty when there is nothing to adopt: no snapshot,
-     * one not written by tiering (or garbled), another table's, the very snapshot the record names,
-     * or one of an epoch not above the record's (the coordinator already moved past it).
+     * or the very round the record already names.
+     *
+     * @param epochCeiling the first epoch this coordinator has not issued yet in any run (the next
+     *     incarnation's base): a snapshot at or above it was written by another cluster
+     * @throws CorruptDataException when the lake and the record disagree in a way that adopting or
+     *     ignoring could turn into lost or duplicated data, or the snapshot is another cluster's
+     *     (wall-clock times cannot tell: clocks step back, epochs never do)
      */
     Optional<TieringRecord> adoption(
-            TableInfo table, TieringRecord known, Optional<LakeSnapshotRecord> found) {
-        Optional<TieringSnapshotProperties> props =
-                found.flatMap(r -> TieringSnapshotProperties.parse(r.properties()));
-        if (props.isEmpty()
-                || props.get().tableId() != table.tableId()
-                || found.get().snapshotId() == known.lakeSnapshotId()
-                || props.get().epoch() <= known.epoch()) {
+            TableInfo table, TieringRecord known, Optional<LakeSnapshot> found, long epochCeiling) {
+        if (found.isEmpty()) {
+            if (known.lakeSnapshotId() >= 0) {
+                // snapshots expired by another engine, or the lake table replaced: the record
+                // stays the truth about what was tiered, and rounds go on from it
+                LOG.warn(
+                        "the lake table of {} holds no tiering snapshot although round {} was"
+                                + " committed as snapshot {}; continuing from the coordinator's"
+                                + " record",
+                        table.path(),
+                        known.roundId(),
+                        known.lakeSnapshotId());
+            }
             return Optional.empty();
         }
-        TieringSnapshotProperties p = props.get();
-        long snapshotId = found.get().snapshotId();
+        LakeSnapshot snap = found.get();
+        TieringSnapshotProperties p = snap.properties();
+        if (p.epoch() >= epochCeiling) {
+            // same table id and path, but an epoch this coordinator never handed out: another
+            // cluster (or a lost metadata directory) tiered into this lake table
+            throw inconsistent(
+                    table,
+                    snap,
+                    "it was written by another Tributary cluster (epoch "
+                            + p.epoch()
+                            + "; epochs of this coordinator stay below "
+                            + epochCeiling
+                            + ")");
+        }
+        if (p.epoch() == known.epoch() && p.roundId() == known.roundId()) {
+            return Optional.empty();
+        }
+        if (p.epoch() < known.epoch()
+                || (p.epoch() == known.epoch() && p.roundId() < known.roundId())) {
+            throw inconsistent(
+                    table,
+                    snap,
+                    "its newest tiering snapshot is of epoch "
+                            + p.epoch()
+                            + " round "
+                            + p.roundId()
+                            + ", older than the coordinator's last commit (epoch "
+                            + known.epoch()
+                            + " round "
+                            + known.roundId()
+                            + "): the lake table was rolled back or replaced");
+        }
+        for (Map.Entry<Integer, Long> e : known.tieredOffsets().entrySet()) {
+            Long lakeOffset = p.bucketOffsets().get(e.getKey());
+            if (lakeOffset == null || lakeOffset < e.getValue()) {
+                throw inconsistent(
+                        table,
+                        snap,
+                        "its newest tiering snapshot (epoch "
+                                + p.epoch()
+                                + ") has bucket "
+                                + e.getKey()
+                                + " at offset "
+                                + lakeOffset
+                                + ", behind the coordinator's "
+                                + e.getValue());
+            }
+        }
         // an older writer may not have stamped the commit time: the adoption time is the best bound
         long at = p.committedAtMillis() > 0 ? p.committedAtMillis() : clock.currentTimeMillis();
         TieringRecord adopted =
                 known.afterCommit(
-                        p.tieredOffsets(),
+                        p.bucketOffsets(),
                         at,
-                        snapshotId,
+                        snap.snapshotId(),
                         p.epoch(),
                         p.roundId(),
                         false,
-                        RoundSummary.adopted(p.epoch(), p.roundId(), at, snapshotId));
+                        RoundSummary.adopted(p.epoch(), p.roundId(), at, snap.snapshotId()));
         LOG.warn(
                 "adopting lake snapshot {} of {} (epoch {}, round {}) that the coordinator had"
                         + " not recorded",
-                snapshotId,
+                snap.snapshotId(),
                 table.path(),
                 p.epoch(),
                 p.roundId());
         return Optional.of(adopted);
+    }
+
+    private static CorruptDataException inconsistent(
+            TableInfo table, LakeSnapshot snap, String why) {
+        return new CorruptDataException(
+                "cannot reconcile "
+                        + table.path()
+                        + " with lake snapshot "
+                        + snap.snapshotId()
+                        + ": "
+                        + why
+                        + ". Tiering of this table stops until the lake table is repaired or the"
+                        + " table is re-created; no round could run without losing or"
+                        + " duplicating data.");
     }
 }

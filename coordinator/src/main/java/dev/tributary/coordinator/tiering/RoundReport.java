@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.tiering;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,10 +11,14 @@ import java.util.Objects;
  * @param epoch the round's epoch
  * @param outcome how it ended
  * @param message failure reason for {@link Outcome#FAILED}, else may be {@code null}
+ * @param discardedResults write results of splits that had finished before the round failed; they
+ *     will never be committed, so their files are deleted at once (T23)
  */
-public record RoundReport(long tableId, long epoch, Outcome outcome, String message) {
+public record RoundReport(
+        long tableId, long epoch, Outcome outcome, String message, List<byte[]> discardedResults) {
     public RoundReport {
         Objects.requireNonNull(outcome, "outcome");
+        discardedResults = List.copyOf(discardedResults);
     }
 
     /** How a round ended without a commit. */
@@ -30,14 +35,19 @@ public record RoundReport(long tableId, long epoch, Outcome outcome, String mess
     }
 
     public static RoundReport finished(long tableId, long epoch) {
-        return new RoundReport(tableId, epoch, Outcome.FINISHED, null);
+        return new RoundReport(tableId, epoch, Outcome.FINISHED, null, List.of());
     }
 
     public static RoundReport forceFinished(long tableId, long epoch) {
-        return new RoundReport(tableId, epoch, Outcome.FORCE_FINISHED, null);
+        return new RoundReport(tableId, epoch, Outcome.FORCE_FINISHED, null, List.of());
     }
 
     public static RoundReport failed(long tableId, long epoch, String message) {
-        return new RoundReport(tableId, epoch, Outcome.FAILED, message);
+        return failed(tableId, epoch, message, List.of());
+    }
+
+    public static RoundReport failed(
+            long tableId, long epoch, String message, List<byte[]> discardedResults) {
+        return new RoundReport(tableId, epoch, Outcome.FAILED, message, discardedResults);
     }
 }

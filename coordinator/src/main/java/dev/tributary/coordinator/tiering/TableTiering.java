@@ -31,6 +31,7 @@ final class TableTiering {
     long nextRoundId;
     RoundPlan plan;
     long roundStartMillis = -1;
+    long queueWaitMillis = -1;
     long lastHeartbeatNanos;
 
     // Commit.
@@ -41,6 +42,12 @@ final class TableTiering {
     // Reconciliation (T21).
     boolean needsReconcile;
     boolean reconciling;
+
+    /**
+     * An attempt may have left files that no snapshot references (T23): after a failure, a timed
+     * out job, or a restart. The next commit deletes them.
+     */
+    boolean orphansPossible;
 
     /** The last rounds, committed or not (T28). */
     final RoundHistory rounds;

@@ -24,22 +24,24 @@ final class TableWaiters {
 
     private static final class Waiter {
         final JobInfo job;
-        final List<TableAck> acks;
+        final HeartbeatResponse answer;
         final CompletableFuture<HeartbeatResponse> future = new CompletableFuture<>();
         TimerService.Timer timer;
 
-        Waiter(JobInfo job, List<TableAck> acks) {
+        Waiter(JobInfo job, HeartbeatResponse answer) {
             this.job = job;
-            this.acks = acks;
+            this.answer = answer;
         }
     }
 
     /**
-     * Parks a request; it is answered with a plan when one appears, else after {@code waitMillis}.
+     * Parks a request whose answer so far is {@code answer}; it is answered with a plan added when
+     * one appears, else as it is after {@code waitMillis}.
      */
-    CompletableFuture<HeartbeatResponse> park(JobInfo job, List<TableAck> acks, long waitMillis) {
+    CompletableFuture<HeartbeatResponse> park(
+            JobInfo job, HeartbeatResponse answer, long waitMillis) {
         release(job.jobId);
-        Waiter w = new Waiter(job, acks);
+        Waiter w = new Waiter(job, answer);
         byJob.put(job.jobId, w);
         byGroup.computeIfAbsent(job.group, g -> new ArrayDeque<>()).add(w);
         w.timer =
@@ -48,7 +50,7 @@ final class TableWaiters {
                         () -> {
                             if (byJob.remove(w.job.jobId, w)) {
                                 byGroup.get(w.job.group).remove(w);
-                                w.future.complete(new HeartbeatResponse(w.acks, null));
+                                w.future.complete(w.answer);
                             }
                         });
         return w.future;
@@ -60,7 +62,7 @@ final class TableWaiters {
         if (w != null) {
             w.timer.cancel();
             byGroup.get(w.job.group).remove(w);
-            w.future.complete(new HeartbeatResponse(w.acks, null));
+            w.future.complete(w.answer);
         }
     }
 
@@ -79,11 +81,18 @@ final class TableWaiters {
             q.poll();
             byJob.remove(w.job.jobId, w);
             w.timer.cancel();
-            w.future.complete(new HeartbeatResponse(w.acks, plan));
+            w.future.complete(w.answer.withPlan(plan));
         }
     }
 
     int size() {
         return byJob.size();
+    }
+
+    /** Answers every parked request without a plan (the coordinator is closing). */
+    void releaseAll() {
+        for (String jobId : List.copyOf(byJob.keySet())) {
+            release(jobId);
+        }
     }
 }

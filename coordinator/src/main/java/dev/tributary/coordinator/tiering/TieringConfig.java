@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param backoffMax {@link CoordinatorOptions#BACKOFF_MAX}
  * @param queuePolicy {@link CoordinatorOptions#QUEUE_POLICY}
  * @param commitOrder {@link CoordinatorOptions#COMMIT_ORDER}
+ * @param commitTimeout {@link CoordinatorOptions#COMMIT_TIMEOUT}
+ * @param orphanGracePeriod {@link CoordinatorOptions#ORPHAN_GRACE_PERIOD}
  */
 public record TieringConfig(
         Duration heartbeatInterval,
@@ -20,7 +22,9 @@ public record TieringConfig(
         Duration backoffBase,
         Duration backoffMax,
         QueuePolicy queuePolicy,
-        CommitOrder commitOrder) {
+        CommitOrder commitOrder,
+        Duration commitTimeout,
+        Duration orphanGracePeriod) {
 
     public static TieringConfig from(Configuration conf) {
         return new TieringConfig(
@@ -29,7 +33,9 @@ public record TieringConfig(
                 conf.get(CoordinatorOptions.BACKOFF_BASE),
                 conf.get(CoordinatorOptions.BACKOFF_MAX),
                 conf.get(CoordinatorOptions.QUEUE_POLICY),
-                conf.get(CoordinatorOptions.COMMIT_ORDER));
+                conf.get(CoordinatorOptions.COMMIT_ORDER),
+                conf.get(CoordinatorOptions.COMMIT_TIMEOUT),
+                conf.get(CoordinatorOptions.ORPHAN_GRACE_PERIOD));
     }
 
     public static TieringConfig defaults() {
@@ -38,12 +44,26 @@ public record TieringConfig(
 
     public TieringConfig withQueuePolicy(QueuePolicy policy) {
         return new TieringConfig(
-                heartbeatInterval, heartbeatTimeout, backoffBase, backoffMax, policy, commitOrder);
+                heartbeatInterval,
+                heartbeatTimeout,
+                backoffBase,
+                backoffMax,
+                policy,
+                commitOrder,
+                commitTimeout,
+                orphanGracePeriod);
     }
 
     public TieringConfig withCommitOrder(CommitOrder order) {
         return new TieringConfig(
-                heartbeatInterval, heartbeatTimeout, backoffBase, backoffMax, queuePolicy, order);
+                heartbeatInterval,
+                heartbeatTimeout,
+                backoffBase,
+                backoffMax,
+                queuePolicy,
+                order,
+                commitTimeout,
+                orphanGracePeriod);
     }
 
     /** Backoff before the n-th consecutive failure's retry (n >= 1): base * 2^(n-1), capped. */

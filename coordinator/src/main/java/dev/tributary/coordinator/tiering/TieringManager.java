@@ -1,19 +1,22 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeSnapshot;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -28,13 +32,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tiering brain (T10-T22, T25-T27): per-table state machine, freshness timers, pending queues
- * per group, epochs, job liveness, failures with backoff, fenced commits and reconciliation.
+ * The tiering brain (T10-T23, T25-T27): per-table state machine, freshness timers, pending queues
+ * per group, epochs, job liveness, failures with backoff, fenced commits, reconciliation and the
+ * deletion of files that attempts leave behind.
  *
  * <p>Not thread safe by design: every method runs on the coordinator's event loop (or the test's
- * thread with a {@code ManualLoop}). Lake I/O runs on {@code ioExecutor} and posts its outcome back
- * through {@code loop}, so the loop never blocks on the lake: {@link LakeCommitRunner} does a
- * commit's lake write and durable record, {@link LakeReconciler} reads and judges the lake's newest
+ * thread with a {@code ManualLoop}). Lake I/O runs on {@code io} and posts its outcome back through
+ * {@code loop}, so the loop never blocks on the lake: {@link LakeCommitRunner} does a commit's lake
+ * write, durable record and clean-up, {@link LakeReconciler} reads and judges the lake's newest
  * snapshot (T21); this class decides what the table does with their outcome.
  */
 public final class TieringManager {
@@ -50,6 +55,7 @@ public final class TieringManager {
     private final LakeCommitStep lake;
     private final LakeReconciler reconciler;
     private final LakeCommitRunner commits;
+    private final LakeIo io;
     private final RoundPlanner planner;
     private final long epochBase;
 
@@ -58,8 +64,11 @@ public final class TieringManager {
     private final Map<String, JobInfo> jobs = new HashMap<>();
     private final LinkedHashSet<TableTiering> tiering = new LinkedHashSet<>();
 
-    /** Tables whose lake commit runs, also across a disable/enable of the table. */
-    private final java.util.Set<Long> commitsInFlight = new java.util.HashSet<>();
+    /**
+     * Tables whose lake commit I/O still runs, also across a disable/enable of the table and after
+     * the commit timed out: no new round of such a table starts before it returned.
+     */
+    private final Set<Long> commitsInFlight = new java.util.HashSet<>();
 
     /**
      * Highest epoch handed out per table in this incarnation, kept across disable/enable so a
@@ -74,6 +83,7 @@ public final class TieringManager {
     /**
      * @param incarnation this coordinator start's number from {@link
      *     MetadataStore#startIncarnation()}
+     * @param io where lake I/O runs
      * @param lake the lake commit step, or {@code null} when no lake is configured (commits then
      *     fail)
      */
@@ -82,7 +92,7 @@ public final class TieringManager {
             Clock clock,
             TimerService timers,
             Executor loop,
-            Executor ioExecutor,
+            LakeIo io,
             MetadataStore store,
             BucketStateSource buckets,
             LakeCommitStep lake,
@@ -92,8 +102,9 @@ public final class TieringManager {
         this.timers = timers;
         this.store = store;
         this.lake = lake;
-        this.reconciler = new LakeReconciler(lake, clock, loop, ioExecutor);
-        this.commits = new LakeCommitRunner(lake, store, clock, loop, ioExecutor);
+        this.io = io;
+        this.reconciler = new LakeReconciler(lake, clock, loop, io);
+        this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
         this.planner = new RoundPlanner(buckets);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
@@ -123,6 +134,8 @@ public final class TieringManager {
             }
             TableTiering t = new TableTiering(table, record);
             t.needsReconcile = lake != null;
+            // a crash may have left files of attempts that never committed
+            t.orphansPossible = lake != null;
             tables.put(table.tableId(), t);
             schedule(t, record.continueImmediately());
         }
@@ -257,12 +270,20 @@ public final class TieringManager {
                 t.table, found -> onReconciled(t, found), e -> onReconcileFailed(t, e));
     }
 
-    private void onReconciled(TableTiering t, Optional<LakeSnapshotRecord> found) {
+    private void onReconciled(TableTiering t, Optional<LakeSnapshot> found) {
         if (tables.get(t.tableId()) != t) {
             return;
         }
+        Optional<TieringRecord> adopted;
+        try {
+            adopted =
+                    reconciler.adoption(
+                            t.table, t.record, found, Math.addExact(epochBase, EPOCH_STRIDE));
+        } catch (CorruptDataException e) {
+            onReconcileFailed(t, e);
+            return;
+        }
         t.reconciling = false;
-        Optional<TieringRecord> adopted = reconciler.adoption(t.table, t.record, found);
         if (adopted.isPresent()) {
             TieringRecord r = adopted.get();
             store.putTieringRecord(r);
@@ -282,7 +303,10 @@ public final class TieringManager {
         t.reconciling = false;
         t.totalFailures++;
         t.consecutiveFailures++;
-        t.lastFailure = "reading the lake for reconciliation failed: " + e;
+        t.lastFailure =
+                e instanceof CorruptDataException
+                        ? e.getMessage()
+                        : "reading the lake for reconciliation failed: " + e;
         LOG.warn("reconciling {} with the lake failed; retrying with backoff", t.table.path(), e);
         t.nextDueMillis = clock.currentTimeMillis() + config.backoffMillis(t.consecutiveFailures);
         t.timer = timers.schedule(config.backoffMillis(t.consecutiveFailures), () -> onTimer(t));
@@ -336,15 +360,21 @@ public final class TieringManager {
                 g,
                 config.heartbeatInterval(),
                 config.heartbeatTimeout(),
-                config.commitOrder());
+                config.commitOrder(),
+                config.commitTimeout());
     }
 
     /**
      * Handles a heartbeat: renews in-flight rounds, applies reports, and hands out at most one
-     * table. Every table entry gets an ack; a stale one is {@code FENCED} (T18, T19).
+     * table. Every table entry gets an ack; a stale one is {@code FENCED} (T18, T19). Rounds past
+     * their table's freshness are named for force-finish (T13); files of results a report discards
+     * are deleted (T23).
      */
     public HeartbeatResponse heartbeat(HeartbeatRequest request) {
-        waiters.release(request.jobId());
+        if (request.requestTable()) {
+            // a newer table request answers the job's parked one; plain heartbeats leave it
+            waiters.release(request.jobId());
+        }
         JobInfo job = jobs.get(request.jobId());
         String group = Attempts.normalizeGroup(request.group());
         if (job == null) {
@@ -355,18 +385,24 @@ public final class TieringManager {
         }
         touch(job);
         List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
+        List<TableAttempt> forceFinish = new ArrayList<>();
+        long now = clock.currentTimeMillis();
         for (TableAttempt a : request.inFlight()) {
             TableTiering t = tables.get(a.tableId());
             String stale = Attempts.staleness(t, a.tableId(), a.epoch(), request.jobId());
             if (stale != null) {
                 acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.FENCED, stale));
-            } else {
-                t.lastHeartbeatNanos = clock.nanoTime();
-                acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.OK, null));
+                continue;
+            }
+            t.lastHeartbeatNanos = clock.nanoTime();
+            acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.OK, null));
+            if (!t.commitPending() && now - t.roundStartMillis >= t.freshnessMillis()) {
+                forceFinish.add(a);
             }
         }
         for (RoundReport r : request.reports()) {
             TableTiering t = tables.get(r.tableId());
+            abortUncommitted(t, r.epoch(), r.discardedResults());
             String stale = Attempts.staleness(t, r.tableId(), r.epoch(), request.jobId());
             if (stale != null) {
                 acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.FENCED, stale));
@@ -391,7 +427,7 @@ public final class TieringManager {
             }
         }
         RoundPlan plan = request.requestTable() ? assignNext(job) : null;
-        return new HeartbeatResponse(acks, plan);
+        return new HeartbeatResponse(acks, forceFinish, plan);
     }
 
     /**
@@ -404,7 +440,48 @@ public final class TieringManager {
             return CompletableFuture.completedFuture(now);
         }
         long wait = Math.min(request.waitForTableMillis(), config.heartbeatInterval().toMillis());
-        return waiters.park(jobs.get(request.jobId()), now.acks(), wait);
+        return waiters.park(jobs.get(request.jobId()), now, wait);
+    }
+
+    /** Answers every parked table request at once (the coordinator is closing). */
+    public void releaseWaiters() {
+        waiters.releaseAll();
+    }
+
+    /**
+     * Deletes the files of write results of attempt {@code epoch} of a table that will never be
+     * committed (T23). Results of the table's last committed round are never touched: a late
+     * duplicate of a commit that landed may name live files.
+     */
+    private void abortUncommitted(TableTiering t, long epoch, List<byte[]> results) {
+        if (results.isEmpty() || lake == null) {
+            return;
+        }
+        if (t == null) {
+            LOG.debug(
+                    "dropping {} results of a table that is no longer tiered; its lake table keeps"
+                            + " their files until orphan cleanup",
+                    results.size());
+            return;
+        }
+        if (epoch == t.record.epoch()) {
+            return;
+        }
+        dev.tributary.common.id.TablePath path = t.table.path();
+        io.execute(
+                () -> {
+                    try {
+                        lake.abort(path, results);
+                    } catch (Throwable e) {
+                        LOG.warn(
+                                "deleting {} discarded results of {} (epoch {}) failed; the next"
+                                        + " commit's orphan cleanup deletes them",
+                                results.size(),
+                                path,
+                                epoch,
+                                e);
+                    }
+                });
     }
 
     private void touch(JobInfo job) {
@@ -436,6 +513,7 @@ public final class TieringManager {
             t.transition(TieringState.TIERING);
             t.roundId = t.nextRoundId++;
             t.roundStartMillis = now;
+            t.queueWaitMillis = Math.max(0, now - t.pendingSinceMillis);
             if (work.isEmpty()) {
                 t.jobId = job.jobId;
                 finishWithoutCommit(t, false);
@@ -468,7 +546,14 @@ public final class TieringManager {
         t.lastEmptyRoundMillis = now;
         t.rounds.add(
                 RoundSummary.withoutCommit(
-                        t.epoch, t.roundId, t.roundStartMillis, now, forceFinished, null));
+                        t.epoch,
+                        t.roundId,
+                        t.jobId,
+                        t.queueWaitMillis,
+                        t.roundStartMillis,
+                        now,
+                        forceFinished,
+                        null));
         endRound(t);
         if (forceFinished) {
             enterPendingAfterReconcile(t);
@@ -480,6 +565,8 @@ public final class TieringManager {
     /** Tiering -> Failed, then Pending after an exponential backoff (T18, T22). */
     private void fail(TableTiering t, String why) {
         t.transition(TieringState.FAILED);
+        // its readers abort what they wrote, unless the job is gone: the next commit looks (T23)
+        t.orphansPossible = true;
         t.consecutiveFailures++;
         t.totalFailures++;
         t.lastFailure = why;
@@ -488,6 +575,8 @@ public final class TieringManager {
                 RoundSummary.withoutCommit(
                         t.epoch,
                         t.roundId,
+                        t.jobId,
+                        t.queueWaitMillis,
                         t.roundStartMillis,
                         clock.currentTimeMillis(),
                         false,
@@ -531,15 +620,17 @@ public final class TieringManager {
     // ---------------------------------------------------------------- commits
 
     /**
-     * A fenced commit (T19, T20, T24, T25). The attempt must be the table's current one; the lake
-     * commit then runs on the I/O pool while the table is held (no timeout, no reassignment), and
-     * its outcome is recorded durably before the table moves on. A retry of the same attempt while
-     * its commit runs gets the same future.
+     * A fenced commit (T19, T20, T23, T24, T25). The attempt must be the table's current one; the
+     * lake commit then runs on the I/O pool while the table is held (up to {@code
+     * tiering.commit.timeout}, without reassignment), and its outcome is recorded durably before
+     * the table moves on. A retry of the same attempt while its commit runs gets the same future.
+     * The files of a stale attempt's results are deleted: it can never commit them.
      *
-     * @return the lake snapshot id; fails with {@link FencedException} for a stale attempt, {@link
-     *     InvalidInputException} for offsets outside the round (the round is failed), or {@link
-     *     StorageException} if the lake commit or the record failed (the round is failed and the
-     *     table reconciled with the lake before its next round)
+     * @return the lake snapshot id (-1 when the round wrote no files); fails with {@link
+     *     FencedException} for a stale attempt, {@link InvalidInputException} for offsets outside
+     *     the round (the round is failed), or {@link StorageException} if the lake commit or the
+     *     record failed or timed out (the round is failed and the table reconciled with the lake
+     *     before its next round)
      */
     public CompletableFuture<Long> commit(CommitRequest request) {
         TableTiering t = tables.get(request.tableId());
@@ -554,6 +645,7 @@ public final class TieringManager {
                             + t.roundId;
         }
         if (stale != null) {
+            abortUncommitted(t, request.epoch(), request.allResults());
             return CompletableFuture.failedFuture(new FencedException(stale));
         }
         if (t.commitPending()) {
@@ -564,20 +656,12 @@ public final class TieringManager {
             offsets = RoundPlanner.validate(t.plan, request.bucketEndOffsets());
         } catch (InvalidInputException e) {
             fail(t, e.getMessage());
+            abortUncommitted(t, request.epoch(), request.allResults());
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<Long> future = new CompletableFuture<>();
         t.commitFuture = future;
-        CommitRequest validated =
-                new CommitRequest(
-                        request.jobId(),
-                        request.tableId(),
-                        request.epoch(),
-                        request.roundId(),
-                        offsets,
-                        request.committable(),
-                        request.stats(),
-                        request.forceFinished());
+        CommitRequest validated = request.withOffsets(offsets);
         JobInfo job = jobs.get(t.jobId);
         if (config.commitOrder() == CommitOrder.ASSIGNMENT
                 && job != null
@@ -606,18 +690,40 @@ public final class TieringManager {
     private void startCommit(TableTiering t, CommitRequest r) {
         t.commitInFlight = true;
         commitsInFlight.add(t.tableId());
+        boolean sweep = t.orphansPossible;
         commits.run(
                 t.table,
                 t.record,
-                t.roundStartMillis,
+                new LakeCommitRunner.RoundStart(t.jobId, t.queueWaitMillis, t.roundStartMillis),
                 r,
-                (snapshotId, next) -> onCommitted(t, r, snapshotId, next),
-                (e, unknown) -> onCommitFailed(t, r, e, unknown));
+                sweep,
+                new LakeCommitRunner.Callbacks() {
+                    @Override
+                    public void committed(
+                            TieringRecord next, LakeCommitResult result, boolean cleanedUp) {
+                        onCommitted(t, r, next, result, sweep, cleanedUp);
+                    }
+
+                    @Override
+                    public void failed(Throwable cause, boolean outcomeUnknown) {
+                        onCommitFailed(t, r, cause, outcomeUnknown);
+                    }
+
+                    @Override
+                    public void ended() {
+                        commitsInFlight.remove(t.tableId());
+                    }
+                });
     }
 
-    private void onCommitted(TableTiering t, CommitRequest r, long snapshotId, TieringRecord next) {
+    private void onCommitted(
+            TableTiering t,
+            CommitRequest r,
+            TieringRecord next,
+            LakeCommitResult result,
+            boolean swept,
+            boolean cleanedUp) {
         CompletableFuture<Long> future = t.commitFuture;
-        commitsInFlight.remove(t.tableId());
         t.commitInFlight = false;
         t.commitFuture = null;
         TableTiering current = tables.get(t.tableId());
@@ -625,6 +731,11 @@ public final class TieringManager {
             t.record = next;
             t.rounds.add(next.lastRound());
             t.consecutiveFailures = 0;
+            if (!cleanedUp) {
+                t.orphansPossible = true;
+            } else if (swept) {
+                t.orphansPossible = false;
+            }
             t.transition(TieringState.TIERED);
             endRound(t);
             if (r.forceFinished()) {
@@ -636,20 +747,32 @@ public final class TieringManager {
             // Tiering was switched off and on while this commit ran: keep its offsets.
             current.record = next.withEnabledSince(current.record.enabledSinceMillis());
         }
-        future.complete(snapshotId);
+        future.complete(result.snapshot().orElse(-1L));
     }
 
     private void onCommitFailed(TableTiering t, CommitRequest r, Throwable e, boolean unknown) {
         CompletableFuture<Long> future = t.commitFuture;
-        commitsInFlight.remove(t.tableId());
         t.commitInFlight = false;
         t.commitFuture = null;
         TableTiering current = tables.get(t.tableId());
         if (current != null && unknown) {
             current.needsReconcile = lake != null;
         }
+        boolean timedOut = e instanceof java.util.concurrent.TimeoutException;
+        String why =
+                timedOut
+                        ? e.getMessage()
+                                + " ("
+                                + config.commitTimeout()
+                                + "); whether it landed is read from the lake before the next"
+                                + " round"
+                        : "commit of round " + r.roundId() + " failed: " + e;
         if (current == t && t.state == TieringState.TIERING) {
-            fail(t, "commit of round " + r.roundId() + " failed: " + e);
+            fail(t, why);
+        }
+        if (!unknown) {
+            // nothing reached the lake: the round's files will never be referenced
+            abortUncommitted(current, r.epoch(), r.allResults());
         }
         future.completeExceptionally(
                 new StorageException(
@@ -658,7 +781,7 @@ public final class TieringManager {
                                 + " round "
                                 + r.roundId()
                                 + " failed; the round is dropped and the table retried: "
-                                + e,
+                                + why,
                         e));
     }
 

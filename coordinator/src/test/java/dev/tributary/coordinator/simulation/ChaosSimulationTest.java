@@ -16,9 +16,7 @@ import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.ManualLoop;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.store.InMemoryMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
@@ -34,6 +32,10 @@ import dev.tributary.coordinator.tiering.TableAck;
 import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringState;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -217,49 +219,61 @@ class ChaosSimulationTest {
 
         final LakeCommitStep lake =
                 new LakeCommitStep() {
-                    final Map<Long, List<LakeSnapshotRecord>> snaps = new HashMap<>();
+                    final Map<Long, List<LakeSnapshot>> snaps = new HashMap<>();
                     long next = 1;
 
                     @Override
-                    public long commit(LakeCommitRequest r) {
+                    public LakeCommitResult commit(
+                            TablePath path, List<byte[]> results, TieringSnapshotProperties p) {
                         if (chaos && rnd.nextInt(12) == 0) {
                             lakeFailures++;
                             throw new IllegalStateException("lake commit failed");
                         }
-                        checkCommitIsCurrentAndContiguous(r);
+                        checkCommitIsCurrentAndContiguous(p);
                         long id = next++;
-                        snaps.computeIfAbsent(r.tableId(), k -> new ArrayList<>())
-                                .add(new LakeSnapshotRecord(id, r.snapshotProperties()));
+                        snaps.computeIfAbsent(p.tableId(), k -> new ArrayList<>())
+                                .add(new LakeSnapshot(id, p.committedAtMillis(), p));
                         if (chaos && rnd.nextInt(12) == 0) {
                             lakeFailures++;
                             throw new IllegalStateException("lake committed, then the RPC failed");
                         }
-                        return id;
+                        return LakeCommitResult.committed(id, 1, 1, 1);
                     }
 
                     @Override
-                    public Optional<LakeSnapshotRecord> latestTieringSnapshot(
-                            long tableId, TablePath path, TableDescriptor descriptor) {
-                        List<LakeSnapshotRecord> l = snaps.get(tableId);
+                    public void abort(TablePath path, List<byte[]> results) {}
+
+                    @Override
+                    public List<String> deleteOrphanFiles(TablePath path, OrphanPolicy policy) {
+                        return List.of();
+                    }
+
+                    @Override
+                    public Optional<LakeSnapshot> latestTieringSnapshot(
+                            TablePath path, long tableId) {
+                        List<LakeSnapshot> l = snaps.get(tableId);
                         return l == null ? Optional.empty() : Optional.of(l.get(l.size() - 1));
                     }
                 };
 
         /** No stale attempt reaches the lake; each round starts where the lake ended (T19, T21). */
-        void checkCommitIsCurrentAndContiguous(LakeCommitRequest r) {
-            if (!zombie && core.tiering().state(r.tableId()).isPresent()) {
-                assertThat(core.tiering().state(r.tableId()))
+        void checkCommitIsCurrentAndContiguous(TieringSnapshotProperties p) {
+            if (!zombie && core.tiering().state(p.tableId()).isPresent()) {
+                assertThat(core.tiering().state(p.tableId()))
                         .as("state at lake commit")
                         .contains(TieringState.TIERING);
-                assertThat(core.tiering().epoch(r.tableId()))
+                assertThat(core.tiering().epoch(p.tableId()))
                         .as("epoch at lake commit")
-                        .isEqualTo(r.epoch());
+                        .isEqualTo(p.epoch());
             }
-            RoundPlan plan = plans.get(r.tableId() + "/" + r.epoch());
+            RoundPlan plan = plans.get(p.tableId() + "/" + p.epoch());
             assertThat(plan).as("plan of committed epoch").isNotNull();
             Map<Integer, Long> lakeNow =
-                    lakeOffsets.computeIfAbsent(r.tableId(), k -> new TreeMap<>());
-            for (Map.Entry<Integer, Long> e : r.roundEndOffsets().entrySet()) {
+                    lakeOffsets.computeIfAbsent(p.tableId(), k -> new TreeMap<>());
+            for (Map.Entry<Integer, Long> e : p.bucketOffsets().entrySet()) {
+                if (e.getValue().equals(lakeNow.get(e.getKey()))) {
+                    continue; // not part of this round
+                }
                 BucketWork w =
                         plan.buckets().stream()
                                 .filter(x -> x.bucket() == e.getKey())
@@ -273,7 +287,7 @@ class ChaosSimulationTest {
                     assertThat(lakeNow.getOrDefault(e.getKey(), 0L))
                             .as(
                                     "round of table %d bucket %d starts where the lake ends",
-                                    r.tableId(), e.getKey())
+                                    p.tableId(), e.getKey())
                             .isEqualTo(w.startOffset());
                 }
                 assertThat(e.getValue()).isGreaterThan(lakeNow.getOrDefault(e.getKey(), -1L));
@@ -507,7 +521,7 @@ class ChaosSimulationTest {
                                                     jr.plan.epoch(),
                                                     jr.plan.roundId(),
                                                     bad,
-                                                    new byte[0],
+                                                    List.of(),
                                                     null,
                                                     false));
                 } else {
@@ -579,8 +593,8 @@ class ChaosSimulationTest {
                                     p.epoch(),
                                     p.roundId(),
                                     ends,
-                                    new byte[] {1},
-                                    new RoundStats(1, 1, 1),
+                                    List.of(new byte[] {1}),
+                                    new RoundStats(1, 1),
                                     forceFinish));
         }
 

@@ -61,6 +61,8 @@ class FileMetadataStoreTest {
                 new RoundSummary(
                         3_000_000_001L,
                         offset,
+                        "job",
+                        0,
                         1,
                         2,
                         RoundSummary.Outcome.COMMITTED,

@@ -43,6 +43,8 @@ class MetadataCodecTest {
                         new RoundSummary(
                                 1_000_000_005L,
                                 2,
+                                null,
+                                -1,
                                 900,
                                 1_000,
                                 RoundSummary.Outcome.COMMITTED,
@@ -63,6 +65,8 @@ class MetadataCodecTest {
                     new RoundSummary(
                             5,
                             6,
+                            o == RoundSummary.Outcome.ADOPTED ? null : "job-1",
+                            4,
                             7,
                             8,
                             o,

@@ -9,6 +9,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.coordinator.FakeLake;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +56,12 @@ class CommitTest {
         assertThat(round.startMillis()).isEqualTo(start);
         assertThat(round.endMillis()).isEqualTo(start + 4000);
         assertThat(round.durationMillis()).isEqualTo(4000);
-        assertThat(round.rows()).isEqualTo(10);
-        assertThat(round.bytes()).isEqualTo(100);
+        // the lake's figures (FakeLake: one file per result, its length in bytes), and the job's
+        assertThat(round.rows()).isEqualTo(1);
+        assertThat(round.bytes()).isEqualTo(3);
         assertThat(round.files()).isEqualTo(1);
+        assertThat(round.recordsRead()).isEqualTo(10);
+        assertThat(round.bytesRead()).isEqualTo(100);
         assertThat(round.forceFinished()).isFalse();
         assertThat(round.lakeSnapshotId()).isEqualTo(snap);
         assertThat(rec.tieredOffsets())
@@ -67,12 +71,12 @@ class CommitTest {
         assertThat(h.store.tieringRecord(t.tableId()).orElseThrow()).isEqualTo(rec);
         h.assertState(t, TieringState.SCHEDULED);
         var lakeReq = h.lake.commits().get(0);
-        assertThat(lakeReq.epoch()).isEqualTo(p.epoch());
-        assertThat(lakeReq.roundId()).isEqualTo(p.roundId());
-        assertThat(lakeReq.committable()).containsExactly(1, 2, 3);
-        var props = TieringSnapshotProperties.parse(lakeReq.snapshotProperties()).orElseThrow();
-        assertThat(props.tieredOffsets()).isEqualTo(rec.tieredOffsets());
-        assertThat(props.epoch()).isEqualTo(p.epoch());
+        assertThat(lakeReq.props().epoch()).isEqualTo(p.epoch());
+        assertThat(lakeReq.props().roundId()).isEqualTo(p.roundId());
+        assertThat(lakeReq.results())
+                .singleElement()
+                .satisfies(r -> assertThat(r).containsExactly(1, 2, 3));
+        assertThat(lakeReq.props().bucketOffsets()).isEqualTo(rec.tieredOffsets());
     }
 
     @Test
@@ -106,8 +110,8 @@ class CommitTest {
         CompletableFuture<Long> f = h.commitAll("job", p);
         assertThat(f).isNotDone();
         assertThat(h.io.size()).isEqualTo(1);
-        // The job dies while the lake commit is slow.
-        h.advance(Duration.ofMinutes(5));
+        // The job dies while the lake commit is slow (but within tiering.commit.timeout).
+        h.advance(h.config.commitTimeout().minusSeconds(1));
         h.assertState(t, TieringState.TIERING);
         assertThat(h.request("other")).isNull();
         // A retry of the same commit joins the running one.
@@ -118,6 +122,28 @@ class CommitTest {
         assertThat(h.store.tieringRecord(t.tableId()).orElseThrow().tieredOffsets())
                 .containsEntry(0, 10L);
         h.assertState(t, TieringState.SCHEDULED);
+    }
+
+    @Test
+    @DisplayName(
+            "T21 T22 a lake commit past tiering.commit.timeout fails the round and the table moves on")
+    void aCommitPastTheTimeoutFailsTheRoundInsteadOfHoldingTheTable() {
+        h.io.autoRun(false);
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        CompletableFuture<Long> f = h.commitAll("job", p);
+        h.advance(h.config.commitTimeout());
+
+        assertThat(cause(f)).isInstanceOf(StorageException.class).hasMessageContaining("timeout");
+        h.assertState(t, TieringState.FAILED);
+        // the commit never started (the lake I/O pool was busy): it will never run
+        h.io.runOne();
+        h.loop.runReady();
+        assertThat(h.lake.commits()).isEmpty();
+        h.advance(h.config.backoffBase());
+        RoundPlan retry = h.request("job");
+        assertThat(retry.epoch()).isGreaterThan(p.epoch());
+        assertThat(retry.buckets()).containsExactly(BucketWork.log(0, 0, 10));
     }
 
     @Test
@@ -147,7 +173,7 @@ class CommitTest {
                                         p.epoch(),
                                         p.roundId() + 1,
                                         Map.of(0, 10L),
-                                        new byte[0],
+                                        List.of(),
                                         null,
                                         false));
         assertThat(cause(wrongRound))
@@ -190,13 +216,13 @@ class CommitTest {
         RoundPlan p2 = h.request("job");
         // The lake commit of round 2 lands, then the coordinator crashes before recording it.
         var props =
-                new TieringSnapshotProperties(
+                TieringSnapshotProperties.of(
                         t.tableId(),
                         p2.epoch(),
                         p2.roundId(),
-                        new java.util.TreeMap<>(Map.of(0, 20L, 1, 20L)),
+                        Map.of(0, 20L, 1, 20L),
                         h.clock.currentTimeMillis());
-        long lakeSnap = h.lake.append(t.tableId(), props.toMap());
+        long lakeSnap = h.lake.append(props);
         h.restart();
         h.writeAll(t, 5);
         h.advance(Duration.ofMinutes(1));
@@ -229,20 +255,47 @@ class CommitTest {
     }
 
     @Test
-    @DisplayName("T21 a lake snapshot older than the record (or of another table) is not adopted")
-    void t21IgnoresOlderSnapshots() {
+    @DisplayName("T21 a lake behind the record stops the table visibly instead of re-tiering")
+    void t21ALakeBehindTheRecordStopsTheTableVisibly() {
         TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
         RoundPlan p = firstRound(t, 10);
         h.commitAll("job", p).join();
+        // the lake table was rolled back to an older tiering snapshot
         h.lake.append(
-                t.tableId(),
-                new TieringSnapshotProperties(
-                                t.tableId(), 1, 1, new java.util.TreeMap<>(Map.of(0, 3L)), 0)
-                        .toMap());
+                TieringSnapshotProperties.of(
+                        t.tableId(), 1, 1, Map.of(0, 3L), h.clock.currentTimeMillis()));
         h.restart();
-        h.advance(Duration.ofMinutes(1));
+        h.writeAll(t, 5);
+        h.advance(Duration.ofMinutes(5));
+
+        assertThat(h.request("job")).as("no round may run from an inconsistent lake").isNull();
+        var status = h.tiering().tableStatus(t.tableId()).orElseThrow();
+        assertThat(status.lastFailure()).contains("rolled back");
+        assertThat(status.consecutiveFailures()).isPositive();
         assertThat(h.tiering().record(t.tableId()).orElseThrow().tieredOffsets())
                 .containsEntry(0, 10L);
+    }
+
+    @Test
+    @DisplayName("T21 malformed tiering properties in the lake fail reconciliation visibly")
+    void t21MalformedPropertiesFailReconciliationVisiblyUntilRepaired() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p = firstRound(t, 10);
+        h.commitAll("job", p).join();
+        h.lake.corruptProperties(true);
+        h.restart();
+        h.writeAll(t, 5);
+        h.advance(Duration.ofMinutes(5));
+
+        assertThat(h.request("job")).as("never a silent re-tier").isNull();
+        assertThat(h.tiering().tableStatus(t.tableId()).orElseThrow().lastFailure())
+                .contains("malformed");
+
+        h.lake.corruptProperties(false);
+        h.advance(h.config.backoffMax());
+        assertThat(h.request("job").buckets())
+                .as("once the lake reads again, tiering resumes where it was")
+                .containsExactly(BucketWork.log(0, 10, 15));
     }
 
     @Test
@@ -344,7 +397,7 @@ class CommitTest {
             if (order == CommitOrder.COMPLETION) {
                 assertThat(f2).isCompleted();
                 assertThat(x.lake.commits())
-                        .extracting(c -> c.tableId())
+                        .extracting(c -> c.props().tableId())
                         .containsExactly(second.tableId());
             } else {
                 assertThat(f2).isNotDone();
@@ -360,7 +413,7 @@ class CommitTest {
                 x.commitAll("job", first).join();
                 assertThat(f2).isCompleted();
                 assertThat(x.lake.commits())
-                        .extracting(c -> c.tableId())
+                        .extracting(c -> c.props().tableId())
                         .containsExactly(first.tableId(), second.tableId());
             }
         }

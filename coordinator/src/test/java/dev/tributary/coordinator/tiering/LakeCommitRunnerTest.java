@@ -2,21 +2,29 @@ package dev.tributary.coordinator.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.coordinator.FakeLake;
 import dev.tributary.coordinator.ManualExecutor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
+import dev.tributary.coordinator.runtime.ManualLoop;
+import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.InMemoryMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -27,97 +35,114 @@ class LakeCommitRunnerTest {
 
     private final ManualClock clock = new ManualClock(START);
     private final ManualExecutor io = new ManualExecutor();
-    private final ManualExecutor loop = new ManualExecutor();
+    private final ManualLoop loop = new ManualLoop(clock);
     private final FakeLake lake = new FakeLake();
     private final FlakyStore store = new FlakyStore();
     private final TableInfo table = LakeReconcilerTest.table(TABLE_ID);
+    private final TieringConfig config = TieringConfig.defaults();
 
     /** Buckets 0 and 1 already tiered to 100 and 50 by round 2 of epoch 5. */
     private final TieringRecord base =
             TieringRecord.initial(TABLE_ID, 1_000)
                     .afterCommit(Map.of(0, 100L, 1, 50L), 2_000, 1, 5, 2, false, null);
 
+    private final byte[] discarded = {7};
     private final CommitRequest request =
-            CommitRequest.of(
+            new CommitRequest(
                     "job-a",
                     TABLE_ID,
                     6,
                     3,
-                    Map.of(1, 80L, 2, 10L),
-                    new byte[] {9, 8},
-                    new RoundStats(40, 4_000, 2),
+                    new TreeMap<>(Map.of(1, 80L, 2, 10L)),
+                    List.of(new byte[] {9, 8}, new byte[] {1, 2, 3}),
+                    List.of(discarded),
+                    new RoundStats(40, 4_000),
                     true);
 
-    private final List<Long> committedIds = new ArrayList<>();
+    private final List<LakeCommitResult> committed = new ArrayList<>();
     private final List<TieringRecord> committedRecords = new ArrayList<>();
+    private final List<Boolean> cleanedUp = new ArrayList<>();
     private final List<Throwable> failures = new ArrayList<>();
     private final List<Boolean> unknown = new ArrayList<>();
+    private int ended;
 
     LakeCommitRunnerTest() {
         // the store keeps tiering records of known tables only
         store.putTable(table);
     }
 
-    private void run(LakeCommitRunner runner) {
+    private void run(LakeCommitRunner runner, boolean sweep) {
         runner.run(
                 table,
                 base,
-                START - 700,
+                new LakeCommitRunner.RoundStart("job-a", 250, START - 700),
                 request,
-                (id, next) -> {
-                    committedIds.add(id);
-                    committedRecords.add(next);
-                },
-                (e, outcomeUnknown) -> {
-                    failures.add(e);
-                    unknown.add(outcomeUnknown);
+                sweep,
+                new LakeCommitRunner.Callbacks() {
+                    @Override
+                    public void committed(
+                            TieringRecord next, LakeCommitResult result, boolean clean) {
+                        assertThat(ended).as("ended comes first").isEqualTo(1);
+                        committed.add(result);
+                        committedRecords.add(next);
+                        cleanedUp.add(clean);
+                    }
+
+                    @Override
+                    public void failed(Throwable cause, boolean outcomeUnknown) {
+                        failures.add(cause);
+                        unknown.add(outcomeUnknown);
+                    }
+
+                    @Override
+                    public void ended() {
+                        ended++;
+                    }
                 });
     }
 
     private LakeCommitRunner runner() {
-        return new LakeCommitRunner(lake, store, clock, loop, io);
+        return runner(lake);
+    }
+
+    private LakeCommitRunner runner(LakeCommitStep lakeStep) {
+        return new LakeCommitRunner(lakeStep, store, clock, loop, io, loop, config);
     }
 
     @Test
     @DisplayName("T20 T21 the lake gets the round and snapshot properties that rebuild the record")
     void theLakeGetsTheRoundWithPropertiesThatRebuildTheRecord() {
-        run(runner());
+        run(runner(), false);
         clock.advanceMillis(300); // the lake commit takes a while
         io.runOne();
 
-        LakeCommitRequest sent = lake.commits().get(0);
-        assertThat(sent.tableId()).isEqualTo(TABLE_ID);
+        FakeLake.Commit sent = lake.commits().get(0);
         assertThat(sent.path()).isEqualTo(table.path());
-        assertThat(sent.schemaId()).isEqualTo(table.schemaId());
-        assertThat(sent.epoch()).isEqualTo(6);
-        assertThat(sent.roundId()).isEqualTo(3);
-        assertThat(sent.committable()).containsExactly(9, 8);
-        assertThat(sent.roundEndOffsets()).containsExactly(Map.entry(1, 80L), Map.entry(2, 10L));
-        assertThat(sent.tieredOffsetsAfter())
-                .containsExactly(Map.entry(0, 100L), Map.entry(1, 80L), Map.entry(2, 10L));
-        TieringSnapshotProperties props =
-                TieringSnapshotProperties.parse(sent.snapshotProperties()).orElseThrow();
-        assertThat(props)
+        assertThat(sent.results()).containsExactly(request.writeResults().toArray(byte[][]::new));
+        assertThat(sent.props())
                 .isEqualTo(
-                        new TieringSnapshotProperties(
-                                TABLE_ID, 6, 3, sent.tieredOffsetsAfter(), START));
+                        TieringSnapshotProperties.of(
+                                TABLE_ID, 6, 3, Map.of(0, 100L, 1, 80L, 2, 10L), START));
     }
 
     @Test
-    @DisplayName("T20 the outcome is recorded durably before the loop hears of it")
+    @DisplayName(
+            "T20 T28 the outcome, with the lake's own figures, is recorded before the loop hears")
     void theRecordIsStoredBeforeTheLoopHearsOfTheCommit() {
-        run(runner());
+        run(runner(), false);
         clock.advanceMillis(300);
         io.runOne();
 
         TieringRecord stored = store.tieringRecord(TABLE_ID).orElseThrow();
-        assertThat(committedIds).as("answers wait for the loop").isEmpty();
-        assertThat(loop.size()).isEqualTo(1);
-        loop.runOne();
+        assertThat(committed).as("answers wait for the loop").isEmpty();
+        loop.runReady();
 
-        assertThat(committedIds).containsExactly(1L);
+        assertThat(committed)
+                .singleElement()
+                .satisfies(r -> assertThat(r.snapshotId()).isEqualTo(1));
         assertThat(committedRecords).containsExactly(stored);
         assertThat(failures).isEmpty();
+        assertThat(ended).isEqualTo(1);
         assertThat(stored.tieredOffsets())
                 .containsExactly(Map.entry(0, 100L), Map.entry(1, 80L), Map.entry(2, 10L));
         assertThat(stored.lakeSnapshotId()).isEqualTo(1);
@@ -125,16 +150,19 @@ class LakeCommitRunnerTest {
         assertThat(stored.roundId()).isEqualTo(3);
         assertThat(stored.lastTieredTimeMillis()).isEqualTo(START + 300);
         assertThat(stored.continueImmediately()).as("force-finished: next round at once").isTrue();
+        // rows/files/bytes are what FakeLake reports for the two results, not the job's figures
         assertThat(stored.lastRound())
                 .isEqualTo(
                         new RoundSummary(
                                 6,
                                 3,
+                                "job-a",
+                                250,
                                 START - 700,
                                 START + 300,
                                 RoundSummary.Outcome.COMMITTED,
-                                40,
-                                4_000,
+                                2,
+                                5,
                                 2,
                                 40,
                                 4_000,
@@ -144,19 +172,62 @@ class LakeCommitRunnerTest {
     }
 
     @Test
+    @DisplayName("T23 discarded results are deleted after the commit, orphans swept when asked")
+    void discardedResultsAreAbortedAndOrphansSweptAfterTheCommit() {
+        run(runner(), true);
+        io.runOne();
+        loop.runReady();
+
+        assertThat(lake.aborted()).containsExactly(discarded);
+        assertThat(lake.sweeps())
+                .singleElement()
+                .satisfies(
+                        p -> {
+                            assertThat(p.tableId()).isEqualTo(TABLE_ID);
+                            assertThat(p.deadUpToEpoch())
+                                    .as("every attempt up to the committed one is dead")
+                                    .isEqualTo(6);
+                            assertThat(p.olderThan().toEpochMilli())
+                                    .isEqualTo(START - config.orphanGracePeriod().toMillis());
+                        });
+        assertThat(cleanedUp).containsExactly(true);
+    }
+
+    @Test
+    @DisplayName("T23 a failed clean-up does not fail the committed round, it is retried later")
+    void aFailedCleanUpDoesNotFailTheRound() {
+        FakeLake failingCleanUp =
+                new FakeLake() {
+                    @Override
+                    public synchronized void abort(TablePath path, List<byte[]> results) {
+                        throw new IllegalStateException("disk gone");
+                    }
+                };
+        run(runner(failingCleanUp), false);
+        io.runOne();
+        loop.runReady();
+
+        assertThat(failures).isEmpty();
+        assertThat(committed).hasSize(1);
+        assertThat(cleanedUp).containsExactly(false);
+        assertThat(failingCleanUp.sweeps()).as("a failed abort falls back to a sweep").hasSize(1);
+    }
+
+    @Test
     @DisplayName("T21 a failed lake commit is reported as of unknown outcome, nothing recorded")
     void aFailedLakeCommitIsReportedAsUnknown() {
         lake.failNextCommit(FakeLake.Mode.FAIL);
-        run(runner());
+        run(runner(), false);
         io.runOne();
         assertThat(failures).isEmpty();
-        loop.runOne();
+        loop.runReady();
 
         assertThat(failures)
                 .singleElement()
                 .satisfies(e -> assertThat(e).hasMessageContaining("injected"));
         assertThat(unknown).containsExactly(true);
-        assertThat(committedIds).isEmpty();
+        assertThat(committed).isEmpty();
+        assertThat(ended).isEqualTo(1);
         assertThat(store.tieringRecord(TABLE_ID)).isEmpty();
     }
 
@@ -164,28 +235,90 @@ class LakeCommitRunnerTest {
     @DisplayName("T21 a commit whose record cannot be stored is reported as of unknown outcome")
     void aRecordThatCannotBeStoredIsReportedAsUnknown() {
         store.failPuts = true;
-        run(runner());
+        run(runner(), false);
         io.runOne();
-        loop.runOne();
+        loop.runReady();
 
         assertThat(lake.snapshots(TABLE_ID)).as("the lake holds the round").hasSize(1);
         assertThat(failures)
                 .singleElement()
                 .satisfies(e -> assertThat(e).hasMessageContaining("disk full"));
         assertThat(unknown).containsExactly(true);
-        assertThat(committedIds).isEmpty();
+        assertThat(committed).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a commit that never started within the timeout fails with a known outcome")
+    void aCommitQueuedPastTheTimeoutNeverRuns() {
+        run(runner(), false);
+        loop.advance(config.commitTimeout());
+
+        assertThat(failures)
+                .singleElement()
+                .satisfies(e -> assertThat(e).isInstanceOf(TimeoutException.class));
+        assertThat(unknown).containsExactly(false);
+        assertThat(ended).isEqualTo(1);
+        io.runOne();
+        loop.runReady();
+        assertThat(lake.commits()).as("an abandoned commit never reaches the lake").isEmpty();
+        assertThat(ended).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("T21 a commit running past the timeout: unknown at once, ended when it returns")
+    void aCommitRunningPastTheTimeoutIsAbandonedButEndsOnlyWhenItReturns() throws Exception {
+        CountDownLatch inLake = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        FakeLake slow =
+                new FakeLake() {
+                    @Override
+                    public LakeCommitResult commit(
+                            TablePath path, List<byte[]> results, TieringSnapshotProperties p) {
+                        inLake.countDown();
+                        try {
+                            // uninterruptible, like a hung file system call
+                            while (!release.await(1, TimeUnit.SECONDS)) {}
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            while (release.getCount() > 0) {
+                                Thread.onSpinWait();
+                            }
+                        }
+                        return super.commit(path, results, p);
+                    }
+                };
+        run(runner(slow), false);
+        Thread lakeThread = new Thread(io::runOne);
+        lakeThread.start();
+        assertThat(inLake.await(30, TimeUnit.SECONDS)).isTrue();
+
+        loop.advance(config.commitTimeout());
+        assertThat(failures)
+                .singleElement()
+                .satisfies(e -> assertThat(e).isInstanceOf(TimeoutException.class));
+        assertThat(unknown).as("the commit may still land").containsExactly(true);
+        assertThat(ended).as("the lake call has not returned").isZero();
+
+        release.countDown();
+        lakeThread.join(30_000);
+        loop.runReady();
+        assertThat(ended).isEqualTo(1);
+        assertThat(committed).as("a late success is left to reconciliation").isEmpty();
+        assertThat(store.tieringRecord(TABLE_ID)).as("and is not recorded").isEmpty();
+        assertThat(slow.snapshots(TABLE_ID)).hasSize(1);
     }
 
     @Test
     @DisplayName("without a lake a commit fails at once with a known outcome")
     void withoutALakeTheCommitFailsAtOnce() {
-        run(new LakeCommitRunner(null, store, clock, loop, io));
+        run(runner(null), false);
 
         assertThat(io.size()).isZero();
         assertThat(failures)
                 .singleElement()
                 .satisfies(e -> assertThat(e).hasMessageContaining("no lake"));
         assertThat(unknown).containsExactly(false);
+        assertThat(ended).isEqualTo(1);
     }
 
     /** An in-memory store whose tiering-record writes can be made to fail. */

@@ -1,7 +1,9 @@
 package dev.tributary.coordinator.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
@@ -10,11 +12,11 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.FakeLake;
 import dev.tributary.coordinator.ManualExecutor;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +28,9 @@ import org.junit.jupiter.api.Test;
 class LakeReconcilerTest {
     private static final long TABLE_ID = 7;
     private static final long NOW = 5_000_000L;
+
+    /** The first epoch this coordinator never issued. */
+    private static final long CEILING = 2_000_000_000L;
 
     private final ManualClock clock = new ManualClock(NOW);
     private final ManualExecutor io = new ManualExecutor();
@@ -42,8 +47,8 @@ class LakeReconcilerTest {
     @Test
     @DisplayName("T21 the lake is read on the I/O pool and the answer comes back on the loop")
     void readRunsOnTheIoPoolAndAnswersOnTheLoop() {
-        lake.append(TABLE_ID, props(TABLE_ID, 11, 4, Map.of(0, 120L), 3_000));
-        List<Optional<LakeSnapshotRecord>> read = new ArrayList<>();
+        lake.append(props(TABLE_ID, 11, 4, Map.of(0, 120L), 3_000));
+        List<Optional<LakeSnapshot>> read = new ArrayList<>();
         List<Throwable> failed = new ArrayList<>();
 
         reconciler.readLatest(table, read::add, failed::add);
@@ -57,14 +62,15 @@ class LakeReconcilerTest {
         loop.runOne();
         assertThat(failed).isEmpty();
         assertThat(read).hasSize(1);
-        assertThat(read.get(0)).get().extracting(LakeSnapshotRecord::snapshotId).isEqualTo(1L);
+        assertThat(read.get(0)).get().extracting(LakeSnapshot::snapshotId).isEqualTo(1L);
     }
 
     @Test
-    @DisplayName("T21 a failed lake read reaches only the failure callback, on the loop")
+    @DisplayName(
+            "T21 a failed or malformed lake read reaches only the failure callback, on the loop")
     void aFailedReadAnswersOnTheLoopWithTheCause() {
-        lake.failReads(true);
-        List<Optional<LakeSnapshotRecord>> read = new ArrayList<>();
+        lake.corruptProperties(true);
+        List<Optional<LakeSnapshot>> read = new ArrayList<>();
         List<Throwable> failed = new ArrayList<>();
 
         reconciler.readLatest(table, read::add, failed::add);
@@ -75,16 +81,16 @@ class LakeReconcilerTest {
         assertThat(read).isEmpty();
         assertThat(failed)
                 .singleElement()
-                .satisfies(e -> assertThat(e).hasMessageContaining("injected"));
+                .satisfies(e -> assertThat(e).isInstanceOf(CorruptDataException.class));
     }
 
     @Test
     @DisplayName("T21 a snapshot of a newer epoch the coordinator never recorded is adopted whole")
     void anUnrecordedSnapshotOfANewerEpochIsAdopted() {
-        Optional<LakeSnapshotRecord> found =
+        Optional<LakeSnapshot> found =
                 snapshot(9, props(TABLE_ID, 11, 4, Map.of(0, 130L, 1, 60L, 2, 5L), 3_500));
 
-        TieringRecord adopted = reconciler.adoption(table, known, found).orElseThrow();
+        TieringRecord adopted = adoption(found).orElseThrow();
 
         assertThat(adopted.tableId()).isEqualTo(TABLE_ID);
         assertThat(adopted.tieredOffsets())
@@ -99,73 +105,85 @@ class LakeReconcilerTest {
     }
 
     @Test
-    @DisplayName("T21 buckets the adopted snapshot does not name keep their recorded offsets")
-    void bucketsMissingFromTheSnapshotKeepTheirOffsets() {
-        TieringRecord adopted =
-                reconciler
-                        .adoption(
-                                table,
-                                known,
-                                snapshot(9, props(TABLE_ID, 11, 4, Map.of(0, 130L), 3_500)))
-                        .orElseThrow();
-        assertThat(adopted.tieredOffsets()).containsExactly(entry(0, 130L), entry(1, 50L));
-    }
-
-    @Test
     @DisplayName("T21 a snapshot without a commit time is adopted as committed now")
     void aSnapshotWithoutCommitTimeIsAdoptedAsOfNow() {
-        Map<String, String> p = new HashMap<>(props(TABLE_ID, 11, 4, Map.of(0, 130L), 0));
-        TieringRecord zero = reconciler.adoption(table, known, snapshot(9, p)).orElseThrow();
-        p.remove(TieringSnapshotProperties.COMMITTED_AT);
         clock.advanceMillis(250);
-        TieringRecord missing = reconciler.adoption(table, known, snapshot(9, p)).orElseThrow();
+        TieringRecord adopted =
+                adoption(snapshot(9, props(TABLE_ID, 11, 4, Map.of(0, 130L, 1, 50L), -1)))
+                        .orElseThrow();
 
-        assertThat(zero.lastTieredTimeMillis()).isEqualTo(NOW);
-        assertThat(missing.lastTieredTimeMillis()).isEqualTo(NOW + 250);
-        assertThat(missing.lastRound().startMillis()).isEqualTo(NOW + 250);
+        assertThat(adopted.lastTieredTimeMillis()).isEqualTo(NOW + 250);
+        assertThat(adopted.lastRound().startMillis()).isEqualTo(NOW + 250);
     }
 
     @Test
-    @DisplayName("T21 nothing is adopted: no snapshot, foreign, known, older or garbled ones")
+    @DisplayName("T21 nothing is adopted without a snapshot, or for the round the record names")
     void nothingIsAdoptedWhenTheLakeHasNothingNew() {
-        Map<Integer, Long> offsets = Map.of(0, 999L);
-        assertThat(reconciler.adoption(table, known, Optional.empty())).isEmpty();
-        assertThat(reconciler.adoption(table, known, snapshot(9, Map.of("other", "x"))))
-                .as("not written by tiering")
+        assertThat(adoption(Optional.empty())).isEmpty();
+        assertThat(adoption(snapshot(4, props(TABLE_ID, 10, 3, Map.of(0, 100L, 1, 50L), 2_000))))
+                .as("the round the record already names")
                 .isEmpty();
-        assertThat(
-                        reconciler.adoption(
-                                table, known, snapshot(9, props(TABLE_ID + 1, 11, 4, offsets, 1))))
-                .as("another table's snapshot")
-                .isEmpty();
-        assertThat(
-                        reconciler.adoption(
-                                table, known, snapshot(4, props(TABLE_ID, 11, 4, offsets, 1))))
-                .as("the snapshot the record already names")
-                .isEmpty();
-        assertThat(
-                        reconciler.adoption(
-                                table, known, snapshot(9, props(TABLE_ID, 10, 4, offsets, 1))))
-                .as("the recorded epoch: the coordinator moved past it")
-                .isEmpty();
-        assertThat(
-                        reconciler.adoption(
-                                table, known, snapshot(9, props(TABLE_ID, 3, 9, offsets, 1))))
-                .as("an older epoch")
-                .isEmpty();
-        Map<String, String> garbled = new HashMap<>(props(TABLE_ID, 11, 4, offsets, 1));
-        garbled.put(TieringSnapshotProperties.OFFSETS, "0=x");
-        assertThat(reconciler.adoption(table, known, snapshot(9, garbled))).as("garbled").isEmpty();
     }
 
-    private static Map<String, String> props(
+    @Test
+    @DisplayName("T21 a lake behind the record stops the table instead of re-tiering silently")
+    void aLakeBehindTheRecordIsATypedError() {
+        assertThatThrownBy(
+                        () -> adoption(snapshot(2, props(TABLE_ID, 9, 7, Map.of(0, 90L), 1_500))))
+                .as("an older epoch: the lake table was rolled back")
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("rolled back");
+        assertThatThrownBy(
+                        () ->
+                                adoption(
+                                        snapshot(
+                                                9,
+                                                props(
+                                                        TABLE_ID,
+                                                        11,
+                                                        4,
+                                                        Map.of(0, 130L, 1, 40L),
+                                                        3_500))))
+                .as("a newer epoch with a bucket behind the record")
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("bucket 1");
+        assertThatThrownBy(
+                        () -> adoption(snapshot(9, props(TABLE_ID, 11, 4, Map.of(0, 130L), 3_500))))
+                .as("a newer epoch that lost a bucket the record has")
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("bucket 1");
+    }
+
+    @Test
+    @DisplayName("T21 a snapshot another cluster wrote under the same table id is refused")
+    void anotherClustersSnapshotIsATypedError() {
+        assertThatThrownBy(
+                        () ->
+                                adoption(
+                                        snapshot(
+                                                9,
+                                                props(
+                                                        TABLE_ID,
+                                                        CEILING,
+                                                        4,
+                                                        Map.of(0, 130L, 1, 60L),
+                                                        3_500))))
+                .as("an epoch this coordinator never issued")
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("another Tributary cluster");
+    }
+
+    private Optional<TieringRecord> adoption(Optional<LakeSnapshot> found) {
+        return reconciler.adoption(table, known, found, CEILING);
+    }
+
+    private static TieringSnapshotProperties props(
             long tableId, long epoch, long round, Map<Integer, Long> offsets, long at) {
-        return new TieringSnapshotProperties(tableId, epoch, round, new TreeMap<>(offsets), at)
-                .toMap();
+        return TieringSnapshotProperties.of(tableId, epoch, round, new TreeMap<>(offsets), at);
     }
 
-    private static Optional<LakeSnapshotRecord> snapshot(long id, Map<String, String> props) {
-        return Optional.of(new LakeSnapshotRecord(id, props));
+    private static Optional<LakeSnapshot> snapshot(long id, TieringSnapshotProperties props) {
+        return Optional.of(new LakeSnapshot(id, 77, props));
     }
 
     private static Map.Entry<Integer, Long> entry(int bucket, long offset) {

@@ -73,4 +73,17 @@ class PushTest {
         assertThat(second.join().plan()).isNull();
         h.assertState(gold, TieringState.PENDING);
     }
+
+    @Test
+    @DisplayName("T3 a plain heartbeat of the job leaves its parked table request waiting")
+    void aPlainHeartbeatDoesNotReleaseTheParkedRequest() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofSeconds(61));
+        h.writeAll(t, 5);
+        h.advance(Duration.ofSeconds(60));
+        CompletableFuture<HeartbeatResponse> f = waitForTable("job", 2_000);
+        h.heartbeat("job", List.of(), List.of(), false);
+        assertThat(f).as("the job's periodic heartbeat must not end the long poll").isNotDone();
+        h.advanceMillis(1_000);
+        assertThat(f.join().plan().tableId()).isEqualTo(t.tableId());
+    }
 }

@@ -1,33 +1,26 @@
 package dev.tributary.server.lake;
 
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriteResultSerializer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The coordinator's lake commit step over the lake SPI: unpacks the round's write results and
- * commits them as one lake snapshot carrying the tiering properties (T4, T21), and reads the newest
- * such snapshot back in the coordinator's property form for reconciliation. The coordinator runs at
- * most one commit per table at a time, so a committer is created per call (cheap) and never shared
- * between threads.
+ * The coordinator's lake step over the server's one {@link LakeStorage}: decodes the round's write
+ * results (the lake SPI's versioned serializer) and hands them to a committer of the table. The
+ * coordinator never runs two steps of one table at once, so a committer is created per call (cheap)
+ * and never shared between threads.
  */
 public final class LakeCommitStepImpl implements LakeCommitStep {
-    /** Extra snapshot property (under the lake SPI's {@code tributary.x.} prefix). */
-    static final String COMMITTED_AT = "committed-at";
-
     private final LakeStorage lake;
 
     public LakeCommitStepImpl(LakeStorage lake) {
@@ -35,53 +28,45 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
     }
 
     @Override
-    public long commit(LakeCommitRequest request) {
-        List<LakeWriteResult> results = new ArrayList<>();
-        for (byte[] r : Committables.unpack(request.committable())) {
-            results.add(LakeWriteResultSerializer.INSTANCE.deserialize(r));
-        }
-        long committedAt =
-                dev.tributary.coordinator.tiering.TieringSnapshotProperties.parse(
-                                request.snapshotProperties())
-                        .map(p -> p.committedAtMillis())
-                        .orElse(-1L);
-        TieringSnapshotProperties props =
-                new TieringSnapshotProperties(
-                        request.tableId(),
-                        request.epoch(),
-                        request.roundId(),
-                        LakeCommitter.DEFAULT_COMMIT_USER,
-                        request.tieredOffsetsAfter(),
-                        Map.of(COMMITTED_AT, Long.toString(committedAt)));
-        try (LakeCommitter committer = lake.createCommitter(request.path())) {
-            LakeCommitResult result = committer.commit(results, props);
-            return result.snapshot().orElse(-1L);
+    public LakeCommitResult commit(
+            TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties) {
+        try (LakeCommitter committer = lake.createCommitter(path)) {
+            return committer.commit(decode(writeResults), properties);
         }
     }
 
     @Override
-    public Optional<LakeSnapshotRecord> latestTieringSnapshot(
-            long tableId, TablePath path, TableDescriptor descriptor) {
+    public void abort(TablePath path, List<byte[]> writeResults) {
+        if (!lake.catalog().tableExists(path)) {
+            return; // the lake table and its files are gone already
+        }
+        try (LakeCommitter committer = lake.createCommitter(path)) {
+            committer.abort(decode(writeResults));
+        }
+    }
+
+    @Override
+    public List<String> deleteOrphanFiles(TablePath path, OrphanPolicy policy) {
+        try (LakeCommitter committer = lake.createCommitter(path)) {
+            return committer.deleteOrphanFiles(policy);
+        }
+    }
+
+    @Override
+    public Optional<LakeSnapshot> latestTieringSnapshot(TablePath path, long tableId) {
         if (!lake.catalog().tableExists(path)) {
             return Optional.empty();
         }
         try (LakeCommitter committer = lake.createCommitter(path)) {
-            Optional<LakeSnapshot> s = committer.latestTieringSnapshot();
-            return s.filter(snap -> snap.properties().tableId() == tableId)
-                    .map(snap -> new LakeSnapshotRecord(snap.snapshotId(), coordinatorView(snap)));
+            return committer.latestTieringSnapshot(tableId);
         }
     }
 
-    /**
-     * The lake SPI and the coordinator name the tiering properties differently; the coordinator
-     * parses its own form ({@link dev.tributary.coordinator.tiering.TieringSnapshotProperties}).
-     */
-    static Map<String, String> coordinatorView(LakeSnapshot snap) {
-        TieringSnapshotProperties p = snap.properties();
-        String at = p.extra().get(COMMITTED_AT);
-        long committedAt = at == null ? snap.committedAtMillis() : Long.parseLong(at);
-        return new dev.tributary.coordinator.tiering.TieringSnapshotProperties(
-                        p.tableId(), p.epoch(), p.roundId(), p.bucketOffsets(), committedAt)
-                .toMap();
+    private static List<LakeWriteResult> decode(List<byte[]> writeResults) {
+        List<LakeWriteResult> out = new ArrayList<>(writeResults.size());
+        for (byte[] r : writeResults) {
+            out.add(LakeWriteResultSerializer.INSTANCE.deserialize(r));
+        }
+        return out;
     }
 }

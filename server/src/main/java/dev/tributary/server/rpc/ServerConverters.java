@@ -65,9 +65,13 @@ final class ServerConverters {
                         .setOutcome(r.outcome())
                         .setRecordsRead(r.recordsRead())
                         .setBytesRead(r.bytesRead())
-                        .setLakeSnapshotId(r.lakeSnapshotId());
+                        .setLakeSnapshotId(r.lakeSnapshotId())
+                        .setQueueWaitMillis(r.queueWaitMillis());
         if (r.failure() != null) {
             b.setFailure(r.failure());
+        }
+        if (r.jobId() != null) {
+            b.setJobId(r.jobId());
         }
         return b.build();
     }

@@ -1,5 +1,6 @@
 package dev.tributary.server.rpc;
 
+import com.google.protobuf.ByteString;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
@@ -33,11 +34,11 @@ import dev.tributary.rpc.proto.TableEpochPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TakeSnapshotLeaseRequest;
 import dev.tributary.rpc.proto.TieringServiceGrpc;
-import dev.tributary.server.lake.Committables;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.kv.SnapshotLease;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,13 +50,23 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
     private final BucketStore store;
     private final TableCatalog catalog;
     private final Clock clock;
+    private final Duration leaseTimeout;
 
+    /**
+     * @param leaseTimeout the store's {@code kv.snapshot.lease-timeout}, told to lease holders so
+     *     they renew within it
+     */
     public TieringServiceImpl(
-            Coordinator coordinator, BucketStore store, TableCatalog catalog, Clock clock) {
+            Coordinator coordinator,
+            BucketStore store,
+            TableCatalog catalog,
+            Clock clock,
+            Duration leaseTimeout) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.clock = clock;
+        this.leaseTimeout = leaseTimeout;
     }
 
     @Override
@@ -73,6 +84,9 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                                                 r.heartbeatInterval().toMillis())
                                                         .setHeartbeatTimeoutMillis(
                                                                 r.heartbeatTimeout().toMillis())
+                                                        .setCommitTimeoutMillis(
+                                                                r.commitTimeout().toMillis())
+                                                        .setCommitOrder(r.commitOrder().name())
                                                         .build()));
     }
 
@@ -88,17 +102,13 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     }
                     List<RoundReport> reports = new ArrayList<>();
                     for (RoundReportPb r : req.getFinishedList()) {
-                        reports.add(RoundReport.finished(r.getTableId(), r.getEpoch()));
+                        reports.add(report(r, RoundReport.Outcome.FINISHED));
                     }
                     for (RoundReportPb r : req.getForceFinishedList()) {
-                        reports.add(RoundReport.forceFinished(r.getTableId(), r.getEpoch()));
+                        reports.add(report(r, RoundReport.Outcome.FORCE_FINISHED));
                     }
                     for (RoundReportPb r : req.getFailedList()) {
-                        reports.add(
-                                RoundReport.failed(
-                                        r.getTableId(),
-                                        r.getEpoch(),
-                                        r.hasReason() ? r.getReason() : "no reason given"));
+                        reports.add(report(r, RoundReport.Outcome.FAILED));
                     }
                     HeartbeatRequest request =
                             new HeartbeatRequest(
@@ -112,6 +122,25 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 });
     }
 
+    private static RoundReport report(RoundReportPb r, RoundReport.Outcome outcome) {
+        String reason =
+                outcome != RoundReport.Outcome.FAILED
+                        ? null
+                        : r.hasReason() ? r.getReason() : "no reason given";
+        return new RoundReport(
+                r.getTableId(),
+                r.getEpoch(),
+                outcome,
+                reason,
+                bytes(r.getDiscardedWriteResultsList()));
+    }
+
+    private static List<byte[]> bytes(List<ByteString> list) {
+        List<byte[]> out = new ArrayList<>(list.size());
+        list.forEach(b -> out.add(b.toByteArray()));
+        return out;
+    }
+
     private HeartbeatResponse toPb(dev.tributary.coordinator.tiering.HeartbeatResponse r) {
         HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
         for (TableAck ack : r.acks()) {
@@ -123,6 +152,9 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                 .setErrorCode(ErrorCode.FENCED.code())
                                 .setMessage(ack.message() == null ? "fenced" : ack.message()));
             }
+        }
+        for (TableAttempt a : r.forceFinish()) {
+            b.addForceFinish(TableEpochPb.newBuilder().setTableId(a.tableId()).setEpoch(a.epoch()));
         }
         r.roundPlan().ifPresent(p -> b.setPlan(toPb(p)));
         return b.build();
@@ -175,20 +207,18 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                     "bucket " + b.getBucket() + " is listed twice in a commit");
                         }
                     }
-                    List<byte[]> results = new ArrayList<>();
-                    req.getCommittablesList().forEach(c -> results.add(c.toByteArray()));
                     CommitRequest request =
-                            CommitRequest.of(
+                            new CommitRequest(
                                     req.getJobId(),
                                     req.getTableId(),
                                     req.getEpoch(),
                                     req.getRoundId(),
-                                    ends,
-                                    Committables.pack(results),
+                                    new TreeMap<>(ends),
+                                    bytes(req.getCommittablesList()),
+                                    bytes(req.getDiscardedWriteResultsList()),
                                     new RoundStats(
-                                            req.getStats().getRows(),
-                                            req.getStats().getBytes(),
-                                            req.getStats().getFiles()),
+                                            req.getStats().getRecordsRead(),
+                                            req.getStats().getBytesRead()),
                                     req.getStats().getForceFinished());
                     return coordinator
                             .commit(request)
@@ -254,6 +284,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
         return SnapshotLeasePb.newBuilder()
                 .setLeaseId(Long.toString(lease.leaseId()))
                 .setExpiresAtMillis(clock.currentTimeMillis() + remainingMillis)
+                .setTtlMillis(leaseTimeout.toMillis())
                 .build();
     }
 

@@ -55,6 +55,8 @@ public record TableStatusView(
     /**
      * One ended round.
      *
+     * @param jobId the job that ran it, null when unknown
+     * @param queueWaitMillis how long the table waited for a job, -1 when unknown
      * @param outcome COMMITTED, NOTHING_NEW, FAILED or ADOPTED
      * @param rows rows, bytes and files the lake commit added (-1 when unknown)
      * @param recordsRead what the job read from the store (-1 when unknown)
@@ -63,6 +65,8 @@ public record TableStatusView(
     public record RoundView(
             long roundId,
             long epoch,
+            String jobId,
+            long queueWaitMillis,
             String outcome,
             long startedAtMillis,
             long durationMillis,
@@ -81,6 +85,8 @@ public record TableStatusView(
                     : new RoundView(
                             r.roundId(),
                             r.epoch(),
+                            r.jobId(),
+                            r.queueWaitMillis(),
                             r.outcome().name(),
                             r.startMillis(),
                             r.durationMillis(),

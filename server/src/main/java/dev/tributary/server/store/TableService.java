@@ -8,9 +8,12 @@ import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.server.ServerExtension;
+import dev.tributary.server.lake.LakeTables;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.log.LogOptions;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -18,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * DDL across the coordinator (durable metadata, tiering) and the store (buckets), in that order:
- * the metadata is the source of truth, and start-up re-opens (creating if missing) the buckets of
- * every registered table, so a crash between the two steps heals itself.
+ * DDL across the coordinator (durable metadata, tiering), the store (buckets) and the lake (lake
+ * tables), in that order: the metadata is the source of truth, and start-up re-opens (creating if
+ * missing) the buckets and lake tables of every registered table, so a crash between the steps
+ * heals itself. A lake table that cannot be created takes its new table back.
  */
 public final class TableService {
     private static final Logger LOG = LoggerFactory.getLogger(TableService.class);
@@ -28,16 +32,19 @@ public final class TableService {
     private final Coordinator coordinator;
     private final BucketStore store;
     private final TableCatalog catalog;
+    private final LakeTables lakeTables;
     private final List<ServerExtension> extensions;
 
     public TableService(
             Coordinator coordinator,
             BucketStore store,
             TableCatalog catalog,
+            LakeTables lakeTables,
             List<ServerExtension> extensions) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
+        this.lakeTables = lakeTables;
         this.extensions = extensions;
     }
 
@@ -51,6 +58,7 @@ public final class TableService {
                 LOG.info("recovered table {} (id {})", t.path(), t.tableId());
             }
         }
+        lakeTables.recover(catalog.all());
     }
 
     public TableInfo createTable(
@@ -58,12 +66,30 @@ public final class TableService {
         TableInfo t = join(coordinator.createTable(path, descriptor, ignoreIfExists));
         if (!store.hasTable(t.tableId())) {
             store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
+            try {
+                lakeTables.onCreated(t);
+            } catch (RuntimeException e) {
+                // the table is already durable: take it back, so the user can fix the cause and
+                // create it again instead of keeping a table that never tiers
+                rollBackCreate(t, e);
+                throw e;
+            }
             catalog.put(t);
             for (ServerExtension e : extensions) {
                 e.onTableCreated(t);
             }
         }
         return t;
+    }
+
+    private void rollBackCreate(TableInfo table, RuntimeException cause) {
+        try {
+            join(coordinator.dropTable(table.path(), true));
+            store.dropTable(table.tableId());
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+            LOG.error("could not roll back table {} after its lake table failed", table.path(), e);
+        }
     }
 
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {
@@ -73,11 +99,22 @@ public final class TableService {
             }
         }
         TableInfo before = join(coordinator.describeTable(path));
+        Map<String, String> properties = new HashMap<>(before.descriptor().properties());
+        for (TableChange c : changes) {
+            if (c instanceof TableChange.SetProperty set) {
+                properties.put(set.key(), set.value());
+            } else if (c instanceof TableChange.ResetProperty reset) {
+                properties.remove(reset.key());
+            }
+        }
+        // refused before anything is stored, not after
+        lakeTables.checkTierable(path, properties);
         TableInfo after = join(coordinator.alterTable(path, changes));
         if (after.schemaId() != before.schemaId()) {
             store.updateSchema(after.tableId(), after.schemaId(), after.schema());
         }
         catalog.put(after);
+        lakeTables.onAltered(before, after);
         for (ServerExtension e : extensions) {
             e.onTableAltered(before, after);
         }
@@ -110,6 +147,7 @@ public final class TableService {
         for (ServerExtension e : extensions) {
             e.onTableDropped(t, dropLakeTable);
         }
+        lakeTables.onDropped(t, dropLakeTable);
     }
 
     /** The store reads these table properties; a bad value must fail the DDL, not a later open. */

@@ -3,127 +3,88 @@ package dev.tributary.server.lake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.types.DataTypes;
-import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.spi.LakeCommitRequest;
-import dev.tributary.coordinator.spi.LakeSnapshotRecord;
-import dev.tributary.coordinator.tiering.TieringSnapshotProperties;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeTableInfo;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriteResultSerializer;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's lake commit step: unpacks the job's serialized write results, commits them with the
- * round's tiering properties, and hands the coordinator the newest tiering snapshot in the
- * coordinator's own property form (T21). The lake is a recording fake here; the real formats are
- * exercised end to end by the tiering module's ServerTieringITCase.
+ * The server's lake step: decodes the job's serialized write results for the table's committer and
+ * reads back only the table's own tiering snapshots. The lake is a recording fake here; the real
+ * formats are exercised end to end by the tiering module's ITCases.
  */
 class LakeCommitStepImplTest {
     private static final TablePath PATH = TablePath.of("db", "t");
-    private static final TableDescriptor DESCRIPTOR =
-            TableDescriptor.builder(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
-                    .bucketCount(2)
-                    .build();
 
-    @Test
-    @DisplayName("T21 T20: the commit step's snapshot reads back in the coordinator's form")
-    void commitsTheRoundAndReadsItBackInTheCoordinatorsForm() throws Exception {
-        RecordingLake lake = new RecordingLake();
-        LakeCommitStepImpl step = new LakeCommitStepImpl(lake);
-        assertThat(step.latestTieringSnapshot(7, PATH, DESCRIPTOR)).isEmpty();
-
-        List<byte[]> results = new ArrayList<>();
-        for (int bucket = 0; bucket < 2; bucket++) {
-            results.add(
-                    LakeWriteResultSerializer.INSTANCE.serialize(
-                            new LakeWriteResult(
-                                    "fake",
-                                    PATH,
-                                    7,
-                                    3_000_000_001L,
-                                    4,
-                                    bucket,
-                                    10,
-                                    List.of("f" + bucket),
-                                    100,
-                                    1,
-                                    2,
-                                    new byte[] {(byte) bucket})));
-        }
-        SortedMap<Integer, Long> offsets = new TreeMap<>();
-        offsets.put(0, 10L);
-        offsets.put(1, 10L);
-        TieringSnapshotProperties coordinatorProps =
-                new TieringSnapshotProperties(7, 3_000_000_001L, 4, offsets, 1234L);
-        long id =
-                step.commit(
-                        new LakeCommitRequest(
-                                7,
-                                PATH,
-                                DESCRIPTOR,
-                                1,
-                                3_000_000_001L,
-                                4,
-                                offsets,
-                                offsets,
-                                Committables.pack(results),
-                                coordinatorProps.toMap()));
-        assertThat(id).isEqualTo(1);
-        assertThat(lake.committed).hasSize(2);
-        assertThat(lake.committed.get(1).bucket()).isEqualTo(1);
-
-        Optional<LakeSnapshotRecord> back = step.latestTieringSnapshot(7, PATH, DESCRIPTOR);
-        assertThat(back).isPresent();
-        assertThat(back.get().snapshotId()).isEqualTo(1);
-        assertThat(TieringSnapshotProperties.parse(back.get().properties()))
-                .contains(coordinatorProps);
-        // a snapshot of a dropped and re-created table with the same name is not ours (T20)
-        assertThat(step.latestTieringSnapshot(8, PATH, DESCRIPTOR)).isEmpty();
+    private static byte[] result(int bucket) {
+        return LakeWriteResultSerializer.INSTANCE.serialize(
+                new LakeWriteResult(
+                        "fake",
+                        PATH,
+                        7,
+                        3_000_000_001L,
+                        4,
+                        bucket,
+                        10,
+                        List.of("f" + bucket),
+                        100,
+                        1,
+                        2,
+                        new byte[] {(byte) bucket}));
     }
 
     @Test
-    @DisplayName("T27: an empty round commits no lake snapshot")
-    void emptyRoundsCommitNothing() throws Exception {
+    @DisplayName("T21 T20: the round's decoded results commit with its properties and read back")
+    void commitsTheRoundAndReadsBackOnlyTheTablesOwnSnapshots() throws Exception {
         RecordingLake lake = new RecordingLake();
         LakeCommitStepImpl step = new LakeCommitStepImpl(lake);
-        long id =
-                step.commit(
-                        new LakeCommitRequest(
-                                7,
-                                PATH,
-                                DESCRIPTOR,
-                                1,
-                                5,
-                                1,
-                                new TreeMap<>(),
-                                new TreeMap<>(),
-                                Committables.pack(List.of()),
-                                java.util.Map.of()));
-        assertThat(id).isEqualTo(-1);
-        assertThat(Committables.unpack(Committables.pack(List.of(new byte[] {1}, new byte[0]))))
-                .hasSize(2);
+        assertThat(step.latestTieringSnapshot(PATH, 7)).isEmpty();
+
+        TieringSnapshotProperties props =
+                TieringSnapshotProperties.of(7, 3_000_000_001L, 4, Map.of(0, 10L, 1, 10L), 1234L);
+        LakeCommitResult r = step.commit(PATH, List.of(result(0), result(1)), props);
+
+        assertThat(r.snapshotId()).isEqualTo(1);
+        assertThat(lake.committed).extracting(LakeWriteResult::bucket).containsExactly(0, 1);
+        assertThat(step.latestTieringSnapshot(PATH, 7).orElseThrow().properties()).isEqualTo(props);
+        // a snapshot of a dropped and re-created table with the same name is not ours (T20)
+        assertThat(step.latestTieringSnapshot(PATH, 8)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("T23: aborted results reach the committer decoded; a gone lake table is skipped")
+    void abortsDecodedResultsUnlessTheLakeTableIsGone() throws Exception {
+        RecordingLake lake = new RecordingLake();
+        LakeCommitStepImpl step = new LakeCommitStepImpl(lake);
+        step.abort(PATH, List.of(result(1)));
+        assertThat(lake.aborted).extracting(LakeWriteResult::bucket).containsExactly(1);
+
+        lake.exists = false;
+        step.abort(PATH, List.of(result(0)));
+        assertThat(lake.aborted).hasSize(1);
     }
 
     /** Records commits; the newest snapshot is the last commit. */
     private static final class RecordingLake implements LakeStorage {
         final List<LakeWriteResult> committed = new ArrayList<>();
+        final List<LakeWriteResult> aborted = new ArrayList<>();
         LakeSnapshot latest;
+        boolean exists = true;
 
         @Override
         public String identifier() {
@@ -146,7 +107,7 @@ class LakeCommitStepImplTest {
 
                 @Override
                 public boolean tableExists(TablePath tablePath) {
-                    return true;
+                    return exists;
                 }
 
                 @Override
@@ -169,8 +130,7 @@ class LakeCommitStepImplTest {
             return new LakeCommitter() {
                 @Override
                 public LakeCommitResult commit(
-                        List<LakeWriteResult> results,
-                        dev.tributary.lake.api.commit.TieringSnapshotProperties properties) {
+                        List<LakeWriteResult> results, TieringSnapshotProperties properties) {
                     if (results.isEmpty()) {
                         return LakeCommitResult.nothingToCommit();
                     }
@@ -181,7 +141,9 @@ class LakeCommitStepImplTest {
                 }
 
                 @Override
-                public void abort(List<LakeWriteResult> results) {}
+                public void abort(List<LakeWriteResult> results) {
+                    aborted.addAll(results);
+                }
 
                 @Override
                 public Optional<LakeSnapshot> latestTieringSnapshot() {
@@ -189,12 +151,17 @@ class LakeCommitStepImplTest {
                 }
 
                 @Override
-                public List<String> listOrphanFiles(Instant olderThan) {
+                public Optional<LakeSnapshot> latestTieringSnapshot(long tableId) {
+                    return latestTieringSnapshot().filter(s -> s.properties().tableId() == tableId);
+                }
+
+                @Override
+                public List<String> listOrphanFiles(OrphanPolicy policy) {
                     return List.of();
                 }
 
                 @Override
-                public List<String> deleteOrphanFiles(Instant olderThan) {
+                public List<String> deleteOrphanFiles(OrphanPolicy policy) {
                     return List.of();
                 }
 

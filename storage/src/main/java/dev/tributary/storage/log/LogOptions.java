@@ -55,12 +55,4 @@ public final class LogOptions {
                             "Per bucket: when set, the oldest segments are deleted while the log is"
                                     + " larger than this (never data not yet tiered). Unset: no"
                                     + " size limit.");
-
-    public static final ConfigOption<Boolean> DATALAKE_ENABLED =
-            ConfigOptions.key("table.datalake.enabled")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withDescription(
-                            "Whether the table is tiered to the lake; if so, retention never"
-                                    + " deletes log at or above the bucket's tiered offset.");
 }

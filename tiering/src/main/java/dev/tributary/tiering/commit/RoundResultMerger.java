@@ -1,7 +1,7 @@
 package dev.tributary.tiering.commit;
 
+import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.tiering.event.SplitResultEvent;
-import dev.tributary.tiering.service.CommitRequest;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,7 +26,7 @@ public final class RoundResultMerger {
      * @param results results of ended splits, by split id
      * @param skipped ids of splits never started (force-finish)
      */
-    public static CommitRequest merge(
+    public static RoundCommit merge(
             long tableId,
             long epoch,
             long roundId,
@@ -39,7 +39,6 @@ public final class RoundResultMerger {
             byBucket.computeIfAbsent(s.bucket(), b -> new ArrayList<>()).add(s);
         }
         Map<Integer, Long> offsets = new HashMap<>();
-        Map<Integer, Long> maxTimestamps = new HashMap<>();
         List<byte[]> commit = new ArrayList<>();
         List<byte[]> discard = new ArrayList<>();
         long records = 0;
@@ -71,9 +70,6 @@ public final class RoundResultMerger {
                 }
                 records += r.records();
                 bytes += r.bytes();
-                if (r.maxTimestamp() >= 0) {
-                    maxTimestamps.merge(e.getKey(), r.maxTimestamp(), Math::max);
-                }
                 reached = r.offsetReached();
                 advanced = true;
                 if (!s.isSnapshot() && reached < s.endOffset()) {
@@ -84,16 +80,7 @@ public final class RoundResultMerger {
                 offsets.put(e.getKey(), reached);
             }
         }
-        return new CommitRequest(
-                tableId,
-                epoch,
-                roundId,
-                offsets,
-                commit,
-                discard,
-                maxTimestamps,
-                forceFinished,
-                records,
-                bytes);
+        return new RoundCommit(
+                tableId, epoch, roundId, offsets, commit, discard, forceFinished, records, bytes);
     }
 }

@@ -1,9 +1,8 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.tiering.commit.Attempt;
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.tiering.event.RoundControlEvent;
-import dev.tributary.tiering.service.CommitRequest;
-import dev.tributary.tiering.service.InFlightTable;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.List;
 
@@ -21,11 +20,14 @@ public interface EnumeratorEffects {
     void requestTable();
 
     /** Answer with onHeartbeatDone or onHeartbeatFailed. */
-    void heartbeat(List<InFlightTable> inFlight);
+    void heartbeat(List<Attempt> inFlight);
 
     /** Answer with onCommitDone. */
-    void commit(Attempt attempt, CommitRequest request);
+    void commit(Attempt attempt, RoundCommit request);
 
-    /** Fire and forget; the coordinator also learns of lost attempts by heartbeat timeout. */
-    void reportFailed(Attempt attempt, String reason);
+    /**
+     * Fire and forget; the coordinator also learns of lost attempts by heartbeat timeout. The
+     * coordinator deletes the files of {@code discarded}: results that will never be committed.
+     */
+    void reportFailed(Attempt attempt, String reason, List<byte[]> discarded);
 }

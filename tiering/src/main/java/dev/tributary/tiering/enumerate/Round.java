@@ -1,8 +1,8 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.tiering.commit.Attempt;
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.tiering.event.SplitResultEvent;
-import dev.tributary.tiering.service.RoundPlan;
 import dev.tributary.tiering.split.TieringSplit;
 import java.time.Duration;
 import java.util.HashMap;
@@ -64,7 +64,18 @@ final class Round {
     }
 
     Attempt attempt() {
-        return new Attempt(plan.tableId(), plan.epoch());
+        return plan.attempt();
+    }
+
+    /** Lake write results of the splits that ended with files: what a failed round leaves. */
+    List<byte[]> writtenResults() {
+        List<byte[]> out = new java.util.ArrayList<>();
+        for (SplitResultEvent r : results.values()) {
+            if (r.writeResult() != null) {
+                out.add(r.writeResult());
+            }
+        }
+        return out;
     }
 
     List<TieringSplit> splits() {

@@ -1,10 +1,10 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.tiering.commit.CommitOrder;
 import java.time.Duration;
 
 /**
- * The enumerator's tunables, read from {@link dev.tributary.tiering.job.TieringOptions}.
+ * The enumerator's own tunables, read from {@link dev.tributary.tiering.job.TieringOptions}; the
+ * settings the coordinator owns (heartbeat interval, commit order) come from the registration.
  *
  * @param minRequestInterval least time between the starts of two table requests that came back
  *     empty, so a coordinator that answers at once is not polled in a busy loop
@@ -12,8 +12,4 @@ import java.time.Duration;
  *     failed as stuck; the table's freshness when that is longer
  */
 public record SchedulerSettings(
-        Duration heartbeatInterval,
-        Duration minRequestInterval,
-        long maxRecordsPerSplit,
-        CommitOrder commitOrder,
-        Duration stuckAfter) {}
+        Duration minRequestInterval, long maxRecordsPerSplit, Duration stuckAfter) {}

@@ -1,18 +1,18 @@
 package dev.tributary.tiering.enumerate;
 
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.CommitOutcome;
+import dev.tributary.client.tiering.HeartbeatResult;
+import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.time.Clock;
-import dev.tributary.tiering.commit.Attempt;
-import dev.tributary.tiering.commit.CommitSequencer;
 import dev.tributary.tiering.commit.RoundResultMerger;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.event.SplitResultEvent;
-import dev.tributary.tiering.service.CommitOutcome;
-import dev.tributary.tiering.service.CommitRequest;
-import dev.tributary.tiering.service.HeartbeatResponse;
-import dev.tributary.tiering.service.InFlightTable;
-import dev.tributary.tiering.service.RoundPlan;
 import dev.tributary.tiering.split.SplitPlanner;
 import dev.tributary.tiering.split.TieringSplit;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Readers hold one split at a time; queued splits of all granted tables are served in grant
  *       order, so spare readers move on to the next table while others finish (T3).
  *   <li>When a round has run for its table's freshness it is force-finished (T13, T14).
- *   <li>A failed split, a lost reader or a failed commit fails only its table's round (T22).
+ *   <li>A failed split, a lost reader or a failed commit fails only its table's round (T22); the
+ *       files its finished splits wrote go to the coordinator for deletion (T23).
  *   <li>Results of rounds that are no longer current are dropped (T20).
+ *   <li>A finished round is committed at once; the coordinator enforces the commit order (T25).
  * </ul>
  */
 public final class TieringScheduler {
@@ -48,12 +50,12 @@ public final class TieringScheduler {
     private final SchedulerSettings settings;
     private final SplitPlanner planner;
     private final EnumeratorEffects effects;
-    private final CommitSequencer sequencer;
 
     private final Deque<TieringSplit> queue = new ArrayDeque<>();
     private final TreeSet<Integer> awaiting = new TreeSet<>();
     private final Map<Long, Round> rounds = new LinkedHashMap<>();
     private boolean registered;
+    private Duration heartbeatInterval;
     private boolean requestOutstanding;
     private long lastRequestStartNanos;
     private boolean lastRequestEmpty;
@@ -71,13 +73,20 @@ public final class TieringScheduler {
         this.settings = settings;
         this.planner = planner;
         this.effects = effects;
-        this.sequencer = new CommitSequencer(settings.commitOrder());
     }
 
     // ---------------------------------------------------------------- coordinator protocol
 
-    public void onRegistered() {
+    /** The coordinator accepted the job; its settings hold from now on. */
+    public void onRegistered(JobSettings job) {
         registered = true;
+        heartbeatInterval = job.heartbeatInterval();
+        LOG.info(
+                "registered as {}: heartbeat every {}, commit order {}, commit timeout {}",
+                job.jobId(),
+                job.heartbeatInterval(),
+                job.commitOrder(),
+                job.commitTimeout());
         onTick();
     }
 
@@ -93,12 +102,11 @@ public final class TieringScheduler {
                     plan.epoch(),
                     previous.plan().epoch());
             if (previous.state() == Round.State.READING) {
-                failRound(previous, null);
+                failRound(previous, "abandoned: the coordinator granted the table again");
             }
         }
         List<TieringSplit> splits = planner.plan(plan);
         Round round = new Round(plan, splits, clock.nanoTime());
-        sequencer.assigned(round.attempt());
         rounds.put(plan.tableId(), round);
         LOG.info(
                 "round {} of {} (epoch {}): {} splits over {} buckets",
@@ -128,18 +136,18 @@ public final class TieringScheduler {
         lastRequestEmpty = true;
     }
 
-    public void onHeartbeatDone(HeartbeatResponse response) {
+    public void onHeartbeatDone(HeartbeatResult response) {
         heartbeatOutstanding = false;
-        for (InFlightTable stale : response.staleAttempts()) {
+        for (Attempt stale : response.staleAttempts()) {
             Round r = rounds.get(stale.tableId());
             if (r != null
                     && r.plan().epoch() == stale.epoch()
                     && r.state() == Round.State.READING) {
                 LOG.warn("coordinator no longer recognises {}; abandoning it", r.attempt());
-                failRound(r, null);
+                failRound(r, "abandoned: the coordinator fenced this attempt");
             }
         }
-        for (InFlightTable ff : response.forceFinish()) {
+        for (Attempt ff : response.forceFinish()) {
             Round r = rounds.get(ff.tableId());
             if (r != null
                     && r.plan().epoch() == ff.epoch()
@@ -165,11 +173,12 @@ public final class TieringScheduler {
         }
         if (error != null) {
             LOG.warn("commit of {} failed; reporting the round failed", attempt, error);
-            effects.reportFailed(attempt, "commit failed: " + error);
+            // no files to discard: the commit may still be running at the coordinator, which
+            // deletes what it could not commit itself
+            effects.reportFailed(attempt, "commit failed: " + error, List.of());
         } else if (outcome == CommitOutcome.FENCED) {
             LOG.info("commit of {} was fenced: the attempt is stale, nothing committed", attempt);
         }
-        startCommits(sequencer.finished(attempt));
         maybeRequestTable();
     }
 
@@ -224,8 +233,7 @@ public final class TieringScheduler {
         long now = clock.nanoTime();
         if (registered
                 && !heartbeatOutstanding
-                && (!heartbeatSent
-                        || now - lastHeartbeatNanos >= settings.heartbeatInterval().toNanos())) {
+                && (!heartbeatSent || now - lastHeartbeatNanos >= heartbeatInterval.toNanos())) {
             heartbeatOutstanding = true;
             heartbeatSent = true;
             lastHeartbeatNanos = now;
@@ -249,10 +257,10 @@ public final class TieringScheduler {
     }
 
     /** Attempts this job works on, for heartbeats (reading and committing rounds). */
-    public List<InFlightTable> inFlight() {
-        List<InFlightTable> out = new ArrayList<>();
+    public List<Attempt> inFlight() {
+        List<Attempt> out = new ArrayList<>();
         for (Round r : rounds.values()) {
-            out.add(new InFlightTable(r.plan().tableId(), r.plan().epoch()));
+            out.add(r.attempt());
         }
         return out;
     }
@@ -303,7 +311,7 @@ public final class TieringScheduler {
     private void finishReading(Round round) {
         round.moveTo(Round.State.COMMITTING);
         RoundPlan p = round.plan();
-        CommitRequest request =
+        RoundCommit request =
                 RoundResultMerger.merge(
                         p.tableId(),
                         p.epoch(),
@@ -312,12 +320,13 @@ public final class TieringScheduler {
                         round.splits(),
                         round.results(),
                         round.skippedSplits());
-        startCommits(sequencer.ready(round.attempt(), request));
+        effects.commit(round.attempt(), request);
     }
 
     /**
      * Fails a reading round: queued splits are dropped, readers abort their part, and the
-     * coordinator is told (unless {@code reason} is null: it already knows the attempt is stale).
+     * coordinator is told, with the results of splits that already ended so it deletes their files
+     * (T23); for an attempt it already fenced, the report does only that.
      */
     private void failRound(Round round, String reason) {
         queue.removeIf(s -> s.tableId() == round.plan().tableId());
@@ -327,17 +336,8 @@ public final class TieringScheduler {
         }
         round.moveTo(Round.State.DONE);
         rounds.remove(round.plan().tableId());
-        if (reason != null) {
-            effects.reportFailed(round.attempt(), reason);
-        }
-        startCommits(sequencer.abandoned(round.attempt()));
+        effects.reportFailed(round.attempt(), reason, round.writtenResults());
         maybeRequestTable();
-    }
-
-    private void startCommits(List<CommitRequest> requests) {
-        for (CommitRequest r : requests) {
-            effects.commit(new Attempt(r.tableId(), r.epoch()), r);
-        }
     }
 
     private void assignQueued() {

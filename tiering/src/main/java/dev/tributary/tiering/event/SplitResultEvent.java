@@ -9,7 +9,6 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * @param offsetReached exclusive end offset actually tiered: the range end for a finished log
  *     split, less for a force-finished one, the snapshot's log offset for a snapshot split
  * @param writeResult the serialized lake write result, {@code null} when nothing was written
- * @param maxTimestamp largest record timestamp written, -1 when unknown
  * @param error why the split failed, {@code null} on success
  */
 public record SplitResultEvent(
@@ -22,7 +21,6 @@ public record SplitResultEvent(
         byte[] writeResult,
         long records,
         long bytes,
-        long maxTimestamp,
         String error)
         implements SourceEvent {
 

@@ -3,24 +3,17 @@ package dev.tributary.tiering.job;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
-import dev.tributary.tiering.commit.CommitOrder;
 import dev.tributary.tiering.enumerate.SchedulerSettings;
 import java.time.Duration;
 import java.util.List;
 
-/** Options of the tiering job. Lake settings ({@code datalake.*}) travel in the same map. */
+/**
+ * Options of the tiering job. Lake settings ({@code datalake.*}) travel in the same map. Settings
+ * the coordinator owns (heartbeat interval and timeout, commit order and timeout) are not options
+ * of the job: it learns them when it registers, so a job can never disagree with its server.
+ */
 public final class TieringOptions {
     private TieringOptions() {}
-
-    public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
-            ConfigOptions.key("tiering.heartbeat.interval")
-                    .durationType()
-                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
-                    .defaultValue(Duration.ofSeconds(2))
-                    .withDescription(
-                            "How often the job tells the coordinator which tables it works on."
-                                    + " Keep it well below the coordinator's"
-                                    + " tiering.heartbeat.timeout.");
 
     public static final ConfigOption<Long> SPLIT_MAX_RECORDS =
             ConfigOptions.key("tiering.split.max-records")
@@ -31,23 +24,14 @@ public final class TieringOptions {
                             "A log bucket with more pending records than this is cut into several"
                                     + " offset-range splits so several readers share it (T5).");
 
-    public static final ConfigOption<CommitOrder> COMMIT_ORDER =
-            ConfigOptions.key("tiering.commit.order")
-                    .enumType(CommitOrder.class)
-                    .defaultValue(CommitOrder.COMPLETION)
-                    .withDescription(
-                            "'completion': a table commits as soon as its last split ends, other"
-                                    + " tables' commits run concurrently. 'assignment': tables"
-                                    + " commit one at a time in the order the job got them.");
-
     public static final ConfigOption<Duration> REQUEST_MAX_WAIT =
             ConfigOptions.key("tiering.request.max-wait")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(5))
                     .withDescription(
                             "How long one table request may wait at the coordinator for a table to"
-                                    + " become pending (long poll), when the coordinator supports"
-                                    + " it.");
+                                    + " become pending (long poll, T3); the coordinator caps it at"
+                                    + " its heartbeat interval.");
 
     public static final ConfigOption<Duration> REQUEST_MIN_INTERVAL =
             ConfigOptions.key("tiering.request.min-interval")
@@ -76,14 +60,6 @@ public final class TieringOptions {
                                     + " (its reader closing lake files) before the round is failed"
                                     + " as stuck and retried; the table's freshness if longer.");
 
-    public static final ConfigOption<Duration> SNAPSHOT_LEASE_TTL =
-            ConfigOptions.key("tiering.snapshot-lease.ttl")
-                    .durationType()
-                    .defaultValue(Duration.ofMinutes(1))
-                    .withDescription(
-                            "TTL of the lease a reader holds on a KV snapshot while reading it"
-                                    + " (T9); renewed at half the TTL.");
-
     public static final ConfigOption<Integer> READER_STEP_RECORDS =
             ConfigOptions.key("tiering.reader.step-records")
                     .intType()
@@ -92,13 +68,6 @@ public final class TieringOptions {
                     .withDescription(
                             "Records a reader writes between two checks for force-finish and"
                                     + " abort events.");
-
-    public static final ConfigOption<Integer> COMMIT_THREADS =
-            ConfigOptions.key("tiering.commit.threads")
-                    .intType()
-                    .check(n -> n >= 1, "must be >= 1")
-                    .defaultValue(4)
-                    .withDescription("Commits of different tables that may run at once (T24).");
 
     public static final ConfigOption<String> JOB_ID =
             ConfigOptions.key("tiering.job.id")
@@ -134,16 +103,12 @@ public final class TieringOptions {
 
     public static List<ConfigOption<?>> all() {
         return List.of(
-                HEARTBEAT_INTERVAL,
                 SPLIT_MAX_RECORDS,
-                COMMIT_ORDER,
                 REQUEST_MAX_WAIT,
                 REQUEST_MIN_INTERVAL,
                 TICK_INTERVAL,
                 STUCK_AFTER,
-                SNAPSHOT_LEASE_TTL,
                 READER_STEP_RECORDS,
-                COMMIT_THREADS,
                 JOB_ID,
                 JOB_GROUP,
                 SHUFFLE_SEED,
@@ -152,10 +117,6 @@ public final class TieringOptions {
 
     public static SchedulerSettings schedulerSettings(Configuration conf) {
         return new SchedulerSettings(
-                conf.get(HEARTBEAT_INTERVAL),
-                conf.get(REQUEST_MIN_INTERVAL),
-                conf.get(SPLIT_MAX_RECORDS),
-                conf.get(COMMIT_ORDER),
-                conf.get(STUCK_AFTER));
+                conf.get(REQUEST_MIN_INTERVAL), conf.get(SPLIT_MAX_RECORDS), conf.get(STUCK_AFTER));
     }
 }

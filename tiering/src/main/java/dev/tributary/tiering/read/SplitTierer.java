@@ -11,14 +11,13 @@ import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.split.TieringSplit;
-import java.time.Duration;
 import java.util.function.Function;
 
 /**
  * Reads one split and writes it through a {@link LakeWriter}, in bounded steps so the thread that
  * drives it can react to force-finish and abort between steps. The lake writer is created on the
  * first record (a split with nothing to write creates no files). A snapshot split holds a lease on
- * its KV snapshot from start to end, renewed at half its TTL (T9).
+ * its KV snapshot from start to end, renewed at a third of the server's lease timeout (T9).
  *
  * <p>Lifecycle: {@link #step} until it returns true, or {@link #forceFinish} / {@link #abort}; then
  * {@link #result}. Not thread safe.
@@ -30,7 +29,6 @@ public final class SplitTierer implements AutoCloseable {
     private final Function<LakeWriterContext, LakeWriter> writers;
     private final Function<TieringSplit, TableDescriptor> descriptors;
     private final Clock clock;
-    private final Duration leaseTtl;
 
     private TableDescriptor descriptor;
     private RecordCursor cursor;
@@ -40,7 +38,6 @@ public final class SplitTierer implements AutoCloseable {
     private long nextOffset;
     private long records;
     private long bytes;
-    private long maxTimestamp = -1;
     private SplitResultEvent result;
 
     public SplitTierer(
@@ -48,14 +45,12 @@ public final class SplitTierer implements AutoCloseable {
             TieringService service,
             Function<LakeWriterContext, LakeWriter> writers,
             Function<TieringSplit, TableDescriptor> descriptors,
-            Clock clock,
-            Duration leaseTtl) {
+            Clock clock) {
         this.split = split;
         this.service = service;
         this.writers = writers;
         this.descriptors = descriptors;
         this.clock = clock;
-        this.leaseTtl = leaseTtl;
         this.nextOffset = split.startOffset();
     }
 
@@ -137,16 +132,19 @@ public final class SplitTierer implements AutoCloseable {
         // resolve the table first: a dropped (or dropped and re-created) table fails here (T20)
         descriptor = descriptors.apply(split);
         if (split.isSnapshot()) {
-            lease = service.acquireSnapshotLease(split.tableBucket(), split.snapshotId(), leaseTtl);
+            lease = service.acquireSnapshotLease(split.tableBucket(), split.snapshotId());
             leaseRenewedNanos = clock.nanoTime();
-            cursor = service.openSnapshot(split.tableBucket(), split.snapshotId());
+            cursor =
+                    service.openSnapshot(
+                            split.tableBucket(), split.snapshotId(), split.endOffset());
         } else {
             cursor = service.openLog(split.tableBucket(), split.startOffset(), split.endOffset());
         }
     }
 
     private void renewLeaseIfDue() {
-        if (lease != null && clock.nanoTime() - leaseRenewedNanos >= leaseTtl.toNanos() / 2) {
+        // at a third of the server's lease timeout: a slow step still renews before it lapses
+        if (lease != null && clock.nanoTime() - leaseRenewedNanos >= lease.ttl().toNanos() / 3) {
             lease.renew();
             leaseRenewedNanos = clock.nanoTime();
         }
@@ -180,9 +178,6 @@ public final class SplitTierer implements AutoCloseable {
                 cursor.timestamp());
         records++;
         bytes += cursor.sizeInBytes();
-        if (cursor.timestamp() > maxTimestamp) {
-            maxTimestamp = cursor.timestamp();
-        }
         if (!split.isSnapshot()) {
             nextOffset = cursor.offset() + 1;
         }
@@ -206,7 +201,6 @@ public final class SplitTierer implements AutoCloseable {
                         bytesOut,
                         records,
                         bytes,
-                        maxTimestamp,
                         null);
     }
 
@@ -230,7 +224,6 @@ public final class SplitTierer implements AutoCloseable {
                         null,
                         0,
                         0,
-                        -1,
                         e.getClass().getSimpleName() + ": " + e.getMessage());
     }
 

@@ -21,7 +21,7 @@ public interface RecordCursor extends AutoCloseable {
 
     Row row();
 
-    /** Approximate encoded size of the current record, for throughput figures. */
+    /** Encoded bytes of the current record as the store served it, for throughput figures. */
     int sizeInBytes();
 
     @Override

@@ -1,51 +1,69 @@
 package dev.tributary.tiering.service;
 
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.CommitOutcome;
+import dev.tributary.client.tiering.HeartbeatResult;
+import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What the tiering job needs from a Tributary server: the coordinator's job protocol (register,
  * heartbeat, request a table, fenced commit, failure report), KV snapshot leases, and the bucket
- * data to tier. The job is written against this interface only, so its logic is testable without a
- * server; {@code GatewayTieringService} implements it over the client's tiering gateway.
+ * data to tier. A thin seam over the client's tiering gateway, in the protocol's job-facing records
+ * ({@code dev.tributary.client.tiering}); {@link GatewayTieringService} is the implementation.
  *
  * <p>Implementations must be thread safe: the enumerator calls the coordinator methods from its own
  * worker threads, and each reader opens cursors from its task thread.
  */
 public interface TieringService extends AutoCloseable {
 
-    /** Registers a tiering job; must be called before any other coordinator method. */
-    void register(String jobId, String group);
-
     /**
-     * Tells the coordinator the job is alive and which (table, epoch) attempts it still works on.
-     * Tables whose attempt the coordinator no longer recognises are returned so the job can drop
-     * them early (their commits would be fenced anyway).
-     */
-    HeartbeatResponse heartbeat(String jobId, List<InFlightTable> inFlight);
-
-    /**
-     * Asks for the next pending table. Waits up to {@code maxWait} for one to become pending, so an
-     * idle job gets work the moment it exists instead of on its next poll (T3).
+     * Registers a tiering job; must be called before any other coordinator method.
      *
-     * @return the round plan, or empty when no table became pending within {@code maxWait}
+     * @return the settings the coordinator owns and the job follows
+     */
+    JobSettings register(String jobId, String group);
+
+    /**
+     * Tells the coordinator the job is alive and which attempts it still works on. Attempts the
+     * coordinator no longer recognises come back stale, rounds past their freshness come back for
+     * force-finish.
+     */
+    HeartbeatResult heartbeat(String jobId, List<Attempt> inFlight);
+
+    /**
+     * Asks for the next pending table. Waits up to {@code maxWait} (capped by the coordinator at
+     * its heartbeat interval) for one to become pending, so an idle job gets work the moment it
+     * exists instead of on its next poll (T3).
+     *
+     * @return the round plan, or empty when no table became pending within the wait
      */
     Optional<RoundPlan> requestTable(String jobId, Duration maxWait);
 
     /**
-     * Commits a round: the coordinator checks that (table, epoch) is still the current attempt and
-     * performs the lake commit inside the same critical section (T19). A request with no write
-     * results finishes the round without a lake snapshot (T27) but still records offsets that
-     * moved.
+     * Commits a round: the coordinator checks that the attempt is still current and performs the
+     * lake commit inside the same critical section (T19). A request with no write results finishes
+     * the round without a lake snapshot (T27) but still records offsets that moved; one with
+     * nothing at all is reported as finished.
+     *
+     * @return completes when the coordinator answered; exceptionally for errors other than fencing
      */
-    CommitOutcome commit(String jobId, CommitRequest request);
+    CompletableFuture<CommitOutcome> commit(String jobId, RoundCommit request);
 
-    /** Reports a failed round attempt (T22); the coordinator retries the table with backoff. */
-    void reportFailed(String jobId, long tableId, long epoch, String reason);
+    /**
+     * Reports a failed or abandoned round (T22); the coordinator retries the table with backoff and
+     * deletes the files of {@code discardedWriteResults} (T23).
+     */
+    void reportFailed(
+            String jobId, Attempt attempt, String reason, List<byte[]> discardedWriteResults);
 
     /**
      * The table's current descriptor, which lake writers need.
@@ -56,13 +74,16 @@ public interface TieringService extends AutoCloseable {
     TableDescriptor describeTable(TablePath tablePath, long tableId);
 
     /** Takes a lease that keeps a KV snapshot from being deleted while it is read (T9). */
-    SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId, Duration ttl);
+    SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId);
 
     /** Opens the bucket's log records in {@code [fromOffset, toOffset)}. */
     RecordCursor openLog(TableBucket bucket, long fromOffset, long toOffset);
 
-    /** Opens the rows of a KV snapshot (each one a current row of the bucket's state). */
-    RecordCursor openSnapshot(TableBucket bucket, long snapshotId);
+    /**
+     * Opens the rows of a KV snapshot (each one a current row of the bucket's state), consistent at
+     * {@code snapshotLogOffset}.
+     */
+    RecordCursor openSnapshot(TableBucket bucket, long snapshotId, long snapshotLogOffset);
 
     @Override
     void close();

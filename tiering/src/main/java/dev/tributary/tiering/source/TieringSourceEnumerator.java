@@ -1,19 +1,18 @@
 package dev.tributary.tiering.source;
 
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.HeartbeatResult;
+import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.time.Clock;
-import dev.tributary.tiering.commit.Attempt;
 import dev.tributary.tiering.enumerate.EnumeratorEffects;
 import dev.tributary.tiering.enumerate.TieringScheduler;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.job.TieringOptions;
-import dev.tributary.tiering.service.CommitOutcome;
-import dev.tributary.tiering.service.CommitRequest;
-import dev.tributary.tiering.service.HeartbeatResponse;
-import dev.tributary.tiering.service.InFlightTable;
-import dev.tributary.tiering.service.RoundPlan;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import dev.tributary.tiering.split.SplitPlanner;
@@ -33,9 +32,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Flink glue around {@link TieringScheduler}: Flink callbacks and the periodic tick run the
- * scheduler on the coordinator thread; coordinator calls run on two small thread pools (one for
- * heartbeats and table requests, one for commits, so commits of different tables overlap, T24) and
- * their outcomes are handed back to the coordinator thread.
+ * scheduler on the coordinator thread; coordinator calls run on a small I/O pool (commits are
+ * asynchronous calls, so commits of different tables overlap without a thread each, T24) and their
+ * outcomes are handed back to the coordinator thread. Registration is retried until it succeeds: a
+ * job outlives a server that is down or restarting.
  */
 final class TieringSourceEnumerator
         implements SplitEnumerator<TieringSplit, EnumeratorCheckpoint>, EnumeratorEffects {
@@ -49,7 +49,6 @@ final class TieringSourceEnumerator
     private final Duration requestMaxWait;
     private final TieringScheduler scheduler;
     private final ExecutorService io;
-    private final ExecutorService commits;
     private volatile TieringService service;
     private volatile boolean closed;
 
@@ -76,10 +75,6 @@ final class TieringSourceEnumerator
                                 config.get(TieringOptions.SPLIT_MAX_RECORDS), new Random(seed)),
                         this);
         this.io = Executors.newCachedThreadPool(DaemonThreads.named("tiering-enumerator-io"));
-        this.commits =
-                Executors.newFixedThreadPool(
-                        config.get(TieringOptions.COMMIT_THREADS),
-                        DaemonThreads.named("tiering-commit"));
     }
 
     @Override
@@ -89,20 +84,32 @@ final class TieringSourceEnumerator
         context.callAsync(() -> null, (v, t) -> scheduler.onTick(), tick, tick);
     }
 
+    /** Registers, retrying with a growing pause while the coordinator cannot be reached. */
     private void register() {
-        try {
-            service = services.create();
-            service.register(jobId, group);
-            onCoordinatorThread(scheduler::onRegistered);
-        } catch (RuntimeException e) {
-            // without registration the job cannot work; let Flink restart the enumerator
-            LOG.error("tiering job {} could not register with the coordinator", jobId, e);
-            onCoordinatorThread(
-                    () -> {
-                        throw new IllegalStateException(
-                                "tiering job " + jobId + " could not register: " + e.getMessage(),
-                                e);
-                    });
+        long pauseMillis = 500;
+        while (!closed) {
+            try {
+                if (service == null) {
+                    service = services.create();
+                }
+                JobSettings settings = service.register(jobId, group);
+                onCoordinatorThread(() -> scheduler.onRegistered(settings));
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "tiering job {} could not register with the coordinator ({}); retrying in"
+                                + " {} ms",
+                        jobId,
+                        e.getMessage(),
+                        pauseMillis);
+            }
+            try {
+                Thread.sleep(pauseMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            pauseMillis = Math.min(30_000, pauseMillis * 2);
         }
     }
 
@@ -140,16 +147,15 @@ final class TieringSourceEnumerator
         TieringService s = service;
         if (s != null) {
             // hand our tables back at once instead of letting them wait for the heartbeat timeout
-            for (InFlightTable t : scheduler.inFlight()) {
+            for (Attempt t : scheduler.inFlight()) {
                 try {
-                    s.reportFailed(jobId, t.tableId(), t.epoch(), "tiering job stopped");
+                    s.reportFailed(jobId, t, "tiering job stopped", List.of());
                 } catch (RuntimeException e) {
                     LOG.debug("could not report {} as failed on close", t, e);
                 }
             }
         }
         io.shutdownNow();
-        commits.shutdownNow();
         if (s != null) {
             s.close();
         }
@@ -185,12 +191,12 @@ final class TieringSourceEnumerator
     }
 
     @Override
-    public void heartbeat(List<InFlightTable> inFlight) {
+    public void heartbeat(List<Attempt> inFlight) {
         offThread(
                 io,
                 () -> {
                     try {
-                        HeartbeatResponse r = service.heartbeat(jobId, inFlight);
+                        HeartbeatResult r = service.heartbeat(jobId, inFlight);
                         onCoordinatorThread(() -> scheduler.onHeartbeatDone(r));
                     } catch (RuntimeException e) {
                         onCoordinatorThread(() -> scheduler.onHeartbeatFailed(e));
@@ -199,35 +205,44 @@ final class TieringSourceEnumerator
     }
 
     @Override
-    public void commit(Attempt attempt, CommitRequest request) {
-        offThread(
-                commits,
-                () -> {
-                    CommitOutcome outcome = null;
-                    Throwable error = null;
-                    try {
-                        outcome = service.commit(jobId, request);
-                    } catch (RuntimeException e) {
-                        error = e;
-                    }
-                    CommitOutcome o = outcome;
-                    Throwable err = error;
-                    onCoordinatorThread(() -> scheduler.onCommitDone(attempt, o, err));
-                });
-    }
-
-    @Override
-    public void reportFailed(Attempt attempt, String reason) {
+    public void commit(Attempt attempt, RoundCommit request) {
         offThread(
                 io,
                 () -> {
                     try {
-                        service.reportFailed(jobId, attempt.tableId(), attempt.epoch(), reason);
+                        service.commit(jobId, request)
+                                .whenComplete(
+                                        (outcome, error) ->
+                                                onCoordinatorThread(
+                                                        () ->
+                                                                scheduler.onCommitDone(
+                                                                        attempt,
+                                                                        outcome,
+                                                                        unwrap(error))));
+                    } catch (RuntimeException e) {
+                        onCoordinatorThread(() -> scheduler.onCommitDone(attempt, null, e));
+                    }
+                });
+    }
+
+    @Override
+    public void reportFailed(Attempt attempt, String reason, List<byte[]> discarded) {
+        offThread(
+                io,
+                () -> {
+                    try {
+                        service.reportFailed(jobId, attempt, reason, discarded);
                     } catch (RuntimeException e) {
                         // the coordinator also detects the lost attempt by heartbeat timeout
                         LOG.warn("could not report {} as failed", attempt, e);
                     }
                 });
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                ? t.getCause()
+                : t;
     }
 
     /**

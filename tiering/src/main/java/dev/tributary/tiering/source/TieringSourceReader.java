@@ -11,7 +11,6 @@ import dev.tributary.tiering.read.SplitTierer;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import dev.tributary.tiering.split.TieringSplit;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -38,7 +37,6 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private final TieringServiceFactory services;
     private final Configuration config;
     private final int stepRecords;
-    private final Duration leaseTtl;
     private final Deque<TieringSplit> queued = new ArrayDeque<>();
     private final Map<Long, Described> descriptors = new HashMap<>();
     private CompletableFuture<Void> available = new CompletableFuture<>();
@@ -53,7 +51,6 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
         this.services = services;
         this.config = config;
         this.stepRecords = config.get(TieringOptions.READER_STEP_RECORDS);
-        this.leaseTtl = config.get(TieringOptions.SNAPSHOT_LEASE_TTL);
     }
 
     @Override
@@ -76,12 +73,7 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
             currentStartNanos = Clock.system().nanoTime();
             current =
                     new SplitTierer(
-                            next,
-                            service,
-                            lake::createWriter,
-                            this::describe,
-                            Clock.system(),
-                            leaseTtl);
+                            next, service, lake::createWriter, this::describe, Clock.system());
         }
         if (current.step(stepRecords)) {
             endCurrent();

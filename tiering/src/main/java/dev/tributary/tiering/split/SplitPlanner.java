@@ -1,7 +1,7 @@
 package dev.tributary.tiering.split;
 
-import dev.tributary.tiering.service.BucketPlan;
-import dev.tributary.tiering.service.RoundPlan;
+import dev.tributary.client.tiering.BucketPlan;
+import dev.tributary.client.tiering.RoundPlan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.tributary.tiering.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.tiering.event.SplitResultEvent;
-import dev.tributary.tiering.service.CommitRequest;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +30,6 @@ class RoundResultMergerTest {
                 file == null ? null : file.getBytes(),
                 reached - s.startOffset(),
                 10,
-                500,
                 null);
     }
 
@@ -43,15 +42,15 @@ class RoundResultMergerTest {
         results.put(a.splitId(), done(a, 50, "a"));
         results.put(b.splitId(), done(b, 100, "b"));
         results.put(c.splitId(), done(c, 9, "c"));
-        CommitRequest r =
+        RoundCommit r =
                 RoundResultMerger.merge(1, 2, 3, false, List.of(b, c, a), results, Set.of());
         assertThat(r.tieredOffsets()).containsExactlyInAnyOrderEntriesOf(Map.of(0, 100L, 1, 9L));
         assertThat(r.writeResults())
                 .extracting(String::new)
                 .containsExactlyInAnyOrder("a", "b", "c");
         assertThat(r.discardedWriteResults()).isEmpty();
-        assertThat(r.records()).isEqualTo(102);
-        assertThat(r.maxTimestamps()).containsEntry(0, 500L);
+        assertThat(r.recordsRead()).isEqualTo(102);
+        assertThat(r.bytesRead()).isEqualTo(30);
     }
 
     @Test
@@ -62,7 +61,7 @@ class RoundResultMergerTest {
         Map<String, SplitResultEvent> results = new HashMap<>();
         results.put(a.splitId(), done(a, 30, "a")); // force-finished at 30
         results.put(b.splitId(), done(b, 100, "b")); // finished, but after the gap
-        CommitRequest r =
+        RoundCommit r =
                 RoundResultMerger.merge(
                         1, 2, 3, true, List.of(a, b, c), results, Set.of(c.splitId()));
         assertThat(r.tieredOffsets()).containsExactly(Map.entry(0, 30L));
@@ -77,7 +76,7 @@ class RoundResultMergerTest {
         TieringSplit b = log(0, 50, 100);
         Map<String, SplitResultEvent> results = new HashMap<>();
         results.put(b.splitId(), done(b, 100, "b"));
-        CommitRequest r =
+        RoundCommit r =
                 RoundResultMerger.merge(1, 2, 3, true, List.of(a, b), results, Set.of(a.splitId()));
         assertThat(r.tieredOffsets()).isEmpty();
         assertThat(r.writeResults()).isEmpty();
@@ -87,7 +86,7 @@ class RoundResultMergerTest {
     @Test
     void t7_snapshotSplitMovesTheBucketToTheSnapshotLogOffset() {
         TieringSplit s = TieringSplit.snapshot(1, PATH, 2, 3, 4, 77, 1234);
-        CommitRequest r =
+        RoundCommit r =
                 RoundResultMerger.merge(
                         1,
                         2,
@@ -103,7 +102,7 @@ class RoundResultMergerTest {
     @Test
     void t27_splitThatReadNothingStillRecordsItsProgressWithoutWriteResult() {
         TieringSplit a = log(0, 10, 20);
-        CommitRequest r =
+        RoundCommit r =
                 RoundResultMerger.merge(
                         1,
                         2,
@@ -112,7 +111,8 @@ class RoundResultMergerTest {
                         List.of(a),
                         Map.of(a.splitId(), done(a, 20, null)),
                         Set.of());
-        assertThat(r.isEmpty()).isTrue();
+        assertThat(r.writeResults()).isEmpty();
+        assertThat(r.isEmpty()).as("the offset moved: the coordinator must record it").isFalse();
         assertThat(r.tieredOffsets()).containsExactly(Map.entry(0, 20L));
     }
 }

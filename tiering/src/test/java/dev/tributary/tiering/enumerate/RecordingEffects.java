@@ -1,9 +1,8 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.tiering.commit.Attempt;
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.tiering.event.RoundControlEvent;
-import dev.tributary.tiering.service.CommitRequest;
-import dev.tributary.tiering.service.InFlightTable;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,9 +18,10 @@ final class RecordingEffects implements EnumeratorEffects {
     final List<Assignment> assignments = new ArrayList<>();
     final List<Control> controls = new ArrayList<>();
     int tableRequests;
-    final List<List<InFlightTable>> heartbeats = new ArrayList<>();
-    final Map<Attempt, CommitRequest> commits = new LinkedHashMap<>();
+    final List<List<Attempt>> heartbeats = new ArrayList<>();
+    final Map<Attempt, RoundCommit> commits = new LinkedHashMap<>();
     final Map<Attempt, String> failures = new LinkedHashMap<>();
+    final Map<Attempt, List<byte[]>> discarded = new LinkedHashMap<>();
 
     @Override
     public void assignSplit(int subtask, TieringSplit split) {
@@ -39,18 +39,19 @@ final class RecordingEffects implements EnumeratorEffects {
     }
 
     @Override
-    public void heartbeat(List<InFlightTable> inFlight) {
+    public void heartbeat(List<Attempt> inFlight) {
         heartbeats.add(inFlight);
     }
 
     @Override
-    public void commit(Attempt attempt, CommitRequest request) {
+    public void commit(Attempt attempt, RoundCommit request) {
         commits.put(attempt, request);
     }
 
     @Override
-    public void reportFailed(Attempt attempt, String reason) {
+    public void reportFailed(Attempt attempt, String reason, List<byte[]> results) {
         failures.put(attempt, reason);
+        discarded.put(attempt, results);
     }
 
     List<TieringSplit> splitsOf(int subtask) {

@@ -2,22 +2,22 @@ package dev.tributary.tiering.enumerate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.BucketPlan;
+import dev.tributary.client.tiering.CommitOutcome;
+import dev.tributary.client.tiering.HeartbeatResult;
+import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
-import dev.tributary.tiering.commit.Attempt;
-import dev.tributary.tiering.commit.CommitOrder;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.event.SplitResultEvent;
-import dev.tributary.tiering.service.BucketPlan;
-import dev.tributary.tiering.service.CommitOutcome;
-import dev.tributary.tiering.service.HeartbeatResponse;
-import dev.tributary.tiering.service.InFlightTable;
-import dev.tributary.tiering.service.RoundPlan;
 import dev.tributary.tiering.split.SplitPlanner;
 import dev.tributary.tiering.split.TieringSplit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,19 +33,19 @@ class TieringSchedulerTest {
     void setUp() {
         clock = new ManualClock(1_000_000L);
         fx = new RecordingEffects();
-        scheduler = create(CommitOrder.COMPLETION, 1_000);
-        scheduler.onRegistered();
+        scheduler = create(1_000);
+        scheduler.onRegistered(SETTINGS);
     }
 
-    private TieringScheduler create(CommitOrder order, long maxRecords) {
+    /** What the coordinator hands the job at registration. */
+    private static final JobSettings SETTINGS =
+            new JobSettings(
+                    "job", Duration.ofSeconds(2), Duration.ofSeconds(8), "COMPLETION", FRESHNESS);
+
+    private TieringScheduler create(long maxRecords) {
         return new TieringScheduler(
                 clock,
-                new SchedulerSettings(
-                        Duration.ofSeconds(2),
-                        Duration.ofMillis(200),
-                        maxRecords,
-                        order,
-                        Duration.ofSeconds(30)),
+                new SchedulerSettings(Duration.ofMillis(200), maxRecords, Duration.ofSeconds(30)),
                 new SplitPlanner(maxRecords, new Random(seed)),
                 fx);
     }
@@ -70,7 +70,6 @@ class TieringSchedulerTest {
                 ("file-" + s.splitId()).getBytes(),
                 reached - s.startOffset(),
                 1,
-                1,
                 null);
     }
 
@@ -85,7 +84,6 @@ class TieringSchedulerTest {
                 null,
                 0,
                 0,
-                -1,
                 "StorageException: disk full");
     }
 
@@ -129,8 +127,7 @@ class TieringSchedulerTest {
         scheduler.onTableGranted(plan(2, 1, 1, 2, 10));
         assertThat(fx.splitsOf(1)).extracting(TieringSplit::tableId).containsExactly(2L);
         assertThat(fx.splitsOf(2)).extracting(TieringSplit::tableId).containsExactly(2L);
-        assertThat(scheduler.inFlight())
-                .containsExactly(new InFlightTable(1, 1), new InFlightTable(2, 1));
+        assertThat(scheduler.inFlight()).containsExactly(new Attempt(1, 1), new Attempt(2, 1));
     }
 
     @Test
@@ -291,7 +288,7 @@ class TieringSchedulerTest {
         scheduler.onSplitRequest(0);
         scheduler.onTableGranted(plan(1, 1, 1, 2, 10));
         scheduler.onHeartbeatDone(
-                new HeartbeatResponse(List.of(), List.of(new InFlightTable(1, 1))));
+                new HeartbeatResult(List.of(), List.of(new Attempt(1, 1)), Optional.empty()));
         assertThat(fx.controls).hasSize(1);
         assertThat(scheduler.isForceFinished(1)).contains(true);
     }
@@ -344,7 +341,7 @@ class TieringSchedulerTest {
             }
         }
         assertThat(fx.commits).containsOnlyKeys(new Attempt(2, 1));
-        assertThat(scheduler.inFlight()).containsExactly(new InFlightTable(2, 1));
+        assertThat(scheduler.inFlight()).containsExactly(new Attempt(2, 1));
     }
 
     @Test
@@ -365,7 +362,7 @@ class TieringSchedulerTest {
         scheduler.onTableGranted(plan(2, 1, 1, 1, 10));
         scheduler.onReaderLost(0);
         assertThat(fx.failures).containsOnlyKeys(new Attempt(1, 1));
-        assertThat(scheduler.inFlight()).containsExactly(new InFlightTable(2, 1));
+        assertThat(scheduler.inFlight()).containsExactly(new Attempt(2, 1));
     }
 
     @Test
@@ -380,20 +377,16 @@ class TieringSchedulerTest {
     }
 
     @Test
-    void t25_assignmentOrderCommitsTheEarlierTableFirst() {
-        fx = new RecordingEffects();
-        scheduler = create(CommitOrder.ASSIGNMENT, 1_000);
-        scheduler.onRegistered();
+    void t25_eachRoundCommitsAsSoonAsItCompletesTheCoordinatorOwnsTheOrder() {
         scheduler.onSplitRequest(0);
         scheduler.onSplitRequest(1);
         scheduler.onTableGranted(plan(1, 1, 1, 1, 10));
         scheduler.onTableGranted(plan(2, 1, 1, 1, 10));
         scheduler.onSplitResult(1, done(fx.splitsOf(1).get(0), 10));
-        assertThat(fx.commits).isEmpty();
+        assertThat(fx.commits.keySet()).containsExactly(new Attempt(2, 1));
         scheduler.onSplitResult(0, done(fx.splitsOf(0).get(0), 10));
-        assertThat(fx.commits).containsOnlyKeys(new Attempt(1, 1));
-        scheduler.onCommitDone(new Attempt(1, 1), CommitOutcome.COMMITTED, null);
-        assertThat(fx.commits.keySet()).containsExactly(new Attempt(1, 1), new Attempt(2, 1));
+        // completion order here; with tiering.commit.order=assignment the coordinator holds 2's
+        assertThat(fx.commits.keySet()).containsExactly(new Attempt(2, 1), new Attempt(1, 1));
     }
 
     @Test
@@ -414,7 +407,7 @@ class TieringSchedulerTest {
     @Test
     void t18_heartbeatsListInFlightAttemptsEveryInterval() {
         assertThat(fx.heartbeats).hasSize(1);
-        scheduler.onHeartbeatDone(HeartbeatResponse.ok());
+        scheduler.onHeartbeatDone(HeartbeatResult.ok());
         scheduler.onSplitRequest(0);
         scheduler.onTableGranted(plan(1, 6, 1, 1, 10));
         clock.advanceMillis(1_999);
@@ -423,19 +416,54 @@ class TieringSchedulerTest {
         clock.advanceMillis(1);
         scheduler.onTick();
         assertThat(fx.heartbeats).hasSize(2);
-        assertThat(fx.heartbeats.get(1)).containsExactly(new InFlightTable(1, 6));
+        assertThat(fx.heartbeats.get(1)).containsExactly(new Attempt(1, 6));
     }
 
     @Test
-    void staleAttemptFromHeartbeatIsAbandonedWithoutReport() {
+    void t23_aStaleAttemptIsAbandonedAndTheFilesOfItsEndedSplitsHandedBack() {
         scheduler.onSplitRequest(0);
         scheduler.onTableGranted(plan(1, 6, 1, 2, 10));
+        TieringSplit first = fx.last().split();
+        scheduler.onSplitResult(0, done(first, 10));
         scheduler.onHeartbeatDone(
-                new HeartbeatResponse(List.of(new InFlightTable(1, 6)), List.of()));
+                new HeartbeatResult(List.of(new Attempt(1, 6)), List.of(), Optional.empty()));
         assertThat(scheduler.inFlight()).isEmpty();
-        assertThat(fx.failures).isEmpty();
-        assertThat(fx.controls)
-                .extracting(c -> c.event().kind())
-                .containsExactly(RoundControlEvent.Kind.ABORT);
+        assertThat(fx.failures).containsOnlyKeys(new Attempt(1, 6));
+        assertThat(fx.discarded.get(new Attempt(1, 6)))
+                .as("the coordinator deletes what the abandoned attempt wrote")
+                .singleElement()
+                .satisfies(b -> assertThat(new String(b)).isEqualTo("file-" + first.splitId()));
+        assertThat(scheduler.queuedSplits()).as("its queued split is dropped").isZero();
+    }
+
+    @Test
+    void t23_aFailedRoundHandsTheFilesOfItsFinishedSplitsBack() {
+        scheduler.onSplitRequest(0);
+        scheduler.onSplitRequest(1);
+        scheduler.onTableGranted(plan(1, 1, 1, 2, 10));
+        scheduler.onSplitResult(0, done(fx.splitsOf(0).get(0), 10));
+        scheduler.onSplitResult(1, failed(fx.splitsOf(1).get(0)));
+        assertThat(fx.failures.get(new Attempt(1, 1))).contains("disk full");
+        assertThat(fx.discarded.get(new Attempt(1, 1))).hasSize(1);
+    }
+
+    @Test
+    void t18_heartbeatIntervalIsTheOneTheCoordinatorHandedOut() {
+        fx = new RecordingEffects();
+        scheduler = create(1_000);
+        scheduler.onTick();
+        assertThat(fx.heartbeats).as("no heartbeat before registration").isEmpty();
+        scheduler.onRegistered(
+                new JobSettings(
+                        "job",
+                        Duration.ofMillis(500),
+                        Duration.ofSeconds(3),
+                        "ASSIGNMENT",
+                        FRESHNESS));
+        assertThat(fx.heartbeats).hasSize(1);
+        scheduler.onHeartbeatDone(HeartbeatResult.ok());
+        clock.advanceMillis(500);
+        scheduler.onTick();
+        assertThat(fx.heartbeats).hasSize(2);
     }
 }

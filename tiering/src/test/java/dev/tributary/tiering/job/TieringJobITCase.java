@@ -3,286 +3,279 @@ package dev.tributary.tiering.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.lake.api.LakeStorage;
-import dev.tributary.lake.api.LakeStoragePlugins;
-import dev.tributary.tiering.testutil.ExactlyOnceVerifier;
-import dev.tributary.tiering.testutil.InMemoryTieringService;
+import dev.tributary.server.TributaryServer;
+import dev.tributary.tiering.service.GatewayTieringService;
+import dev.tributary.tiering.testutil.FaultyReads;
+import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
-import java.io.File;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobStatus;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real tiering job on a Flink MiniCluster against an in-process tiering service holding real
- * log batches, writing real Paimon tables through the Paimon plugin, read back with Paimon's own
- * reader and checked by the exactly-once verifier.
+ * The real tiering job on a Flink MiniCluster against a real server (store, coordinator, gRPC) in
+ * the test JVM, through the production gateway service; reads are slowed down or failed by a thin
+ * decorator where a test needs it. The lakes are real Paimon and Iceberg tables, read back with the
+ * formats' own readers and checked against the store by the exactly-once verifier.
  */
 class TieringJobITCase {
     private static final Schema LOG_SCHEMA = TestSchemas.LOG;
     private static final Schema PK_SCHEMA = TestSchemas.PK;
 
-    @TempDir File warehouse;
+    @TempDir Path dir;
     private final long seed = new Random().nextLong();
     private final Random random = new Random(seed);
-    private LakeStorage lake;
-    private InMemoryTieringService store;
-    private EmbeddedTiering job;
-
-    @BeforeEach
-    void setUp() {
-        lake = LakeStoragePlugins.open(lakeConfig());
-        store = new InMemoryTieringService("it-" + seed, lake, Clock.system());
-    }
+    private final FaultyReads faults = new FaultyReads("job-it-" + seed);
+    private final List<AutoCloseable> jobs = new ArrayList<>();
+    private String format = "paimon";
+    private TributaryServer server;
+    private Connection conn;
 
     @AfterEach
     void tearDown() throws Exception {
-        if (job != null) {
-            job.close();
+        for (AutoCloseable j : jobs) {
+            j.close();
         }
-        store.unregister();
-        lake.close();
+        if (conn != null) {
+            conn.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        faults.unregister();
     }
-
-    private String format = "paimon";
 
     private Configuration lakeConfig() {
         return new Configuration()
                 .setString("datalake.format", format)
-                .setString("datalake." + format + ".warehouse", warehouse.getAbsolutePath());
+                .setString("datalake." + format + ".warehouse", warehouse().toUri().toString());
     }
 
-    /** Re-creates the store on an Iceberg warehouse (a directory named iceberg*). */
-    private void useIceberg() {
-        store.unregister();
-        lake.close();
-        format = "iceberg";
-        warehouse = new File(warehouse, "iceberg-warehouse");
-        lake = LakeStoragePlugins.open(lakeConfig());
-        store = new InMemoryTieringService("it-iceberg-" + seed, lake, Clock.system());
+    private Path warehouse() {
+        return dir.resolve("lake");
     }
 
-    private void startJob(int parallelism, Configuration tiering) throws Exception {
+    private void startServer() {
+        Configuration conf = lakeConfig();
+        conf.setString("data.dir", dir.resolve("data").toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "-1");
+        conf.setString("tiering.heartbeat.interval", "500ms");
+        conf.setString("tiering.heartbeat.timeout", "3s");
+        conf.setString("tiering.failure.backoff.base", "100ms");
+        conf.setString("tiering.failure.backoff.max", "500ms");
+        server = TributaryServer.start(conf, Clock.system(), List.of());
+        conn = Connection.open(server.rpcTarget());
+        conn.admin().createDatabase("demo", true);
+    }
+
+    private EmbeddedTiering startJob(int parallelism, Configuration tiering) throws Exception {
         Configuration conf = lakeConfig();
         tiering.toMap().forEach(conf::setString);
         conf.set(TieringOptions.SHUFFLE_SEED, seed);
         conf.set(TieringOptions.EMBEDDED_PARALLELISM, parallelism);
-        job = EmbeddedTiering.start(store.factory(), conf);
+        EmbeddedTiering job =
+                EmbeddedTiering.start(
+                        faults.wrap(
+                                GatewayTieringService.factory(server.rpcTarget(), null, Map.of())),
+                        conf);
+        jobs.add(job);
+        return job;
     }
 
-    private static TableDescriptor log(int buckets) {
-        return TableDescriptor.builder(LOG_SCHEMA).bucketCount(buckets).build();
+    private TableInfo table(String name, Schema schema, int buckets, String freshness) {
+        return conn.admin()
+                .createTable(
+                        TablePath.of("demo", name),
+                        TableDescriptor.builder(schema)
+                                .bucketCount(buckets)
+                                .property("table.datalake.enabled", "true")
+                                .property("table.datalake.freshness", freshness)
+                                .build(),
+                        false);
     }
 
-    private static TableDescriptor pk(int buckets) {
-        return TableDescriptor.builder(PK_SCHEMA).bucketCount(buckets).build();
-    }
-
-    private void appendLog(long tableId, int buckets, int rows) {
-        for (int b = 0; b < buckets; b++) {
-            List<Row> batch = new ArrayList<>();
+    private void append(TableInfo t, int rows) throws Exception {
+        try (AppendWriter w = conn.appendWriter(t.path())) {
+            List<CompletableFuture<?>> acks = new ArrayList<>();
             for (int i = 0; i < rows; i++) {
                 long id = random.nextLong();
-                batch.add(Row.of(id, "row-" + id));
+                acks.add(w.append(Row.of(id, "row-" + id)));
             }
-            store.bucket(tableId, b).appendLog(batch, System.currentTimeMillis());
+            w.flush();
+            CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
         }
     }
 
-    private void writePk(long tableId, int buckets, int keys) {
-        for (int i = 0; i < keys; i++) {
-            long key = random.nextInt(400);
-            int b = (int) (key % buckets);
-            boolean delete = random.nextInt(5) == 0;
-            store.bucket(tableId, b)
-                    .upsert(
-                            List.of(Row.of(key, "k" + key, random.nextInt(1000))),
-                            delete,
-                            System.currentTimeMillis());
+    private void upsert(TableInfo t, int changes) throws Exception {
+        try (UpsertWriter w = conn.upsertWriter(t.path())) {
+            List<CompletableFuture<?>> acks = new ArrayList<>();
+            for (int i = 0; i < changes; i++) {
+                long key = random.nextInt(400);
+                Row row = Row.of(key, "k" + key, random.nextInt(1000));
+                acks.add(random.nextInt(5) == 0 ? w.delete(row) : w.upsert(row));
+            }
+            w.flush();
+            CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
         }
     }
 
-    private void awaitCaughtUp(long... tableIds) {
-        await().atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(100))
-                .untilAsserted(
-                        () -> {
-                            for (long id : tableIds) {
-                                assertThat(store.caughtUp(id))
-                                        .as("table %d caught up (seed %d)", id, seed)
-                                        .isTrue();
-                            }
-                        });
+    private int verify(TableInfo t) throws Exception {
+        return new LakeCheck(warehouse().toFile(), format, seed)
+                .verifyCaughtUp(conn, t, Duration.ofSeconds(120));
+    }
+
+    private List<TableTieringStatus.Round> rounds(TableInfo t) {
+        return conn.admin().tieringStatus(t.path()).recentRounds();
     }
 
     @Test
-    void t6_t7_t8_logAndPkTablesTierExactlyOnceOverSeveralRoundsWhileWritesContinue()
+    void t5_t6_t7_t8_t9_logAndPkTablesTierExactlyOnceOverSeveralRoundsWhileWritesContinue()
             throws Exception {
-        TablePath clicks = TablePath.of("demo", "clicks");
-        TablePath customers = TablePath.of("demo", "customers");
-        TablePath orders = TablePath.of("demo", "orders");
-        Duration cadence = Duration.ofMillis(300);
-        long clicksId = store.createTable(clicks, log(4), Duration.ofMinutes(1), cadence);
-        // customers: first round from KV snapshots (T7); orders: PK without snapshot, from
-        // changelog
-        long customersId = store.createTable(customers, pk(3), Duration.ofMinutes(1), cadence);
-        long ordersId = store.createTable(orders, pk(2), Duration.ofMinutes(1), cadence);
-        appendLog(clicksId, 4, 500);
-        writePk(customersId, 3, 600);
+        startServer();
+        TableInfo clicks = table("clicks", LOG_SCHEMA, 4, "500ms");
+        // customers: first round from KV snapshots (T7); orders: PK without one, from changelog
+        TableInfo customers = table("customers", PK_SCHEMA, 3, "500ms");
+        TableInfo orders = table("orders", PK_SCHEMA, 2, "500ms");
+        append(clicks, 2_000);
+        upsert(customers, 600);
         for (int b = 0; b < 3; b++) {
-            store.bucket(customersId, b).takeSnapshot();
+            server.store().snapshot(new TableBucket(customers.tableId(), b));
         }
-        writePk(customersId, 3, 100);
-        writePk(ordersId, 2, 300);
+        upsert(customers, 100);
+        upsert(orders, 300);
 
         Configuration tiering = new Configuration();
         tiering.set(TieringOptions.SPLIT_MAX_RECORDS, 200L); // T5: buckets are cut into ranges
-        startJob(2, tiering);
+        EmbeddedTiering job = startJob(2, tiering);
+        for (int i = 0; i < 10; i++) {
+            append(clicks, 100);
+            upsert(customers, 30);
+            upsert(orders, 30);
+            Thread.sleep(150);
+        }
 
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread writer =
-                new Thread(
-                        () -> {
-                            for (int i = 0; i < 20 && !stop.get(); i++) {
-                                appendLog(clicksId, 4, 50);
-                                writePk(customersId, 3, 30);
-                                writePk(ordersId, 2, 30);
-                                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
-                            }
-                        });
-        writer.start();
-        writer.join();
-        awaitCaughtUp(clicksId, customersId, ordersId);
-
-        assertThat(ExactlyOnceVerifier.verify(store, clicksId, clicks, log(4), warehouse))
-                .isEqualTo(4 * (500 + 20 * 50));
-        ExactlyOnceVerifier.verify(store, customersId, customers, pk(3), warehouse);
-        ExactlyOnceVerifier.verify(store, ordersId, orders, pk(2), warehouse);
-        assertThat(store.committedRounds().stream().filter(r -> r.tableId() == clicksId).count())
+        assertThat(verify(clicks)).isEqualTo(3_000);
+        verify(customers);
+        verify(orders);
+        assertThat(rounds(clicks).stream().filter(r -> r.outcome().equals("COMMITTED")).count())
                 .as("several rounds while writes continued")
                 .isGreaterThan(1);
-        assertThat(store.leasesTaken()).as("T9: snapshot reads hold leases").isEqualTo(3);
-        assertThat(store.activeLeases()).isZero();
+        assertThat(faults.leasesTaken()).as("T9: snapshot reads hold leases").isEqualTo(3);
+        assertThat(faults.activeLeases()).isZero();
         assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test
     void t6_t8_t29_icebergLogAndPkTablesTierExactlyOnce() throws Exception {
-        useIceberg();
-        TablePath events = TablePath.of("ice", "events");
-        TablePath accounts = TablePath.of("ice", "accounts");
-        Duration cadence = Duration.ofMillis(200);
-        long eventsId = store.createTable(events, log(2), Duration.ofMinutes(1), cadence);
-        long accountsId = store.createTable(accounts, pk(2), Duration.ofMinutes(1), cadence);
-        appendLog(eventsId, 2, 300);
-        writePk(accountsId, 2, 300);
+        format = "iceberg";
+        startServer();
+        TableInfo events = table("events", LOG_SCHEMA, 2, "300ms");
+        TableInfo accounts = table("accounts", PK_SCHEMA, 2, "300ms");
+        append(events, 600);
+        upsert(accounts, 300);
         startJob(2, new Configuration());
         for (int round = 0; round < 2; round++) {
-            awaitCaughtUp(eventsId, accountsId);
-            appendLog(eventsId, 2, 100);
-            writePk(accountsId, 2, 100);
+            verify(events);
+            append(events, 200);
+            upsert(accounts, 100);
         }
-        awaitCaughtUp(eventsId, accountsId);
-        assertThat(ExactlyOnceVerifier.verify(store, eventsId, events, log(2), warehouse))
-                .isEqualTo(2 * 500);
-        ExactlyOnceVerifier.verify(store, accountsId, accounts, pk(2), warehouse);
+        assertThat(verify(events)).isEqualTo(1_000);
+        verify(accounts);
     }
 
     @Test
     void t26_twoJobsServeOneCoordinatorWithoutDuplicates() throws Exception {
-        List<Long> ids = new ArrayList<>();
+        startServer();
+        List<TableInfo> tables = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            long id =
-                    store.createTable(
-                            TablePath.of("demo", "t" + i),
-                            log(2),
-                            Duration.ofMinutes(1),
-                            Duration.ofMillis(100));
-            appendLog(id, 2, 300);
-            ids.add(id);
+            TableInfo t = table("t" + i, LOG_SCHEMA, 2, "200ms");
+            append(t, 600);
+            tables.add(t);
         }
-        startJob(1, new Configuration());
-        Configuration second = lakeConfig();
-        second.set(TieringOptions.EMBEDDED_PARALLELISM, 1);
-        second.set(TieringOptions.JOB_ID, "second-job");
-        try (EmbeddedTiering other = EmbeddedTiering.start(store.factory(), second)) {
-            for (int round = 0; round < 3; round++) {
-                for (long id : ids) {
-                    appendLog(id, 2, 100);
-                }
-                awaitCaughtUp(ids.stream().mapToLong(Long::longValue).toArray());
+        startJob(1, new Configuration().setString(TieringOptions.JOB_ID.key(), "job-one"));
+        startJob(1, new Configuration().setString(TieringOptions.JOB_ID.key(), "job-two"));
+        for (int round = 0; round < 3; round++) {
+            for (TableInfo t : tables) {
+                append(t, 200);
+                verify(t);
             }
         }
-        for (int i = 0; i < 4; i++) {
-            assertThat(
-                            ExactlyOnceVerifier.verify(
-                                    store,
-                                    ids.get(i),
-                                    TablePath.of("demo", "t" + i),
-                                    log(2),
-                                    warehouse))
-                    .isEqualTo(2 * 600);
+        List<String> committers = new ArrayList<>();
+        for (TableInfo t : tables) {
+            assertThat(verify(t)).isEqualTo(2 * 600);
+            rounds(t).stream()
+                    .filter(r -> r.outcome().equals("COMMITTED"))
+                    .forEach(r -> committers.add(r.jobId().orElseThrow()));
         }
-        assertThat(store.committedJobs()).as("both jobs committed rounds").hasSize(2);
+        assertThat(committers).as("both jobs committed rounds").contains("job-one", "job-two");
     }
 
     @Test
     void t13_roundsLongerThanFreshnessAreForceFinishedAndTheRestFollows() throws Exception {
-        TablePath path = TablePath.of("demo", "slow");
-        long id = store.createTable(path, log(2), Duration.ofMillis(700), Duration.ofMillis(50));
-        appendLog(id, 2, 1_500);
-        store.setReadDelayPerRecord(Duration.ofMillis(1));
+        startServer();
+        TableInfo slow = table("slow", LOG_SCHEMA, 2, "700ms");
+        append(slow, 3_000);
+        faults.delayReads(Duration.ofMillis(1));
         Configuration tiering = new Configuration();
         tiering.set(TieringOptions.READER_STEP_RECORDS, 64);
         startJob(2, tiering);
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> store.committedRounds().stream().anyMatch(r -> r.forceFinished()));
-        store.setReadDelayPerRecord(Duration.ZERO);
-        awaitCaughtUp(id);
-        assertThat(ExactlyOnceVerifier.verify(store, id, path, log(2), warehouse)).isEqualTo(3_000);
-        var first = store.committedRounds().get(0);
+                .until(() -> rounds(slow).stream().anyMatch(r -> r.forceFinished()));
+        faults.delayReads(Duration.ZERO);
+        assertThat(verify(slow)).isEqualTo(3_000);
+        TableTieringStatus.Round first =
+                rounds(slow).stream()
+                        .filter(r -> r.outcome().equals("COMMITTED"))
+                        .findFirst()
+                        .orElseThrow();
         assertThat(first.forceFinished()).isTrue();
-        assertThat(first.records())
+        assertThat(first.recordsRead())
                 .as("a partial round commits what it read")
                 .isBetween(1L, 2_999L);
     }
 
     @Test
     void t22_failuresOfOneTableDoNotStopOthersNorRestartTheJob() throws Exception {
-        TablePath badPath = TablePath.of("demo", "bad");
-        TablePath goodPath = TablePath.of("demo", "good");
-        Duration cadence = Duration.ofMillis(200);
-        long bad = store.createTable(badPath, log(2), Duration.ofMinutes(1), cadence);
-        long good = store.createTable(goodPath, log(2), Duration.ofMinutes(1), cadence);
-        appendLog(bad, 2, 300);
-        appendLog(good, 2, 300);
-        store.failReads(bad, 3);
-        store.failCommits(bad, 1);
-        startJob(2, new Configuration());
-        awaitCaughtUp(good);
-        appendLog(good, 2, 100);
-        awaitCaughtUp(good, bad);
-        assertThat(store.failedReports())
-                .as("failed rounds were reported")
-                .hasSizeGreaterThanOrEqualTo(2);
-        assertThat(store.failedReports()).allSatisfy(r -> assertThat(r).startsWith(bad + "@"));
-        assertThat(ExactlyOnceVerifier.verify(store, bad, badPath, log(2), warehouse))
-                .isEqualTo(600);
-        assertThat(ExactlyOnceVerifier.verify(store, good, goodPath, log(2), warehouse))
-                .isEqualTo(800);
+        startServer();
+        TableInfo bad = table("bad", LOG_SCHEMA, 2, "200ms");
+        TableInfo good = table("good", LOG_SCHEMA, 2, "200ms");
+        append(bad, 600);
+        append(good, 600);
+        faults.failReads(bad.tableId(), 3);
+        faults.failCommits(bad.tableId(), 1);
+        EmbeddedTiering job = startJob(2, new Configuration());
+        assertThat(verify(good)).isEqualTo(600);
+        append(good, 200);
+        assertThat(verify(good)).isEqualTo(800);
+        assertThat(verify(bad)).isEqualTo(600);
+
+        assertThat(rounds(bad))
+                .as("the bad table's failed rounds are in its history, with their reasons")
+                .filteredOn(r -> r.outcome().equals("FAILED"))
+                .hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(r -> assertThat(r.failure()).isPresent());
+        assertThat(rounds(good)).noneMatch(r -> r.outcome().equals("FAILED"));
         assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
     }
 }

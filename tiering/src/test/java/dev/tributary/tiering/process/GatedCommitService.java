@@ -1,22 +1,13 @@
 package dev.tributary.tiering.process;
 
-import dev.tributary.common.id.TableBucket;
-import dev.tributary.common.id.TablePath;
-import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.tiering.service.CommitOutcome;
-import dev.tributary.tiering.service.CommitRequest;
-import dev.tributary.tiering.service.HeartbeatResponse;
-import dev.tributary.tiering.service.InFlightTable;
-import dev.tributary.tiering.service.RecordCursor;
-import dev.tributary.tiering.service.RoundPlan;
-import dev.tributary.tiering.service.SnapshotLease;
+import dev.tributary.client.tiering.CommitOutcome;
+import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
+import dev.tributary.tiering.testutil.ForwardingTieringService;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -25,18 +16,16 @@ import java.util.concurrent.locks.LockSupport;
  * exists. It lets a test freeze a job at the one point that matters for fencing, after the round
  * was read and written but before its commit reaches the coordinator, and print what happened to
  * the commit. Heartbeats are untouched, so the coordinator sees a healthy job until the test pauses
- * the process. Rounds without files (nothing read before a force-finish) are only reports and pass
- * straight through.
+ * the process. Rounds without files (nothing read before a force-finish) pass straight through.
  */
-final class GatedCommitService implements TieringService {
+final class GatedCommitService extends ForwardingTieringService {
     static final String HELD = "GATE-HELD";
     static final String OUTCOME = "COMMIT-OUTCOME";
 
-    private final TieringService delegate;
     private final Path gate;
 
     GatedCommitService(TieringService delegate, Path gate) {
-        this.delegate = delegate;
+        super(delegate);
         this.gate = gate;
     }
 
@@ -49,8 +38,8 @@ final class GatedCommitService implements TieringService {
     }
 
     @Override
-    public CommitOutcome commit(String jobId, CommitRequest r) {
-        if (r.isEmpty()) {
+    public CompletableFuture<CommitOutcome> commit(String jobId, RoundCommit r) {
+        if (r.writeResults().isEmpty()) {
             return delegate.commit(jobId, r);
         }
         String attempt = "table=" + r.tableId() + " epoch=" + r.epoch() + " round=" + r.roundId();
@@ -61,64 +50,19 @@ final class GatedCommitService implements TieringService {
                 throw new IllegalStateException("job stopped while its commit was held");
             }
         }
-        CommitOutcome outcome;
-        try {
-            outcome = delegate.commit(jobId, r);
-        } catch (RuntimeException e) {
-            print(OUTCOME + " " + attempt + " outcome=ERROR " + e);
-            throw e;
-        }
-        print(OUTCOME + " " + attempt + " outcome=" + outcome);
-        return outcome;
+        return delegate.commit(jobId, r)
+                .whenComplete(
+                        (outcome, e) ->
+                                print(
+                                        OUTCOME
+                                                + " "
+                                                + attempt
+                                                + " outcome="
+                                                + (e == null ? outcome : "ERROR " + e)));
     }
 
     private static void print(String line) {
         System.out.println(line);
         System.out.flush();
-    }
-
-    @Override
-    public void register(String jobId, String group) {
-        delegate.register(jobId, group);
-    }
-
-    @Override
-    public HeartbeatResponse heartbeat(String jobId, List<InFlightTable> inFlight) {
-        return delegate.heartbeat(jobId, inFlight);
-    }
-
-    @Override
-    public Optional<RoundPlan> requestTable(String jobId, Duration maxWait) {
-        return delegate.requestTable(jobId, maxWait);
-    }
-
-    @Override
-    public void reportFailed(String jobId, long tableId, long epoch, String reason) {
-        delegate.reportFailed(jobId, tableId, epoch, reason);
-    }
-
-    @Override
-    public TableDescriptor describeTable(TablePath tablePath, long tableId) {
-        return delegate.describeTable(tablePath, tableId);
-    }
-
-    @Override
-    public SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId, Duration ttl) {
-        return delegate.acquireSnapshotLease(bucket, snapshotId, ttl);
-    }
-
-    @Override
-    public RecordCursor openLog(TableBucket bucket, long fromOffset, long toOffset) {
-        return delegate.openLog(bucket, fromOffset, toOffset);
-    }
-
-    @Override
-    public RecordCursor openSnapshot(TableBucket bucket, long snapshotId) {
-        return delegate.openSnapshot(bucket, snapshotId);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -2,9 +2,9 @@ package dev.tributary.tiering.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.client.tiering.BucketPlan;
+import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.tiering.service.BucketPlan;
-import dev.tributary.tiering.service.RoundPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

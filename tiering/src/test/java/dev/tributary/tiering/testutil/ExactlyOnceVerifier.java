@@ -6,7 +6,6 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogRecord;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.TableDescriptor;
-import java.io.File;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,29 +20,10 @@ import java.util.Set;
 public final class ExactlyOnceVerifier {
     private ExactlyOnceVerifier() {}
 
-    /** Warehouses of Iceberg tests are directories named {@code iceberg*}. */
-    private static boolean isIceberg(File warehouse) {
-        return warehouse.getName().startsWith("iceberg");
-    }
-
-    /** Checks a table of the in-memory service; returns how many lake rows were checked. */
-    public static int verify(
-            InMemoryTieringService store,
-            long tableId,
-            TablePath path,
-            TableDescriptor descriptor,
-            File warehouse)
-            throws Exception {
-        Map<Integer, List<LogRecord>> log = new HashMap<>();
-        for (int b = 0; b < descriptor.bucketCount(); b++) {
-            log.put(b, store.bucket(tableId, b).records());
-        }
-        return verify(log, store.tieredOffsets(tableId), path, descriptor, warehouse);
-    }
-
     /**
      * @param log every bucket's log records in offset order
      * @param committed the committed (tiered) offset per bucket
+     * @param lake the lake table's rows as the format's own reader returns them
      * @return how many lake rows were checked
      */
     public static int verify(
@@ -51,12 +31,7 @@ public final class ExactlyOnceVerifier {
             Map<Integer, Long> committed,
             TablePath path,
             TableDescriptor descriptor,
-            File warehouse)
-            throws Exception {
-        List<PaimonLakeReader.LakeRow> lake =
-                isIceberg(warehouse)
-                        ? IcebergLakeReader.read(warehouse, path, descriptor.schema())
-                        : PaimonLakeReader.read(warehouse, path, descriptor.schema());
+            List<PaimonLakeReader.LakeRow> lake) {
         if (!descriptor.hasPrimaryKey()) {
             Map<String, Row> expected = new HashMap<>();
             for (int b = 0; b < descriptor.bucketCount(); b++) {

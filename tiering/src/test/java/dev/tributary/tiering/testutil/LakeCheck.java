@@ -7,9 +7,14 @@ import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.client.tiering.TieringGateway;
+import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.types.Schema;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.io.File;
 import java.io.FileNotFoundException;
@@ -40,16 +45,39 @@ import org.apache.paimon.table.source.Split;
 import org.apache.paimon.utils.SnapshotManager;
 
 /**
- * Reads what tiering left in a Paimon warehouse with Paimon's own API: the tiering properties of
- * every snapshot, and the lake compared with the store by {@link ExactlyOnceVerifier}.
+ * Reads what tiering left in a warehouse with the formats' own APIs: the tiering properties of the
+ * snapshots, the data files on disk and the live ones, and the lake compared with the store by
+ * {@link ExactlyOnceVerifier}.
  */
 public final class LakeCheck {
     private final File warehouse;
+    private final String format;
     private final long seed;
 
+    /** A Paimon warehouse. */
     public LakeCheck(File warehouse, long seed) {
+        this(warehouse, "paimon", seed);
+    }
+
+    public LakeCheck(File warehouse, String format, long seed) {
         this.warehouse = warehouse;
+        this.format = format;
         this.seed = seed;
+    }
+
+    private LakeStorage lake() {
+        return LakeStoragePlugins.open(
+                new Configuration()
+                        .setString("datalake.format", format)
+                        .setString(
+                                "datalake." + format + ".warehouse", warehouse.toURI().toString()));
+    }
+
+    /** The lake rows as the format's own reader returns them (deletes applied). */
+    public List<PaimonLakeReader.LakeRow> rows(TablePath path, Schema schema) throws Exception {
+        return format.equals("iceberg")
+                ? IcebergLakeReader.read(warehouse, path, schema)
+                : PaimonLakeReader.read(warehouse, path, schema);
     }
 
     /** The tiering properties of every snapshot of the table, oldest first. */
@@ -136,8 +164,16 @@ public final class LakeCheck {
 
     /** The tiered offset of every bucket according to the newest tiering snapshot. */
     public Map<Integer, Long> committedOffsets(TablePath path) {
-        List<TieringSnapshotProperties> all = tieringSnapshots(path);
-        return all.isEmpty() ? Map.of() : all.get(all.size() - 1).bucketOffsets();
+        try (LakeStorage lake = lake()) {
+            if (!lake.catalog().tableExists(path)) {
+                return Map.of();
+            }
+            try (LakeCommitter c = lake.createCommitter(path)) {
+                return c.latestTieringSnapshot()
+                        .<Map<Integer, Long>>map(s -> s.properties().bucketOffsets())
+                        .orElse(Map.of());
+            }
+        }
     }
 
     /**
@@ -175,6 +211,6 @@ public final class LakeCheck {
             records.put(e.getKey(), list);
         }
         return ExactlyOnceVerifier.verify(
-                records, committed[0], t.path(), t.descriptor(), warehouse);
+                records, committed[0], t.path(), t.descriptor(), rows(t.path(), t.schema()));
     }
 }

@@ -6,14 +6,15 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.RoundResults;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.LakeWriteResult;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -54,7 +55,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
             return LakeCommitResult.nothingToCommit();
         }
         Table table = table();
-        Optional<LakeSnapshot> latest = latestTieringSnapshot(table);
+        Optional<LakeSnapshot> latest = latestTieringSnapshot(table, properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
         }
@@ -105,7 +106,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
         }
         table.refresh();
         LakeSnapshot committed =
-                latestTieringSnapshot(table)
+                latestTieringSnapshot(table, properties::sameTable)
                         .filter(s -> s.properties().sameRound(properties))
                         .orElseThrow(
                                 () ->
@@ -123,8 +124,9 @@ final class IcebergLakeCommitter implements LakeCommitter {
     @Override
     public void abort(List<LakeWriteResult> results) {
         Table table = table();
-        Optional<LakeSnapshot> latest = latestTieringSnapshot(table);
         for (LakeWriteResult r : results) {
+            Optional<LakeSnapshot> latest =
+                    latestTieringSnapshot(table, p -> p.tableId() == r.tableId());
             if (!r.isEmpty() && !RoundResults.committedBy(r, latest)) {
                 deleteFiles(table.io(), IcebergWriteFiles.decode(r.payload()));
             }
@@ -142,16 +144,22 @@ final class IcebergLakeCommitter implements LakeCommitter {
 
     @Override
     public Optional<LakeSnapshot> latestTieringSnapshot() {
-        return latestTieringSnapshot(table());
+        return latestTieringSnapshot(table(), p -> true);
+    }
+
+    @Override
+    public Optional<LakeSnapshot> latestTieringSnapshot(long tableId) {
+        return latestTieringSnapshot(table(), p -> p.tableId() == tableId);
     }
 
     /** Walks the current snapshot's ancestry newest first (Iceberg ids are random, not ordered). */
-    private static Optional<LakeSnapshot> latestTieringSnapshot(Table table) {
+    private static Optional<LakeSnapshot> latestTieringSnapshot(
+            Table table, Predicate<TieringSnapshotProperties> wanted) {
         Snapshot s = table.currentSnapshot();
         while (s != null) {
             Optional<TieringSnapshotProperties> p =
                     TieringSnapshotProperties.fromProperties(s.summary());
-            if (p.isPresent()) {
+            if (p.isPresent() && wanted.test(p.get())) {
                 return Optional.of(new LakeSnapshot(s.snapshotId(), s.timestampMillis(), p.get()));
             }
             s = s.parentId() == null ? null : table.snapshot(s.parentId());
@@ -160,14 +168,14 @@ final class IcebergLakeCommitter implements LakeCommitter {
     }
 
     @Override
-    public List<String> listOrphanFiles(Instant olderThan) {
-        return IcebergOrphanFiles.list(table(), olderThan);
+    public List<String> listOrphanFiles(OrphanPolicy policy) {
+        return IcebergOrphanFiles.list(table(), policy);
     }
 
     @Override
-    public List<String> deleteOrphanFiles(Instant olderThan) {
+    public List<String> deleteOrphanFiles(OrphanPolicy policy) {
         Table table = table();
-        List<String> orphans = IcebergOrphanFiles.list(table, olderThan);
+        List<String> orphans = IcebergOrphanFiles.list(table, policy);
         orphans.forEach(table.io()::deleteFile);
         return orphans;
     }

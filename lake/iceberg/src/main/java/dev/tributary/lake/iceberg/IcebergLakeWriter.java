@@ -6,6 +6,7 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
@@ -83,7 +84,7 @@ final class IcebergLakeWriter implements LakeWriter {
         }
         OutputFileFactory files =
                 OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
-                        .operationId(UUID.randomUUID().toString())
+                        .operationId(AttemptFileNames.tag(context) + "-" + UUID.randomUUID())
                         .format(FileFormat.PARQUET)
                         .build();
         long targetSize =

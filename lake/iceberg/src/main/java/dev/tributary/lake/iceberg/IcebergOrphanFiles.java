@@ -1,8 +1,8 @@
 package dev.tributary.lake.iceberg;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.lake.api.commit.OrphanPolicy;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,14 +19,14 @@ import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * Finds files under the table's data location that no retained snapshot references. Only the data
- * location is scanned: that is where tiering writers put files, and metadata files are Iceberg's
- * own business (its snapshot expiry cleans them).
+ * Finds files under the table's data location that no retained snapshot references and that the
+ * {@link OrphanPolicy} lets go. Only the data location is scanned: that is where tiering writers
+ * put files, and metadata files are Iceberg's own business (its snapshot expiry cleans them).
  */
 final class IcebergOrphanFiles {
     private IcebergOrphanFiles() {}
 
-    static List<String> list(Table table, Instant olderThan) {
+    static List<String> list(Table table, OrphanPolicy policy) {
         if (!(table.io() instanceof SupportsPrefixOperations io)) {
             throw new StorageException(
                     "orphan cleanup of Iceberg table '"
@@ -43,7 +43,7 @@ final class IcebergOrphanFiles {
         List<String> orphans = new ArrayList<>();
         try {
             for (FileInfo f : io.listPrefix(dataLocation)) {
-                if (f.createdAtMillis() < olderThan.toEpochMilli()
+                if (policy.deletable(f.location(), f.createdAtMillis())
                         && !referenced.contains(normalize(f.location()))) {
                     orphans.add(f.location());
                 }

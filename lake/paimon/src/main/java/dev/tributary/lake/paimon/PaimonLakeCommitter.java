@@ -5,15 +5,17 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.RoundResults;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.LakeWriteResult;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
@@ -50,7 +52,7 @@ final class PaimonLakeCommitter implements LakeCommitter {
         if (round.isEmpty()) {
             return LakeCommitResult.nothingToCommit();
         }
-        Optional<LakeSnapshot> latest = latestTieringSnapshot();
+        Optional<LakeSnapshot> latest = latestTieringSnapshot(properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
         }
@@ -81,7 +83,7 @@ final class PaimonLakeCommitter implements LakeCommitter {
                             + e.getMessage(),
                     e);
         }
-        Optional<LakeSnapshot> now = latestTieringSnapshot();
+        Optional<LakeSnapshot> now = latestTieringSnapshot(properties::sameTable);
         if (now.isEmpty() || !now.get().properties().sameRound(properties)) {
             throw new StorageException(
                     "Paimon did not commit round "
@@ -107,10 +109,9 @@ final class PaimonLakeCommitter implements LakeCommitter {
 
     @Override
     public void abort(List<LakeWriteResult> results) {
-        Optional<LakeSnapshot> latest = latestTieringSnapshot();
         List<CommitMessage> messages = new ArrayList<>();
         for (LakeWriteResult r : results) {
-            if (r.isEmpty() || RoundResults.committedBy(r, latest)) {
+            if (r.isEmpty() || RoundResults.committedBy(r, latestTieringSnapshot(r.tableId()))) {
                 continue;
             }
             messages.addAll(PaimonCommitMessages.decode(r.payload()));
@@ -133,6 +134,16 @@ final class PaimonLakeCommitter implements LakeCommitter {
 
     @Override
     public Optional<LakeSnapshot> latestTieringSnapshot() {
+        return latestTieringSnapshot(p -> true);
+    }
+
+    @Override
+    public Optional<LakeSnapshot> latestTieringSnapshot(long tableId) {
+        return latestTieringSnapshot(p -> p.tableId() == tableId);
+    }
+
+    private Optional<LakeSnapshot> latestTieringSnapshot(
+            Predicate<TieringSnapshotProperties> wanted) {
         SnapshotManager snapshots = table().snapshotManager();
         Long latest = snapshots.latestSnapshotId();
         Long earliest = snapshots.earliestSnapshotId();
@@ -148,7 +159,7 @@ final class PaimonLakeCommitter implements LakeCommitter {
             }
             Optional<TieringSnapshotProperties> p =
                     TieringSnapshotProperties.fromProperties(s.properties());
-            if (p.isPresent()) {
+            if (p.isPresent() && wanted.test(p.get())) {
                 return Optional.of(new LakeSnapshot(s.id(), s.timeMillis(), p.get()));
             }
         }
@@ -156,19 +167,18 @@ final class PaimonLakeCommitter implements LakeCommitter {
     }
 
     @Override
-    public List<String> listOrphanFiles(Instant olderThan) {
-        return orphans(olderThan, true);
+    public List<String> listOrphanFiles(OrphanPolicy policy) {
+        return orphans(policy, true);
     }
 
     @Override
-    public List<String> deleteOrphanFiles(Instant olderThan) {
-        return orphans(olderThan, false);
+    public List<String> deleteOrphanFiles(OrphanPolicy policy) {
+        return orphans(policy, false);
     }
 
-    private List<String> orphans(Instant olderThan, boolean dryRun) {
+    private List<String> orphans(OrphanPolicy policy, boolean dryRun) {
         try {
-            CleanOrphanFilesResult r =
-                    new LocalOrphanFilesClean(table(), olderThan.toEpochMilli(), dryRun).clean();
+            CleanOrphanFilesResult r = new PolicyOrphanFilesClean(table(), policy, dryRun).clean();
             List<String> out = new ArrayList<>();
             if (r.getDeletedFilesPath() != null) {
                 r.getDeletedFilesPath().forEach(p -> out.add(p.toString()));
@@ -182,6 +192,24 @@ final class PaimonLakeCommitter implements LakeCommitter {
                             + "' failed: "
                             + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * Paimon's own orphan cleanup (it knows every file any snapshot, tag or branch references),
+     * with Tributary's rule of which unreferenced files may go instead of a plain age limit.
+     */
+    private static final class PolicyOrphanFilesClean extends LocalOrphanFilesClean {
+        private final OrphanPolicy policy;
+
+        PolicyOrphanFilesClean(FileStoreTable table, OrphanPolicy policy, boolean dryRun) {
+            super(table, policy.olderThan().toEpochMilli(), dryRun);
+            this.policy = policy;
+        }
+
+        @Override
+        protected boolean oldEnough(FileStatus status) {
+            return policy.deletable(status.getPath().getName(), status.getModificationTime());
         }
     }
 

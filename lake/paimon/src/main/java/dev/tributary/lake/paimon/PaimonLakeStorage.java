@@ -68,7 +68,7 @@ final class PaimonLakeStorage implements LakeStorage {
         FileStoreTable table = loadTable(catalog, context.tablePath());
         PaimonLakeCatalog.checkMatches(
                 table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.LAKE_AHEAD);
-        return new PaimonLakeWriter(table.copy(PaimonSchemas.writerOptions()), context);
+        return new PaimonLakeWriter(table.copy(PaimonSchemas.writerOptions(context)), context);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.tributary.lake.api.commit;
 
 import dev.tributary.lake.api.write.LakeWriteResult;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,9 +41,11 @@ public interface LakeCommitter extends AutoCloseable {
     LakeCommitResult commit(List<LakeWriteResult> results, TieringSnapshotProperties properties);
 
     /**
-     * Deletes the files of results that will never be committed (a failed or fenced round). Files
-     * that a committed snapshot references are never deleted, so aborting results of a round that
-     * did commit is harmless. Best effort: files already gone are skipped.
+     * Deletes the files of results that will never be committed (a failed or fenced round, T23).
+     * Results of the round that the table's latest tiering snapshot holds are skipped, so aborting
+     * what a retried commit already committed is harmless; results of older committed rounds are
+     * NOT recognised: pass only results of attempts that never committed. Best effort: files
+     * already gone are skipped.
      */
     void abort(List<LakeWriteResult> results);
 
@@ -56,20 +57,30 @@ public interface LakeCommitter extends AutoCloseable {
     Optional<LakeSnapshot> latestTieringSnapshot();
 
     /**
-     * Files under the table's data location that no live snapshot references and whose modification
-     * time is before {@code olderThan} (T23). Pass {@code now - grace period} so that files of
-     * rounds still being written or committed are never listed.
+     * The newest snapshot that tiering of Tributary table {@code tableId} committed, skipping
+     * snapshots of other tables that used the same lake table earlier (a dropped table of the same
+     * name whose lake table was kept).
+     *
+     * @throws dev.tributary.common.exception.CorruptDataException when a snapshot on the way
+     *     carries malformed tiering properties
+     */
+    Optional<LakeSnapshot> latestTieringSnapshot(long tableId);
+
+    /**
+     * Files under the table's data location that no live snapshot references and that {@code
+     * policy} deems deletable (T23).
      *
      * @return absolute paths/URIs, sorted
      */
-    List<String> listOrphanFiles(Instant olderThan);
+    List<String> listOrphanFiles(OrphanPolicy policy);
 
     /**
-     * Deletes what {@link #listOrphanFiles(Instant)} lists.
+     * Deletes what {@link #listOrphanFiles(OrphanPolicy)} lists. Call it only while no tiering
+     * commit of this table runs (files of the committing attempt are not yet referenced).
      *
      * @return the deleted files, sorted
      */
-    List<String> deleteOrphanFiles(Instant olderThan);
+    List<String> deleteOrphanFiles(OrphanPolicy policy);
 
     @Override
     void close();

@@ -19,6 +19,9 @@ import java.util.TreeMap;
  * @param commitUser who committed (Paimon's commit user; an Iceberg summary property)
  * @param bucketOffsets the tiered offset of every bucket after this round: the next offset to tier,
  *     for ALL buckets of the table that were ever tiered, not only the buckets of this round
+ * @param committedAtMillis the coordinator's clock when it started the commit, -1 if not known; an
+ *     adopted snapshot (T21) resumes the table's freshness cadence from here, on the coordinator's
+ *     own clock rather than the lake's
  * @param extra free-form additional properties (keys without the {@code tributary.} prefix)
  */
 public record TieringSnapshotProperties(
@@ -27,6 +30,7 @@ public record TieringSnapshotProperties(
         long roundId,
         String commitUser,
         SortedMap<Integer, Long> bucketOffsets,
+        long committedAtMillis,
         Map<String, String> extra) {
 
     /** Prefix of every property Tributary writes into a snapshot. */
@@ -36,11 +40,13 @@ public record TieringSnapshotProperties(
     public static final String EPOCH = PREFIX + "epoch";
     public static final String ROUND_ID = PREFIX + "round-id";
     public static final String COMMIT_USER = PREFIX + "commit-user";
+    public static final String COMMITTED_AT = PREFIX + "committed-at";
 
     /** {@code bucket=offset} pairs separated by commas, ascending by bucket: {@code 0=12,1=40}. */
     public static final String BUCKET_OFFSETS = PREFIX + "bucket-offsets";
 
     private static final String EXTRA_PREFIX = PREFIX + "x.";
+    private static final String LEGACY_COMMITTED_AT = "committed-at";
 
     public TieringSnapshotProperties {
         Objects.requireNonNull(commitUser, "commitUser");
@@ -48,16 +54,32 @@ public record TieringSnapshotProperties(
         extra = Map.copyOf(extra);
     }
 
-    /** Properties with the default commit user and no extras. */
+    /** Properties with the default commit user, no commit time and no extras. */
     public static TieringSnapshotProperties of(
             long tableId, long epoch, long roundId, Map<Integer, Long> bucketOffsets) {
+        return of(tableId, epoch, roundId, bucketOffsets, -1);
+    }
+
+    /** Properties with the default commit user and no extras. */
+    public static TieringSnapshotProperties of(
+            long tableId,
+            long epoch,
+            long roundId,
+            Map<Integer, Long> bucketOffsets,
+            long committedAtMillis) {
         return new TieringSnapshotProperties(
                 tableId,
                 epoch,
                 roundId,
                 LakeCommitter.DEFAULT_COMMIT_USER,
                 new TreeMap<>(bucketOffsets),
+                committedAtMillis,
                 Map.of());
+    }
+
+    /** True when both were written by tiering of the same Tributary table. */
+    public boolean sameTable(TieringSnapshotProperties other) {
+        return other.tableId == tableId;
     }
 
     /** True when both describe the same round attempt (table id, epoch, round id). */
@@ -81,6 +103,9 @@ public record TieringSnapshotProperties(
                     sb.append(b).append('=').append(o);
                 });
         out.put(BUCKET_OFFSETS, sb.toString());
+        if (committedAtMillis >= 0) {
+            out.put(COMMITTED_AT, Long.toString(committedAtMillis));
+        }
         extra.forEach((k, v) -> out.put(EXTRA_PREFIX + k, v));
         return out;
     }
@@ -113,6 +138,12 @@ public record TieringSnapshotProperties(
                             extra.put(k.substring(EXTRA_PREFIX.length()), v);
                         }
                     });
+            // snapshots of earlier versions kept the commit time as an extra
+            String committedAt = props.get(COMMITTED_AT);
+            String legacyCommittedAt = extra.remove(LEGACY_COMMITTED_AT);
+            if (committedAt == null) {
+                committedAt = legacyCommittedAt;
+            }
             return Optional.of(
                     new TieringSnapshotProperties(
                             Long.parseLong(props.get(TABLE_ID)),
@@ -120,6 +151,7 @@ public record TieringSnapshotProperties(
                             Long.parseLong(props.get(ROUND_ID)),
                             props.getOrDefault(COMMIT_USER, LakeCommitter.DEFAULT_COMMIT_USER),
                             offsets,
+                            committedAt == null ? -1 : Long.parseLong(committedAt),
                             extra));
         } catch (RuntimeException e) {
             throw new CorruptDataException(

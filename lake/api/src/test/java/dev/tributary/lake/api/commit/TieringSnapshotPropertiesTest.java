@@ -19,6 +19,7 @@ class TieringSnapshotPropertiesTest {
                         4,
                         "me",
                         new TreeMap<>(Map.of(0, 10L, 3, 7L, 1, 0L)),
+                        1_700_000_000_000L,
                         Map.of("k", "v"));
         Map<String, String> props = p.toProperties();
         assertThat(props)
@@ -26,6 +27,25 @@ class TieringSnapshotPropertiesTest {
                 .containsEntry(TieringSnapshotProperties.EPOCH, "12")
                 .containsEntry("tributary.x.k", "v");
         assertThat(TieringSnapshotProperties.fromProperties(props)).contains(p);
+    }
+
+    @Test
+    void T21_snapshotsOfEarlierVersionsKeptTheCommitTimeAsAnExtra() {
+        Map<String, String> old =
+                Map.of(
+                        TieringSnapshotProperties.TABLE_ID,
+                        "9",
+                        TieringSnapshotProperties.EPOCH,
+                        "12",
+                        TieringSnapshotProperties.ROUND_ID,
+                        "4",
+                        TieringSnapshotProperties.BUCKET_OFFSETS,
+                        "0=10",
+                        "tributary.x.committed-at",
+                        "1234");
+        TieringSnapshotProperties p = TieringSnapshotProperties.fromProperties(old).orElseThrow();
+        assertThat(p.committedAtMillis()).isEqualTo(1234);
+        assertThat(p.extra()).isEmpty();
     }
 
     @Test

@@ -21,7 +21,9 @@ import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriteResultSerializer;
 import dev.tributary.lake.api.write.LakeWriter;
@@ -439,6 +441,7 @@ public abstract class LakeTieringContractTest {
                             9,
                             "tiering-test",
                             new TreeMap<>(Map.of(0, 1L, 1, 0L)),
+                            1_234,
                             Map.of("job", "j1"));
             LakeCommitResult first = c.commit(List.of(r1), p1);
             assertThat(first.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
@@ -461,6 +464,7 @@ public abstract class LakeTieringContractTest {
                             10,
                             "tiering-test",
                             new TreeMap<>(Map.of(0, 1L, 1, 1L)),
+                            -1,
                             Map.of());
             LakeCommitResult second = c.commit(List.of(r2), p2);
             assertThat(c.latestTieringSnapshot().orElseThrow().properties()).isEqualTo(p2);
@@ -565,8 +569,8 @@ public abstract class LakeTieringContractTest {
 
         try (LakeCommitter c = storage.createCommitter(path)) {
             // within the grace period nothing is an orphan
-            assertThat(c.listOrphanFiles(Instant.EPOCH)).isEmpty();
-            Instant graceOver = Instant.parse("2999-01-01T00:00:00Z");
+            assertThat(c.listOrphanFiles(OrphanPolicy.olderThan(Instant.EPOCH))).isEmpty();
+            OrphanPolicy graceOver = OrphanPolicy.olderThan(Instant.parse("2999-01-01T00:00:00Z"));
             List<String> orphans = c.listOrphanFiles(graceOver);
             assertThat(names(orphans)).containsAll(names(crashedFiles));
             assertThat(names(orphans))
@@ -579,6 +583,51 @@ public abstract class LakeTieringContractTest {
             assertThat(c.listOrphanFiles(graceOver)).isEmpty();
         }
         assertThat(readWithFormatReader(path)).containsExactly(lakeRow(Row.of(1L, "kept"), 0, 0));
+    }
+
+    @Test
+    void T23_filesOfDeadAttemptsGoAtOnceWhileOtherWritersFilesWaitForTheGracePeriod()
+            throws Exception {
+        TablePath path = TablePath.of("db", "dead");
+        TableDescriptor table = logTable(1);
+        storage.catalog().createTable(path, table);
+        commit(
+                path,
+                List.of(writeSplit(path, table, 1, 3, 1, 0, appends(0, Row.of(1L, "kept")))),
+                1,
+                3,
+                1,
+                Map.of(0, 1L));
+        List<Path> committedFiles = dataFilesOnDisk(path);
+        // a killed attempt of the same table, then files of another writer (table id 99)
+        List<String> killed =
+                writeSplit(path, table, 1, 2, 2, 0, appends(1, Row.of(2L, "lost"))).files();
+        List<String> killedLater =
+                writeSplit(path, table, 1, 4, 2, 0, appends(1, Row.of(3L, "lost"))).files();
+        List<String> foreign =
+                writeSplit(path, table, 99, 1, 1, 0, appends(1, Row.of(4L, "other"))).files();
+        assertThat(names(killed)).allMatch(n -> n.contains(AttemptFileNames.tag(1, 2)));
+
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            // epoch 3 committed: attempts up to 3 are dead, epoch 4 may still be running
+            List<String> orphans = c.listOrphanFiles(new OrphanPolicy(Instant.EPOCH, 1, 3));
+            assertThat(names(orphans)).containsExactlyInAnyOrderElementsOf(names(killed));
+
+            assertThat(names(c.deleteOrphanFiles(new OrphanPolicy(Instant.EPOCH, 1, 4))))
+                    .containsExactlyInAnyOrderElementsOf(concat(names(killed), names(killedLater)));
+            assertThat(names(dataFilesOnDisk(path).stream().map(Path::toString).toList()))
+                    .containsExactlyInAnyOrderElementsOf(
+                            concat(
+                                    names(committedFiles.stream().map(Path::toString).toList()),
+                                    names(foreign)));
+        }
+        assertThat(readWithFormatReader(path)).containsExactly(lakeRow(Row.of(1L, "kept"), 0, 0));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new java.util.ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private static List<String> names(List<String> paths) {

@@ -1,4 +1,4 @@
-package dev.tributary.tiering.service;
+package dev.tributary.client.tiering;
 
 import dev.tributary.common.id.TablePath;
 import java.time.Duration;
@@ -9,8 +9,8 @@ import java.util.List;
  * table's freshness (which also caps the round's duration, T13) and what to read per bucket. One
  * consistent view taken by the coordinator in one step.
  *
- * @param primaryKey whether the table is a PK table (its changelog ranges are never cut, see {@link
- *     dev.tributary.tiering.split.SplitPlanner})
+ * @param freshness the round's ceiling, counted by the job from when it got the plan
+ * @param primaryKey whether the table is a PK table (its changelog ranges are never cut)
  */
 public record RoundPlan(
         long tableId,
@@ -36,5 +36,9 @@ public record RoundPlan(
         if (freshness.isNegative() || freshness.isZero()) {
             throw new IllegalArgumentException("freshness must be positive: " + freshness);
         }
+    }
+
+    public Attempt attempt() {
+        return new Attempt(tableId, epoch);
     }
 }

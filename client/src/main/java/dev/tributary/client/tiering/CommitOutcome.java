@@ -1,4 +1,4 @@
-package dev.tributary.tiering.service;
+package dev.tributary.client.tiering;
 
 /** What became of a commit request. Errors other than fencing are thrown. */
 public enum CommitOutcome {

@@ -11,16 +11,21 @@ import java.util.Iterator;
 
 /**
  * A {@link RecordCursor} over a stream of log batch chunks (each chunk holds whole batches, as the
- * store and the wire carry them), restricted to the offsets {@code [from, to)}. Batches are
- * checksum-verified before use; rows written under an older schema decode with NULL in columns
- * added since. Offsets must increase without gaps inside the range, or the read fails rather than
- * silently losing records.
+ * store and the wire carry them). Batches are checksum-verified before use; a row is decoded only
+ * when asked for, and rows written under an older schema decode with NULL in columns added since. A
+ * record's size is its share of its batch's encoded bytes, so throughput figures count what really
+ * crossed the wire.
+ *
+ * <p>A log cursor is restricted to the offsets {@code [from, to)}, which must arrive without gaps,
+ * or the read fails rather than silently losing records. A snapshot cursor yields every row as an
+ * {@link ChangeType#INSERT} at the snapshot's log offset minus one, with timestamp -1.
  */
-public final class LogBatchCursor implements RecordCursor {
+public final class BatchCursor implements RecordCursor {
     private final Iterator<byte[]> chunks;
     private final RowCodec codec;
     private final long from;
     private final long to;
+    private final long snapshotOffset;
     private final Runnable onClose;
     private Iterator<LogBatch> batches;
     private LogBatch.Cursor records;
@@ -28,18 +33,41 @@ public final class LogBatchCursor implements RecordCursor {
     private long expected;
     private boolean exhausted;
 
-    /**
-     * @param chunks byte arrays of concatenated log batches, in offset order
-     * @param onClose releases the underlying stream (may be a no-op)
-     */
-    public LogBatchCursor(
-            Iterator<byte[]> chunks, RowCodec codec, long from, long to, Runnable onClose) {
+    private BatchCursor(
+            Iterator<byte[]> chunks,
+            RowCodec codec,
+            long from,
+            long to,
+            long snapshotOffset,
+            Runnable onClose) {
         this.chunks = chunks;
         this.codec = codec;
         this.from = from;
         this.to = to;
+        this.snapshotOffset = snapshotOffset;
         this.onClose = onClose;
         this.expected = from;
+    }
+
+    /**
+     * The log records of {@code [from, to)}.
+     *
+     * @param chunks byte arrays of concatenated log batches, in offset order
+     * @param onClose releases the underlying stream (may be a no-op)
+     */
+    public static BatchCursor ofLog(
+            Iterator<byte[]> chunks, RowCodec codec, long from, long to, Runnable onClose) {
+        return new BatchCursor(chunks, codec, from, to, -1, onClose);
+    }
+
+    /** The rows of a KV snapshot consistent at {@code snapshotLogOffset}. */
+    public static BatchCursor ofSnapshot(
+            Iterator<byte[]> chunks, RowCodec codec, long snapshotLogOffset, Runnable onClose) {
+        return new BatchCursor(chunks, codec, 0, Long.MAX_VALUE, snapshotLogOffset, onClose);
+    }
+
+    private boolean snapshot() {
+        return snapshotOffset >= 0;
     }
 
     @Override
@@ -49,6 +77,9 @@ public final class LogBatchCursor implements RecordCursor {
         }
         while (true) {
             if (records != null && records.next()) {
+                if (snapshot()) {
+                    return true;
+                }
                 long offset = records.offset();
                 if (offset < from) {
                     continue;
@@ -67,17 +98,17 @@ public final class LogBatchCursor implements RecordCursor {
             if (batches != null && batches.hasNext()) {
                 LogBatch batch = batches.next();
                 batch.ensureValid();
-                if (batch.nextOffset() <= from) {
+                if (!snapshot() && batch.nextOffset() <= from) {
                     records = null;
                     continue;
                 }
                 records = batch.cursor();
-                recordSize = Math.max(1, batch.sizeInBytes() / batch.recordCount());
+                recordSize = Math.max(1, batch.sizeInBytes() / Math.max(1, batch.recordCount()));
                 continue;
             }
             if (!chunks.hasNext()) {
                 exhausted = true;
-                if (expected < to) {
+                if (!snapshot() && expected < to) {
                     throw new CorruptDataException(
                             "log read of [" + from + ", " + to + ") ended at offset " + expected);
                 }
@@ -89,17 +120,17 @@ public final class LogBatchCursor implements RecordCursor {
 
     @Override
     public long offset() {
-        return records.offset();
+        return snapshot() ? snapshotOffset - 1 : records.offset();
     }
 
     @Override
     public long timestamp() {
-        return records.timestamp();
+        return snapshot() ? -1 : records.timestamp();
     }
 
     @Override
     public ChangeType changeType() {
-        return records.changeType();
+        return snapshot() ? ChangeType.INSERT : records.changeType();
     }
 
     @Override

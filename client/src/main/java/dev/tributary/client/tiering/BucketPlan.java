@@ -1,11 +1,14 @@
-package dev.tributary.tiering.service;
+package dev.tributary.client.tiering;
+
+import java.io.Serializable;
 
 /**
  * What one round reads from one bucket: either the log range {@code [startOffset, cutoff)} or, for
  * the first round of a PK bucket with a KV snapshot (T7), the whole snapshot, after which the
  * bucket's tiered offset is the snapshot's log offset.
  */
-public record BucketPlan(int bucket, long startOffset, long cutoff, long snapshotId) {
+public record BucketPlan(int bucket, long startOffset, long cutoff, long snapshotId)
+        implements Serializable {
     /** Marks a plan without a snapshot. */
     public static final long NO_SNAPSHOT = -1L;
 

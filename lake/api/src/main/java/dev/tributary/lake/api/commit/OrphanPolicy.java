@@ -1,0 +1,41 @@
+package dev.tributary.lake.api.commit;
+
+import dev.tributary.lake.api.write.AttemptFileNames;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Which data files that no snapshot references may be deleted (T23). Two kinds qualify:
+ *
+ * <ul>
+ *   <li>files written by tiering attempts of {@code tableId} with an epoch at most {@code
+ *       deadUpToEpoch}, whatever their age: once an attempt of that epoch or a newer one has
+ *       committed, every older attempt is fenced and can never reference its files (T19);
+ *   <li>any file last modified before {@code olderThan}: a grace period that protects files other
+ *       writers are still writing or about to commit.
+ * </ul>
+ *
+ * @param olderThan the grace period's end
+ * @param tableId the Tributary table whose dead attempts are named, or -1 for none
+ * @param deadUpToEpoch the newest epoch whose attempts are known dead or committed
+ */
+public record OrphanPolicy(Instant olderThan, long tableId, long deadUpToEpoch) {
+    public OrphanPolicy {
+        Objects.requireNonNull(olderThan, "olderThan");
+    }
+
+    /** Only the grace period: any unreferenced file older than {@code olderThan}. */
+    public static OrphanPolicy olderThan(Instant olderThan) {
+        return new OrphanPolicy(olderThan, -1, -1);
+    }
+
+    /** Whether an unreferenced file with this name and modification time may be deleted. */
+    public boolean deletable(String fileName, long modifiedMillis) {
+        if (modifiedMillis < olderThan.toEpochMilli()) {
+            return true;
+        }
+        return AttemptFileNames.parse(fileName)
+                .filter(a -> a.tableId() == tableId && a.epoch() <= deadUpToEpoch)
+                .isPresent();
+    }
+}

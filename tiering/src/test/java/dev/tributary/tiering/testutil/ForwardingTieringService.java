@@ -1,0 +1,80 @@
+package dev.tributary.tiering.testutil;
+
+import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.CommitOutcome;
+import dev.tributary.client.tiering.HeartbeatResult;
+import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.service.RecordCursor;
+import dev.tributary.tiering.service.SnapshotLease;
+import dev.tributary.tiering.service.TieringService;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Forwards every call to the real service; tests override the one call they slow down, hold or
+ * fail. Such a decorator never does more than production: it only delays or refuses.
+ */
+public abstract class ForwardingTieringService implements TieringService {
+    protected final TieringService delegate;
+
+    protected ForwardingTieringService(TieringService delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public JobSettings register(String jobId, String group) {
+        return delegate.register(jobId, group);
+    }
+
+    @Override
+    public HeartbeatResult heartbeat(String jobId, List<Attempt> inFlight) {
+        return delegate.heartbeat(jobId, inFlight);
+    }
+
+    @Override
+    public Optional<RoundPlan> requestTable(String jobId, Duration maxWait) {
+        return delegate.requestTable(jobId, maxWait);
+    }
+
+    @Override
+    public CompletableFuture<CommitOutcome> commit(String jobId, RoundCommit request) {
+        return delegate.commit(jobId, request);
+    }
+
+    @Override
+    public void reportFailed(String jobId, Attempt attempt, String reason, List<byte[]> discarded) {
+        delegate.reportFailed(jobId, attempt, reason, discarded);
+    }
+
+    @Override
+    public TableDescriptor describeTable(TablePath tablePath, long tableId) {
+        return delegate.describeTable(tablePath, tableId);
+    }
+
+    @Override
+    public SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId) {
+        return delegate.acquireSnapshotLease(bucket, snapshotId);
+    }
+
+    @Override
+    public RecordCursor openLog(TableBucket bucket, long fromOffset, long toOffset) {
+        return delegate.openLog(bucket, fromOffset, toOffset);
+    }
+
+    @Override
+    public RecordCursor openSnapshot(TableBucket bucket, long snapshotId, long logOffset) {
+        return delegate.openSnapshot(bucket, snapshotId, logOffset);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}
