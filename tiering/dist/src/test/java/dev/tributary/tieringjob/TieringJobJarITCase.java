@@ -62,7 +62,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The packaged job jar as a Flink cluster sees it. Runs after {@code package} (its own surefire
+ * The packaged job jar as a Flink cluster sees it. Runs after {@code package} (its own failsafe
  * execution), with the tiering module kept off the class path, so the job's code can only come from
  * the jar: the Flink MiniCluster here plays a cluster whose class path is Flink plus whatever else
  * happens to be there (the server's lake plugin, Hadoop), and the jar is submitted the way {@code

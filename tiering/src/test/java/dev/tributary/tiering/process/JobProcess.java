@@ -28,7 +28,7 @@ final class JobProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code mainClass} with the test's own class path. Surefire sets {@code
+     * Starts {@code mainClass} with the test's own class path. Failsafe (like surefire) sets {@code
      * java.class.path} to the real test class path even when it boots through a manifest-only jar,
      * which is what the storage and cli process tests rely on too.
      */
