@@ -26,6 +26,7 @@ import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.LagSampler;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.Maintenance;
+import dev.tributary.server.store.NewTableDefaults;
 import dev.tributary.server.store.StoreBucketStates;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
@@ -137,7 +138,13 @@ public final class TributaryServer implements AutoCloseable {
                 Coordinator.start(
                         conf, clock, metadata, new StoreBucketStates(store, catalog), lakeStep);
         extensions.addAll(exts);
-        TableService tables = new TableService(coordinator, store, catalog, extensions);
+        TableService tables =
+                new TableService(
+                        coordinator,
+                        store,
+                        catalog,
+                        extensions,
+                        new NewTableDefaults(conf.get(LakeStorageOptions.DATALAKE_FORMAT)));
         tables.recover();
 
         metrics = new ServerMetrics();

@@ -66,15 +66,23 @@ public enum BucketFunctionType {
      * @throws InvalidInputException for any other format name
      */
     public static BucketFunctionType forLakeFormat(String format) {
+        return alignedWith(format)
+                .orElseThrow(
+                        () ->
+                                new InvalidInputException(
+                                        "no bucket function matches lake format '"
+                                                + format
+                                                + "'; known formats are paimon and iceberg"));
+    }
+
+    /** The function aligned with a lake format; empty for a format Tributary has none for. */
+    public static Optional<BucketFunctionType> alignedWith(String format) {
         for (BucketFunctionType t : values()) {
             if (t.lakeFormat != null && t.lakeFormat.equals(format)) {
-                return t;
+                return Optional.of(t);
             }
         }
-        throw new InvalidInputException(
-                "no bucket function matches lake format '"
-                        + format
-                        + "'; known formats are paimon and iceberg");
+        return Optional.empty();
     }
 
     /**

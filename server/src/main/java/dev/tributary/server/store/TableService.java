@@ -29,16 +29,19 @@ public final class TableService {
     private final BucketStore store;
     private final TableCatalog catalog;
     private final List<ServerExtension> extensions;
+    private final NewTableDefaults defaults;
 
     public TableService(
             Coordinator coordinator,
             BucketStore store,
             TableCatalog catalog,
-            List<ServerExtension> extensions) {
+            List<ServerExtension> extensions,
+            NewTableDefaults defaults) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.extensions = extensions;
+        this.defaults = defaults;
     }
 
     /** Opens the buckets of every registered table (recovery) and fills the catalog. */
@@ -55,7 +58,8 @@ public final class TableService {
 
     public TableInfo createTable(
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
-        TableInfo t = join(coordinator.createTable(path, descriptor, ignoreIfExists));
+        TableInfo t =
+                join(coordinator.createTable(path, defaults.apply(descriptor), ignoreIfExists));
         if (!store.hasTable(t.tableId())) {
             store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
             catalog.put(t);
