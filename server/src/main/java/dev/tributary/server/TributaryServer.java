@@ -154,7 +154,8 @@ public final class TributaryServer implements AutoCloseable {
                         store,
                         catalog,
                         clock,
-                        conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT));
+                        conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
+                        conf.get(LakeStorageOptions.DATALAKE_FORMAT));
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
         String host = conf.get(ServerOptions.BIND_HOST);

@@ -32,7 +32,8 @@ class RoundFeedTest {
                 10_000,
                 0,
                 Optional.empty(),
-                0);
+                0,
+                java.util.List.of());
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,8 @@ import java.util.Optional;
  * @param lastTieredAtMillis when the last round committed (0: never)
  * @param jobId the job holding the table while TIERING
  * @param nextEventAtMillis next timer: becoming pending, or force-finish (0: none)
+ * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
+ *     function that is not the lake format's, T36)
  */
 public record TableTieringStatus(
         long tableId,
@@ -38,7 +41,8 @@ public record TableTieringStatus(
         long freshnessMillis,
         long lastTieredAtMillis,
         Optional<String> jobId,
-        long nextEventAtMillis) {
+        long nextEventAtMillis,
+        List<String> warnings) {
 
     /** One finished round. */
     public record Round(
@@ -81,6 +85,7 @@ public record TableTieringStatus(
                 pb.getFreshnessMillis(),
                 pb.getLastTieredAtMillis(),
                 pb.hasJobId() ? Optional.of(pb.getJobId()) : Optional.empty(),
-                pb.getNextEventAtMillis());
+                pb.getNextEventAtMillis(),
+                List.copyOf(pb.getWarningsList()));
     }
 }

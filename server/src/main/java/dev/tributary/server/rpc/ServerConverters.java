@@ -34,7 +34,8 @@ final class ServerConverters {
                         .setFailures(v.consecutiveFailures())
                         .setFreshnessMillis(v.freshnessMillis())
                         .setLastTieredAtMillis(Math.max(0, v.lastTieredAtMillis()))
-                        .setNextEventAtMillis(Math.max(0, v.nextEventAtMillis()));
+                        .setNextEventAtMillis(Math.max(0, v.nextEventAtMillis()))
+                        .addAllWarnings(v.warnings());
         if (v.lastFailure() != null) {
             b.setLastFailure(v.lastFailure());
         }

@@ -1,5 +1,6 @@
 package dev.tributary.server.status;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,6 +11,8 @@ import java.util.Map;
  * @param lagRecords records in the store not yet in the lake
  * @param nextEventAtMillis when the table next becomes pending (scheduled or backing off), or when
  *     its running round is force-finished; -1 if none
+ * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
+ *     function that is not the lake format's, T36)
  */
 public record TableStatusView(
         long tableId,
@@ -30,7 +33,8 @@ public record TableStatusView(
         String lastFailure,
         long nextEventAtMillis,
         Map<Integer, Long> tieredOffsets,
-        Map<Integer, Long> endOffsets) {
+        Map<Integer, Long> endOffsets,
+        List<String> warnings) {
 
     /** The last finished round. */
     public record RoundView(

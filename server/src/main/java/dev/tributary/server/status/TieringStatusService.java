@@ -5,6 +5,7 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.JobStatus;
@@ -31,18 +32,24 @@ public final class TieringStatusService {
     private final TableCatalog catalog;
     private final Clock clock;
     private final Duration heartbeatTimeout;
+    private final String serverLakeFormat;
 
+    /**
+     * @param serverLakeFormat the server's {@code datalake.format}, for layout warnings
+     */
     public TieringStatusService(
             Coordinator coordinator,
             BucketStore store,
             TableCatalog catalog,
             Clock clock,
-            Duration heartbeatTimeout) {
+            Duration heartbeatTimeout,
+            String serverLakeFormat) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.clock = clock;
         this.heartbeatTimeout = heartbeatTimeout;
+        this.serverLakeFormat = serverLakeFormat;
     }
 
     /** The whole picture. */
@@ -86,10 +93,14 @@ public final class TieringStatusService {
         long lagRecords = 0;
         long oldest = Long.MAX_VALUE;
         int buckets;
+        List<String> warnings;
         try {
-            buckets = catalog.get(t.tableId()).descriptor().bucketCount();
+            TableDescriptor descriptor = catalog.get(t.tableId()).descriptor();
+            buckets = descriptor.bucketCount();
+            warnings = LayoutWarnings.of(descriptor, serverLakeFormat);
         } catch (TributaryException e) {
             buckets = 0;
+            warnings = List.of();
         }
         for (int b = 0; b < buckets; b++) {
             TableBucket tb = new TableBucket(t.tableId(), b);
@@ -140,7 +151,8 @@ public final class TieringStatusService {
                 t.lastFailure(),
                 next,
                 new TreeMap<>(t.tieredOffsets()),
-                ends);
+                ends,
+                warnings);
     }
 
     /** Append time of the record at {@code offset} (or the oldest still stored after it). */

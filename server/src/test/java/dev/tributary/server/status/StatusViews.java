@@ -1,5 +1,6 @@
 package dev.tributary.server.status;
 
+import java.util.List;
 import java.util.Map;
 
 /** Minimal {@link TableStatusView}s for tests of the lag history. */
@@ -27,6 +28,7 @@ final class StatusViews {
                 null,
                 -1,
                 Map.of(),
-                Map.of());
+                Map.of(),
+                List.of());
     }
 }
