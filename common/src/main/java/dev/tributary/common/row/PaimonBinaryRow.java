@@ -34,6 +34,7 @@ import java.util.Arrays;
  */
 final class PaimonBinaryRow {
     private static final int HEADER_BITS = 8;
+    private static final int SEED = 42;
 
     private final DataType[] types;
     private final int nullBytes;
@@ -45,8 +46,11 @@ final class PaimonBinaryRow {
         this.fixedSize = nullBytes + 8 * types.length;
     }
 
-    /** The row's bytes; the length is a multiple of 8, as Paimon hashes rows by 4-byte words. */
-    byte[] write(Row row, int[] positions) {
+    /**
+     * What Paimon's {@code BinaryRow.hashCode()} returns for the key: MurmurHash3 (x86, 32-bit,
+     * seed 42) over the row's bytes, whose length is a multiple of 8.
+     */
+    int hashCode(Row row, int[] positions) {
         Writer w = new Writer(fixedSize);
         for (int i = 0; i < types.length; i++) {
             Object v = row.getField(positions[i]);
@@ -57,7 +61,7 @@ final class PaimonBinaryRow {
                 w.writeValue(slot, types[i], v);
             }
         }
-        return w.bytes();
+        return Murmur3.hash32(w.buf, 0, w.cursor, SEED);
     }
 
     private static final class Writer {
@@ -67,10 +71,6 @@ final class PaimonBinaryRow {
         Writer(int fixedSize) {
             this.buf = new byte[fixedSize + 32];
             this.cursor = fixedSize;
-        }
-
-        byte[] bytes() {
-            return Arrays.copyOf(buf, cursor);
         }
 
         void writeNull(int field, int slot, DataType type) {

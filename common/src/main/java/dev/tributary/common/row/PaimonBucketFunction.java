@@ -9,8 +9,6 @@ import java.util.List;
  * abs(hash % N)}. With it, store bucket b is Paimon bucket b of the lake table (T36).
  */
 final class PaimonBucketFunction extends KeyedBucketFunction {
-    private static final int SEED = 42;
-
     private final PaimonBinaryRow layout;
 
     PaimonBucketFunction(Schema schema, List<String> bucketKeys, int bucketCount) {
@@ -20,9 +18,8 @@ final class PaimonBucketFunction extends KeyedBucketFunction {
 
     @Override
     int bucketOf(Row row, int[] positions) {
-        byte[] bytes = layout.write(row, positions);
         // abs of the remainder, not floorMod: what Paimon computes (the remainder is > -N)
-        return Math.abs(Murmur3.hash32(bytes, SEED) % bucketCount);
+        return Math.abs(layout.hashCode(row, positions) % bucketCount);
     }
 
     @Override
