@@ -164,7 +164,12 @@ class LakeLayoutITCase {
         for (long key = 0; key < 1_500; key += 97) {
             Map<Integer, Integer> planned = lake.dataFilesPlannedFor(customers, "id", key);
             int bucket = function.bucketOf(Row.of(key, null, null));
-            assertThat(planned.keySet()).as("%s: key %s", why, key).containsOnly(bucket);
+            if (expected.containsKey(key)) {
+                assertThat(planned.keySet()).as("%s: key %s", why, key).containsExactly(bucket);
+            } else {
+                // an absent key may be pruned further, by file statistics
+                assertThat(planned.keySet()).as("%s: key %s", why, key).isSubsetOf(bucket);
+            }
         }
 
         // Tributary's own hash: correct, but each split writes into many lake buckets
