@@ -75,6 +75,25 @@ class BucketFunctionITCase {
                     .hasMessageContaining("[a, b]")
                     .hasMessageContaining("table.bucket.function=tributary");
             assertThat(conn.admin().listTables("shop")).containsExactly("customers");
+            // IF NOT EXISTS of an existing table answers with it, even for a descriptor the
+            // server would refuse now
+            Schema compositeCustomers =
+                    Schema.newBuilder()
+                            .column("id", DataTypes.STRING())
+                            .column("name", DataTypes.STRING())
+                            .primaryKey("id", "name")
+                            .build();
+            assertThat(
+                            conn.admin()
+                                    .createTable(
+                                            customers,
+                                            TableDescriptor.builder(compositeCustomers)
+                                                    .property("table.datalake.enabled", "true")
+                                                    .build(),
+                                            true)
+                                    .descriptor()
+                                    .bucketKeys())
+                    .containsExactly("id");
 
             assertThatThrownBy(
                             () ->

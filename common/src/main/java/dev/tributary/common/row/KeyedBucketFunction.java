@@ -17,7 +17,9 @@ abstract class KeyedBucketFunction implements BucketFunction {
     final List<String> keyNames;
     final int bucketCount;
     private final int[] identity;
-    private final RowCodec keyCodec;
+
+    /** Tributary's encoding of the key columns, as the store sees keys. */
+    final RowCodec keyCodec;
 
     KeyedBucketFunction(Schema schema, List<String> bucketKeys, int bucketCount) {
         if (bucketKeys.isEmpty()) {

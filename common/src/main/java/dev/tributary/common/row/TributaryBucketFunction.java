@@ -11,11 +11,8 @@ import java.util.List;
 final class TributaryBucketFunction extends KeyedBucketFunction {
     private static final int SEED = 42;
 
-    private final RowCodec keyCodec;
-
     TributaryBucketFunction(Schema schema, List<String> bucketKeys, int bucketCount) {
         super(schema, bucketKeys, bucketCount);
-        this.keyCodec = new RowCodec(java.util.Arrays.asList(keyTypes));
     }
 
     @Override
