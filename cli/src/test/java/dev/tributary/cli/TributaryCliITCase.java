@@ -141,9 +141,34 @@ class TributaryCliITCase {
         assertThat(run("table", "describe", "shop.clicks").out())
                 .contains("referrer")
                 .contains("table.datalake.freshness = 1min");
+        // T36: tables get the lake format's bucket function; one with another is tiered with a
+        // warning
+        assertThat(run("table", "describe", "shop.users").out())
+                .contains("table.bucket.function = paimon");
+        Result legacy =
+                run(
+                        "table",
+                        "create",
+                        "shop.legacy",
+                        "--schema",
+                        "id BIGINT, PRIMARY KEY (id)",
+                        "--buckets",
+                        "4",
+                        "--property",
+                        "table.bucket.function=tributary",
+                        "--property",
+                        "table.datalake.enabled=true",
+                        "--property",
+                        "table.datalake.freshness=1h");
+        assertThat(legacy.code()).as(legacy.toString()).isZero();
         Result status = run("tiering", "status");
         assertThat(status.code()).as(status.toString()).isZero();
         assertThat(status.out()).contains("STATE").contains("LAG RECORDS");
+        assertThat(status.out())
+                .contains(
+                        "warning: shop.legacy: bucket function 'tributary' is not the lake"
+                                + " format's ('paimon')");
+        assertThat(run("table", "drop", "shop.legacy").code()).isZero();
 
         assertThat(run("table", "drop", "shop.clicks").code()).isZero();
         assertThat(run("table", "list", "shop").out().lines()).containsExactly("users");

@@ -27,6 +27,7 @@ import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.LagSampler;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.Maintenance;
+import dev.tributary.server.store.NewTableDefaults;
 import dev.tributary.server.store.StoreBucketStates;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
@@ -146,7 +147,13 @@ public final class TributaryServer implements AutoCloseable {
                         this::onCoordinatorFault);
         extensions.addAll(exts);
         TableService tables =
-                new TableService(coordinator, store, catalog, new LakeTables(lake), extensions);
+                new TableService(
+                        coordinator,
+                        store,
+                        catalog,
+                        new LakeTables(lake),
+                        extensions,
+                        new NewTableDefaults(conf.get(LakeStorageOptions.DATALAKE_FORMAT)));
         tables.recover();
 
         metrics = new ServerMetrics();
@@ -156,7 +163,8 @@ public final class TributaryServer implements AutoCloseable {
                         store,
                         catalog,
                         clock,
-                        conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT));
+                        conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
+                        conf.get(LakeStorageOptions.DATALAKE_FORMAT));
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
         String host = conf.get(ServerOptions.BIND_HOST);

@@ -71,13 +71,7 @@ final class TableStore implements AutoCloseable {
         this.clock = clock;
         this.current = current;
         this.buckets = buckets;
-        this.routing =
-                descriptor.bucketKeys().isEmpty()
-                        ? null
-                        : new BucketFunction(
-                                descriptor.schema(),
-                                descriptor.bucketKeys(),
-                                descriptor.bucketCount());
+        this.routing = descriptor.bucketKeys().isEmpty() ? null : BucketFunction.of(descriptor);
         this.routingKeys = routing == null ? null : routing.keyPositions();
     }
 
@@ -270,8 +264,8 @@ final class TableStore implements AutoCloseable {
 
     /**
      * A key must live in exactly one bucket, or lookups, the KV state and the lake copy would
-     * disagree; so a record whose bucket key hashes elsewhere is refused before anything is
-     * written.
+     * disagree; so a record whose bucket key hashes elsewhere (by the table's own bucket function,
+     * T36) is refused before anything is written.
      */
     private void checkRouting(WriteBatch.Reader r, int bucket, BinaryWriter scratch) {
         if (routing == null) {
@@ -288,7 +282,9 @@ final class TableStore implements AutoCloseable {
                             + tableId
                             + " belongs to bucket "
                             + expected
-                            + " by its bucket key "
+                            + " by the table's "
+                            + routing.type().value()
+                            + " bucket function over its bucket key "
                             + descriptor.bucketKeys()
                             + ", not to bucket "
                             + bucket

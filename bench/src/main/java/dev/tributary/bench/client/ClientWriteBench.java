@@ -359,7 +359,8 @@ public final class ClientWriteBench {
     /** The bucket of a PK row of a 4-bucket table, as the client computes it. */
     private static final class PkBuckets {
         private static final dev.tributary.common.row.BucketFunction FN =
-                new dev.tributary.common.row.BucketFunction(PK, PK.primaryKey(), BUCKETS);
+                dev.tributary.common.row.BucketFunction.of(
+                        TableDescriptor.builder(PK).bucketCount(BUCKETS).build());
 
         static int bucketOf(Row r) {
             return FN.bucketOf(r);

@@ -29,7 +29,8 @@ public final class TieringCommand {
             mixinStandardHelpOptions = true,
             description = {
                 "Per lake table: state, epoch, queue position, last round (start, duration, rows,"
-                        + " bytes, files, force-finished), lake lag in time and records, failures."
+                        + " bytes, files, force-finished), lake lag in time and records, failures;"
+                        + " then a warning line per table whose layout needs attention."
             })
     static final class Status implements Callable<Integer> {
         @Mixin ConnectionOptions connection;
@@ -86,6 +87,11 @@ public final class TieringCommand {
                             s.failures() + s.lastFailure().map(f -> " (" + f + ")").orElse(""));
                 }
                 t.print(out);
+                for (TableTieringStatus s : tables) {
+                    for (String w : s.warnings()) {
+                        out.println("warning: " + s.path() + ": " + w);
+                    }
+                }
             }
             return 0;
         }

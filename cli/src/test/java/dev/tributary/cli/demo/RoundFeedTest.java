@@ -49,7 +49,8 @@ class RoundFeedTest {
                 0,
                 Optional.empty(),
                 0,
-                r.stream().toList());
+                r.stream().toList(),
+                java.util.List.of());
     }
 
     @Test

@@ -29,6 +29,8 @@ import java.util.OptionalLong;
  * @param jobId the job holding the table while TIERING
  * @param nextEventAtMillis next timer: becoming pending, or force-finish (0: none)
  * @param recentRounds the last rounds that ended (committed, empty or failed), oldest first
+ * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
+ *     function that is not the lake format's, T36)
  */
 public record TableTieringStatus(
         long tableId,
@@ -46,10 +48,12 @@ public record TableTieringStatus(
         long lastTieredAtMillis,
         Optional<String> jobId,
         long nextEventAtMillis,
-        List<Round> recentRounds) {
+        List<Round> recentRounds,
+        List<String> warnings) {
 
     public TableTieringStatus {
         recentRounds = List.copyOf(recentRounds);
+        warnings = List.copyOf(warnings);
     }
 
     /**
@@ -122,6 +126,7 @@ public record TableTieringStatus(
                 pb.getLastTieredAtMillis(),
                 pb.hasJobId() ? Optional.of(pb.getJobId()) : Optional.empty(),
                 pb.getNextEventAtMillis(),
-                recent);
+                recent,
+                List.copyOf(pb.getWarningsList()));
     }
 }

@@ -77,10 +77,7 @@ public final class WriterCore {
         this.bucketFunction =
                 table.descriptor().bucketKeys().isEmpty()
                         ? null
-                        : new BucketFunction(
-                                table.schema(),
-                                table.descriptor().bucketKeys(),
-                                table.bucketCount());
+                        : BucketFunction.of(table.descriptor());
         this.buckets = new BucketQueue[table.bucketCount()];
         for (int i = 0; i < buckets.length; i++) {
             buckets[i] = new BucketQueue(i);

@@ -46,8 +46,7 @@ public final class Lookuper {
         this.keyCodec = new RowCodec(keyTypes);
         this.rowCodec = RowCodec.of(schema);
         this.rowSchemaId = table.schemaId();
-        this.bucketFunction =
-                new BucketFunction(schema, table.descriptor().bucketKeys(), table.bucketCount());
+        this.bucketFunction = BucketFunction.of(table.descriptor());
     }
 
     private void refreshSchema(int schemaId) {

@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Chooses the bucket of a row. Tables with bucket keys (every primary-key table) route each row by
- * {@link BucketFunction} over the bucket key, so one key always lands in one bucket. A log table
+ * the table's {@link BucketFunction} over the bucket key, so one key always lands in one bucket
+ * (the bucket the store checks and, for a lake-aligned function, the lake's bucket). A log table
  * without bucket keys has no such constraint and spreads whole batches round robin with {@link
  * #nextBucket()}. Thread safe.
  */
@@ -18,11 +19,7 @@ public final class BucketRouter {
 
     private BucketRouter(TableDescriptor descriptor) {
         this.bucketCount = descriptor.bucketCount();
-        this.function =
-                descriptor.bucketKeys().isEmpty()
-                        ? null
-                        : new BucketFunction(
-                                descriptor.schema(), descriptor.bucketKeys(), bucketCount);
+        this.function = descriptor.bucketKeys().isEmpty() ? null : BucketFunction.of(descriptor);
     }
 
     public static BucketRouter of(TableDescriptor descriptor) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
@@ -22,7 +23,7 @@ class BucketRouterTest {
                         .build();
         TableDescriptor d = TableDescriptor.builder(s).bucketCount(8).build();
         BucketRouter router = BucketRouter.of(d);
-        BucketFunction f = new BucketFunction(s, List.of("k"), 8);
+        BucketFunction f = BucketFunction.of(BucketFunctionType.TRIBUTARY, s, List.of("k"), 8);
         assertThat(router.routesByKey()).isTrue();
         for (int k = 0; k < 200; k++) {
             // a delete carries only the key: it must land where the upsert did

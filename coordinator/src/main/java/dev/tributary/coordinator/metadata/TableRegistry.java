@@ -119,6 +119,7 @@ public final class TableRegistry {
                     "table '" + path + "' already exists; use IF NOT EXISTS to ignore");
         }
         TieringTableOptions.validate(descriptor.properties());
+        BucketFunctionRules.validateCreate(descriptor);
         long now = clock.currentTimeMillis();
         TableInfo table = TableInfo.create(maxTableId + 1, path, descriptor, now);
         store.putTable(table);
@@ -161,6 +162,7 @@ public final class TableRegistry {
             }
         }
         TieringTableOptions.validate(props);
+        BucketFunctionRules.checkAlter(path, before.descriptor(), props);
         TableDescriptor descriptor = before.descriptor().withSchema(schema).withProperties(props);
         TableInfo after =
                 new TableInfo(

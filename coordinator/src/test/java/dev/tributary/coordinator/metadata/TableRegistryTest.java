@@ -169,4 +169,73 @@ class TableRegistryTest {
             assertThat(r.schema(t.tableId(), 1).columnNames()).containsExactly("id", "v");
         }
     }
+
+    @Test
+    @DisplayName(
+            "T36: the bucket function is checked at create, durable, and no ALTER can change it")
+    void t36_bucketFunctionIsFixedAtCreate() {
+        Schema composite =
+                Schema.newBuilder()
+                        .column("a", DataTypes.INT())
+                        .column("b", DataTypes.STRING())
+                        .primaryKey("a", "b")
+                        .build();
+        try (FileMetadataStore store = FileMetadataStore.open(dir)) {
+            TableRegistry r = open(store);
+            r.createDatabase("db", null, false);
+            assertThatThrownBy(
+                            () ->
+                                    r.createTable(
+                                            TablePath.of("db", "x"),
+                                            desc("table.bucket.function", "md5"),
+                                            false))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("table.bucket.function")
+                    .hasMessageContaining("tributary, paimon, iceberg");
+            assertThatThrownBy(
+                            () ->
+                                    r.createTable(
+                                            TablePath.of("db", "x"),
+                                            TableDescriptor.builder(composite)
+                                                    .bucketCount(4)
+                                                    .property("table.bucket.function", "iceberg")
+                                                    .build(),
+                                            false))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("[a, b]");
+            assertThat(r.listTables("db")).isEmpty();
+
+            TablePath p = TablePath.of("db", "t");
+            r.createTable(p, desc("table.bucket.function", "paimon"), false);
+            TablePath legacy = TablePath.of("db", "legacy");
+            r.createTable(legacy, desc(), false);
+            for (TableChange change :
+                    List.of(
+                            TableChange.set("table.bucket.function", "iceberg"),
+                            TableChange.set("table.bucket.function", "tributary"),
+                            TableChange.reset("table.bucket.function"))) {
+                assertThatThrownBy(() -> r.alterTable(p, List.of(change)))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("cannot be changed from 'paimon'")
+                        .hasMessageContaining("Create a new table");
+            }
+            assertThatThrownBy(
+                            () ->
+                                    r.alterTable(
+                                            legacy,
+                                            List.of(
+                                                    TableChange.set(
+                                                            "table.bucket.function", "paimon"))))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("from 'tributary' to 'paimon'");
+            // re-applying the current value is not a change
+            r.alterTable(p, List.of(TableChange.set("table.bucket.function", "paimon")));
+            r.alterTable(legacy, List.of(TableChange.set("table.bucket.function", "tributary")));
+        }
+        try (FileMetadataStore store = FileMetadataStore.open(dir)) {
+            TableRegistry r = open(store);
+            assertThat(r.describe(TablePath.of("db", "t")).properties())
+                    .containsEntry("table.bucket.function", "paimon");
+        }
+    }
 }

@@ -32,7 +32,8 @@ final class ServerConverters {
                         .setFailures(v.consecutiveFailures())
                         .setFreshnessMillis(v.freshnessMillis())
                         .setLastTieredAtMillis(Math.max(0, v.lastTieredAtMillis()))
-                        .setNextEventAtMillis(Math.max(0, v.nextEventAtMillis()));
+                        .setNextEventAtMillis(Math.max(0, v.nextEventAtMillis()))
+                        .addAllWarnings(v.warnings());
         if (v.lagKnown()) {
             b.setLagMillis(v.lagMillis()).setLagRecords(v.lagRecords());
         } else {

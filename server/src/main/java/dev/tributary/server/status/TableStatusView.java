@@ -16,6 +16,8 @@ import java.util.Map;
  * @param rounds the last rounds that ended (committed, empty or failed), oldest first
  * @param nextEventAtMillis when the table next becomes pending (scheduled or backing off), or when
  *     its running round is force-finished; -1 if none
+ * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
+ *     function that is not the lake format's, T36)
  */
 public record TableStatusView(
         long tableId,
@@ -38,7 +40,8 @@ public record TableStatusView(
         String lastFailure,
         long nextEventAtMillis,
         Map<Integer, Long> tieredOffsets,
-        Map<Integer, Long> endOffsets) {
+        Map<Integer, Long> endOffsets,
+        List<String> warnings) {
 
     public TableStatusView {
         rounds = List.copyOf(rounds);

@@ -31,18 +31,24 @@ public final class TieringStatusService {
     private final TableCatalog catalog;
     private final Clock clock;
     private final Duration heartbeatTimeout;
+    private final String serverLakeFormat;
 
+    /**
+     * @param serverLakeFormat the server's {@code datalake.format}, for layout warnings
+     */
     public TieringStatusService(
             Coordinator coordinator,
             BucketStore store,
             TableCatalog catalog,
             Clock clock,
-            Duration heartbeatTimeout) {
+            Duration heartbeatTimeout,
+            String serverLakeFormat) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.clock = clock;
         this.heartbeatTimeout = heartbeatTimeout;
+        this.serverLakeFormat = serverLakeFormat;
     }
 
     /** The whole picture. */
@@ -94,6 +100,12 @@ public final class TieringStatusService {
             // never show a lag that was not measured: an unreadable table says why instead
             lagError = e.getMessage();
         }
+        List<String> warnings;
+        try {
+            warnings = LayoutWarnings.of(catalog.get(t.tableId()).descriptor(), serverLakeFormat);
+        } catch (TributaryException e) {
+            warnings = List.of();
+        }
         List<TableStatusView.RoundView> rounds = new ArrayList<>();
         t.recentRounds().forEach(r -> rounds.add(TableStatusView.RoundView.of(r)));
         long next = t.nextDueMillis();
@@ -121,7 +133,8 @@ public final class TieringStatusService {
                 t.lastFailure(),
                 next,
                 new TreeMap<>(t.tieredOffsets()),
-                ends);
+                ends,
+                warnings);
     }
 
     private record Lag(long millis, long records) {}

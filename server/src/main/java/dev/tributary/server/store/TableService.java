@@ -1,6 +1,8 @@
 package dev.tributary.server.store;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
@@ -34,18 +36,21 @@ public final class TableService {
     private final TableCatalog catalog;
     private final LakeTables lakeTables;
     private final List<ServerExtension> extensions;
+    private final NewTableDefaults defaults;
 
     public TableService(
             Coordinator coordinator,
             BucketStore store,
             TableCatalog catalog,
             LakeTables lakeTables,
-            List<ServerExtension> extensions) {
+            List<ServerExtension> extensions,
+            NewTableDefaults defaults) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.lakeTables = lakeTables;
         this.extensions = extensions;
+        this.defaults = defaults;
     }
 
     /** Opens the buckets of every registered table (recovery) and fills the catalog. */
@@ -63,7 +68,21 @@ public final class TableService {
 
     public TableInfo createTable(
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
-        TableInfo t = join(coordinator.createTable(path, descriptor, ignoreIfExists));
+        TableDescriptor withDefaults;
+        try {
+            withDefaults = defaults.apply(descriptor);
+        } catch (InvalidInputException e) {
+            // IF NOT EXISTS of a table that exists answers with it, whatever the descriptor
+            if (ignoreIfExists) {
+                try {
+                    return join(coordinator.describeTable(path));
+                } catch (NotFoundException absent) {
+                    e.addSuppressed(absent);
+                }
+            }
+            throw e;
+        }
+        TableInfo t = join(coordinator.createTable(path, withDefaults, ignoreIfExists));
         if (!store.hasTable(t.tableId())) {
             store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
             try {

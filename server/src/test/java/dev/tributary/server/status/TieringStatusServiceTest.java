@@ -39,7 +39,9 @@ class TieringStatusServiceTest {
     @BeforeEach
     void setUp() {
         store = BucketStore.open(dir, new Configuration(), clock);
-        service = new TieringStatusService(null, store, catalog, clock, Duration.ofSeconds(8));
+        service =
+                new TieringStatusService(
+                        null, store, catalog, clock, Duration.ofSeconds(8), "paimon");
     }
 
     @AfterEach

@@ -59,7 +59,7 @@ public final class PaimonLakeReader {
         }
     }
 
-    private static Object value(Schema schema, InternalRow r, int i) {
+    static Object value(Schema schema, InternalRow r, int i) {
         DataTypeRoot root = schema.typeAt(i).root();
         return switch (root) {
             case BIGINT -> r.getLong(i);

@@ -13,7 +13,6 @@ import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
@@ -23,8 +22,9 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.types.Types;
 
 /**
- * {@link LakeCatalog} over an Iceberg catalog. Tables are unpartitioned: a Tributary bucket is not
- * an Iceberg partition, and equality deletes of a PK table then apply table-wide.
+ * {@link LakeCatalog} over an Iceberg catalog. A table with a single-column bucket key is
+ * partitioned by {@code bucket[N]} of that column ({@link IcebergSchemas#partitionSpec}); others
+ * are unpartitioned. An existing table keeps the spec it was created with.
  */
 final class IcebergLakeCatalog implements LakeCatalog {
     private final Catalog catalog;
@@ -48,7 +48,7 @@ final class IcebergLakeCatalog implements LakeCatalog {
         }
         try {
             catalog.buildTable(IcebergLakeStorage.identifier(tablePath), schema)
-                    .withPartitionSpec(PartitionSpec.unpartitioned())
+                    .withPartitionSpec(IcebergSchemas.partitionSpec(table, schema))
                     .withProperties(IcebergSchemas.tableProperties(table, tablePropertyOverrides))
                     .create();
         } catch (AlreadyExistsException e) {

@@ -173,7 +173,7 @@ final class IcebergLakeWriter implements LakeWriter {
                     writer.upsert(record, key);
                 }
             }
-            case UPDATE_BEFORE, DELETE -> writer.deleteKey(key);
+            case UPDATE_BEFORE, DELETE -> writer.deleteKey(record, key);
         }
         lastRetractedKey = t == ChangeType.UPDATE_BEFORE ? keyValues : null;
     }

@@ -1,5 +1,6 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Types;
 
@@ -37,6 +39,30 @@ final class IcebergSchemas {
             id++;
         }
         return new org.apache.iceberg.Schema(fields, identifiers);
+    }
+
+    /**
+     * The partition spec of a new table: {@code bucket[N](k)} when the bucket key is one column
+     * Iceberg can bucket, so Iceberg's own planning prunes an equality filter on {@code k} to one
+     * partition (T37), and with {@code table.bucket.function=iceberg} store bucket b is partition
+     * value b (T36). The spec follows the key, not the table's bucket function: a table bucketed
+     * with another function still gets pruning (its splits then write into many partitions).
+     * Without a bucket key, or with one Iceberg cannot bucket (several columns; BOOLEAN, FLOAT,
+     * DOUBLE), the table is unpartitioned: engines cannot prune it by key.
+     */
+    static PartitionSpec partitionSpec(TableDescriptor table, org.apache.iceberg.Schema schema) {
+        List<String> keys = table.bucketKeys();
+        if (keys.isEmpty()
+                || BucketFunctionType.ICEBERG.unsupportedReason(table.schema(), keys).isPresent()) {
+            return PartitionSpec.unpartitioned();
+        }
+        String column = keys.get(0);
+        // Iceberg's default name for the field, unless a column already has it
+        String name = column + "_bucket";
+        while (schema.findField(name) != null) {
+            name = "_" + name;
+        }
+        return PartitionSpec.builderFor(schema).bucket(column, table.bucketCount(), name).build();
     }
 
     /**

@@ -1,10 +1,17 @@
 package dev.tributary.lake.iceberg;
 
+import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.BaseTaskWriter;
 import org.apache.iceberg.io.FileIO;
@@ -12,13 +19,22 @@ import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 
 /**
- * Iceberg's task writer for one unpartitioned split: plain rolling data files for log tables, or,
- * for PK tables, data files plus equality deletes by key (and position deletes for keys written
- * earlier by this same writer, since equality deletes do not apply within their own commit).
+ * Iceberg's task writer for one split: plain rolling data files for log tables, or, for PK tables,
+ * data files plus equality deletes by key (and position deletes for keys written earlier by this
+ * same writer, since equality deletes do not apply within their own commit). One writer per
+ * partition of the table's spec, chosen by Iceberg's own partitioning of each row: with the table's
+ * bucket function aligned to the {@code bucket[N]} spec a split has one partition (T36); otherwise
+ * its rows fan out over many. An equality delete applies only to data files of its own partition
+ * (Iceberg spec), so a key's deletes go to the partition of the key's row; the bucket column is
+ * part of the key, so that is where every row of the key lives.
  */
 final class TributaryTaskWriter extends BaseTaskWriter<Record> {
-    private final RollingFileWriter appendWriter;
-    private final DeltaWriter deltaWriter;
+    private final Schema schema;
+    private final Schema keySchema;
+    private final PartitionKey partitionKey;
+    private final InternalRecordWrapper wrapper;
+    private final Map<StructLike, RollingFileWriter> appendWriters = new LinkedHashMap<>();
+    private final Map<StructLike, DeltaWriter> deltaWriters = new LinkedHashMap<>();
 
     TributaryTaskWriter(
             PartitionSpec spec,
@@ -37,54 +53,95 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
                 io,
                 targetFileSize,
                 deletionVectors);
-        if (keySchema == null) {
-            this.appendWriter = new RollingFileWriter(null);
-            this.deltaWriter = null;
-        } else {
-            this.appendWriter = null;
-            this.deltaWriter = new DeltaWriter(schema, keySchema);
-        }
+        this.schema = schema;
+        this.keySchema = keySchema;
+        this.partitionKey = spec.isUnpartitioned() ? null : new PartitionKey(spec, schema);
+        // transforms take Iceberg's internal values (days, micros), generic records hold java.time
+        this.wrapper = new InternalRecordWrapper(schema.asStruct());
     }
 
     @Override
     public void write(Record row) throws IOException {
-        appendWriter.write(row);
+        StructLike p = partitionOf(row);
+        RollingFileWriter w = appendWriters.get(p);
+        if (w == null) {
+            p = copy(p);
+            w = new RollingFileWriter(p);
+            appendWriters.put(p, w);
+        }
+        w.write(row);
     }
 
     /** Adds the row of a key that holds no row (or whose row was just retracted). */
     void insert(Record row) throws IOException {
-        deltaWriter.write(row);
+        deltaWriter(row).write(row);
     }
 
     /** Upsert: retract whatever the key had, then add the row. */
     void upsert(Record row, Record key) throws IOException {
-        deltaWriter.deleteKey(key);
-        deltaWriter.write(row);
+        DeltaWriter w = deltaWriter(row);
+        w.deleteKey(key);
+        w.write(row);
     }
 
-    /** Delete the key's current row, wherever it was written. */
-    void deleteKey(Record key) throws IOException {
-        deltaWriter.deleteKey(key);
+    /** Deletes the current row of {@code row}'s key, wherever in the row's partition it was. */
+    void deleteKey(Record row, Record key) throws IOException {
+        deltaWriter(row).deleteKey(key);
+    }
+
+    private DeltaWriter deltaWriter(Record row) {
+        StructLike p = partitionOf(row);
+        DeltaWriter w = deltaWriters.get(p);
+        if (w == null) {
+            p = copy(p);
+            w = new DeltaWriter(p, schema, keySchema);
+            deltaWriters.put(p, w);
+        }
+        return w;
+    }
+
+    /** The row's partition (a reused key: copy before keeping it); null when unpartitioned. */
+    private StructLike partitionOf(Record row) {
+        if (partitionKey == null) {
+            return null;
+        }
+        partitionKey.partition(wrapper.wrap(row));
+        return partitionKey;
+    }
+
+    private static StructLike copy(StructLike p) {
+        return p == null ? null : ((PartitionKey) p).copy();
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            if (appendWriter != null) {
-                appendWriter.close();
+        // every partition's writer is closed even if one fails, so no file is left open
+        List<Closeable> writers = new ArrayList<>(appendWriters.values());
+        writers.addAll(deltaWriters.values());
+        appendWriters.clear();
+        deltaWriters.clear();
+        IOException failure = null;
+        for (Closeable w : writers) {
+            try {
+                w.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
-            if (deltaWriter != null) {
-                deltaWriter.close();
-            }
-        } finally {
-            super.close();
+        }
+        super.close();
+        if (failure != null) {
+            throw failure;
         }
     }
 
     private final class DeltaWriter extends BaseEqualityDeltaWriter {
-        DeltaWriter(Schema schema, Schema keySchema) {
+        DeltaWriter(StructLike partition, Schema schema, Schema keySchema) {
             super(
-                    null,
+                    partition,
                     schema,
                     keySchema,
                     org.apache.iceberg.deletes.DeleteGranularity.FILE,

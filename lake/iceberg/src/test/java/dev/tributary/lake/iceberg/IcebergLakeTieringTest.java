@@ -1,5 +1,7 @@
 package dev.tributary.lake.iceberg;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
@@ -20,11 +22,16 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
@@ -141,6 +148,38 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
                     .filter(p -> !p.getFileName().toString().startsWith("."))
                     .toList();
         }
+    }
+
+    @Override
+    protected Map<Integer, Integer> liveDataFilesPerLakeBucket(TablePath path) throws Exception {
+        return withNativeTable(path, t -> filesPerBucket(t.newScan()));
+    }
+
+    /** Iceberg's own planning with a key filter: partition pruning (and file stats) included. */
+    @Override
+    protected Map<Integer, Integer> dataFilesPlannedFor(TablePath path, String column, Object value)
+            throws Exception {
+        return withNativeTable(
+                path, t -> filesPerBucket(t.newScan().filter(Expressions.equal(column, value))));
+    }
+
+    /** Data files per bucket partition value (null: unpartitioned or the NULL partition). */
+    private static Map<Integer, Integer> filesPerBucket(TableScan scan) throws Exception {
+        Map<Integer, Integer> out = new HashMap<>();
+        try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+            for (FileScanTask task : tasks) {
+                StructLike p = task.file().partition();
+                Integer bucket = p.size() == 0 ? null : p.get(0, Integer.class);
+                out.merge(bucket, 1, Integer::sum);
+                // position and equality deletes must sit in their data file's partition
+                for (DeleteFile d : task.deletes()) {
+                    assertThat(d.specId()).isEqualTo(task.file().specId());
+                    StructLike dp = d.partition();
+                    assertThat(dp.size() == 0 ? null : dp.get(0, Integer.class)).isEqualTo(bucket);
+                }
+            }
+        }
+        return out;
     }
 
     @Override

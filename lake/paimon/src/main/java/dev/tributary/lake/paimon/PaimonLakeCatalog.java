@@ -25,6 +25,7 @@ final class PaimonLakeCatalog implements LakeCatalog {
     private final Map<String, String> tableOptionOverrides;
 
     PaimonLakeCatalog(Catalog catalog, Map<String, String> tableOptionOverrides) {
+        PaimonSchemas.checkOverrides(tableOptionOverrides);
         this.catalog = catalog;
         this.tableOptionOverrides = Map.copyOf(tableOptionOverrides);
     }

@@ -27,8 +27,10 @@ import org.apache.paimon.types.RowKind;
 
 /**
  * Writes one split into a Paimon table through Paimon's own table writer, which routes each row to
- * its Paimon bucket with Paimon's bucket function (so the table stays valid for every Paimon reader
- * whatever Tributary's bucket count is).
+ * its Paimon bucket with Paimon's bucket function, so the table stays valid for every Paimon reader
+ * whatever the Tributary table's bucket function. With {@code table.bucket.function=paimon} every
+ * row of a split lands in the split's own bucket: one data file per split (plus rollovers at the
+ * target file size) instead of one per Paimon bucket (T36).
  */
 final class PaimonLakeWriter implements LakeWriter {
     private final FileStoreTable table;

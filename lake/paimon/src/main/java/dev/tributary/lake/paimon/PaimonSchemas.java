@@ -1,11 +1,13 @@
 package dev.tributary.lake.paimon;
 
+import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriterContext;
+import java.util.List;
 import java.util.Map;
 
 /** The Paimon table Tributary creates for a descriptor, and how an existing one differs. */
@@ -13,30 +15,62 @@ final class PaimonSchemas {
     private PaimonSchemas() {}
 
     /**
-     * Native options of a Tributary-created table. PK tables: fixed buckets routed by Paimon's own
-     * bucket function over the Tributary bucket key, deduplicate merge engine. Log tables:
-     * bucket-unaware append table. The table itself is a normal Paimon table (other engines may
-     * compact it); Tributary's writers run write-only, see {@link
+     * Options that decide which Paimon bucket a row lands in. Tributary sets them so that Paimon
+     * bucket b is store bucket b (T36); an override would silently break that, so {@link
+     * #checkOverrides} refuses them.
+     */
+    static final List<String> LAYOUT_OPTIONS =
+            List.of("bucket", "bucket-key", "bucket-function.type");
+
+    /**
+     * Native options of a Tributary-created table. A table with a bucket key (every PK table, and
+     * log tables that have one) gets fixed buckets: {@code bucket} = the Tributary bucket count,
+     * {@code bucket-key} = the Tributary bucket key, Paimon's default bucket function. A table
+     * created with {@code table.bucket.function=paimon} then has store bucket b = Paimon bucket b,
+     * so a split writes one Paimon bucket and point reads prune by bucket (T36, T37); a table with
+     * another function still lands correctly (Paimon's writer routes each row itself), with each
+     * split writing into many buckets. PK tables use the deduplicate merge engine. A log table
+     * without a bucket key is a bucket-unaware append table. The table itself is a normal Paimon
+     * table (other engines may compact it); Tributary's writers run write-only, see {@link
      * #writerOptions(LakeWriterContext)}.
      */
     static Map<String, String> tableOptions(TableDescriptor table, Map<String, String> overrides) {
+        checkOverrides(overrides);
         Map<String, String> o = new java.util.LinkedHashMap<>();
-        if (table.hasPrimaryKey()) {
+        if (!table.bucketKeys().isEmpty()) {
             o.put("bucket", Integer.toString(table.bucketCount()));
             o.put("bucket-key", String.join(",", table.bucketKeys()));
-            o.put("merge-engine", "deduplicate");
         } else {
             o.put("bucket", "-1");
+        }
+        if (table.hasPrimaryKey()) {
+            o.put("merge-engine", "deduplicate");
         }
         o.putAll(overrides);
         return o;
     }
 
+    static void checkOverrides(Map<String, String> overrides) {
+        for (String key : LAYOUT_OPTIONS) {
+            if (overrides.containsKey(key)) {
+                throw new InvalidConfigException(
+                        "'datalake.paimon.table."
+                                + key
+                                + "' cannot be set: Tributary sets the bucket layout of its Paimon"
+                                + " tables from each table's bucket count and bucket key, so that"
+                                + " a Tributary bucket is a Paimon bucket; remove the option");
+            }
+        }
+    }
+
     /**
-     * Dynamic options of Tributary's writers: write-only. Rows of one Paimon bucket may come from
-     * several Tributary writers of the same round, and concurrent compactions of one bucket would
-     * make the round's commit conflict; compaction is left to Paimon's own compaction job. The
-     * committer is not write-only, so Paimon's snapshot expiration runs on commit.
+     * Dynamic options of Tributary's writers: write-only (no compaction). Still needed with
+     * lake-aligned buckets: a bucket of a log table cut into several splits (T5) and every bucket
+     * of a table whose bucket function is not Paimon's get rows from several writers of one round,
+     * and concurrent compactions of one bucket make the round's commit conflict; and compacting
+     * inside a round would make rounds slower and fail them on conflicts with other engines'
+     * compactions. Compaction is its own maintenance step (T38). The committer is not write-only,
+     * so Paimon's snapshot expiration runs on commit.
      */
     static Map<String, String> writerOptions(LakeWriterContext context) {
         // the attempt in every file name lets the commit of a newer attempt delete what a dead

@@ -13,6 +13,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -23,10 +24,14 @@ import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
 
 /** The lake contract on real Paimon tables, read back with Paimon's own {@link ReadBuilder}. */
@@ -103,6 +108,39 @@ class PaimonLakeTieringTest extends LakeTieringContractTest {
                     .filter(p -> p.getParent().getFileName().toString().startsWith("bucket-"))
                     .toList();
         }
+    }
+
+    @Override
+    protected Map<Integer, Integer> liveDataFilesPerLakeBucket(TablePath path) throws Exception {
+        try (Catalog catalog = nativeCatalog()) {
+            Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
+            return filesPerBucket(table.newReadBuilder().newScan().plan().splits());
+        }
+    }
+
+    /** Paimon's own planning with a key filter: bucket pruning (and file stats) included. */
+    @Override
+    protected Map<Integer, Integer> dataFilesPlannedFor(TablePath path, String column, Object value)
+            throws Exception {
+        try (Catalog catalog = nativeCatalog()) {
+            Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
+            int index = table.rowType().getFieldIndex(column);
+            DataType type = PaimonTypes.fromPaimon(table.rowType().getTypeAt(index));
+            Predicate equal =
+                    new PredicateBuilder(table.rowType())
+                            .equal(index, PaimonValues.converterFor(type).convert(value));
+            return filesPerBucket(
+                    table.newReadBuilder().withFilter(equal).newScan().plan().splits());
+        }
+    }
+
+    private static Map<Integer, Integer> filesPerBucket(List<Split> splits) {
+        Map<Integer, Integer> out = new TreeMap<>();
+        for (Split s : splits) {
+            DataSplit d = (DataSplit) s;
+            out.merge(d.bucket(), d.dataFiles().size(), Integer::sum);
+        }
+        return out;
     }
 
     @Override

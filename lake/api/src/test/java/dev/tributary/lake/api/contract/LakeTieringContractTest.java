@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Column;
@@ -760,6 +762,208 @@ public abstract class LakeTieringContractTest {
                     .isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("T20");
             c.abort(List.of(r));
+        }
+    }
+
+    // ---------------------------------------------------------------- lake layout (T36, T37)
+
+    /**
+     * Live data files (delete files not counted) per lake bucket, as the format's own planner lists
+     * them for a full scan: the Paimon bucket, or the Iceberg {@code bucket[N]} partition value.
+     */
+    protected abstract Map<Integer, Integer> liveDataFilesPerLakeBucket(TablePath path)
+            throws Exception;
+
+    /**
+     * The data files, per lake bucket, that the format's own planner opens for a scan filtered by
+     * {@code column = value} (a Tributary value).
+     */
+    protected abstract Map<Integer, Integer> dataFilesPlannedFor(
+            TablePath path, String column, Object value) throws Exception;
+
+    private TableDescriptor withFunction(TableDescriptor table, BucketFunctionType type) {
+        return TableDescriptor.builder(table.schema())
+                .bucketCount(table.bucketCount())
+                .bucketKeys(table.bucketKeys())
+                .property(BucketFunctionType.OPTION.key(), type.value())
+                .build();
+    }
+
+    /** One split per store bucket of the rows, in the order given, as the tiering job cuts them. */
+    private Map<Integer, List<Rec>> splitsByStoreBucket(
+            BucketFunction storeFunction,
+            List<Row> rows,
+            List<ChangeType> types,
+            Map<Integer, Long> nextOffsets) {
+        Map<Integer, List<Rec>> splits = new TreeMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            int b = storeFunction.bucketOf(rows.get(i));
+            long offset = nextOffsets.merge(b, 1L, Long::sum) - 1;
+            splits.computeIfAbsent(b, x -> new ArrayList<>())
+                    .add(new Rec(rows.get(i), types.get(i), offset));
+        }
+        return splits;
+    }
+
+    private void writeRound(
+            TablePath path,
+            TableDescriptor table,
+            long round,
+            Map<Integer, List<Rec>> splits,
+            Map<Integer, Long> offsets) {
+        List<LakeWriteResult> results = new ArrayList<>();
+        splits.forEach(
+                (bucket, recs) ->
+                        results.add(writeSplit(path, table, 5, round, round, bucket, recs)));
+        LakeCommitResult c = commit(path, results, 5, round, round, new TreeMap<>(offsets));
+        assertThat(c.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+    }
+
+    private List<Row> userRows(TablePath path, int userColumns) throws Exception {
+        List<Row> out = new ArrayList<>();
+        for (Row r : readWithFormatReader(path)) {
+            Object[] f = new Object[userColumns];
+            for (int i = 0; i < userColumns; i++) {
+                f[i] = r.getField(i);
+            }
+            out.add(Row.wrap(f));
+        }
+        return out;
+    }
+
+    @Test
+    void t36_t37_pkRoundsOfALakeAlignedTableWriteOneDataFilePerBucketAndKeyFiltersPrune()
+            throws Exception {
+        TablePath path = TablePath.of("db", "customers");
+        TableDescriptor table =
+                withFunction(pkTable(12), BucketFunctionType.forLakeFormat(format()));
+        storage.catalog().createTable(path, table);
+        BucketFunction store = BucketFunction.of(table);
+        Map<Integer, Long> offsets = new TreeMap<>();
+        Map<Integer, Row> expected = new TreeMap<>();
+
+        // round 1: 600 new keys, every store bucket has some
+        List<Row> rows = new ArrayList<>();
+        List<ChangeType> types = new ArrayList<>();
+        for (int k = 0; k < 600; k++) {
+            Row r = Row.of(k, "c" + k, (long) k);
+            rows.add(r);
+            types.add(ChangeType.INSERT);
+            expected.put(k, r);
+        }
+        Map<Integer, List<Rec>> round1 = splitsByStoreBucket(store, rows, types, offsets);
+        assertThat(round1).hasSize(12);
+        writeRound(path, table, 1, round1, offsets);
+        Map<Integer, Integer> oneEach = new TreeMap<>();
+        round1.keySet().forEach(b -> oneEach.put(b, 1));
+        assertThat(liveDataFilesPerLakeBucket(path))
+                .as("T36: a split writes exactly its own lake bucket: one file per bucket")
+                .isEqualTo(oneEach);
+
+        // round 2: updates and deletes in the even store buckets only
+        rows.clear();
+        types.clear();
+        for (int k = 0; k < 600; k++) {
+            Row old = expected.get(k);
+            if (store.bucketOf(old) % 2 != 0 || k % 3 != 0) {
+                continue;
+            }
+            rows.add(old);
+            if (k % 7 == 0) {
+                types.add(ChangeType.DELETE);
+                expected.remove(k);
+            } else {
+                Row updated = Row.of(k, "updated" + k, -(long) k);
+                types.add(ChangeType.UPDATE_BEFORE);
+                rows.add(updated);
+                types.add(ChangeType.UPDATE_AFTER);
+                expected.put(k, updated);
+            }
+        }
+        Map<Integer, List<Rec>> round2 = splitsByStoreBucket(store, rows, types, offsets);
+        writeRound(path, table, 2, round2, offsets);
+        Map<Integer, Integer> files = liveDataFilesPerLakeBucket(path);
+        Map<Integer, Integer> expectedFiles = new TreeMap<>();
+        round1.keySet().forEach(b -> expectedFiles.put(b, round2.containsKey(b) ? 2 : 1));
+        assertThat(files)
+                .as(
+                        "T36: a round adds one data file to each bucket it has data for, none elsewhere")
+                .isEqualTo(expectedFiles);
+        assertThat(userRows(path, 3)).containsExactlyInAnyOrderElementsOf(expected.values());
+
+        // T37: an equality filter on the key opens only the key's bucket
+        for (int k = 0; k < 600; k += 37) {
+            int bucket = store.bucketOf(Row.of(k, null, null));
+            Map<Integer, Integer> planned = dataFilesPlannedFor(path, "id", k);
+            assertThat(planned.keySet()).as("T37: key %s", k).containsExactly(bucket);
+            assertThat(planned.get(bucket)).isBetween(1, files.get(bucket));
+        }
+    }
+
+    @Test
+    void t36_t37_aLogTableWithABucketKeyIsLaidOutByBucketToo() throws Exception {
+        TablePath path = TablePath.of("db", "clicks");
+        TableDescriptor table =
+                withFunction(
+                        TableDescriptor.builder(logTable(8).schema())
+                                .bucketCount(8)
+                                .bucketKeys("id")
+                                .build(),
+                        BucketFunctionType.forLakeFormat(format()));
+        storage.catalog().createTable(path, table);
+        BucketFunction store = BucketFunction.of(table);
+        List<Row> rows = new ArrayList<>();
+        List<ChangeType> types = new ArrayList<>();
+        for (long id = -200; id < 200; id++) {
+            rows.add(Row.of(id * 7919, "click" + id));
+            types.add(ChangeType.APPEND_ONLY);
+        }
+        Map<Integer, Long> offsets = new TreeMap<>();
+        Map<Integer, List<Rec>> splits = splitsByStoreBucket(store, rows, types, offsets);
+        assertThat(splits).hasSize(8);
+        writeRound(path, table, 1, splits, offsets);
+        Map<Integer, Integer> oneEach = new TreeMap<>();
+        splits.keySet().forEach(b -> oneEach.put(b, 1));
+        assertThat(liveDataFilesPerLakeBucket(path)).isEqualTo(oneEach);
+        assertThat(userRows(path, 2)).containsExactlyInAnyOrderElementsOf(rows);
+        for (Row r : rows.subList(0, 20)) {
+            assertThat(dataFilesPlannedFor(path, "id", r.getField(0)))
+                    .as("T37: key %s", r.getField(0))
+                    .isEqualTo(Map.of(store.bucketOf(r), 1));
+        }
+    }
+
+    @Test
+    void t36_aTableWithTributarysHashStillTiersCorrectlyButFansOut() throws Exception {
+        TablePath path = TablePath.of("db", "legacy");
+        // created before T36: no property, Tributary's own hash
+        TableDescriptor table = pkTable(12);
+        storage.catalog().createTable(path, table);
+        BucketFunction store = BucketFunction.of(table);
+        assertThat(store.type()).isEqualTo(BucketFunctionType.TRIBUTARY);
+        BucketFunction lake =
+                BucketFunction.of(
+                        BucketFunctionType.forLakeFormat(format()),
+                        table.schema(),
+                        table.bucketKeys(),
+                        12);
+        List<Row> rows = new ArrayList<>();
+        List<ChangeType> types = new ArrayList<>();
+        for (int k = 0; k < 600; k++) {
+            rows.add(Row.of(k, "c" + k, (long) k));
+            types.add(ChangeType.INSERT);
+        }
+        Map<Integer, Long> offsets = new TreeMap<>();
+        writeRound(path, table, 1, splitsByStoreBucket(store, rows, types, offsets), offsets);
+        Map<Integer, Integer> files = liveDataFilesPerLakeBucket(path);
+        int total = files.values().stream().mapToInt(Integer::intValue).sum();
+        // the numbers: 12 splits x 12 lake buckets
+        assertThat(total).as("fan-out: splits write into many lake buckets").isGreaterThan(100);
+        assertThat(userRows(path, 3)).containsExactlyInAnyOrderElementsOf(rows);
+        // the lake is still laid out by its own function: filters still prune
+        for (int k = 0; k < 600; k += 61) {
+            assertThat(dataFilesPlannedFor(path, "id", k).keySet())
+                    .containsExactly(lake.bucketOf(Row.of(k, null, null)));
         }
     }
 
