@@ -134,8 +134,8 @@ public final class DemoCommand implements Callable<Integer> {
                     new DemoWorkload(
                             conn, clock, dataSeed, (int) Math.max(1, rate * TICK_MILLIS / 1000))) {
                 out.printf(
-                        "writing ~%d rows/s for %s (seed %d); each line is a committed tiering"
-                                + " round (Ctrl-C stops)%n",
+                        "writing ~%d rows/s for %s (seed %d); each line is a tiering round that"
+                                + " ended, committed or failed (Ctrl-C stops)%n",
                         rate, Durations.format(runFor), dataSeed);
                 if (!fast) {
                     out.println(
@@ -273,7 +273,12 @@ public final class DemoCommand implements Callable<Integer> {
         Map<TablePath, RoundFeed.Totals> totals = feed.totals();
         for (DemoTables.Spec t : DemoTables.specs(false)) {
             RoundFeed.Totals tt = totals.getOrDefault(t.path(), new RoundFeed.Totals(0, 0));
-            out.printf("tiered: %-16s %d rounds, %d rows%n", t.path(), tt.rounds(), tt.rows());
+            out.printf(
+                    "tiered: %-16s %d rounds, %d rows%s%n",
+                    t.path(),
+                    tt.rounds(),
+                    tt.rows(),
+                    tt.failed() == 0 ? "" : ", " + tt.failed() + " failed rounds");
         }
         out.flush();
     }
