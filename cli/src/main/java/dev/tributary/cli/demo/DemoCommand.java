@@ -1,5 +1,6 @@
 package dev.tributary.cli.demo;
 
+import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.config.Configuration;
@@ -197,6 +198,8 @@ public final class DemoCommand implements Callable<Integer> {
             settings.add("tiering.embedded.parallelism=" + parallelism);
         }
         Configuration conf = ServerConfigLoader.load(null, settings);
+        // before the server starts: Flink's and Hadoop's start-up warnings go to the file
+        Path log = LogDirectory.underDataDir(dir);
         TributaryServer s = TributaryServer.start(conf);
         out.println(
                 "server: rpc="
@@ -211,6 +214,7 @@ public final class DemoCommand implements Callable<Integer> {
                         + " ("
                         + lakeFormat.identifier()
                         + ", embedded tiering)");
+        out.println("log: " + log + " (Flink, Hadoop and lake library messages go there)");
         out.flush();
         return s;
     }
