@@ -1,5 +1,7 @@
 package dev.tributary.server.status;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.common.id.EpochFormat;
 import dev.tributary.coordinator.status.RoundSummary;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,38 @@ public record TableStatusView(
         return lagError == null;
     }
 
+    /** The epoch as people read it (incarnation:counter); {@code epoch} stays exact. */
+    @JsonProperty("epochText")
+    public String epochText() {
+        return EpochFormat.format(epoch);
+    }
+
+    /** This view without its round history, for pages that list many tables. */
+    public TableStatusView withoutRounds() {
+        return new TableStatusView(
+                tableId,
+                table,
+                group,
+                state,
+                epoch,
+                queuePosition,
+                jobId,
+                freshnessMillis,
+                lastTieredAtMillis,
+                lakeSnapshotId,
+                lastRound,
+                List.of(),
+                lagMillis,
+                lagRecords,
+                lagError,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                nextEventAtMillis,
+                tieredOffsets,
+                endOffsets);
+    }
+
     /**
      * One ended round.
      *
@@ -74,6 +108,12 @@ public record TableStatusView(
             boolean forceFinished,
             long lakeSnapshotId,
             String failure) {
+
+        /** The epoch as people read it (incarnation:counter). */
+        @JsonProperty("epochText")
+        public String epochText() {
+            return EpochFormat.format(epoch);
+        }
 
         static RoundView of(RoundSummary r) {
             return r == null
