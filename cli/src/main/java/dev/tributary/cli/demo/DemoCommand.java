@@ -191,6 +191,8 @@ public final class DemoCommand implements Callable<Integer> {
         settings.add("server.rpc.port=0");
         settings.add("server.http.port=0");
         settings.add("datalake.format=" + lakeFormat.identifier());
+        // the console's plot shows each 10-30 s tooth of the sawtooth with more than a few points
+        settings.add("server.http.lag-history.interval=1s");
         // the extension's default, spelt out so the line printed below is the truth
         Path lake = dir.toAbsolutePath().resolve("lake");
         settings.add("datalake." + lakeFormat.identifier() + ".warehouse=" + lake.toUri());
@@ -214,6 +216,15 @@ public final class DemoCommand implements Callable<Integer> {
                         + " ("
                         + lakeFormat.identifier()
                         + ", embedded tiering)");
+        s.httpAddress()
+                .ifPresent(
+                        a ->
+                                out.println(
+                                        "console: http://"
+                                                + a.getHostString()
+                                                + ":"
+                                                + a.getPort()
+                                                + "/ (tables, lag plots, rounds, failures)"));
         out.println("log: " + log + " (Flink, Hadoop and lake library messages go there)");
         out.flush();
         return s;
