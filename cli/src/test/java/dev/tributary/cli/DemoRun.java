@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 record DemoRun(int exitCode, String out, String err) {
     private static final Pattern ROUND_LINE =
             Pattern.compile(
-                    "^\\d\\d:\\d\\d:\\d\\d\\s+(shop\\.\\w+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s",
+                    "^\\d\\d:\\d\\d:\\d\\d\\s+(shop\\.\\w+)\\s+(\\d+)\\s+(\\d+:\\d+)\\s+(\\d+)\\s",
                     Pattern.MULTILINE);
 
     static DemoRun of(String... args) {

@@ -3,10 +3,12 @@ package dev.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.cli.input.ChangeOp;
 import dev.tributary.cli.input.CsvLine;
 import dev.tributary.cli.input.SchemaParser;
 import dev.tributary.cli.input.ValueParser;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.record.WriteKind;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
@@ -69,5 +71,24 @@ class InputParsingTest {
         assertThatThrownBy(
                         () -> ValueParser.parse(new Column("d", DataTypes.DECIMAL(5, 2)), "1.234"))
                 .isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void changeOpsInBothNotations() {
+        for (String upsert : new String[] {"+I", "+u", "insert", "UPDATE", " upsert "}) {
+            assertThat(ChangeOp.parse(upsert, "op")).isEqualTo(WriteKind.UPSERT);
+        }
+        assertThat(ChangeOp.parse("-D", "op")).isEqualTo(WriteKind.DELETE);
+        assertThat(ChangeOp.parse("Delete", "op")).isEqualTo(WriteKind.DELETE);
+        assertThatThrownBy(() -> ChangeOp.parse("-U", "op"))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("+U");
+        assertThatThrownBy(() -> ChangeOp.parse("merge", "op"))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("'merge'")
+                .hasMessageContaining("+I, +U, -D");
+        assertThatThrownBy(() -> ChangeOp.parse(null, "op"))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("empty");
     }
 }

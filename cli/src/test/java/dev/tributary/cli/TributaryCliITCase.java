@@ -175,6 +175,105 @@ class TributaryCliITCase {
     }
 
     @Test
+    void writeWithAnOpColumnUpsertsAndDeletesAndCountsDeletesOfAbsentKeys() throws Exception {
+        run("db", "create", "ops", "--if-not-exists");
+        Result created =
+                run(
+                        "table",
+                        "create",
+                        "ops.users",
+                        "--schema",
+                        "id BIGINT, name STRING NOT NULL, PRIMARY KEY (id)",
+                        "--buckets",
+                        "2");
+        assertThat(created.code()).as(created.toString()).isZero();
+        Path csv = dir.resolve("in/ops.csv");
+        Files.writeString(
+                csv,
+                "op,id,name\n"
+                        + "+I,1,ann\n"
+                        + "+I,2,bob\n"
+                        + "insert,3,cy\n"
+                        + "+U,2,bobby\n"
+                        + "-D,1,\n" // only the key is needed
+                        + "delete,99,\n" // no such row: counted, not an error
+                        + "-D,1,\n"); // deleted just above
+        Result w =
+                run(
+                        "write",
+                        "ops.users",
+                        "--file",
+                        csv.toString(),
+                        "--header",
+                        "--op-column",
+                        "op",
+                        "--quiet");
+        assertThat(w.code()).as(w.toString()).isZero();
+        assertThat(w.out())
+                .contains(
+                        "wrote 7 rows to ops.users: 4 upserts, 3 deletes (2 of them found no row)");
+        assertThat(run("lookup", "ops.users", "1").out()).doesNotContain("ann");
+        assertThat(run("lookup", "ops.users", "2").out().strip()).isEqualTo("2\tbobby");
+        Result changelog = run("scan", "ops.users");
+        assertThat(changelog.out()).contains("-D\t1\tann").contains("+U\t2\tbobby");
+        // deleting a key twice, or one that never existed, leaves no changelog record
+        assertThat(changelog.out().split("-D\t", -1)).hasSize(2);
+
+        Path jsonl = dir.resolve("in/ops.jsonl");
+        Files.writeString(
+                jsonl, "{\"op\":\"-D\",\"id\":3}\n{\"op\":\"+I\",\"id\":4,\"name\":\"di\"}\n");
+        Result j =
+                run(
+                        "write",
+                        "ops.users",
+                        "--format",
+                        "json",
+                        "--file",
+                        jsonl.toString(),
+                        "--op-column",
+                        "op",
+                        "--quiet");
+        assertThat(j.out()).contains("1 upserts, 1 deletes (0 of them found no row)");
+        assertThat(run("lookup", "ops.users", "3").out()).doesNotContain("cy");
+
+        Path bad = dir.resolve("in/ops-bad.csv");
+        Files.writeString(bad, "op,id,name\n+I,5,ed\n-U,2,bob\n");
+        assertUserError(
+                run(
+                        "write",
+                        "ops.users",
+                        "--file",
+                        bad.toString(),
+                        "--header",
+                        "--op-column",
+                        "op",
+                        "--quiet"),
+                "line 3",
+                "-U",
+                "+U");
+        Path noOp = dir.resolve("in/ops-none.csv");
+        Files.writeString(noOp, "id,name\n6,fay\n");
+        assertUserError(
+                run(
+                        "write",
+                        "ops.users",
+                        "--file",
+                        noOp.toString(),
+                        "--header",
+                        "--op-column",
+                        "op",
+                        "--quiet"),
+                "no op column 'op'");
+        assertUserError(
+                run("write", "ops.users", "--file", bad.toString(), "--op-column", "op"),
+                "--header");
+        run("table", "create", "ops.log", "--schema", "id BIGINT");
+        assertUserError(
+                run("write", "ops.log", "--file", bad.toString(), "--header", "--op-column", "op"),
+                "log table");
+    }
+
+    @Test
     void userErrorsPrintOneLineAndExitNonZero() throws Exception {
         run("db", "create", "errs", "--if-not-exists");
         assertUserError(run("table", "describe", "errs.nope"), "errs.nope");

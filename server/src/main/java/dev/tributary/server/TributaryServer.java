@@ -24,6 +24,8 @@ import dev.tributary.server.rpc.ReadServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
 import dev.tributary.server.status.LagHistory;
+import dev.tributary.server.status.LagHistoryFile;
+import dev.tributary.server.status.LagHistorySaver;
 import dev.tributary.server.status.LagSampler;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.Maintenance;
@@ -67,6 +69,9 @@ import org.slf4j.LoggerFactory;
 public final class TributaryServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryServer.class);
 
+    /** The lag history's file under {@code <data.dir>/status}. */
+    public static final String LAG_HISTORY_FILE = "lag-history.bin";
+
     private final Configuration conf;
     private final Path dataDir;
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -79,6 +84,7 @@ public final class TributaryServer implements AutoCloseable {
     private Server grpc;
     private HttpApi http;
     private ScheduledExecutorService maintenance;
+    private LagHistorySaver lagSaver;
     private ServerMetrics metrics;
     private final List<ServerExtension> extensions = new ArrayList<>();
     private volatile Throwable fatal;
@@ -213,6 +219,13 @@ public final class TributaryServer implements AutoCloseable {
                     new LagHistory(
                             conf.get(ServerOptions.LAG_HISTORY_INTERVAL),
                             conf.get(ServerOptions.LAG_HISTORY_RETENTION));
+            lagSaver =
+                    new LagHistorySaver(
+                            lagHistory,
+                            new LagHistoryFile(dataDir.resolve("status").resolve(LAG_HISTORY_FILE)),
+                            clock,
+                            conf.get(ServerOptions.LAG_HISTORY_SAVE_INTERVAL));
+            lagSaver.load();
             try {
                 http =
                         new HttpApi(
@@ -254,6 +267,11 @@ public final class TributaryServer implements AutoCloseable {
                     0,
                     lagEvery,
                     TimeUnit.MILLISECONDS);
+            // the saver decides on the clock; the thread only has to look often enough
+            long saveEvery =
+                    Math.min(
+                            lagEvery, conf.get(ServerOptions.LAG_HISTORY_SAVE_INTERVAL).toMillis());
+            timer.scheduleWithFixedDelay(lagSaver, saveEvery, saveEvery, TimeUnit.MILLISECONDS);
         }
         maintenance = timer;
 
@@ -385,6 +403,10 @@ public final class TributaryServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+            if (lagSaver != null) {
+                // after the sampler stopped: the file holds the last sample taken
+                lagSaver.save();
             }
             quietly(coordinator);
             quietly(metadata);

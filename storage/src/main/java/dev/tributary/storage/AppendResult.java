@@ -9,8 +9,17 @@ import dev.tributary.common.id.TableBucket;
  * @param baseOffset offset of the first record written
  * @param endOffset offset after the last record written; equals {@code baseOffset} when the batch
  *     wrote nothing (a primary-key batch that only deleted missing keys)
+ * @param absentDeletes indexes, in the write batch, of the deletes whose key had no row (nothing
+ *     was deleted); ascending, empty for log tables
  */
-public record AppendResult(TableBucket bucket, long baseOffset, long endOffset) {
+public record AppendResult(
+        TableBucket bucket, long baseOffset, long endOffset, int[] absentDeletes) {
+    static final int[] NONE = new int[0];
+
+    public AppendResult(TableBucket bucket, long baseOffset, long endOffset) {
+        this(bucket, baseOffset, endOffset, NONE);
+    }
+
     /** Offset of the last record written, or {@code baseOffset - 1} if none. */
     public long lastOffset() {
         return endOffset - 1;

@@ -18,6 +18,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.kv.KvWrites;
+import dev.tributary.storage.kv.KvWritten;
 import dev.tributary.storage.log.LogBucket;
 import dev.tributary.storage.log.LogOptions;
 import java.nio.file.Path;
@@ -207,15 +208,23 @@ final class TableStore implements AutoCloseable {
                             + sv.id()
                             + "; refresh the table's schema and re-encode the rows");
         }
-        LogBucket.Appended appended =
-                b.kv == null ? appendLog(b, batch, sv) : writeKv(b, batch, sv);
+        LogBucket.Appended appended;
+        int[] absentDeletes = AppendResult.NONE;
+        if (b.kv == null) {
+            appended = appendLog(b, batch, sv);
+        } else {
+            KvWritten written = writeKv(b, batch, sv);
+            appended = written == null ? null : written.appended();
+            absentDeletes = written == null ? AppendResult.NONE : written.absentDeletes();
+        }
         if (appended == null) {
             long end = b.log.writtenEndOffset();
             appended = new LogBucket.Appended(end, end, b.log.awaitDurable(end));
         }
         long base = appended.baseOffset();
         long end = appended.endOffset();
-        return appended.durable().thenApply(v -> new AppendResult(b.id, base, end));
+        int[] absent = absentDeletes;
+        return appended.durable().thenApply(v -> new AppendResult(b.id, base, end, absent));
     }
 
     private LogBucket.Appended appendLog(Bucket b, WriteBatch batch, SchemaVersion sv) {
@@ -236,7 +245,7 @@ final class TableStore implements AutoCloseable {
         return b.log.append(builder.build());
     }
 
-    private LogBucket.Appended writeKv(Bucket b, WriteBatch batch, SchemaVersion sv) {
+    private KvWritten writeKv(Bucket b, WriteBatch batch, SchemaVersion sv) {
         int n = batch.recordCount();
         WriteKind[] kinds = new WriteKind[n];
         byte[][] keys = new byte[n][];

@@ -266,6 +266,27 @@ class BadInputTest {
                         .join();
         assertThat(r.recordCount()).isZero();
         assertThat(r.baseOffset()).isEqualTo(1);
+        assertThat(r.absentDeletes()).containsExactly(0);
         assertNoTrace();
+    }
+
+    @Test
+    void theDeletesThatFoundNoRowAreReportedByTheirIndexInTheBatch() {
+        int a = keyInBucket(0, 100);
+        int b = keyInBucket(0, a + 1);
+        int c = keyInBucket(0, b + 1);
+        AppendResult r =
+                store.append(
+                                WriteBatch.builder(PK_TABLE, 0, 1, PK_SCHEMA)
+                                        .upsert(Row.of(a, "x", 1L))
+                                        .delete(Row.of(b, null, null)) // never written
+                                        .delete(Row.of(a, null, null)) // upserted just before
+                                        .delete(Row.of(a, null, null)) // deleted just before
+                                        .delete(Row.of(c, null, null)) // never written
+                                        .build())
+                        .join();
+        assertThat(r.absentDeletes()).containsExactly(1, 3, 4);
+        // +I of a, -D of a
+        assertThat(r.recordCount()).isEqualTo(2);
     }
 }

@@ -1,8 +1,10 @@
 package dev.tributary.cli.command;
 
+import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.server.config.ServerConfigLoader;
+import dev.tributary.server.config.ServerOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +52,8 @@ public final class ServerCommand implements Callable<Integer> {
             }
         }
         Configuration conf = ServerConfigLoader.load(file, overrides);
+        // before the server starts, so that the libraries' start-up warnings land in the file
+        Path log = LogDirectory.underDataDir(Paths.get(conf.get(ServerOptions.DATA_DIR)));
         TributaryServer server = TributaryServer.start(conf);
         PrintWriter err = spec.commandLine().getErr();
         Thread hook =
@@ -71,7 +75,9 @@ public final class ServerCommand implements Callable<Integer> {
                                 .map(a -> " http=http://" + a.getHostString() + ":" + a.getPort())
                                 .orElse("")
                         + " data="
-                        + server.dataDir());
+                        + server.dataDir()
+                        + " log="
+                        + log);
         out.flush();
         server.awaitTermination();
         return 0;

@@ -1,12 +1,13 @@
 package dev.tributary.cli.command;
 
 import dev.tributary.cli.output.TextTable;
+import dev.tributary.cli.output.TieringText;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.admin.TieringOverview;
+import dev.tributary.common.id.EpochFormat;
 import dev.tributary.common.id.TablePath;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -71,11 +72,11 @@ public final class TieringCommand {
                     t.row(
                             s.path(),
                             s.state(),
-                            s.epoch(),
+                            EpochFormat.format(s.epoch()),
                             s.queuePosition() < 0 ? "-" : s.queuePosition(),
                             r.map(x -> Instant.ofEpochMilli(x.startedAtMillis()).toString())
                                     .orElse("-"),
-                            r.map(x -> human(x.durationMillis())).orElse("-"),
+                            r.map(x -> TieringText.duration(x.durationMillis())).orElse("-"),
                             r.map(x -> Long.toString(x.rows())).orElse("-"),
                             r.map(x -> Long.toString(x.bytes())).orElse("-"),
                             r.map(x -> Long.toString(x.files())).orElse("-"),
@@ -84,7 +85,7 @@ public final class TieringCommand {
                             s.lagRecords().isPresent()
                                     ? Long.toString(s.lagRecords().getAsLong())
                                     : "?",
-                            s.failures() + s.lastFailure().map(f -> " (" + f + ")").orElse(""));
+                            s.failures() == 0 ? "0" : s.failures() + " in a row");
                 }
                 t.print(out);
                 for (TableTieringStatus s : tables) {
@@ -92,26 +93,56 @@ public final class TieringCommand {
                         out.println("warning: " + s.path() + ": " + w);
                     }
                 }
+                printFailures(out, tables, System.currentTimeMillis());
             }
             return 0;
+        }
+
+        /**
+         * Below the table, one paragraph per table whose last rounds failed: the message (too long
+         * for a column), how many in a row and when the table is tried again.
+         */
+        static void printFailures(PrintWriter out, List<TableTieringStatus> tables, long now) {
+            for (TableTieringStatus s : tables) {
+                if (s.failures() == 0) {
+                    continue;
+                }
+                var lastFailed =
+                        s.recentRounds().stream()
+                                .filter(r -> r.outcome().equals("FAILED"))
+                                .reduce((a, b) -> b);
+                out.println();
+                out.println(
+                        s.path()
+                                + ": "
+                                + s.failures()
+                                + (s.failures() == 1 ? " round" : " rounds")
+                                + " failed in a row"
+                                + lastFailed
+                                        .map(
+                                                r ->
+                                                        ", the last one round "
+                                                                + r.roundId()
+                                                                + " (epoch "
+                                                                + EpochFormat.format(r.epoch())
+                                                                + ")")
+                                        .orElse("")
+                                + "; "
+                                + TieringText.nextTry(s, now));
+                out.println(
+                        "  "
+                                + lastFailed
+                                        .flatMap(TableTieringStatus.Round::failure)
+                                        .or(s::lastFailure)
+                                        .orElse("(no message)"));
+            }
         }
 
         /** The lag, or "?" with the reason when the server could not measure it. */
         private static String lag(TableTieringStatus s) {
             return s.lagMillis().isPresent()
-                    ? human(s.lagMillis().getAsLong())
+                    ? TieringText.duration(s.lagMillis().getAsLong())
                     : "? (" + s.lagError().orElse("not measured") + ")";
-        }
-
-        private static String human(long millis) {
-            Duration d = Duration.ofMillis(millis);
-            if (d.toHours() > 0) {
-                return d.toHours() + "h" + d.toMinutesPart() + "m";
-            }
-            if (d.toMinutes() > 0) {
-                return d.toMinutes() + "m" + d.toSecondsPart() + "s";
-            }
-            return String.format("%.1fs", millis / 1000.0);
         }
     }
 }

@@ -1,12 +1,16 @@
 package dev.tributary.cli.command;
 
+import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.tiering.job.TieringJobMain;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Runs a tiering job against a server's coordinator: the same code path as {@code flink run -c
@@ -45,8 +49,24 @@ public final class TieringJobCommand implements Callable<Integer> {
                             + " --set datalake.format=paimon (repeatable).")
     List<String> settings = new ArrayList<>();
 
+    @Option(
+            names = "--log-dir",
+            paramLabel = "DIR",
+            description =
+                    "Write every log line, Flink's included, to DIR/tributary.log; the terminal then"
+                            + " shows Tributary's own warnings only (default: library warnings"
+                            + " on stderr too).")
+    Path logDir;
+
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        if (logDir != null) {
+            Path file = LogDirectory.use(logDir);
+            spec.commandLine().getErr().println("log: " + file);
+            spec.commandLine().getErr().flush();
+        }
         TieringJobMain.main(arguments().toArray(new String[0]));
         return 0;
     }

@@ -2,6 +2,7 @@ package dev.tributary.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tributary.cli.input.ChangeOp;
 import dev.tributary.cli.input.CsvLine;
 import dev.tributary.cli.input.ValueParser;
 import dev.tributary.cli.output.Progress;
@@ -12,6 +13,7 @@ import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.WriteKind;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
@@ -23,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,16 +33,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * Loads CSV or JSON lines into a table: appends to a log table, upserts into a primary-key table. A
- * bad line stops the load with its line number; every line before it is written.
+ * Loads CSV or JSON lines into a table: appends to a log table, upserts into a primary-key table,
+ * or, with {@code --op-column}, upserts and deletes as each line says. A bad line stops the load
+ * with its line number; every line before it is written.
  */
 @Command(
         name = "write",
         mixinStandardHelpOptions = true,
         description = {
             "Writes CSV or JSON lines from stdin or a file into a table.",
-            "Log tables get appends, primary-key tables upserts. Shows progress on stderr and the"
-                    + " final count on stdout."
+            "Log tables get appends, primary-key tables upserts; with --op-column each line of a"
+                    + " primary-key table says +I/+U (upsert) or -D (delete). Shows progress on"
+                    + " stderr and the final counts on stdout."
         })
 public final class WriteCommand implements Callable<Integer> {
     enum Format {
@@ -77,6 +80,16 @@ public final class WriteCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress output.")
     boolean quiet;
 
+    @Option(
+            names = "--op-column",
+            paramLabel = "NAME",
+            description =
+                    "Primary-key tables: the CSV column (needs --header) or JSON field NAME holds"
+                            + " each line's change: +I, +U, -D (or insert, update, upsert,"
+                            + " delete). A delete needs only the key columns; deleting a key"
+                            + " that has no row changes nothing and is counted.")
+    String opColumn;
+
     @Override
     public Integer call() throws IOException {
         TablePath path = TablePath.parse(table);
@@ -87,30 +100,82 @@ public final class WriteCommand implements Callable<Integer> {
                                         new InputStreamReader(System.in, StandardCharsets.UTF_8))
                                 : Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             TableInfo info = c.admin().describeTable(path);
+            checkOpColumn(info);
             Progress progress = new Progress(spec.commandLine().getErr(), quiet);
             long written;
+            WriteCounts counts = new WriteCounts();
             if (info.hasPrimaryKey()) {
                 try (UpsertWriter w = c.upsertWriter(path)) {
-                    written = load(in, info.schema(), w::upsert, progress);
+                    written =
+                            load(
+                                    in,
+                                    info.schema(),
+                                    (kind, row) -> {
+                                        if (kind == WriteKind.DELETE) {
+                                            counts.delete(w.delete(row));
+                                        } else {
+                                            counts.upsert();
+                                            w.upsert(row);
+                                        }
+                                    },
+                                    progress);
                     w.flush();
                 }
             } else {
                 try (AppendWriter w = c.appendWriter(path)) {
-                    written = load(in, info.schema(), w::append, progress);
+                    written = load(in, info.schema(), (kind, row) -> w.append(row), progress);
                     w.flush();
                 }
             }
             progress.done(written);
-            spec.commandLine().getOut().println("wrote " + written + " rows to " + path);
+            spec.commandLine()
+                    .getOut()
+                    .println(
+                            "wrote "
+                                    + written
+                                    + " rows to "
+                                    + path
+                                    + (opColumn == null ? "" : ": " + counts.describe()));
         }
         return 0;
     }
 
-    private long load(BufferedReader in, Schema schema, Consumer<Row> sink, Progress progress)
+    private void checkOpColumn(TableInfo info) {
+        if (opColumn == null) {
+            return;
+        }
+        if (!info.hasPrimaryKey()) {
+            throw new InvalidInputException(
+                    "--op-column needs a primary-key table; "
+                            + info.path()
+                            + " is a log table, whose rows are only ever appended (leave out"
+                            + " --op-column)");
+        }
+        if (info.schema().columnNames().contains(opColumn)) {
+            throw new InvalidInputException(
+                    "--op-column '"
+                            + opColumn
+                            + "' is a column of "
+                            + info.path()
+                            + "; name the input's op column something else");
+        }
+        if (format == Format.csv && !header) {
+            throw new InvalidInputException(
+                    "--op-column with CSV needs --header: the op column is found by its name");
+        }
+    }
+
+    /** Where a parsed line goes: its change kind (UPSERT without --op-column) and its row. */
+    private interface Sink {
+        void accept(WriteKind kind, Row row);
+    }
+
+    private long load(BufferedReader in, Schema schema, Sink sink, Progress progress)
             throws IOException {
         ObjectMapper json = new ObjectMapper();
         List<Column> columns = schema.columns();
         int[] positions = null;
+        int opField = -1;
         long lineNo = 0;
         long rows = 0;
         String line;
@@ -121,12 +186,25 @@ public final class WriteCommand implements Callable<Integer> {
             }
             try {
                 Object[] values = new Object[columns.size()];
+                WriteKind kind = WriteKind.UPSERT;
                 if (format == Format.json) {
                     JsonNode node = json.readTree(line);
                     if (!node.isObject()) {
                         throw new InvalidInputException("expected a JSON object");
                     }
-                    node.fieldNames().forEachRemaining(schema::indexOf);
+                    node.fieldNames()
+                            .forEachRemaining(
+                                    f -> {
+                                        if (!f.equals(opColumn)) {
+                                            schema.indexOf(f);
+                                        }
+                                    });
+                    if (opColumn != null) {
+                        JsonNode op = node.get(opColumn);
+                        kind =
+                                ChangeOp.parse(
+                                        op == null || op.isNull() ? null : op.asText(), opColumn);
+                    }
                     for (int i = 0; i < columns.size(); i++) {
                         values[i] =
                                 ValueParser.parse(columns.get(i), node.get(columns.get(i).name()));
@@ -136,7 +214,20 @@ public final class WriteCommand implements Callable<Integer> {
                     if (header && positions == null) {
                         positions = new int[fields.size()];
                         for (int i = 0; i < fields.size(); i++) {
-                            positions[i] = schema.indexOf(String.valueOf(fields.get(i)).trim());
+                            String name = String.valueOf(fields.get(i)).trim();
+                            if (name.equals(opColumn)) {
+                                opField = i;
+                                positions[i] = -1;
+                            } else {
+                                positions[i] = schema.indexOf(name);
+                            }
+                        }
+                        if (opColumn != null && opField < 0) {
+                            throw new InvalidInputException(
+                                    "the header has no op column '"
+                                            + opColumn
+                                            + "' (--op-column); it names "
+                                            + fields);
                         }
                         continue;
                     }
@@ -158,11 +249,15 @@ public final class WriteCommand implements Callable<Integer> {
                                         + fields.size());
                     }
                     for (int i = 0; i < fields.size(); i++) {
+                        if (i == opField) {
+                            kind = ChangeOp.parse(fields.get(i), opColumn);
+                            continue;
+                        }
                         int col = pos == null ? i : pos[i];
                         values[col] = ValueParser.parse(columns.get(col), fields.get(i));
                     }
                 }
-                sink.accept(Row.wrap(values));
+                sink.accept(kind, Row.wrap(values));
             } catch (TributaryException e) {
                 throw new InvalidInputException(
                         "line "

@@ -1,5 +1,6 @@
 package dev.tributary.cli.demo;
 
+import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.config.Configuration;
@@ -134,8 +135,8 @@ public final class DemoCommand implements Callable<Integer> {
                     new DemoWorkload(
                             conn, clock, dataSeed, (int) Math.max(1, rate * TICK_MILLIS / 1000))) {
                 out.printf(
-                        "writing ~%d rows/s for %s (seed %d); each line is a committed tiering"
-                                + " round (Ctrl-C stops)%n",
+                        "writing ~%d rows/s for %s (seed %d); each line is a tiering round that"
+                                + " ended, committed or failed (Ctrl-C stops)%n",
                         rate, Durations.format(runFor), dataSeed);
                 if (!fast) {
                     out.println(
@@ -190,6 +191,8 @@ public final class DemoCommand implements Callable<Integer> {
         settings.add("server.rpc.port=0");
         settings.add("server.http.port=0");
         settings.add("datalake.format=" + lakeFormat.identifier());
+        // the console's plot shows each 10-30 s tooth of the sawtooth with more than a few points
+        settings.add("server.http.lag-history.interval=1s");
         // the extension's default, spelt out so the line printed below is the truth
         Path lake = dir.toAbsolutePath().resolve("lake");
         settings.add("datalake." + lakeFormat.identifier() + ".warehouse=" + lake.toUri());
@@ -197,6 +200,8 @@ public final class DemoCommand implements Callable<Integer> {
             settings.add("tiering.embedded.parallelism=" + parallelism);
         }
         Configuration conf = ServerConfigLoader.load(null, settings);
+        // before the server starts: Flink's and Hadoop's start-up warnings go to the file
+        Path log = LogDirectory.underDataDir(dir);
         TributaryServer s = TributaryServer.start(conf);
         out.println(
                 "server: rpc="
@@ -211,6 +216,16 @@ public final class DemoCommand implements Callable<Integer> {
                         + " ("
                         + lakeFormat.identifier()
                         + ", embedded tiering)");
+        s.httpAddress()
+                .ifPresent(
+                        a ->
+                                out.println(
+                                        "console: http://"
+                                                + a.getHostString()
+                                                + ":"
+                                                + a.getPort()
+                                                + "/ (tables, lag plots, rounds, failures)"));
+        out.println("log: " + log + " (Flink, Hadoop and lake library messages go there)");
         out.flush();
         return s;
     }
@@ -273,7 +288,12 @@ public final class DemoCommand implements Callable<Integer> {
         Map<TablePath, RoundFeed.Totals> totals = feed.totals();
         for (DemoTables.Spec t : DemoTables.specs(false)) {
             RoundFeed.Totals tt = totals.getOrDefault(t.path(), new RoundFeed.Totals(0, 0));
-            out.printf("tiered: %-16s %d rounds, %d rows%n", t.path(), tt.rounds(), tt.rows());
+            out.printf(
+                    "tiered: %-16s %d rounds, %d rows%s%n",
+                    t.path(),
+                    tt.rounds(),
+                    tt.rows(),
+                    tt.failed() == 0 ? "" : ", " + tt.failed() + " failed rounds");
         }
         out.flush();
     }

@@ -233,17 +233,24 @@ public final class WriterCore {
         }
 
         void completeRows(int bucket, boolean append, WriteResponse response, Throwable error) {
+            // ascending indexes of the deletes that found no row; usually none
+            List<Integer> absent = error == null ? response.getAbsentDeletesList() : List.of();
+            int nextAbsent = 0;
             for (int i = 0; i < rowFutures.size(); i++) {
                 CompletableFuture<WriteResult> f = rowFutures.get(i);
                 if (error != null) {
                     f.completeExceptionally(error);
                 } else {
+                    boolean keyWasAbsent =
+                            nextAbsent < absent.size() && absent.get(nextAbsent) == i;
+                    if (keyWasAbsent) {
+                        nextAbsent++;
+                    }
                     f.complete(
                             new WriteResult(
                                     bucket,
-                                    append
-                                            ? response.getBaseOffset() + i
-                                            : response.getEndOffset()));
+                                    append ? response.getBaseOffset() + i : response.getEndOffset(),
+                                    keyWasAbsent));
                 }
             }
         }

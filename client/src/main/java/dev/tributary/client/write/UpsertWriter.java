@@ -39,7 +39,8 @@ public final class UpsertWriter implements AutoCloseable {
 
     /**
      * Deletes the row with the primary key of {@code row} (a full-arity row; only the key fields
-     * are read, the others may be NULL). Deleting an absent key is a no-op.
+     * are read, the others may be NULL). Deleting an absent key is a no-op, reported as {@link
+     * WriteResult#keyWasAbsent()}.
      */
     public CompletableFuture<WriteResult> delete(Row row) {
         ensureOpen();

@@ -6,5 +6,12 @@ package dev.tributary.client.write;
  * @param bucket the bucket the row was written to
  * @param offset for an appended row, its own log offset; for an upsert or delete, the end offset of
  *     its batch's changelog records (the row is durable and visible below this offset)
+ * @param keyWasAbsent for a delete: no row had its key, so nothing was deleted and the changelog
+ *     did not change (false for appends and upserts). After a retry of an ambiguous failure it may
+ *     also mean that the first attempt deleted the row.
  */
-public record WriteResult(int bucket, long offset) {}
+public record WriteResult(int bucket, long offset, boolean keyWasAbsent) {
+    public WriteResult(int bucket, long offset) {
+        this(bucket, offset, false);
+    }
+}

@@ -63,6 +63,17 @@ public final class ServerOptions {
                                     + " Memory is bounded: retention / interval samples per"
                                     + " table (at most 100000).");
 
+    public static final ConfigOption<Duration> LAG_HISTORY_SAVE_INTERVAL =
+            ConfigOptions.key("server.http.lag-history.save-interval")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "at least 10ms")
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How often the lag history is saved to <data.dir>/status/lag-history.bin"
+                                    + " (rewritten whole, atomically, with fsync) so that the plot"
+                                    + " survives a restart; also saved at shutdown. A crash loses"
+                                    + " at most this much of the plot.");
+
     public static final ConfigOption<String> SECURITY_TOKEN =
             ConfigOptions.key("security.token")
                     .stringType()
@@ -106,6 +117,7 @@ public final class ServerOptions {
                 HTTP_PORT,
                 LAG_HISTORY_INTERVAL,
                 LAG_HISTORY_RETENTION,
+                LAG_HISTORY_SAVE_INTERVAL,
                 SECURITY_TOKEN,
                 MAINTENANCE_INTERVAL,
                 SHUTDOWN_TIMEOUT,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.tributary.common.concurrent.DaemonThreads;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
@@ -13,6 +14,7 @@ import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.rpc.AuthInterceptor;
+import dev.tributary.server.status.ConsoleSnapshots;
 import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableCatalog;
@@ -36,10 +38,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP endpoint: {@code /health} (always open), {@code /metrics} (Prometheus text), {@code
  * /api/tables}, {@code /api/tiering} (JSON, the T28 fields), {@code
- * /api/tiering/history[?table=db.name]} (JSON, each lake table's lag over time) and the lag page at
- * {@code /} and {@code /ui} (HTML). With a token configured, every path but {@code /health} and the
- * page needs {@code Authorization: Bearer <token>}; the page holds no data and sends the token on
- * its own API calls.
+ * /api/tiering/history[?table=db.name]} (JSON, each lake table's lag over time), {@code
+ * /api/console[?table=db.name][&since=millis]} (JSON, one consistent snapshot per console refresh)
+ * and the web console at {@code /}, {@code /ui} and {@code /tables/<db.table>} (HTML). With a token
+ * configured, every path but {@code /health} and the pages needs {@code Authorization: Bearer
+ * <token>}; the pages hold no data and send the token on their own API calls.
  */
 public final class HttpApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -48,7 +51,8 @@ public final class HttpApi implements AutoCloseable {
     private final ExecutorService executor;
     private final AuthInterceptor auth;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private final String page = LagPage.load();
+    private final String page = ConsolePage.load();
+    private final ConsoleSnapshots console;
 
     public HttpApi(
             InetSocketAddress bind,
@@ -60,6 +64,7 @@ public final class HttpApi implements AutoCloseable {
             LagHistory history)
             throws IOException {
         this.auth = auth;
+        this.console = new ConsoleSnapshots(tiering, history);
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
         server.setExecutor(executor);
@@ -80,6 +85,8 @@ public final class HttpApi implements AutoCloseable {
         server.createContext(
                 "/api/tiering/history",
                 ex -> guarded(ex, "application/json", () -> toJson(history(ex, history))));
+        server.createContext(
+                "/api/console", ex -> guarded(ex, "application/json", () -> toJson(console(ex))));
         server.createContext("/", this::pageOrNotFound);
         server.start();
     }
@@ -125,11 +132,33 @@ public final class HttpApi implements AutoCloseable {
         return table == null ? history.view() : history.view(table);
     }
 
+    private Object console(HttpExchange ex) {
+        Map<String, String> q =
+                QueryParams.parse(
+                        ex.getRequestURI().getRawQuery(), "/api/console", Set.of("table", "since"));
+        long since = -1;
+        String s = q.get("since");
+        if (s != null) {
+            try {
+                since = Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                throw new InvalidInputException(
+                        "since='"
+                                + s
+                                + "' for /api/console is not a time; give the lastSampleMillis"
+                                + " of the previous answer (milliseconds since 1970)");
+            }
+        }
+        String table = q.get("table");
+        return console.take(table == null || table.isEmpty() ? null : table, since);
+    }
+
     /** The context "/" catches every path no other context claims: only the page's are real. */
     private void pageOrNotFound(HttpExchange ex) throws IOException {
         String path = ex.getRequestURI().getPath();
-        if (LagPage.isPagePath(path)) {
-            ex.getResponseHeaders().set("Content-Security-Policy", LagPage.CONTENT_SECURITY_POLICY);
+        if (ConsolePage.isPagePath(path)) {
+            ex.getResponseHeaders()
+                    .set("Content-Security-Policy", ConsolePage.CONTENT_SECURITY_POLICY);
             ex.getResponseHeaders().set("Cache-Control", "no-cache");
             respond(ex, 200, "text/html; charset=utf-8", page);
             return;
@@ -138,8 +167,9 @@ public final class HttpApi implements AutoCloseable {
                 new NotFoundException(
                         "no HTTP resource at '"
                                 + path
-                                + "'; try / (the lag page), /health, /metrics, /api/tables,"
-                                + " /api/tiering or /api/tiering/history");
+                                + "'; try / (the console), /tables/<db.table>, /health,"
+                                + " /metrics, /api/tables, /api/tiering, /api/tiering/history"
+                                + " or /api/console");
         respond(
                 ex,
                 404,

@@ -87,10 +87,14 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                             .thenApply(
                                     r -> {
                                         metrics.recordWrite(table, rows, bytes);
-                                        return WriteResponse.newBuilder()
-                                                .setBaseOffset(r.baseOffset())
-                                                .setEndOffset(r.endOffset())
-                                                .build();
+                                        WriteResponse.Builder resp =
+                                                WriteResponse.newBuilder()
+                                                        .setBaseOffset(r.baseOffset())
+                                                        .setEndOffset(r.endOffset());
+                                        for (int i : r.absentDeletes()) {
+                                            resp.addAbsentDeletes(i);
+                                        }
+                                        return resp.build();
                                     });
                 });
     }

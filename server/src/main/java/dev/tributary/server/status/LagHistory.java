@@ -142,6 +142,75 @@ public final class LagHistory {
                         + " or has not been sampled yet; GET /api/tiering lists the lake tables");
     }
 
+    /**
+     * Every table's samples taken after {@code sinceExclusive} and at or before {@code
+     * untilInclusive}, ordered by table name: what a page that already holds the samples up to
+     * {@code sinceExclusive} lacks, cut at the instant of the status it is shown with.
+     */
+    public synchronized List<LagHistoryView.Series> between(
+            long sinceExclusive, long untilInclusive) {
+        List<LagHistoryView.Series> out = new ArrayList<>();
+        for (Map.Entry<Long, TableEntry> e : tables.entrySet()) {
+            TableEntry t = e.getValue();
+            long[][] cols = t.series.between(sinceExclusive, untilInclusive);
+            out.add(
+                    new LagHistoryView.Series(
+                            e.getKey(),
+                            t.table,
+                            t.freshnessMillis,
+                            t.state,
+                            cols[0],
+                            cols[1],
+                            cols[2]));
+        }
+        out.sort(
+                Comparator.comparing(LagHistoryView.Series::table)
+                        .thenComparingLong(LagHistoryView.Series::tableId));
+        return out;
+    }
+
+    /**
+     * Loads series saved by an earlier run (see {@link LagHistoryFile}), keeping the samples within
+     * the retention before {@code nowMillis} and none after it. Tables that no longer exist leave
+     * at the first sample, as a dropped table always does.
+     *
+     * @return the samples kept
+     */
+    public synchronized int restore(List<LagHistoryView.Series> saved, long nowMillis) {
+        long cutoff = nowMillis - retentionMillis;
+        int kept = 0;
+        for (LagHistoryView.Series s : saved) {
+            TableEntry e = tables.computeIfAbsent(s.tableId(), id -> new TableEntry(capacity));
+            e.table = s.table();
+            e.freshnessMillis = s.freshnessMillis();
+            e.state = s.state();
+            for (int i = 0; i < s.timeMillis().length; i++) {
+                long t = s.timeMillis()[i];
+                if (t >= cutoff
+                        && t <= nowMillis
+                        && (e.series.size() == 0 || t > e.series.lastTime())) {
+                    e.series.add(t, s.lagMillis()[i], s.lagRecords()[i]);
+                    lastSampleMillis = Math.max(lastSampleMillis, t);
+                    kept++;
+                }
+            }
+        }
+        return kept;
+    }
+
+    public long intervalMillis() {
+        return intervalMillis;
+    }
+
+    public long retentionMillis() {
+        return retentionMillis;
+    }
+
+    /** Server time of the newest sample; -1 before the first. */
+    public synchronized long lastSampleMillis() {
+        return lastSampleMillis;
+    }
+
     /** Tables with a series. */
     public synchronized int tableCount() {
         return tables.size();

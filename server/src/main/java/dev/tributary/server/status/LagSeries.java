@@ -27,6 +27,11 @@ final class LagSeries {
         return size;
     }
 
+    /** Time of the newest sample; only when {@link #size()} > 0. */
+    long lastTime() {
+        return times[(start + size - 1) % times.length];
+    }
+
     int capacity() {
         return times.length;
     }
@@ -71,6 +76,29 @@ final class LagSeries {
 
     long[] lagRecords() {
         return copy(lagRecords);
+    }
+
+    /**
+     * The samples with {@code sinceExclusive < time <= untilInclusive}, as {@code {times,
+     * lagMillis, lagRecords}}.
+     */
+    long[][] between(long sinceExclusive, long untilInclusive) {
+        int from = 0;
+        while (from < size && times[(start + from) % times.length] <= sinceExclusive) {
+            from++;
+        }
+        int to = from;
+        while (to < size && times[(start + to) % times.length] <= untilInclusive) {
+            to++;
+        }
+        long[][] out = new long[3][to - from];
+        for (int i = from; i < to; i++) {
+            int at = (start + i) % times.length;
+            out[0][i - from] = times[at];
+            out[1][i - from] = lagMillis[at];
+            out[2][i - from] = lagRecords[at];
+        }
+        return out;
     }
 
     private long[] copy(long[] ring) {

@@ -1,5 +1,7 @@
 package dev.tributary.server.status;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.common.id.EpochFormat;
 import dev.tributary.coordinator.status.RoundSummary;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +47,7 @@ public record TableStatusView(
 
     public TableStatusView {
         rounds = List.copyOf(rounds);
+        warnings = List.copyOf(warnings);
         if ((lagError == null) != (lagMillis != null && lagRecords != null)) {
             throw new IllegalArgumentException("a lag is either measured or has an error");
         }
@@ -53,6 +56,39 @@ public record TableStatusView(
     /** Whether the lag was measured. */
     public boolean lagKnown() {
         return lagError == null;
+    }
+
+    /** The epoch as people read it (incarnation:counter); {@code epoch} stays exact. */
+    @JsonProperty("epochText")
+    public String epochText() {
+        return EpochFormat.format(epoch);
+    }
+
+    /** This view without its round history, for pages that list many tables. */
+    public TableStatusView withoutRounds() {
+        return new TableStatusView(
+                tableId,
+                table,
+                group,
+                state,
+                epoch,
+                queuePosition,
+                jobId,
+                freshnessMillis,
+                lastTieredAtMillis,
+                lakeSnapshotId,
+                lastRound,
+                List.of(),
+                lagMillis,
+                lagRecords,
+                lagError,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                nextEventAtMillis,
+                tieredOffsets,
+                endOffsets,
+                warnings);
     }
 
     /**
@@ -81,6 +117,12 @@ public record TableStatusView(
             boolean forceFinished,
             long lakeSnapshotId,
             String failure) {
+
+        /** The epoch as people read it (incarnation:counter). */
+        @JsonProperty("epochText")
+        public String epochText() {
+            return EpochFormat.format(epoch);
+        }
 
         static RoundView of(RoundSummary r) {
             return r == null

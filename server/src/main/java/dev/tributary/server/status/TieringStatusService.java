@@ -51,6 +51,11 @@ public final class TieringStatusService {
         this.serverLakeFormat = serverLakeFormat;
     }
 
+    /** A job that has not heartbeated for this long is not counted live. */
+    public long heartbeatTimeoutMillis() {
+        return heartbeatTimeout.toMillis();
+    }
+
     /** The whole picture. */
     public Overview overview() {
         CoordinatorStatus status = TableService.join(coordinator.status());

@@ -100,7 +100,7 @@ class LagPageITCase {
             assertThat(typo.statusCode()).isEqualTo(400);
             assertThat(typo.body()).contains("INVALID_INPUT").contains("tabel");
 
-            for (String path : new String[] {"/", "/ui"}) {
+            for (String path : new String[] {"/", "/ui", "/tables/lake.events"}) {
                 HttpResponse<String> page = get(base + path, null);
                 assertThat(page.statusCode()).as(path).isEqualTo(200);
                 assertThat(page.headers().firstValue("Content-Type"))
@@ -108,13 +108,14 @@ class LagPageITCase {
                 assertThat(page.headers().firstValue("Content-Security-Policy"))
                         .hasValueSatisfying(csp -> assertThat(csp).contains("default-src 'none'"));
                 assertThat(page.body())
-                        .contains("http://www.w3.org/2000/svg", "polyline", "/api/tiering/history")
+                        .contains("http://www.w3.org/2000/svg", "polyline", "/api/console")
                         .contains("freshnessMillis", "stroke-dasharray")
                         .contains("Authorization", "Bearer")
                         // self-contained: nothing loaded from elsewhere
                         .doesNotContain("<script src", " src=", "<link", "https://");
             }
             assertThat(get(base + "/nope", null).statusCode()).isEqualTo(404);
+            assertThat(get(base + "/tables/lake.events/x", null).statusCode()).isEqualTo(404);
 
             // a dropped table leaves the history at the next sample
             conn.admin().dropTable(OTHER, false);

@@ -262,9 +262,10 @@ public final class KvBucket implements AutoCloseable {
      * them to the KV state, all under the bucket's write lock so that each old row read is the
      * latest.
      *
-     * @return the appended offsets; {@code durable} completes once the log is durable
+     * @return the appended offsets ({@code durable} completes once the log is durable) and the
+     *     deletes that found no row
      */
-    public LogBucket.Appended write(KvWrites writes) {
+    public KvWritten write(KvWrites writes) {
         writeLock.lock();
         try {
             if (failed) {
@@ -278,6 +279,8 @@ public final class KvBucket implements AutoCloseable {
             long ts = clock.currentTimeMillis();
             LogBatchBuilder builder =
                     new LogBatchBuilder(writes.schemaId(), writes.rowBuffer().length + n * 4);
+            int[] absent = new int[0];
+            int absentCount = 0;
             try (org.rocksdb.WriteBatch wb = new org.rocksdb.WriteBatch()) {
                 for (int i = 0; i < n; i++) {
                     byte[] key = keys.get(i);
@@ -302,11 +305,19 @@ public final class KvBucket implements AutoCloseable {
                         builder.addEncoded(ChangeType.DELETE, ts, old, 0, old.length);
                         pending.put(k, DELETED);
                         wb.delete(key);
+                    } else {
+                        // nothing to delete: no changelog record, but the writer is told
+                        if (absentCount == absent.length) {
+                            absent = Arrays.copyOf(absent, Math.max(4, absentCount * 2));
+                        }
+                        absent[absentCount++] = i;
                     }
                 }
+                int[] absentDeletes = Arrays.copyOf(absent, absentCount);
                 if (builder.recordCount() == 0) {
                     long end = log.writtenEndOffset();
-                    return new LogBucket.Appended(end, end, log.awaitDurable(end));
+                    return new KvWritten(
+                            new LogBucket.Appended(end, end, log.awaitDurable(end)), absentDeletes);
                 }
                 LogBucket.Appended appended = log.append(builder.build());
                 try {
@@ -321,7 +332,7 @@ public final class KvBucket implements AutoCloseable {
                                     + e,
                             e);
                 }
-                return appended;
+                return new KvWritten(appended, absentDeletes);
             }
         } catch (RocksDBException e) {
             throw new StorageException(
