@@ -88,6 +88,7 @@ public final class TributaryServer implements AutoCloseable {
     private ServerMetrics metrics;
     private final List<ServerExtension> extensions = new ArrayList<>();
     private volatile Throwable fatal;
+    private Configuration lakeConf;
 
     private TributaryServer(Configuration conf) {
         this.conf = conf;
@@ -139,7 +140,7 @@ public final class TributaryServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
-        Configuration lakeConf = lakeConfiguration(conf, dataDir);
+        lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
         TableCatalog catalog = new TableCatalog();
@@ -297,7 +298,7 @@ public final class TributaryServer implements AutoCloseable {
      * The server's configuration with the lake warehouse defaulted to {@code <data.dir>/lake}, so
      * the server's lake and an embedded job's writers use the same warehouse.
      */
-    static Configuration lakeConfiguration(Configuration conf, Path dataDir) {
+    private static Configuration lakeConfiguration(Configuration conf, Path dataDir) {
         Configuration lakeConf = new Configuration(conf.toMap());
         String format = conf.get(LakeStorageOptions.DATALAKE_FORMAT);
         String warehouseKey = "datalake." + format + ".warehouse";
@@ -329,6 +330,14 @@ public final class TributaryServer implements AutoCloseable {
         Thread stopper = new Thread(this::close, "tributary-fatal-stop");
         stopper.setDaemon(true);
         stopper.start();
+    }
+
+    /**
+     * The server's configuration with the lake warehouse resolved: what a tiering job of this
+     * server (embedded or not) needs for its lake writers.
+     */
+    public Configuration lakeConfiguration() {
+        return new Configuration(lakeConf.toMap());
     }
 
     /** The fault that stopped the server, if one did. */

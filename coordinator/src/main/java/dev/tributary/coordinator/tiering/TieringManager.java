@@ -384,6 +384,9 @@ public final class TieringManager {
             job.group = group;
         }
         touch(job);
+        if (request.requestTable()) {
+            job.tableRequests++;
+        }
         List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
         List<TableAttempt> forceFinish = new ArrayList<>();
         long now = clock.currentTimeMillis();
@@ -813,6 +816,10 @@ public final class TieringManager {
 
     int tieringCount() {
         return tiering.size();
+    }
+
+    boolean waiting(String jobId) {
+        return waiters.isWaiting(jobId);
     }
 
     Clock clock() {

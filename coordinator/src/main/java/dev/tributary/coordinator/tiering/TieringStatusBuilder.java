@@ -32,7 +32,13 @@ final class TieringStatusBuilder {
         for (JobInfo j : m.jobsView().values()) {
             jobs.add(
                     new JobStatus(
-                            j.jobId, j.group, j.lastHeartbeatMillis, new ArrayList<>(j.tables)));
+                            j.jobId,
+                            j.group,
+                            j.lastHeartbeatMillis,
+                            new ArrayList<>(j.tables),
+                            j.tableRequests,
+                            j.pushedPlans,
+                            m.waiting(j.jobId)));
         }
         jobs.sort(Comparator.comparing(JobStatus::jobId));
         return new CoordinatorStatus(

@@ -30,6 +30,11 @@ public final class BatchCursor implements RecordCursor {
     private Iterator<LogBatch> batches;
     private LogBatch.Cursor records;
     private int recordSize;
+
+    /** Records of the current batch that carry one byte more, so sizes add up to the batch's. */
+    private int largerRecords;
+
+    private int currentSize;
     private long expected;
     private boolean exhausted;
 
@@ -77,6 +82,7 @@ public final class BatchCursor implements RecordCursor {
         }
         while (true) {
             if (records != null && records.next()) {
+                currentSize = recordSize + (largerRecords-- > 0 ? 1 : 0);
                 if (snapshot()) {
                     return true;
                 }
@@ -103,7 +109,9 @@ public final class BatchCursor implements RecordCursor {
                     continue;
                 }
                 records = batch.cursor();
-                recordSize = Math.max(1, batch.sizeInBytes() / Math.max(1, batch.recordCount()));
+                int count = Math.max(1, batch.recordCount());
+                recordSize = batch.sizeInBytes() / count;
+                largerRecords = batch.sizeInBytes() % count;
                 continue;
             }
             if (!chunks.hasNext()) {
@@ -140,7 +148,7 @@ public final class BatchCursor implements RecordCursor {
 
     @Override
     public int sizeInBytes() {
-        return recordSize;
+        return currentSize;
     }
 
     @Override
