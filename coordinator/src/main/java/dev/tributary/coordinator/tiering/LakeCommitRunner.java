@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
@@ -182,6 +183,30 @@ final class LakeCommitRunner {
         }
         boolean cleanedUp = cleanUp(table, r, sweepOrphans);
         loop.execute(() -> delivery.committed(next, result, cleanedUp));
+    }
+
+    /**
+     * Deletes the files of results that will never be committed (T23), on the I/O pool; best
+     * effort: what fails here is left to the next commit's orphan cleanup.
+     */
+    void abort(TablePath path, long epoch, List<byte[]> results) {
+        if (lake == null) {
+            return;
+        }
+        io.execute(
+                () -> {
+                    try {
+                        lake.abort(path, results);
+                    } catch (Throwable e) {
+                        LOG.warn(
+                                "deleting {} discarded results of {} (epoch {}) failed; the next"
+                                        + " commit's orphan cleanup deletes them",
+                                results.size(),
+                                path,
+                                epoch,
+                                e);
+                    }
+                });
     }
 
     /**

@@ -55,13 +55,12 @@ public final class TieringManager {
     private final LakeCommitStep lake;
     private final LakeReconciler reconciler;
     private final LakeCommitRunner commits;
-    private final LakeIo io;
     private final RoundPlanner planner;
     private final long epochBase;
 
     private final Map<Long, TableTiering> tables = new HashMap<>();
     private final Map<String, PendingQueue> queues = new HashMap<>();
-    private final Map<String, JobInfo> jobs = new HashMap<>();
+    private final JobRegistry jobs;
     private final LinkedHashSet<TableTiering> tiering = new LinkedHashSet<>();
 
     /**
@@ -102,10 +101,10 @@ public final class TieringManager {
         this.timers = timers;
         this.store = store;
         this.lake = lake;
-        this.io = io;
         this.reconciler = new LakeReconciler(lake, clock, loop, io);
         this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
         this.planner = new RoundPlanner(buckets);
+        this.jobs = new JobRegistry(clock);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
         timers.schedule(config.sweepIntervalMillis(), this::sweep);
@@ -341,20 +340,16 @@ public final class TieringManager {
             throw new InvalidInputException("a tiering job needs a non-empty id");
         }
         String g = Attempts.normalizeGroup(group);
-        JobInfo job = jobs.get(jobId);
-        if (job != null) {
-            for (Long id : List.copyOf(job.tables)) {
+        JobInfo known = jobs.get(jobId);
+        if (known != null) {
+            for (Long id : List.copyOf(known.tables)) {
                 TableTiering t = tables.get(id);
                 if (t != null && t.state == TieringState.TIERING && !t.commitPending()) {
                     fail(t, "job " + jobId + " registered again (restarted)");
                 }
             }
-            job.group = g;
-        } else {
-            job = new JobInfo(jobId, g);
-            jobs.put(jobId, job);
         }
-        touch(job);
+        jobs.seen(jobId, g);
         return new JobRegistration(
                 jobId,
                 g,
@@ -375,15 +370,7 @@ public final class TieringManager {
             // a newer table request answers the job's parked one; plain heartbeats leave it
             waiters.release(request.jobId());
         }
-        JobInfo job = jobs.get(request.jobId());
-        String group = Attempts.normalizeGroup(request.group());
-        if (job == null) {
-            job = new JobInfo(request.jobId(), group);
-            jobs.put(request.jobId(), job);
-        } else {
-            job.group = group;
-        }
-        touch(job);
+        JobInfo job = jobs.seen(request.jobId(), Attempts.normalizeGroup(request.group()));
         if (request.requestTable()) {
             job.tableRequests++;
         }
@@ -457,7 +444,7 @@ public final class TieringManager {
      * duplicate of a commit that landed may name live files.
      */
     private void abortUncommitted(TableTiering t, long epoch, List<byte[]> results) {
-        if (results.isEmpty() || lake == null) {
+        if (results.isEmpty()) {
             return;
         }
         if (t == null) {
@@ -465,31 +452,9 @@ public final class TieringManager {
                     "dropping {} results of a table that is no longer tiered; its lake table keeps"
                             + " their files until orphan cleanup",
                     results.size());
-            return;
+        } else if (epoch != t.record.epoch()) {
+            commits.abort(t.table.path(), epoch, results);
         }
-        if (epoch == t.record.epoch()) {
-            return;
-        }
-        dev.tributary.common.id.TablePath path = t.table.path();
-        io.execute(
-                () -> {
-                    try {
-                        lake.abort(path, results);
-                    } catch (Throwable e) {
-                        LOG.warn(
-                                "deleting {} discarded results of {} (epoch {}) failed; the next"
-                                        + " commit's orphan cleanup deletes them",
-                                results.size(),
-                                path,
-                                epoch,
-                                e);
-                    }
-                });
-    }
-
-    private void touch(JobInfo job) {
-        job.lastHeartbeatNanos = clock.nanoTime();
-        job.lastHeartbeatMillis = clock.currentTimeMillis();
     }
 
     /**
@@ -597,9 +562,6 @@ public final class TieringManager {
     }
 
     private void releaseFromJob(TableTiering t) {
-        if (t.jobId == null) {
-            return;
-        }
         JobInfo job = jobs.get(t.jobId);
         if (job != null && job.tables.remove(t.tableId())) {
             releaseHeldCommits(job);
@@ -616,8 +578,7 @@ public final class TieringManager {
                 fail(t, "no heartbeat from job " + t.jobId + " for " + config.heartbeatTimeout());
             }
         }
-        jobs.values()
-                .removeIf(j -> j.tables.isEmpty() && now - j.lastHeartbeatNanos >= 10 * timeout);
+        jobs.forgetIdle(10 * timeout);
     }
 
     // ---------------------------------------------------------------- commits
@@ -810,8 +771,8 @@ public final class TieringManager {
         return queues;
     }
 
-    Map<String, JobInfo> jobsView() {
-        return jobs;
+    Collection<JobInfo> jobsView() {
+        return jobs.all();
     }
 
     int tieringCount() {

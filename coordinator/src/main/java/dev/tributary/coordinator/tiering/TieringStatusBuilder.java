@@ -29,7 +29,7 @@ final class TieringStatusBuilder {
         }
         tables.sort(Comparator.comparing(s -> s.path().toString()));
         List<JobStatus> jobs = new ArrayList<>();
-        for (JobInfo j : m.jobsView().values()) {
+        for (JobInfo j : m.jobsView()) {
             jobs.add(
                     new JobStatus(
                             j.jobId,
