@@ -512,16 +512,7 @@ public final class TieringManager {
         long now = clock.currentTimeMillis();
         t.transition(TieringState.TIERED);
         t.lastEmptyRoundMillis = now;
-        t.rounds.add(
-                RoundSummary.withoutCommit(
-                        t.epoch,
-                        t.roundId,
-                        t.jobId,
-                        t.queueWaitMillis,
-                        t.roundStartMillis,
-                        now,
-                        forceFinished,
-                        null));
+        recordEndedWithoutCommit(t, forceFinished, null);
         endRound(t);
         if (forceFinished) {
             enterPendingAfterReconcile(t);
@@ -539,6 +530,13 @@ public final class TieringManager {
         t.totalFailures++;
         t.lastFailure = why;
         LOG.info("tiering round of {} failed: {}", t.table.path(), why);
+        recordEndedWithoutCommit(t, false, why);
+        endRound(t);
+        arm(t, config.backoffMillis(t.consecutiveFailures));
+    }
+
+    /** Adds the round that ends now, with nothing committed, to the table's history. */
+    private void recordEndedWithoutCommit(TableTiering t, boolean forceFinished, String failure) {
         t.rounds.add(
                 RoundSummary.withoutCommit(
                         t.epoch,
@@ -547,10 +545,8 @@ public final class TieringManager {
                         t.queueWaitMillis,
                         t.roundStartMillis,
                         clock.currentTimeMillis(),
-                        false,
-                        why));
-        endRound(t);
-        arm(t, config.backoffMillis(t.consecutiveFailures));
+                        forceFinished,
+                        failure));
     }
 
     private void endRound(TableTiering t) {
