@@ -18,6 +18,9 @@ import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.partition.PartitionMaintenance;
+import dev.tributary.server.partition.PartitionOptions;
+import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.rpc.ReadServiceImpl;
@@ -84,6 +87,7 @@ public final class TributaryServer implements AutoCloseable {
     private Server grpc;
     private HttpApi http;
     private ScheduledExecutorService maintenance;
+    private PartitionMaintenance partitionMaintenance;
     private LagHistorySaver lagSaver;
     private ServerMetrics metrics;
     private final List<ServerExtension> extensions = new ArrayList<>();
@@ -111,6 +115,7 @@ public final class TributaryServer implements AutoCloseable {
     public static TributaryServer start(
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
         conf.validate(ServerOptions.all());
+        conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
         conf.validate(
                 List.of(
@@ -144,6 +149,7 @@ public final class TributaryServer implements AutoCloseable {
         lake = openLake(lakeConf);
         LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
         TableCatalog catalog = new TableCatalog();
+        LakeTables lakeTables = new LakeTables(lake);
         coordinator =
                 Coordinator.start(
                         conf,
@@ -158,9 +164,13 @@ public final class TributaryServer implements AutoCloseable {
                         coordinator,
                         store,
                         catalog,
-                        new LakeTables(lake),
+                        lakeTables,
                         extensions,
                         new NewTableDefaults(conf.get(LakeStorageOptions.DATALAKE_FORMAT)));
+        PartitionService partitions =
+                new PartitionService(coordinator, store, catalog, lakeTables, clock);
+        partitionMaintenance = new PartitionMaintenance(catalog, partitions, coordinator, clock);
+        tables.usePartitions(partitions, partitionMaintenance);
         tables.recover();
 
         metrics = new ServerMetrics();
@@ -177,10 +187,13 @@ public final class TributaryServer implements AutoCloseable {
         String host = conf.get(ServerOptions.BIND_HOST);
         List<BindableService> services =
                 List.of(
-                        new AdminServiceImpl(coordinator, tables, catalog, status),
-                        new WriteServiceImpl(store, catalog, metrics),
+                        new AdminServiceImpl(coordinator, tables, catalog, status, partitions),
+                        new WriteServiceImpl(store, catalog, metrics, partitions),
                         new ReadServiceImpl(
-                                store, catalog, conf.get(ServerOptions.READ_CHUNK_BYTES)),
+                                store,
+                                catalog,
+                                conf.get(ServerOptions.READ_CHUNK_BYTES),
+                                partitions),
                         new TieringServiceImpl(
                                 coordinator,
                                 store,
@@ -254,6 +267,10 @@ public final class TributaryServer implements AutoCloseable {
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
         timer.scheduleWithFixedDelay(
                 new Maintenance(coordinator, store), every, every, TimeUnit.MILLISECONDS);
+        long partitionEvery = conf.get(PartitionOptions.CHECK_INTERVAL).toMillis();
+        // right away too: a server down over midnight creates the new day's partitions at start
+        timer.scheduleWithFixedDelay(
+                partitionMaintenance, 0, partitionEvery, TimeUnit.MILLISECONDS);
         if (lagHistory != null) {
             long lagEvery = conf.get(ServerOptions.LAG_HISTORY_INTERVAL).toMillis();
             // first sample right away, so a page opened just after start shows something; fixed
@@ -369,6 +386,15 @@ public final class TributaryServer implements AutoCloseable {
 
     public BucketStore store() {
         return store;
+    }
+
+    /**
+     * The partition upkeep (T31, T33), which the server runs every {@code
+     * server.auto-partition.check-interval}; tests with a manual clock run a pass with {@link
+     * PartitionMaintenance#runOnce()}.
+     */
+    public PartitionMaintenance partitionMaintenance() {
+        return partitionMaintenance;
     }
 
     /** Blocks until {@link #close()} has finished (e.g. from the SIGTERM hook). */

@@ -1,5 +1,6 @@
 package dev.tributary.client.admin;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.util.List;
@@ -48,6 +49,35 @@ public interface Admin {
     List<String> listTables(String database);
 
     TableInfo describeTable(TablePath path);
+
+    /**
+     * Adds a partition to a partitioned table (T30).
+     *
+     * @param partition its values, e.g. {@code PartitionSpec.parse("dt=2026-12-01")}
+     * @return the partition (the existing one with {@code ignoreIfExists})
+     * @throws dev.tributary.common.exception.InvalidInputException when the values do not fit the
+     *     partition columns, the table is not partitioned, or the partition is still being dropped
+     */
+    PartitionInfo createPartition(TablePath path, PartitionSpec partition, boolean ignoreIfExists);
+
+    /**
+     * Drops a partition. A partition of a lake-enabled table goes only once it is tiered to its end
+     * (T33): until then it is {@code DROPPING}, refuses writes and is still tiered; the result says
+     * which.
+     *
+     * @param dropLakePartition also drop the lake table's partition when the partition goes; by
+     *     default the lake keeps it
+     * @return the drop's outcome; empty if the partition did not exist and {@code
+     *     ignoreIfNotExists}
+     */
+    java.util.Optional<PartitionDrop> dropPartition(
+            TablePath path,
+            PartitionSpec partition,
+            boolean ignoreIfNotExists,
+            boolean dropLakePartition);
+
+    /** The partitions of a table, by name (empty for an unpartitioned table). */
+    List<PartitionInfo> listPartitions(TablePath path);
 
     /** Tiering status of every lake-enabled table (T28). */
     TieringOverview tieringStatus();

@@ -7,6 +7,7 @@ import dev.tributary.client.write.WriteResult;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.record.WriteBatchBuilder;
 import dev.tributary.common.record.WriteKind;
@@ -17,7 +18,9 @@ import dev.tributary.rpc.proto.WriteResponse;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  * full, when the linger time passes or on flush; at most one request in flight per bucket so a
  * bucket's batches (and their retries) land in the order they were written; a byte budget that
  * blocks callers while too much is unacknowledged.
+ *
+ * <p>A partitioned table's rows are routed by partition first, then by bucket within the partition
+ * (T30): each partition a writer has written to has its own bucket queues, created on its first
+ * row, and every request names its partition.
  */
 public final class WriterCore {
     private final TableInfo table;
@@ -41,6 +48,8 @@ public final class WriterCore {
     private final Semaphore budget;
     private final BucketFunction bucketFunction;
     private final BucketQueue[] buckets;
+    private final PartitionRouter partitionRouter;
+    private final Map<String, PartitionQueues> partitions = new HashMap<>();
     private final boolean upsert;
     // writers of one table start on different buckets so that they do not queue behind each other
     private static final java.util.concurrent.atomic.AtomicInteger WRITER_COUNT =
@@ -80,9 +89,11 @@ public final class WriterCore {
                         : BucketFunction.of(table.descriptor());
         this.buckets = new BucketQueue[table.bucketCount()];
         for (int i = 0; i < buckets.length; i++) {
-            buckets[i] = new BucketQueue(i);
+            buckets[i] = new BucketQueue(null, i);
         }
         this.stickyBucket = Math.floorMod(WRITER_COUNT.getAndIncrement(), buckets.length);
+        this.partitionRouter =
+                table.descriptor().isPartitioned() ? PartitionRouter.of(table.descriptor()) : null;
     }
 
     public TableInfo table() {
@@ -103,7 +114,7 @@ public final class WriterCore {
             if (closed) {
                 throw new IllegalStateException("the writer is closed");
             }
-            bucket = buckets[chooseBucket(row)];
+            bucket = queueOf(row);
             batch = bucket.openBatch();
             int before = batch.builder.sizeInBytes();
             batch.builder.add(kind, row);
@@ -129,6 +140,12 @@ public final class WriterCore {
             for (BucketQueue b : buckets) {
                 b.seal();
                 pending.addAll(b.outstanding());
+            }
+            for (PartitionQueues p : partitions.values()) {
+                for (BucketQueue b : p.buckets) {
+                    b.seal();
+                    pending.addAll(b.outstanding());
+                }
             }
         }
         for (CompletableFuture<WriteResponse> f : pending) {
@@ -168,6 +185,40 @@ public final class WriterCore {
 
     public synchronized boolean isClosed() {
         return closed;
+    }
+
+    /** The queue of the row's (partition, bucket); checks the partition columns first. */
+    private BucketQueue queueOf(Row row) {
+        if (partitionRouter == null) {
+            return buckets[chooseBucket(row)];
+        }
+        checkArity(row);
+        String name = partitionRouter.partitionOf(row).name();
+        PartitionQueues p = partitions.computeIfAbsent(name, PartitionQueues::new);
+        if (bucketFunction != null) {
+            return p.buckets[bucketFunction.bucketOf(row)];
+        }
+        // no bucket key: stay on one bucket of the partition until its batch is sealed
+        BucketQueue sticky = p.buckets[p.stickyBucket];
+        if (sticky.open == null && sticky.sealedSinceSticky) {
+            sticky.sealedSinceSticky = false;
+            p.stickyBucket = (p.stickyBucket + 1) % p.buckets.length;
+        }
+        return p.buckets[p.stickyBucket];
+    }
+
+    private void checkArity(Row row) {
+        if (row.arity() != table.schema().fieldCount()) {
+            throw new InvalidInputException(
+                    "row has "
+                            + row.arity()
+                            + " fields but table "
+                            + table.path()
+                            + " has "
+                            + table.schema().fieldCount()
+                            + " columns "
+                            + table.schema().columnNames());
+        }
     }
 
     private int chooseBucket(Row row) {
@@ -232,7 +283,12 @@ public final class WriterCore {
             this.builder = builder;
         }
 
-        void completeRows(int bucket, boolean append, WriteResponse response, Throwable error) {
+        void completeRows(
+                String partition,
+                int bucket,
+                boolean append,
+                WriteResponse response,
+                Throwable error) {
             // ascending indexes of the deletes that found no row; usually none
             List<Integer> absent = error == null ? response.getAbsentDeletesList() : List.of();
             int nextAbsent = 0;
@@ -250,14 +306,32 @@ public final class WriterCore {
                             new WriteResult(
                                     bucket,
                                     append ? response.getBaseOffset() + i : response.getEndOffset(),
-                                    keyWasAbsent));
+                                    keyWasAbsent,
+                                    partition));
                 }
             }
         }
     }
 
+    /** The bucket queues of one partition; guarded by the core's lock. */
+    private final class PartitionQueues {
+        final BucketQueue[] buckets;
+        int stickyBucket;
+
+        PartitionQueues(String name) {
+            this.buckets = new BucketQueue[table.bucketCount()];
+            for (int i = 0; i < buckets.length; i++) {
+                buckets[i] = new BucketQueue(name, i);
+            }
+            this.stickyBucket = WriterCore.this.stickyBucket;
+        }
+    }
+
     /** One bucket's open batch, sealed batches and in-flight flag; guarded by the core's lock. */
     private final class BucketQueue {
+        /** The partition's name, {@code null} for an unpartitioned table. */
+        final String partition;
+
         final int bucket;
         final ArrayDeque<OpenBatch> sealed = new ArrayDeque<>();
         OpenBatch open;
@@ -265,7 +339,8 @@ public final class WriterCore {
         boolean inFlight;
         boolean sealedSinceSticky;
 
-        BucketQueue(int bucket) {
+        BucketQueue(String partition, int bucket) {
+            this.partition = partition;
             this.bucket = bucket;
         }
 
@@ -300,7 +375,8 @@ public final class WriterCore {
             open = null;
             sealedSinceSticky = true;
             if (batch.builder.recordCount() == 0) {
-                batch.completeRows(bucket, !upsert, WriteResponse.getDefaultInstance(), null);
+                batch.completeRows(
+                        partition, bucket, !upsert, WriteResponse.getDefaultInstance(), null);
                 batch.result.complete(WriteResponse.getDefaultInstance());
                 return;
             }
@@ -330,18 +406,20 @@ public final class WriterCore {
             inFlight = true;
             sending = batch;
             WriteBatch wb = batch.builder.build();
-            WriteRequest request =
+            WriteRequest.Builder request =
                     WriteRequest.newBuilder()
                             .setTableId(table.tableId())
                             .setSchemaId(table.schemaId())
                             .setBucket(bucket)
-                            .setBatch(UnsafeByteOperations.unsafeWrap(wb.toBytes()))
-                            .build();
-            sender.send(request)
+                            .setBatch(UnsafeByteOperations.unsafeWrap(wb.toBytes()));
+            if (partition != null) {
+                request.setPartition(partition);
+            }
+            sender.send(request.build())
                     .whenComplete(
                             (response, error) -> {
                                 onDone(this, batch, error);
-                                batch.completeRows(bucket, !upsert, response, error);
+                                batch.completeRows(partition, bucket, !upsert, response, error);
                                 if (error != null) {
                                     batch.result.completeExceptionally(error);
                                 } else {

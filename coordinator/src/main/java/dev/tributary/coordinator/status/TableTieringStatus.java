@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.status;
 
 import dev.tributary.common.id.TablePath;
+import dev.tributary.coordinator.store.TieredOffsets;
 import dev.tributary.coordinator.tiering.TieringState;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ import java.util.SortedMap;
  * @param consecutiveFailures failures since the last successful round
  * @param totalFailures failures since the coordinator started
  * @param lastFailure the last failure's message, or {@code null}
- * @param tieredOffsets per bucket, the exclusive end offset in the lake
+ * @param offsets per (partition, bucket), the exclusive end offset in the lake
  * @param lastTieredTimeMillis wall time of the last commit, -1 if none
  * @param lakeSnapshotId the last lake snapshot, -1 if none
  */
@@ -50,10 +51,60 @@ public record TableTieringStatus(
         long consecutiveFailures,
         long totalFailures,
         String lastFailure,
-        SortedMap<Integer, Long> tieredOffsets,
+        TieredOffsets offsets,
         long lastTieredTimeMillis,
         long lakeSnapshotId) {
     public TableTieringStatus {
         recentRounds = List.copyOf(recentRounds);
+    }
+
+    /** A status of an unpartitioned table, its tiered offsets by bucket. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String group,
+            TieringState state,
+            long epoch,
+            String jobId,
+            int queuePosition,
+            long pendingSinceMillis,
+            long roundStartMillis,
+            boolean commitInFlight,
+            long nextDueMillis,
+            Duration freshness,
+            RoundSummary lastRound,
+            List<RoundSummary> recentRounds,
+            long consecutiveFailures,
+            long totalFailures,
+            String lastFailure,
+            SortedMap<Integer, Long> tieredOffsets,
+            long lastTieredTimeMillis,
+            long lakeSnapshotId) {
+        this(
+                tableId,
+                path,
+                group,
+                state,
+                epoch,
+                jobId,
+                queuePosition,
+                pendingSinceMillis,
+                roundStartMillis,
+                commitInFlight,
+                nextDueMillis,
+                freshness,
+                lastRound,
+                recentRounds,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                TieredOffsets.ofBuckets(tieredOffsets),
+                lastTieredTimeMillis,
+                lakeSnapshotId);
+    }
+
+    /** The tiered offsets of an unpartitioned table's buckets. */
+    public SortedMap<Integer, Long> tieredOffsets() {
+        return offsets.partition(dev.tributary.common.id.TableBucket.NO_PARTITION);
     }
 }

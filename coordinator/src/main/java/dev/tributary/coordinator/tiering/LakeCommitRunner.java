@@ -8,6 +8,7 @@ import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.store.TieredOffsets;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.OrphanPolicy;
@@ -91,6 +92,8 @@ final class LakeCommitRunner {
      * @param base the table's durable record before this round
      * @param round who ran the round, its queue wait and when it was handed out (for the summary)
      * @param sweepOrphans whether earlier attempts of the table may have left files behind
+     * @param partitionNames the name of every partition of a partitioned table that has tiered
+     *     offsets after this round (they go into the snapshot properties, T32)
      */
     void run(
             TableInfo table,
@@ -98,6 +101,7 @@ final class LakeCommitRunner {
             RoundStart round,
             CommitRequest r,
             boolean sweepOrphans,
+            java.util.function.LongFunction<String> partitionNames,
             Callbacks callbacks) {
         if (lake == null) {
             callbacks.ended();
@@ -105,13 +109,23 @@ final class LakeCommitRunner {
             return;
         }
         long startedAt = clock.currentTimeMillis();
+        TieredOffsets after = base.offsets().merge(r.bucketEndOffsets());
+        java.util.Map<Long, String> names = new java.util.HashMap<>();
+        for (long id : after.partitionIds()) {
+            if (id != dev.tributary.common.id.TableBucket.NO_PARTITION) {
+                String name = partitionNames.apply(id);
+                if (name != null) {
+                    names.put(id, name);
+                }
+            }
+        }
         TieringSnapshotProperties props =
                 TieringSnapshotProperties.of(
                         table.tableId(),
                         r.epoch(),
                         r.roundId(),
-                        base.afterCommit(r.bucketEndOffsets(), startedAt, -1, 0, 0, false, null)
-                                .tieredOffsets(),
+                        after.asSortedMap(),
+                        names,
                         startedAt);
         Delivery delivery = new Delivery(callbacks);
         LakeIo.Handle handle =
@@ -161,7 +175,7 @@ final class LakeCommitRunner {
                         snapshotId,
                         null);
         TieringRecord next =
-                base.afterCommit(
+                base.afterRound(
                         r.bucketEndOffsets(),
                         end,
                         snapshotId,

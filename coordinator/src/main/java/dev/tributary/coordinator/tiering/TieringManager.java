@@ -4,7 +4,10 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
@@ -56,6 +59,7 @@ public final class TieringManager {
     private final LakeReconciler reconciler;
     private final LakeCommitRunner commits;
     private final RoundPlanner planner;
+    private final PartitionRegistry partitions;
     private final long epochBase;
 
     private final Map<Long, TableTiering> tables = new HashMap<>();
@@ -94,6 +98,7 @@ public final class TieringManager {
             LakeIo io,
             MetadataStore store,
             BucketStateSource buckets,
+            PartitionRegistry partitions,
             LakeCommitStep lake,
             long incarnation) {
         this.config = config;
@@ -103,7 +108,8 @@ public final class TieringManager {
         this.lake = lake;
         this.reconciler = new LakeReconciler(lake, clock, loop, io);
         this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
-        this.planner = new RoundPlanner(buckets);
+        this.partitions = partitions;
+        this.planner = new RoundPlanner(buckets, partitions);
         this.jobs = new JobRegistry(clock);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
@@ -277,7 +283,11 @@ public final class TieringManager {
         try {
             adopted =
                     reconciler.adoption(
-                            t.table, t.record, found, Math.addExact(epochBase, EPOCH_STRIDE));
+                            t.table,
+                            t.record,
+                            found,
+                            Math.addExact(epochBase, EPOCH_STRIDE),
+                            id -> partitions.byId(t.tableId(), id).isPresent());
         } catch (CorruptDataException e) {
             onReconcileFailed(t, e);
             return;
@@ -477,7 +487,7 @@ public final class TieringManager {
                         "table " + t.tableId() + " was queued while " + t.state);
             }
             long now = clock.currentTimeMillis();
-            List<BucketWork> work = planner.work(t.table, t.record);
+            RoundPlanner.Work work = planner.work(t.table, t.record, t.partitions);
             t.transition(TieringState.TIERING);
             t.roundId = t.nextRoundId++;
             t.roundStartMillis = now;
@@ -497,9 +507,10 @@ public final class TieringManager {
                             t.table.schemaId(),
                             t.epoch,
                             t.roundId,
-                            work,
+                            work.buckets(),
                             now,
-                            t.table.freshness());
+                            t.table.freshness(),
+                            work.partitionNames());
             tiering.add(t);
             job.tables.add(t.tableId());
             plan = t.plan;
@@ -611,7 +622,7 @@ public final class TieringManager {
         if (t.commitPending()) {
             return t.commitFuture;
         }
-        SortedMap<Integer, Long> offsets;
+        SortedMap<PartitionBucket, Long> offsets;
         try {
             offsets = RoundPlanner.validate(t.plan, request.bucketEndOffsets());
         } catch (InvalidInputException e) {
@@ -657,6 +668,7 @@ public final class TieringManager {
                 new LakeCommitRunner.RoundStart(t.jobId, t.queueWaitMillis, t.roundStartMillis),
                 r,
                 sweep,
+                id -> partitions.byId(t.tableId(), id).map(PartitionInfo::name).orElse(null),
                 new LakeCommitRunner.Callbacks() {
                     @Override
                     public void committed(
@@ -743,6 +755,36 @@ public final class TieringManager {
                                 + " failed; the round is dropped and the table retried: "
                                 + why,
                         e));
+    }
+
+    // ---------------------------------------------------------------- partitions (T33)
+
+    /**
+     * Removes a partition from the registry and from its table's tiered offsets, durably and
+     * atomically, if nothing of it would be lost: its table is not lake-enabled, or every bucket is
+     * tiered to {@code endOffsets} (the store's final end offsets of the sealed partition) and no
+     * round or commit of the table is running (it could still name the partition).
+     *
+     * @param checkOnly only answer whether it could go now; remove nothing
+     * @return empty when removed (or already gone, or removable with {@code checkOnly}), else why
+     *     not yet
+     */
+    public Optional<String> removePartition(
+            long tableId, long partitionId, Map<Integer, Long> endOffsets, boolean checkOnly) {
+        TableTiering t = tables.get(tableId);
+        String blocker =
+                t == null
+                        ? null
+                        : PartitionRemoval.blocker(t, partitionId, endOffsets, commitsInFlight);
+        if (blocker != null || checkOnly) {
+            return Optional.ofNullable(blocker);
+        }
+        partitions.remove(tableId, partitionId);
+        if (t != null) {
+            t.record = t.record.withoutPartition(partitionId);
+            t.partitions.forget(partitionId);
+        }
+        return Optional.empty();
     }
 
     // ---------------------------------------------------------------- status (T28)

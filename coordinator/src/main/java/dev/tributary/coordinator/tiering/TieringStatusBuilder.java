@@ -75,7 +75,7 @@ final class TieringStatusBuilder {
                 t.consecutiveFailures,
                 t.totalFailures,
                 t.lastFailure,
-                t.record.tieredOffsets(),
+                t.record.offsets(),
                 t.record.lastTieredTimeMillis(),
                 t.record.lakeSnapshotId());
     }

@@ -6,6 +6,7 @@ import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
@@ -45,7 +46,16 @@ public enum ErrorCode {
     STORAGE(8, StorageException.class, Status.Code.INTERNAL, StorageException::new),
     CORRUPT_DATA(9, CorruptDataException.class, Status.Code.DATA_LOSS, CorruptDataException::new),
     /** A server bug or an exception outside the typed hierarchy. */
-    INTERNAL(10, ServerInternalException.class, Status.Code.INTERNAL, ServerInternalException::new);
+    INTERNAL(10, ServerInternalException.class, Status.Code.INTERNAL, ServerInternalException::new),
+    /**
+     * A write or lookup named a partition that does not exist and is not created on first write
+     * (T30); older clients see it as INTERNAL.
+     */
+    PARTITION_NOT_FOUND(
+            12,
+            PartitionNotFoundException.class,
+            Status.Code.NOT_FOUND,
+            PartitionNotFoundException::new);
 
     private final int code;
     private final Class<? extends TributaryException> exceptionClass;

@@ -1,7 +1,9 @@
 package dev.tributary.server.rpc;
 
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
@@ -18,6 +20,17 @@ final class ServerConverters {
                 .setSchemaId(t.schemaId())
                 .setTableDescriptor(ProtoConverters.toPb(t.descriptor()))
                 .setCreatedAtMillis(t.createdTimeMillis())
+                .build();
+    }
+
+    static PartitionInfoPb toPb(PartitionInfo p) {
+        return PartitionInfoPb.newBuilder()
+                .setPartitionId(p.partitionId())
+                .setName(p.name())
+                .setState(p.state().name())
+                .setCreatedAtMillis(p.createdTimeMillis())
+                .setDropRequestedAtMillis(Math.max(0, p.dropRequestedMillis()))
+                .setDropLakePartition(p.dropLakePartition())
                 .build();
     }
 
