@@ -2,6 +2,8 @@ package dev.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tributary.cli.input.SchemaParser;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.time.Clock;
@@ -9,6 +11,11 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.server.TributaryServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +26,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** T30 from the command line: PARTITIONED BY in DDL and schema files, partition add/drop/list. */
+/**
+ * T30 from the command line: PARTITIONED BY in DDL and schema files, partition add/drop/list; T35:
+ * lag per partition in {@code tiering status --partitions} and {@code /api/tiering}.
+ */
 class PartitionCliITCase {
     @TempDir static Path dir;
     private static TributaryServer server;
@@ -31,7 +41,11 @@ class PartitionCliITCase {
         Configuration conf = new Configuration();
         conf.setString("data.dir", dir.resolve("data").toString());
         conf.setString("server.rpc.port", "0");
-        conf.setString("server.http.port", "-1");
+        conf.setString("server.http.port", "0");
+        // a lake but no tiering job: every stored record of a lake table is lag
+        conf.setString("datalake.format", "paimon");
+        conf.setString(
+                "datalake.paimon.warehouse", dir.resolve("lake").toFile().toURI().toString());
         server = TributaryServer.start(conf, Clock.system(), List.of());
         Files.createDirectories(dir.resolve("in"));
     }
@@ -138,5 +152,78 @@ class PartitionCliITCase {
         assertUserError(run("partition", "drop", "shop.events", "dt=2026-12-01"), "does not exist");
         assertThat(run("partition", "drop", "shop.events", "dt=2026-12-01", "--if-exists").code())
                 .isZero();
+    }
+
+    @Test
+    void t35_tieringStatusPerPartitionInTheCliAndTheHttpApi() throws Exception {
+        assertThat(run("db", "create", "web", "--if-not-exists").code()).isZero();
+        Result created =
+                run(
+                        "table",
+                        "create",
+                        "web.clicks",
+                        "--schema",
+                        "id BIGINT, dt STRING, PARTITIONED BY (dt)",
+                        "--buckets",
+                        "2",
+                        "--property",
+                        "table.datalake.enabled=true");
+        assertThat(created.code()).as(created.toString()).isZero();
+        Path csv = dir.resolve("in/clicks.csv");
+        Files.writeString(csv, "1,2026-12-01\n2,2026-12-01\n3,2026-12-01\n4,2026-12-02\n");
+        Result wrote = run("write", "web.clicks", "--file", csv.toString(), "--quiet");
+        assertThat(wrote.code()).as(wrote.toString()).isZero();
+
+        Result status = run("tiering", "status", "web.clicks", "--partitions");
+        assertThat(status.code()).as(status.toString()).isZero();
+        // TABLE PARTITION STATE LAG LAG-RECORDS RECORDS
+        assertThat(partitionLine(status.out(), "dt=2026-12-01"))
+                .startsWith("web.clicks", "dt=2026-12-01", "ACTIVE")
+                .endsWith("3", "3");
+        assertThat(partitionLine(status.out(), "dt=2026-12-02"))
+                .startsWith("web.clicks", "dt=2026-12-02", "ACTIVE")
+                .endsWith("1", "1");
+        // the table's lag is their sum; without --partitions no partition lines
+        Result plain = run("tiering", "status", "web.clicks");
+        assertThat(plain.out()).doesNotContain("dt=2026-12-01");
+        assertThat(plain.out().lines().filter(l -> l.startsWith("web.clicks")).findFirst())
+                .hasValueSatisfying(l -> assertThat(l.split("\\s+")).contains("4"));
+
+        InetSocketAddress http = server.httpAddress().orElseThrow();
+        HttpResponse<String> api =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(
+                                                URI.create(
+                                                        "http://localhost:"
+                                                                + http.getPort()
+                                                                + "/api/tiering"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertThat(api.statusCode()).as(api.body()).isEqualTo(200);
+        JsonNode table = null;
+        for (JsonNode t : new ObjectMapper().readTree(api.body()).get("tables")) {
+            if (t.get("table").asText().equals("web.clicks")) {
+                table = t;
+            }
+        }
+        assertThat(table).as(api.body()).isNotNull();
+        assertThat(table.get("lagRecords").asLong()).isEqualTo(4);
+        JsonNode parts = table.get("partitions");
+        assertThat(parts).hasSize(2);
+        assertThat(parts.get(0).get("name").asText()).isEqualTo("dt=2026-12-01");
+        assertThat(parts.get(0).get("lagRecords").asLong()).isEqualTo(3);
+        assertThat(parts.get(0).get("lagMillis").asLong()).isNotNegative();
+        assertThat(parts.get(1).get("name").asText()).isEqualTo("dt=2026-12-02");
+        assertThat(parts.get(1).get("lagRecords").asLong()).isEqualTo(1);
+        assertThat(parts.get(1).get("state").asText()).isEqualTo("ACTIVE");
+    }
+
+    private static List<String> partitionLine(String out, String partition) {
+        return out.lines()
+                .filter(l -> l.startsWith("web.clicks") && l.contains(partition))
+                .findFirst()
+                .map(l -> List.of(l.trim().split("\\s+")))
+                .orElseThrow(() -> new AssertionError("no line for " + partition + " in\n" + out));
     }
 }

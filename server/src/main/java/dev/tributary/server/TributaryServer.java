@@ -181,7 +181,8 @@ public final class TributaryServer implements AutoCloseable {
                         catalog,
                         clock,
                         conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
-                        conf.get(LakeStorageOptions.DATALAKE_FORMAT));
+                        conf.get(LakeStorageOptions.DATALAKE_FORMAT),
+                        partitions::list);
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
         String host = conf.get(ServerOptions.BIND_HOST);

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -31,7 +32,8 @@ public final class TieringCommand {
             description = {
                 "Per lake table: state, epoch, queue position, last round (start, duration, rows,"
                         + " bytes, files, force-finished), lake lag in time and records, failures;"
-                        + " then a warning line per table whose layout needs attention."
+                        + " then a warning line per table whose layout needs attention. With"
+                        + " --partitions, also the lag of each partition of partitioned tables."
             })
     static final class Status implements Callable<Integer> {
         @Mixin ConnectionOptions connection;
@@ -40,15 +42,22 @@ public final class TieringCommand {
         @Parameters(arity = "0..1", paramLabel = "DB.TABLE", description = "Only this table.")
         String table;
 
+        @Option(
+                names = "--partitions",
+                description =
+                        "Also a line per partition of partitioned tables: state (ACTIVE or"
+                                + " DROPPING), lake lag in time and records, records stored.")
+        boolean partitions;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try (Connection c = connection.connect()) {
                 List<TableTieringStatus> tables;
                 if (table != null) {
-                    tables = List.of(c.admin().tieringStatus(TablePath.parse(table)));
+                    tables = List.of(c.admin().tieringStatus(TablePath.parse(table), partitions));
                 } else {
-                    TieringOverview o = c.admin().tieringStatus();
+                    TieringOverview o = c.admin().tieringStatus(partitions);
                     tables = o.tables();
                     out.println("pending: " + o.queueLength() + "   live jobs: " + o.liveJobs());
                 }
@@ -88,6 +97,9 @@ public final class TieringCommand {
                             s.failures() == 0 ? "0" : s.failures() + " in a row");
                 }
                 t.print(out);
+                if (partitions) {
+                    printPartitions(out, tables);
+                }
                 for (TableTieringStatus s : tables) {
                     for (String w : s.warnings()) {
                         out.println("warning: " + s.path() + ": " + w);
@@ -135,6 +147,35 @@ public final class TieringCommand {
                                         .flatMap(TableTieringStatus.Round::failure)
                                         .or(s::lastFailure)
                                         .orElse("(no message)"));
+            }
+        }
+
+        /** One line per partition of the partitioned tables, oldest name first (T35). */
+        static void printPartitions(PrintWriter out, List<TableTieringStatus> tables) {
+            TextTable t =
+                    new TextTable("TABLE", "PARTITION", "STATE", "LAG", "LAG RECORDS", "RECORDS");
+            boolean any = false;
+            for (TableTieringStatus s : tables) {
+                for (TableTieringStatus.PartitionLag p : s.partitions()) {
+                    any = true;
+                    t.row(
+                            s.path(),
+                            p.name(),
+                            p.state(),
+                            p.lagMillis().isPresent()
+                                    ? TieringText.duration(p.lagMillis().getAsLong())
+                                    : "?",
+                            p.lagRecords().isPresent()
+                                    ? Long.toString(p.lagRecords().getAsLong())
+                                    : "?",
+                            p.records());
+                }
+            }
+            out.println();
+            if (any) {
+                t.print(out);
+            } else {
+                out.println("no partitioned lake table");
             }
         }
 

@@ -79,9 +79,29 @@ public interface Admin {
     /** The partitions of a table, by name (empty for an unpartitioned table). */
     List<PartitionInfo> listPartitions(TablePath path);
 
-    /** Tiering status of every lake-enabled table (T28). */
-    TieringOverview tieringStatus();
+    /** Tiering status of every lake-enabled table (T28), without the lag of each partition. */
+    default TieringOverview tieringStatus() {
+        return tieringStatus(false);
+    }
 
-    /** Tiering status of one table (T28). */
-    TableTieringStatus tieringStatus(TablePath path);
+    /**
+     * Tiering status of every lake-enabled table (T28).
+     *
+     * @param withPartitions also the lag of each partition of partitioned tables (T35)
+     */
+    TieringOverview tieringStatus(boolean withPartitions);
+
+    /** Tiering status of one table (T28), without the lag of each partition. */
+    default TableTieringStatus tieringStatus(TablePath path) {
+        return tieringStatus(path, false);
+    }
+
+    /**
+     * Tiering status of one table (T28).
+     *
+     * @param withPartitions also the lag of each of its partitions if it is partitioned (T35)
+     * @throws dev.tributary.common.exception.NotFoundException if the table does not exist or is
+     *     not lake-enabled
+     */
+    TableTieringStatus tieringStatus(TablePath path, boolean withPartitions);
 }

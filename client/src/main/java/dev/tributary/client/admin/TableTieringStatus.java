@@ -2,6 +2,7 @@ package dev.tributary.client.admin;
 
 import dev.tributary.common.id.TablePath;
 import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
 import java.util.ArrayList;
@@ -31,6 +32,9 @@ import java.util.OptionalLong;
  * @param recentRounds the last rounds that ended (committed, empty or failed), oldest first
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
+ * @param partitionCount the number of partitions of a partitioned table, 0 for an unpartitioned one
+ * @param partitions each partition's lag, by name (T35); empty unless asked for with {@link
+ *     Admin#tieringStatus(TablePath, boolean)} or {@link Admin#tieringStatus(boolean)}
  */
 public record TableTieringStatus(
         long tableId,
@@ -49,9 +53,12 @@ public record TableTieringStatus(
         Optional<String> jobId,
         long nextEventAtMillis,
         List<Round> recentRounds,
-        List<String> warnings) {
+        List<String> warnings,
+        int partitionCount,
+        List<PartitionLag> partitions) {
 
     public TableTieringStatus {
+        partitions = List.copyOf(partitions);
         recentRounds = List.copyOf(recentRounds);
         warnings = List.copyOf(warnings);
     }
@@ -127,6 +134,39 @@ public record TableTieringStatus(
                 pb.hasJobId() ? Optional.of(pb.getJobId()) : Optional.empty(),
                 pb.getNextEventAtMillis(),
                 recent,
-                List.copyOf(pb.getWarningsList()));
+                List.copyOf(pb.getWarningsList()),
+                pb.getPartitionCount(),
+                pb.getPartitionsList().stream().map(PartitionLag::fromPb).toList());
+    }
+
+    /**
+     * One partition's lake lag (T35).
+     *
+     * @param partitionId the partition's id
+     * @param name its name, {@code dt=2026-12-01}
+     * @param state ACTIVE, or DROPPING while it waits to be tiered before it goes (T33)
+     * @param lagMillis age of its oldest record not yet in the lake (0 when caught up); empty when
+     *     the server could not measure it
+     * @param lagRecords its records not yet in the lake; empty when not measured
+     * @param records the records in its logs (sum of the end offsets of its buckets)
+     */
+    public record PartitionLag(
+            long partitionId,
+            String name,
+            String state,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            long records) {
+
+        static PartitionLag fromPb(PartitionLagPb p) {
+            boolean known = p.hasLagMillis();
+            return new PartitionLag(
+                    p.getPartitionId(),
+                    p.getName(),
+                    p.getState(),
+                    known ? OptionalLong.of(p.getLagMillis()) : OptionalLong.empty(),
+                    known ? OptionalLong.of(p.getLagRecords()) : OptionalLong.empty(),
+                    p.getEndOffsetSum());
+        }
     }
 }

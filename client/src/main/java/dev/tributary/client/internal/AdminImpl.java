@@ -203,9 +203,15 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public TieringOverview tieringStatus() {
+    public TieringOverview tieringStatus(boolean withPartitions) {
         TieringStatusResponse r =
-                call(() -> rpc.admin().getTieringStatus(TieringStatusRequest.getDefaultInstance()));
+                call(
+                        () ->
+                                rpc.admin()
+                                        .getTieringStatus(
+                                                TieringStatusRequest.newBuilder()
+                                                        .setPartitions(withPartitions)
+                                                        .build()));
         return new TieringOverview(
                 r.getTablesList().stream().map(TableTieringStatus::fromPb).toList(),
                 r.getQueueLength(),
@@ -213,7 +219,7 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public TableTieringStatus tieringStatus(TablePath path) {
+    public TableTieringStatus tieringStatus(TablePath path, boolean withPartitions) {
         TieringStatusResponse r =
                 call(
                         () ->
@@ -221,6 +227,7 @@ public final class AdminImpl implements Admin {
                                         .getTieringStatus(
                                                 TieringStatusRequest.newBuilder()
                                                         .setPath(ProtoConverters.toPb(path))
+                                                        .setPartitions(withPartitions)
                                                         .build()));
         if (r.getTablesCount() == 0) {
             throw new NotFoundException(

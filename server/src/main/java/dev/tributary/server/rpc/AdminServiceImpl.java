@@ -240,7 +240,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                     for (TableStatusView v : o.tables()) {
                         if (only == null || only == v.tableId()) {
                             TableInfo t = catalog.get(v.tableId());
-                            b.addTables(ServerConverters.toPb(v, t));
+                            b.addTables(ServerConverters.toPb(v, t, req.getPartitions()));
                         }
                     }
                     return b.build();

@@ -4,9 +4,11 @@ import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.PartitionInfoPb;
+import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
+import dev.tributary.server.status.PartitionLagView;
 import dev.tributary.server.status.TableStatusView;
 
 /** Server-side domain to wire conversions. */
@@ -34,7 +36,10 @@ final class ServerConverters {
                 .build();
     }
 
-    static TableTieringStatusPb toPb(TableStatusView v, TableInfo table) {
+    /**
+     * @param withPartitions also each partition's lag (T35); otherwise only their number
+     */
+    static TableTieringStatusPb toPb(TableStatusView v, TableInfo table, boolean withPartitions) {
         TableTieringStatusPb.Builder b =
                 TableTieringStatusPb.newBuilder()
                         .setTableId(v.tableId())
@@ -62,6 +67,24 @@ final class ServerConverters {
             b.setLastRound(toPb(v.lastRound()));
         }
         v.rounds().forEach(r -> b.addRecentRounds(toPb(r)));
+        b.setPartitionCount(v.partitions().size());
+        if (withPartitions) {
+            v.partitions().forEach(p -> b.addPartitions(toPb(p)));
+        }
+        return b.build();
+    }
+
+    private static PartitionLagPb toPb(PartitionLagView p) {
+        PartitionLagPb.Builder b =
+                PartitionLagPb.newBuilder()
+                        .setPartitionId(p.partitionId())
+                        .setName(p.name())
+                        .setState(p.state())
+                        .setEndOffsetSum(
+                                p.endOffsets().values().stream().mapToLong(Long::longValue).sum());
+        if (p.lagKnown()) {
+            b.setLagMillis(p.lagMillis()).setLagRecords(p.lagRecords());
+        }
         return b.build();
     }
 

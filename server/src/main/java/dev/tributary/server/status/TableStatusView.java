@@ -20,6 +20,9 @@ import java.util.Map;
  *     its running round is force-finished; -1 if none
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
+ * @param partitions a partitioned table's lag per partition, ordered by name (T35); empty for an
+ *     unpartitioned table. The table's lag is over all of them: records summed, the oldest age.
+ *     {@code tieredOffsets} and {@code endOffsets} are per partition then, empty at table level
  */
 public record TableStatusView(
         long tableId,
@@ -43,11 +46,13 @@ public record TableStatusView(
         long nextEventAtMillis,
         Map<Integer, Long> tieredOffsets,
         Map<Integer, Long> endOffsets,
-        List<String> warnings) {
+        List<String> warnings,
+        List<PartitionLagView> partitions) {
 
     public TableStatusView {
         rounds = List.copyOf(rounds);
         warnings = List.copyOf(warnings);
+        partitions = List.copyOf(partitions);
         if ((lagError == null) != (lagMillis != null && lagRecords != null)) {
             throw new IllegalArgumentException("a lag is either measured or has an error");
         }
@@ -88,7 +93,8 @@ public record TableStatusView(
                 nextEventAtMillis,
                 tieredOffsets,
                 endOffsets,
-                warnings);
+                warnings,
+                partitions);
     }
 
     /**
