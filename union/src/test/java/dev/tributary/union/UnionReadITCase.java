@@ -301,7 +301,16 @@ class UnionReadITCase {
                                 .filter(r -> r.getLong(2) >= 50_000L)
                                 .map(r -> Row.of(r.getField(0)))
                                 .toList());
+        assertThat(forceFinished(log))
+                .as("rounds of the log table were force-finished while reads ran (T13)")
+                .isPositive();
         printRounds(log, pk);
+    }
+
+    private long forceFinished(TablePath p) {
+        return conn.admin().tieringStatus(p).recentRounds().stream()
+                .filter(TableTieringStatus.Round::forceFinished)
+                .count();
     }
 
     @ParameterizedTest(name = "{0}")

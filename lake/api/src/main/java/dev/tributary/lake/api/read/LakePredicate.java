@@ -16,11 +16,12 @@ import java.util.function.ToIntFunction;
  * dev.tributary.common.types.DataTypeRoot} for the column's type.
  *
  * <p>Formats translate what they can into their own predicates to skip files and row groups; the
- * rest is checked row by row, so a {@link LakeReader} answers exactly. Immutable.
+ * rest is checked row by row, so a {@link LakeReader} answers exactly. Immutable and serializable
+ * (engines ship it to their readers).
  *
  * @since 0.1
  */
-public sealed interface LakePredicate
+public sealed interface LakePredicate extends java.io.Serializable
         permits LakePredicate.Compare,
                 LakePredicate.IsNull,
                 LakePredicate.In,
