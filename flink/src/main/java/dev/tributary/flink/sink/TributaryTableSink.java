@@ -6,9 +6,12 @@ import dev.tributary.flink.catalog.ConnectionConfig;
 import dev.tributary.flink.types.RowConverter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import org.apache.flink.table.catalog.TableDistribution;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.connector.sink.abilities.SupportsBucketing;
 import org.apache.flink.types.RowKind;
 
 /**
@@ -16,7 +19,7 @@ import org.apache.flink.types.RowKind;
  * only; a PK table takes an upsert changelog ({@code +I}, {@code +U} upsert, {@code -D} deletes the
  * key; {@code -U} is not needed and dropped by Flink's planner).
  */
-public final class TributaryTableSink implements DynamicTableSink {
+public final class TributaryTableSink implements DynamicTableSink, SupportsBucketing {
     private final ConnectionConfig connection;
     private final String table;
     private final TableDescriptor descriptor;
@@ -48,6 +51,17 @@ public final class TributaryTableSink implements DynamicTableSink {
         return SinkV2Provider.of(
                 new TributarySink(
                         connection, table, descriptor.hasPrimaryKey(), new RowConverter(types)));
+    }
+
+    /** The client routes every row to its bucket with the table's own bucket function. */
+    @Override
+    public Set<TableDistribution.Kind> listAlgorithms() {
+        return Set.of(TableDistribution.Kind.HASH);
+    }
+
+    @Override
+    public boolean requiresBucketCount() {
+        return true;
     }
 
     @Override
