@@ -53,6 +53,9 @@ class FlinkSqlITCase {
         conf.setString("server.rpc.port", "0");
         conf.setString("server.http.port", "-1");
         conf.setString("tiering.embedded.parallelism", "1");
+        // retention deletes tiered log segments quickly: a SELECT then needs the lake
+        conf.setString("log.segment.size", "4kb");
+        conf.setString("server.maintenance.interval", "200ms");
         server = TributaryServer.start(conf, Clock.system(), List.of(new TestTieringExtension()));
         conn = Connection.open(server.rpcTarget());
     }
@@ -100,7 +103,8 @@ class FlinkSqlITCase {
         env.executeSql(
                 "CREATE TABLE shop.orders (id BIGINT, item STRING, amount INT)"
                         + " DISTRIBUTED BY HASH(id) INTO 3 BUCKETS"
-                        + " WITH ('table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s')");
+                        + " WITH ('table.datalake.enabled' = 'true', 'table.datalake.freshness' = '1s',"
+                        + " 'table.log.retention-size' = '1kb')");
         env.executeSql(
                 "CREATE TABLE shop.scratch (k INT, v STRING, PRIMARY KEY (k) NOT ENFORCED)"
                         + " WITH ('bucket.num' = '2', 'table.log.ttl' = '2d')");
@@ -122,20 +126,29 @@ class FlinkSqlITCase {
                 .containsExactly("+I[orders]");
 
         // first batch: tiered into the lake; second: stays in the store (the fresh tail)
-        env.executeSql("INSERT INTO shop.orders VALUES " + values(0, 300)).await();
+        env.executeSql("INSERT INTO shop.orders VALUES " + values(0, 3000)).await();
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> conn.admin().tieringStatus(orders.path()).lagRecords().orElse(1) == 0);
-        env.executeSql("INSERT INTO shop.orders VALUES " + values(300, 400)).await();
+                .until(
+                        () ->
+                                conn.admin().tieringStatus(orders.path()).lagRecords().orElse(1)
+                                                == 0
+                                        && conn
+                                                .logScanner(orders.path())
+                                                .startOffsets()
+                                                .values()
+                                                .stream()
+                                                .anyMatch(o -> o > 0));
+        env.executeSql("INSERT INTO shop.orders VALUES " + values(3000, 4000)).await();
 
         List<Row> all = collect(env.executeSql("SELECT id, item, amount FROM shop.orders"));
-        assertThat(all).hasSize(400);
-        assertThat(all.stream().map(r -> r.getField(0)).distinct().count()).isEqualTo(400);
+        assertThat(all).hasSize(4000);
+        assertThat(all.stream().map(r -> r.getField(0)).distinct().count()).isEqualTo(4000);
         List<Row> filtered =
                 collect(
                         env.executeSql(
                                 "SELECT amount, id FROM shop.orders WHERE amount < 20 AND item <> 'item-7'"));
         List<String> expected = new ArrayList<>();
-        for (long i = 0; i < 400; i++) {
+        for (long i = 0; i < 4000; i++) {
             int amount = (int) (i % 50);
             if (amount < 20 && !("item-" + (i % 10)).equals("item-7")) {
                 expected.add(Row.of(amount, i).toString());

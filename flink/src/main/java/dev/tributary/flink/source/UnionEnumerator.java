@@ -56,11 +56,12 @@ final class UnionEnumerator implements SplitEnumerator<UnionSplit, UnionEnumerat
                 UnionPlan plan = scan.plan();
                 LOG.info(
                         "union read of {}: lake snapshot {}, {} records from the lake, {} from"
-                                + " the store",
+                                + " the store; buckets {}",
                         spec.table(),
                         plan.snapshot().map(s -> Long.toString(s.snapshotId())).orElse("none"),
                         plan.lakeRecords(),
-                        plan.storeRecords());
+                        plan.storeRecords(),
+                        plan.buckets());
                 List<UnionSplit> splits = new ArrayList<>();
                 for (BucketReadState b : plan.buckets()) {
                     splits.add(new UnionSplit(b));
