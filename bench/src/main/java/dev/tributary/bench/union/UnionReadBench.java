@@ -1,6 +1,7 @@
 package dev.tributary.bench.union;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.scan.RecordIterator;
@@ -114,9 +115,13 @@ public final class UnionReadBench {
                                             .bucketCount(buckets)
                                             .bucketKeys("id")
                                             .property("table.datalake.enabled", "true")
-                                            .property("table.datalake.freshness", "2s")
+                                            .property("table.datalake.freshness", "1s")
                                             .build(),
                                     false);
+            try (LakeStorage lake = LakeAccess.open(conn.admin(), Map.of()).orElseThrow()) {
+                // idempotent: the server may have created it already
+                lake.catalog().createTable(path, info.descriptor());
+            }
             Random random = new Random(seed);
             long lakeRows = (long) (rows * lakeFraction);
             long t0 = System.nanoTime();
@@ -124,13 +129,25 @@ public final class UnionReadBench {
             System.out.printf(
                     "wrote %,d rows in %.1f s; tiering them...%n",
                     lakeRows, (System.nanoTime() - t0) / 1e9);
+            // pending by now (1s freshness); a long freshness keeps the round ceiling (T13) from
+            // cutting the one round that tiers the load, and no round runs after it
+            conn.admin()
+                    .alterTable(
+                            path,
+                            TableAlteration.create()
+                                    .setProperty("table.datalake.freshness", "30min"));
             t0 = System.nanoTime();
             try (EmbeddedTiering job =
                     EmbeddedTiering.start(
                             GatewayTieringService.factory(server.rpcTarget(), null, Map.of()),
                             conf)) {
+                long deadline = System.nanoTime() + 20L * 60 * 1_000_000_000L;
                 while (conn.admin().tieringStatus(path).lagRecords().orElse(1) != 0) {
-                    LockSupport.parkNanos(200_000_000L);
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(
+                                "not tiered after 20 minutes: " + conn.admin().tieringStatus(path));
+                    }
+                    LockSupport.parkNanos(500_000_000L);
                 }
             }
             System.out.printf("tiered in %.1f s (job stopped)%n", (System.nanoTime() - t0) / 1e9);
