@@ -99,6 +99,9 @@ public final class UnionReadBench {
         conf.setString("server.rpc.port", "0");
         conf.setString("server.http.port", "-1");
         conf.setString("datalake.format", format);
+        // the job's writers need the warehouse too (the server alone defaults it)
+        conf.setString("datalake." + format + ".warehouse", dir.resolve("lake").toUri().toString());
+        conf.setString("tiering.embedded.parallelism", "2");
         conf.setString("log.flush.policy", "os-cache");
         System.out.printf(
                 "union read bench: %,d rows, %.0f%% in the lake, %s, %d buckets, seed %d, dir %s%n",
