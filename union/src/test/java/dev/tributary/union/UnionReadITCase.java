@@ -438,6 +438,70 @@ class UnionReadITCase {
     }
 
     @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"paimon", "iceberg"})
+    void t40_aReadWhoseStoreRecordsRetentionDeletedMovesToTheNewerSnapshotExactly(String format)
+            throws Exception {
+        start(format, Map.of("log.segment.size", "4kb", "server.maintenance.interval", "200ms"));
+        TablePath log = create("events", LOG, 2, Map.of("table.log.retention-size", "1kb")).path();
+        Writers writers = new Writers(log, create("unused", PK, 1, Map.of()).path());
+        writers.backlog(2_000);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> conn.admin().tieringStatus(log).lagRecords().orElse(1) == 0);
+        // hold tiering so the plan has a store tail
+        conn.admin()
+                .alterTable(
+                        log,
+                        dev.tributary.client.admin.TableAlteration.create()
+                                .setProperty("table.datalake.freshness", "1h"));
+        writers.backlog(500);
+        try (UnionScan scan = UnionScan.builder(conn, log).lake(lake).build()) {
+            UnionPlan plan = scan.plan();
+            assertThat(plan.storeRecords()).as("the plan reads a store tail").isPositive();
+            // the tail gets tiered, more is written and tiered, retention deletes it from the store
+            conn.admin()
+                    .alterTable(
+                            log,
+                            dev.tributary.client.admin.TableAlteration.create()
+                                    .setProperty("table.datalake.freshness", "1s"));
+            writers.backlog(2_000);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () -> {
+                                Map<Integer, Long> starts = conn.logScanner(log).startOffsets();
+                                return conn.admin().tieringStatus(log).lagRecords().orElse(1) == 0
+                                        && plan.buckets().stream()
+                                                .allMatch(
+                                                        b ->
+                                                                starts.getOrDefault(b.bucket(), 0L)
+                                                                        > b.storeFrom());
+                            });
+            List<Row> rows = new ArrayList<>();
+            int moves = 0;
+            List<Row> expected = new ArrayList<>();
+            for (BucketReadState b : plan.buckets()) {
+                try (BucketUnionReader r = scan.open(b)) {
+                    while (r.next()) {
+                        rows.add(r.row());
+                    }
+                    assertThat(r.finished()).isTrue();
+                    moves += r.retentionMoves();
+                }
+                expected.addAll(writers.logRows(b.bucket(), b.storeTo()));
+            }
+            assertThat(moves)
+                    .as("every bucket with a store tail moved to the newer snapshot")
+                    .isEqualTo(
+                            (int)
+                                    plan.buckets().stream()
+                                            .filter(b -> b.storeTo() > b.storeFrom())
+                                            .count());
+            assertThat(rows)
+                    .as("exactly the planned records, once (seed %d)", seed)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"paimon"})
     void t40_aTableNeverTieredOrNotLakeEnabledReadsTheStoreAlone(String format) throws Exception {
         start(format, Map.of());
