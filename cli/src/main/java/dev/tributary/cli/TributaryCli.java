@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
             dev.tributary.cli.command.PartitionCommand.class,
             WriteCommand.class,
             ScanCommand.class,
+            dev.tributary.cli.command.QueryCommand.class,
             LookupCommand.class,
             TieringCommand.class,
             dev.tributary.cli.command.TieringJobCommand.class,

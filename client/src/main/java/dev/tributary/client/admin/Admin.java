@@ -104,4 +104,10 @@ public interface Admin {
      *     not lake-enabled
      */
     TableTieringStatus tieringStatus(TablePath path, boolean withPartitions);
+
+    /**
+     * The lake the server tiers into: its format and the format's settings, for readers that open
+     * the lake themselves (union read, T40).
+     */
+    LakeInfo describeLake();
 }

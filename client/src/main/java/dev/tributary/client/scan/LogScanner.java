@@ -50,22 +50,35 @@ public final class LogScanner {
      *     {@link #partitionEndOffsets()}
      */
     public Map<Integer, Long> endOffsets() {
+        requireUnpartitioned("end");
+        return toMap(listOffsets().getEndOffsetsList());
+    }
+
+    /**
+     * Each bucket's start offset: the first record still in the store (retention deletes older
+     * ones; for a lake table only records already tiered), for an unpartitioned table.
+     *
+     * @throws InvalidInputException for a partitioned table
+     */
+    public Map<Integer, Long> startOffsets() {
+        requireUnpartitioned("start");
+        return toMap(listOffsets().getStartOffsetsList());
+    }
+
+    private void requireUnpartitioned(String which) {
         if (table.descriptor().isPartitioned()) {
             throw new InvalidInputException(
                     "table "
                             + table.path()
-                            + " is partitioned: ask for one partition's end offsets");
+                            + " is partitioned: ask for one partition's "
+                            + which
+                            + " offsets");
         }
-        ListOffsetsResponse r =
-                RpcClient.call(
-                        () ->
-                                rpc.read()
-                                        .listOffsets(
-                                                ListOffsetsRequest.newBuilder()
-                                                        .setTableId(table.tableId())
-                                                        .build()));
+    }
+
+    private static Map<Integer, Long> toMap(java.util.List<BucketOffsetPb> offsets) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : r.getEndOffsetsList()) {
+        for (BucketOffsetPb b : offsets) {
             out.put(b.getBucket(), b.getOffset());
         }
         return out;
@@ -138,6 +151,16 @@ public final class LogScanner {
             throw new InvalidInputException(
                     "invalid offset range [" + fromOffset + ", " + toOffset + ")");
         }
+    }
+
+    private ListOffsetsResponse listOffsets() {
+        return RpcClient.call(
+                () ->
+                        rpc.read()
+                                .listOffsets(
+                                        ListOffsetsRequest.newBuilder()
+                                                .setTableId(table.tableId())
+                                                .build()));
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.row.Row;
 import dev.tributary.common.types.TableDescriptor;
 import java.util.Objects;
 
@@ -76,12 +75,12 @@ public record LakeWriterContext(
     }
 
     /** Rows may be narrower than the table (older schema), never wider. */
-    public void checkArity(Row row) {
+    public void checkArity(int fields) {
         int columns = table.schema().fieldCount();
-        if (row.arity() > columns) {
+        if (fields > columns) {
             throw new InvalidInputException(
                     "row has "
-                            + row.arity()
+                            + fields
                             + " fields but table '"
                             + tablePath
                             + "' has "
