@@ -17,10 +17,16 @@ final class PartitionTracker {
     private final Set<Long> behind = new HashSet<>();
     private boolean seeded;
 
-    /** Partitions to look at now: {@code changed} plus those known to be behind. */
-    List<Long> candidates(Collection<Long> changed, Collection<Long> allPartitions) {
+    /**
+     * Partitions to look at now: {@code changed} plus those known to be behind.
+     *
+     * @param allPartitions every partition of the table, asked for only on the first call (until
+     *     then nothing is known to be tiered); later plans cost what the active partitions cost
+     */
+    List<Long> candidates(
+            Collection<Long> changed, java.util.function.Supplier<Collection<Long>> allPartitions) {
         if (!seeded) {
-            behind.addAll(allPartitions);
+            behind.addAll(allPartitions.get());
             seeded = true;
         }
         behind.addAll(changed);

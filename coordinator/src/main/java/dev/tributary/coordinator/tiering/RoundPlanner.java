@@ -60,9 +60,10 @@ final class RoundPlanner {
         List<Long> ids =
                 tracker.candidates(
                         buckets.drainChangedPartitions(table.tableId()),
-                        partitions.partitions(table.tableId()).stream()
-                                .map(PartitionInfo::partitionId)
-                                .toList());
+                        () ->
+                                partitions.partitions(table.tableId()).stream()
+                                        .map(PartitionInfo::partitionId)
+                                        .toList());
         List<BucketWork> work = new ArrayList<>();
         Map<Long, String> names = new HashMap<>();
         for (long id : ids) {
