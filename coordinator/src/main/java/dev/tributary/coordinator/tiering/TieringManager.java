@@ -332,11 +332,26 @@ public final class TieringManager {
 
     // ---------------------------------------------------------------- jobs and heartbeats
 
+    /** Registers a job that does not say how many readers it runs. */
+    public JobRegistration registerJob(String jobId, String group) {
+        return registerJob(jobId, group, 0);
+    }
+
     /**
      * Registers (or re-registers) a job. A re-registering job has restarted: its rounds that are
      * not committing are failed, so their epochs are fenced (T19).
+     *
+     * @param parallelism the job's readers, 0 when unknown; kept for status and planning (T44), it
+     *     changes nothing in scheduling
      */
-    public JobRegistration registerJob(String jobId, String group) {
+    public JobRegistration registerJob(String jobId, String group, int parallelism) {
+        if (parallelism < 0) {
+            throw new InvalidInputException(
+                    "job "
+                            + jobId
+                            + ": parallelism must be >= 0 (0 = unknown), got "
+                            + parallelism);
+        }
         if (jobId == null || jobId.isBlank()) {
             throw new InvalidInputException("a tiering job needs a non-empty id");
         }
@@ -354,6 +369,7 @@ public final class TieringManager {
             job = new JobInfo(jobId, g);
             jobs.put(jobId, job);
         }
+        job.parallelism = parallelism;
         touch(job);
         return new JobRegistration(
                 jobId,

@@ -32,7 +32,11 @@ final class TieringStatusBuilder {
         for (JobInfo j : m.jobsView().values()) {
             jobs.add(
                     new JobStatus(
-                            j.jobId, j.group, j.lastHeartbeatMillis, new ArrayList<>(j.tables)));
+                            j.jobId,
+                            j.group,
+                            j.parallelism,
+                            j.lastHeartbeatMillis,
+                            new ArrayList<>(j.tables)));
         }
         jobs.sort(Comparator.comparing(JobStatus::jobId));
         return new CoordinatorStatus(

@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.TieringHarness;
@@ -129,6 +130,23 @@ class EpochLivenessTest {
                         false);
         assertThat(rep.acks().get(0).fenced()).isTrue();
         h.assertState(t, TieringState.TIERING);
+    }
+
+    @Test
+    @DisplayName(
+            "T44 a job registers with its parallelism; the status reports it (0 when not given), a"
+                    + " re-registration replaces it, a negative one is refused")
+    void t44JobParallelismInStatus() {
+        h.tiering().registerJob("wide", null, 16);
+        h.tiering().registerJob("unknown", "etl");
+        assertThat(h.tiering().status().jobs())
+                .extracting(j -> j.jobId() + "/" + j.group() + "/" + j.parallelism())
+                .containsExactly("unknown/etl/0", "wide/default/16");
+        h.tiering().registerJob("wide", null, 4);
+        assertThat(h.tiering().status().jobs().get(1).parallelism()).isEqualTo(4);
+        assertThatThrownBy(() -> h.tiering().registerJob("bad", null, -1))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class)
+                .hasMessageContaining("parallelism");
     }
 
     @Test

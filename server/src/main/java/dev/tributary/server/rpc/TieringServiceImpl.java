@@ -75,7 +75,10 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 out,
                 () ->
                         coordinator
-                                .registerJob(req.getJobId(), emptyToNull(req.getGroup()))
+                                .registerJob(
+                                        req.getJobId(),
+                                        emptyToNull(req.getGroup()),
+                                        req.getParallelism())
                                 .thenApply(
                                         r ->
                                                 RegisterJobResponse.newBuilder()
