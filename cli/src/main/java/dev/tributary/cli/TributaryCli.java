@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
             ScanCommand.class,
             LookupCommand.class,
             TieringCommand.class,
+            dev.tributary.cli.command.PlanCommand.class,
             dev.tributary.cli.command.TieringJobCommand.class,
             dev.tributary.cli.demo.DemoCommand.class,
             CommandLine.HelpCommand.class

@@ -40,6 +40,9 @@ public final class Recommender {
     /** A table using at least this share of its group's busy readers may be moved out. */
     static final double HEAVY_SHARE = 0.25;
 
+    /** A change not aimed at one table is worth it if it cuts the total excess by this much. */
+    static final double SIGNIFICANT_GAIN = 0.25;
+
     private final Workload base;
     private final SimulationResult baseline;
     private final Function<Workload, SimulationResult> simulate;
@@ -78,11 +81,10 @@ public final class Recommender {
         if (base.queuePolicy() != QueuePolicy.FIFO) {
             return;
         }
-        consider(
+        considerGain(
                 Recommendation.Kind.POLICY,
                 "queue policy: fifo -> deadline",
                 "set tiering.queue.policy: deadline in the server's configuration and restart it",
-                false,
                 base.withQueuePolicy(QueuePolicy.DEADLINE));
     }
 
@@ -202,7 +204,7 @@ public final class Recommender {
                 Workload v =
                         base.withTable(h.name(), t -> t.withGroup(group))
                                 .plusJob(new JobLoad(group + "-job", group, readers, job.reader()));
-                consider(
+                considerGain(
                         Recommendation.Kind.GROUP,
                         "move "
                                 + h.name()
@@ -219,10 +221,10 @@ public final class Recommender {
                                 + h.name()
                                 + " --set table.datalake.tiering.group="
                                 + group
-                                + ", and start a job for it: tributary tiering-job --group "
+                                + ", and start a job for the group: tributary tiering-job"
+                                + " --coordinator HOST:PORT --set tiering.job.group="
                                 + group
                                 + " (more readers in all)",
-                        false,
                         v);
             }
         }
@@ -299,6 +301,43 @@ public final class Recommender {
                         d.nowMissed,
                         d.stillMissed));
         return true;
+    }
+
+    /** Like {@link #consider}, but a large enough cut of the total excess also counts. */
+    private void considerGain(
+            Recommendation.Kind kind, String change, String how, Workload variant) {
+        SimulationResult r = simulate.apply(variant);
+        Diff d = diff(r);
+        if (!d.nowMissed.isEmpty()) {
+            return;
+        }
+        long before = excess(baseline);
+        long after = excess(r);
+        if (d.nowMet.isEmpty() && after > before * (1 - SIGNIFICANT_GAIN)) {
+            return;
+        }
+        out.add(
+                new Recommendation(
+                        kind,
+                        change,
+                        how,
+                        false,
+                        variant,
+                        r,
+                        d.nowMet,
+                        d.nowMissed,
+                        d.stillMissed));
+    }
+
+    /** Total p99 excess over their targets of the tables that miss in the baseline. */
+    private long excess(SimulationResult r) {
+        long sum = 0;
+        for (TableOutcome t : r.tables()) {
+            if (missing.contains(t.name())) {
+                sum += t.missedByMillis();
+            }
+        }
+        return sum;
     }
 
     private void add(

@@ -76,8 +76,8 @@ public final class PlanText {
                     j.id(),
                     j.group(),
                     Integer.toString(j.parallelism()),
-                    Quantities.formatBytesPerSecond(m.logBytesPerSecond()),
-                    Quantities.formatBytesPerSecond(m.snapshotBytesPerSecond()),
+                    Quantities.shortBytesPerSecond(m.logBytesPerSecond()),
+                    Quantities.shortBytesPerSecond(m.snapshotBytesPerSecond()),
                     duration(m.splitOverhead().toMillis()),
                     duration(m.commitTime().toMillis()),
                     Math.round(p.jobs().get(i).utilization() * 100) + "%");

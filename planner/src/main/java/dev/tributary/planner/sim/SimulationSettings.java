@@ -27,6 +27,19 @@ public record SimulationSettings(Duration horizon, Duration warmup, long seed) {
         }
     }
 
+    /**
+     * Settings for a workload: a horizon of twenty freshness intervals of its slowest table, at
+     * least an hour and at most a day, so every table runs many rounds after the warm-up.
+     */
+    public static SimulationSettings forWorkload(dev.tributary.planner.workload.Workload w) {
+        long maxFreshness = 0;
+        for (dev.tributary.planner.workload.TableLoad t : w.tables()) {
+            maxFreshness = Math.max(maxFreshness, t.freshness().toMillis());
+        }
+        long horizon = Math.max(3_600_000L, Math.min(86_400_000L, 20 * maxFreshness));
+        return new SimulationSettings(Duration.ofMillis(horizon), null, DEFAULT.seed());
+    }
+
     public SimulationSettings withHorizon(Duration h) {
         return new SimulationSettings(h, warmup, seed);
     }

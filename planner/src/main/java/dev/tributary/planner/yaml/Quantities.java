@@ -114,6 +114,24 @@ public final class Quantities {
         return ms + "ms";
     }
 
+    /** For people rather than files: three significant digits, e.g. {@code 7.73MB/s}. */
+    public static String shortBytesPerSecond(double bytesPerSecond) {
+        return shortBytes(bytesPerSecond) + "/s";
+    }
+
+    /** For people rather than files: three significant digits, e.g. {@code 36.0GB}. */
+    public static String shortBytes(double bytes) {
+        String[] units = {"B", "KB", "MB", "GB", "TB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        BigDecimal d = new BigDecimal(v).round(new java.math.MathContext(3));
+        return d.stripTrailingZeros().toPlainString() + units[u];
+    }
+
     /** A size in the largest decimal unit with a value of at least 1, to 6 significant digits. */
     public static String formatBytes(double bytes) {
         String[] units = {"B", "KB", "MB", "GB", "TB"};
