@@ -1,6 +1,7 @@
 package dev.tributary.cli.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
@@ -9,9 +10,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tributary.cli.TributaryCli;
 import dev.tributary.cli.embedded.EmbeddedTieringExtension;
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -150,6 +153,18 @@ class PlanCommandITCase {
             assertThat(verdicts.get("shop.audit").get("text").asText())
                     .matches("met at p99|missed by .* at p99");
             assertThat(verdicts.get("shop.audit").get("lagTargetMillis").asLong()).isEqualTo(5_000);
+            // a lag target that is not a duration is refused when it is set
+            assertThatThrownBy(
+                            () ->
+                                    conn.admin()
+                                            .alterTable(
+                                                    EVENTS,
+                                                    TableAlteration.create()
+                                                            .setProperty(
+                                                                    "table.datalake.lag-target",
+                                                                    "soon")))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("table.datalake.lag-target");
         }
     }
 

@@ -17,6 +17,14 @@ import java.util.Locale;
  * weighted by relative error, with both kept non-negative. Snapshot splits get their own
  * throughput, fitted with the overhead of the log rounds.
  *
+ * <p>Tables differ in what a byte costs the lake writer (a primary-key table's changelog is merged
+ * by key, schemas differ), so each table with {@link #MIN_TABLE_ROUNDS} or more log rounds gets its
+ * own log throughput, fitted with the job's overhead; the others use the job's.
+ *
+ * <p>Real rounds scatter around any such model (GC pauses, cores shared with writers and the
+ * server): the standard deviation of {@code ln(measured / modeled)} over the rounds becomes the
+ * model's jitter, which the simulator draws per round, so p99 and peak lag see slow rounds too.
+ *
  * <p>What the fit cannot tell is said in the notes: rounds whose data time is a small part of their
  * duration say only that the throughput is at least some value (then it is that value or the
  * default, whichever is higher, which barely matters at such rates); without snapshot rounds the
@@ -26,11 +34,25 @@ public final class ReaderCalibration {
     /** Below this share of the rounds' time spent moving data, the throughput is not measurable. */
     static final double MIN_DATA_SHARE = 0.05;
 
+    /** Log rounds a table needs for a throughput of its own. */
+    static final int MIN_TABLE_ROUNDS = 3;
+
+    /** Rounds needed to measure the jitter. */
+    static final int MIN_JITTER_ROUNDS = 5;
+
+    /** The largest jitter taken from rounds. */
+    static final double MAX_JITTER = 1.5;
+
     private ReaderCalibration() {}
 
-    /** The fitted model and how it was obtained. */
+    /**
+     * The fitted model and how it was obtained.
+     *
+     * @param tableLogRates per table with enough log rounds, its own log throughput (bytes/s)
+     */
     public record Result(
             ReaderModel model,
+            java.util.Map<String, Double> tableLogRates,
             int logRounds,
             int snapshotRounds,
             double meanAbsoluteError,
@@ -52,7 +74,13 @@ public final class ReaderCalibration {
                             + " and "
                             + fallback.splitOverhead().toMillis()
                             + " ms per split are assumed");
-            return new Result(fallback.withCommitTime(Duration.ofMillis(commit)), 0, 0, 0, notes);
+            return new Result(
+                    fallback.withCommitTime(Duration.ofMillis(commit)),
+                    java.util.Map.of(),
+                    0,
+                    0,
+                    0,
+                    notes);
         }
         Fit f = fitLog(log.isEmpty() ? snap : log, commit, fallback);
         double logRate = f.rate;
@@ -80,21 +108,45 @@ public final class ReaderCalibration {
                         Duration.ofMillis(Math.round(f.overheadMillis)),
                         Duration.ofMillis(commit),
                         fallback.splitMaxRecords());
-        double err = meanAbsoluteError(samples, model);
+        java.util.Map<String, Double> perTable = new java.util.TreeMap<>();
+        if (f.rateMeasured) {
+            java.util.Map<String, List<RoundSample>> byTable = new java.util.TreeMap<>();
+            for (RoundSample s : log) {
+                byTable.computeIfAbsent(s.table(), t -> new ArrayList<>()).add(s);
+            }
+            byTable.forEach(
+                    (table, rounds) -> {
+                        if (rounds.size() >= MIN_TABLE_ROUNDS) {
+                            double rate = fitRate(rounds, commit, f.overheadMillis, Double.NaN);
+                            if (!Double.isNaN(rate)) {
+                                perTable.put(table, rate);
+                            }
+                        }
+                    });
+        }
+        double jitter = jitter(samples, model, perTable);
+        model = model.withJitter(jitter);
+        double err = meanAbsoluteError(samples, model, perTable);
         notes.add(
                 String.format(
                         Locale.ROOT,
                         "readers fitted over %d log and %d snapshot rounds: %s per reader (log), %s"
                                 + " (snapshot), %d ms per split, %d ms per commit; the fit's mean"
-                                + " error on these rounds is %.0f%%",
+                                + " error on these rounds is %.0f%%, their scatter (jitter) %.2f",
                         log.size(),
                         snap.size(),
                         rate(logRate),
                         rate(snapRate),
                         Math.round(f.overheadMillis),
                         commit,
-                        err * 100));
-        return new Result(model, log.size(), snap.size(), err, notes);
+                        err * 100,
+                        jitter));
+        if (!perTable.isEmpty()) {
+            List<String> rates = new ArrayList<>();
+            perTable.forEach((t, r) -> rates.add(t + " " + rate(r)));
+            notes.add("per-table log throughput: " + String.join(", ", rates));
+        }
+        return new Result(model, perTable, log.size(), snap.size(), err, notes);
     }
 
     private static long commitMillis(
@@ -218,18 +270,53 @@ public final class ReaderCalibration {
         return Math.max(0, s.durationMillis() - c);
     }
 
+    /** Standard deviation of {@code ln(measured / modeled)} over the rounds; 0 with too few. */
+    static double jitter(
+            List<RoundSample> samples, ReaderModel m, java.util.Map<String, Double> tableRates) {
+        if (samples.size() < MIN_JITTER_ROUNDS) {
+            return 0;
+        }
+        double sum = 0;
+        double sumSq = 0;
+        int n = 0;
+        for (RoundSample s : samples) {
+            double predicted = modeled(s, m, tableRates);
+            if (predicted <= 0 || s.durationMillis() <= 0) {
+                continue;
+            }
+            double r = Math.log(s.durationMillis() / predicted);
+            sum += r;
+            sumSq += r * r;
+            n++;
+        }
+        if (n < MIN_JITTER_ROUNDS) {
+            return 0;
+        }
+        double mean = sum / n;
+        double var = Math.max(0, sumSq / n - mean * mean);
+        return Math.min(MAX_JITTER, Math.round(Math.sqrt(var) * 100) / 100.0);
+    }
+
+    /** A round's duration under the model, as if alone on its job. */
+    static double modeled(RoundSample s, ReaderModel m, java.util.Map<String, Double> tableRates) {
+        double rate =
+                s.snapshot()
+                        ? m.snapshotBytesPerSecond()
+                        : tableRates.getOrDefault(s.table(), m.logBytesPerSecond());
+        return s.waves() * m.splitOverhead().toMillis()
+                + s.criticalBytes() * 1000.0 / rate
+                + (s.commitMillis() >= 0 ? s.commitMillis() : m.commitTime().toMillis());
+    }
+
     /** The model's mean relative error on {@code samples}, each taken as if alone on its job. */
-    public static double meanAbsoluteError(List<RoundSample> samples, ReaderModel m) {
+    public static double meanAbsoluteError(
+            List<RoundSample> samples, ReaderModel m, java.util.Map<String, Double> tableRates) {
         if (samples.isEmpty()) {
             return 0;
         }
         double sum = 0;
         for (RoundSample s : samples) {
-            double rate = s.snapshot() ? m.snapshotBytesPerSecond() : m.logBytesPerSecond();
-            double predicted =
-                    s.waves() * m.splitOverhead().toMillis()
-                            + s.criticalBytes() * 1000.0 / rate
-                            + m.commitTime().toMillis();
+            double predicted = modeled(s, m, tableRates);
             sum += Math.abs(predicted - s.durationMillis()) / Math.max(1, s.durationMillis());
         }
         return sum / samples.size();

@@ -68,6 +68,7 @@ public final class PlanText {
                         "SNAPSHOT/READER",
                         "PER SPLIT",
                         "COMMIT",
+                        "JITTER",
                         "BUSY");
         for (int i = 0; i < w.jobs().size(); i++) {
             JobLoad j = w.jobs().get(i);
@@ -80,6 +81,7 @@ public final class PlanText {
                     Quantities.shortBytesPerSecond(m.snapshotBytesPerSecond()),
                     duration(m.splitOverhead().toMillis()),
                     duration(m.commitTime().toMillis()),
+                    String.format(Locale.ROOT, "%.2f", m.jitter()),
                     Math.round(p.jobs().get(i).utilization() * 100) + "%");
         }
         return g.toString();
@@ -116,10 +118,13 @@ public final class PlanText {
 
     /** "met at p99" or "missed by 34s at p99". */
     public static String verdict(TableOutcome t) {
-        if (t.rounds() == 0) {
-            return "missed: no round ends";
+        if (t.met()) {
+            return "met at p99";
         }
-        return t.met() ? "met at p99" : "missed by " + duration(t.missedByMillis()) + " at p99";
+        return "missed by "
+                + duration(t.missedByMillis())
+                + " at p99"
+                + (t.rounds() == 0 ? " (no round ends)" : "");
     }
 
     static String recommendations(PlanReport r) {

@@ -10,6 +10,7 @@ import dev.tributary.coordinator.tiering.RoundReport;
 import dev.tributary.coordinator.tiering.RoundStats;
 import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.planner.workload.JobLoad;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -220,7 +221,11 @@ final class SimulatedJob {
         long now = loop.nowMillis();
         TableModel table = tables.get(plan.tableId());
         int ordinal = roundsGranted.merge(plan.tableId(), 1, Integer::sum);
-        Round round = new Round(plan, table, ordinal, now, now + plan.freshness().toMillis());
+        double sigma = load.reader().jitter();
+        double factor =
+                sigma == 0 ? 1 : Math.exp(sigma * random.nextGaussian() - sigma * sigma / 2);
+        Round round =
+                new Round(plan, table, ordinal, now, now + plan.freshness().toMillis(), factor);
         for (BucketWork w : plan.buckets()) {
             if (w.kind() == BucketWork.Kind.SNAPSHOT) {
                 round.splits.add(split(round, w, w.startOffset(), w.endOffset()));
@@ -250,7 +255,12 @@ final class SimulatedJob {
     }
 
     private Split split(Round round, BucketWork w, long from, long to) {
-        long millis = round.table.splitMillis(load.reader(), w, from, to, round.ordinal);
+        long millis =
+                Math.max(
+                        1,
+                        Math.round(
+                                round.table.splitMillis(load.reader(), w, from, to, round.ordinal)
+                                        * round.jitter));
         return new Split(round, w, from, to, millis, round.table.overheadMillis(load.reader()));
     }
 
@@ -369,8 +379,12 @@ final class SimulatedJob {
                         new RoundStats(records, bytes),
                         r.forceFinished);
         CompletableFuture<Long>[] commit = new CompletableFuture[1];
+        Duration commitTime =
+                r.table.load.commitTime() != null
+                        ? r.table.load.commitTime()
+                        : load.reader().commitTime();
         loop.withLakeLatency(
-                load.reader().commitTime().toMillis(),
+                Math.round(commitTime.toMillis() * r.jitter),
                 () -> commit[0] = core.tiering().commit(request));
         commit[0].whenComplete((id, e) -> loop.execute(() -> ended(r, e == null)));
     }
@@ -390,17 +404,31 @@ final class SimulatedJob {
         final int ordinal;
         final long grantedMillis;
         final long deadlineMillis;
+
+        /**
+         * This round's draw of the reader model's jitter: its splits and commit take that much
+         * longer.
+         */
+        final double jitter;
+
         final List<Split> splits = new ArrayList<>();
         int endedSplits;
         boolean forceFinished;
         boolean committing;
 
-        Round(RoundPlan plan, TableModel table, int ordinal, long grantedMillis, long deadline) {
+        Round(
+                RoundPlan plan,
+                TableModel table,
+                int ordinal,
+                long grantedMillis,
+                long deadline,
+                double jitter) {
             this.plan = plan;
             this.table = table;
             this.ordinal = ordinal;
             this.grantedMillis = grantedMillis;
             this.deadlineMillis = deadline;
+            this.jitter = jitter;
         }
 
         long skippedSplits() {

@@ -73,9 +73,12 @@ public record SimulationResult(
             double readersBusy,
             double dataShare) {
 
-        /** Whether the p99 lag stays within the lag target. */
+        /**
+         * Whether the p99 lag stays within the lag target (a table nobody writes to has no lag; one
+         * whose rounds never end has a lag that only grows).
+         */
         public boolean met() {
-            return rounds > 0 && lagP99Millis <= lagTarget.toMillis();
+            return lagP99Millis <= lagTarget.toMillis();
         }
 
         /** How far the p99 lag is above the target (0 when met). */

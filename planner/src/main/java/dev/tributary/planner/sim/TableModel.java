@@ -91,9 +91,14 @@ final class TableModel {
             return Math.max(
                     1, (first ? load.firstSplitDuration() : load.splitDuration()).toMillis());
         }
-        return Math.max(
-                1,
-                reader.splitMillis(splitBytes(w, from, to), w.kind() == BucketWork.Kind.SNAPSHOT));
+        long bytes = splitBytes(w, from, to);
+        if (w.kind() == BucketWork.Kind.LOG && load.logBytesPerSecond() > 0) {
+            return Math.max(
+                    1,
+                    reader.splitOverhead().toMillis()
+                            + (long) Math.ceil(bytes * 1000.0 / load.logBytesPerSecond()));
+        }
+        return Math.max(1, reader.splitMillis(bytes, w.kind() == BucketWork.Kind.SNAPSHOT));
     }
 
     /** The part of {@link #splitMillis} that is not moving data: what force-finish cannot cut. */

@@ -33,6 +33,11 @@ import java.util.Objects;
  *     null}
  * @param firstSplitDuration fixed model: duration of every split of the first round, else {@code
  *     null} (then {@code splitDuration})
+ * @param commitTime how long this table's lake commits take, {@code null} for its job's (commit
+ *     cost depends on the table: files per round, a primary-key merge)
+ * @param logBytesPerSecond how fast one reader moves this table's log (or changelog) records, 0 for
+ *     its job's log throughput (a primary-key table's changelog costs the lake writer more per byte
+ *     than an append-only log, and schemas differ)
  */
 public record TableLoad(
         String name,
@@ -47,7 +52,9 @@ public record TableLoad(
         long stateBytes,
         boolean tiered,
         Duration splitDuration,
-        Duration firstSplitDuration) {
+        Duration firstSplitDuration,
+        Duration commitTime,
+        double logBytesPerSecond) {
 
     /** The group of tables and jobs that name none. */
     public static final String DEFAULT_GROUP = "default";
@@ -82,10 +89,49 @@ public record TableLoad(
         if (stateBytes < 0) {
             throw new InvalidInputException(name + ": state-size must be >= 0");
         }
+        if (logBytesPerSecond < 0 || Double.isNaN(logBytesPerSecond)) {
+            throw new InvalidInputException(name + ": log-throughput must be > 0");
+        }
+        if (commitTime != null && commitTime.isNegative()) {
+            throw new InvalidInputException(name + ": commit-time must be >= 0");
+        }
         if (firstSplitDuration != null && splitDuration == null) {
             throw new InvalidInputException(
                     name + ": first-round-duration needs round-duration for the later rounds");
         }
+    }
+
+    /** A table that commits as fast as its job's commit time says. */
+    public TableLoad(
+            String name,
+            String group,
+            int buckets,
+            Duration freshness,
+            Duration lagTarget,
+            boolean primaryKey,
+            double writeRecordsPerSecond,
+            double recordBytes,
+            double hotBucketSkew,
+            long stateBytes,
+            boolean tiered,
+            Duration splitDuration,
+            Duration firstSplitDuration) {
+        this(
+                name,
+                group,
+                buckets,
+                freshness,
+                lagTarget,
+                primaryKey,
+                writeRecordsPerSecond,
+                recordBytes,
+                hotBucketSkew,
+                stateBytes,
+                tiered,
+                splitDuration,
+                firstSplitDuration,
+                null,
+                0);
     }
 
     static String normalizeGroup(String group) {
@@ -184,7 +230,9 @@ public record TableLoad(
                 stateBytes,
                 tiered,
                 splitDuration,
-                firstSplitDuration);
+                firstSplitDuration,
+                commitTime,
+                logBytesPerSecond);
     }
 
     public TableLoad withFreshness(Duration f) {
@@ -201,7 +249,9 @@ public record TableLoad(
                 stateBytes,
                 tiered,
                 splitDuration,
-                firstSplitDuration);
+                firstSplitDuration,
+                commitTime,
+                logBytesPerSecond);
     }
 
     public TableLoad withGroup(String g) {
@@ -218,7 +268,47 @@ public record TableLoad(
                 stateBytes,
                 tiered,
                 splitDuration,
-                firstSplitDuration);
+                firstSplitDuration,
+                commitTime,
+                logBytesPerSecond);
+    }
+
+    public TableLoad withCommitTime(Duration c) {
+        return new TableLoad(
+                name,
+                group,
+                buckets,
+                freshness,
+                lagTarget,
+                primaryKey,
+                writeRecordsPerSecond,
+                recordBytes,
+                hotBucketSkew,
+                stateBytes,
+                tiered,
+                splitDuration,
+                firstSplitDuration,
+                c,
+                logBytesPerSecond);
+    }
+
+    public TableLoad withLogThroughput(double bytesPerSecond) {
+        return new TableLoad(
+                name,
+                group,
+                buckets,
+                freshness,
+                lagTarget,
+                primaryKey,
+                writeRecordsPerSecond,
+                recordBytes,
+                hotBucketSkew,
+                stateBytes,
+                tiered,
+                splitDuration,
+                firstSplitDuration,
+                commitTime,
+                bytesPerSecond);
     }
 
     public TableLoad withLagTarget(Duration t) {
@@ -235,6 +325,8 @@ public record TableLoad(
                 stateBytes,
                 tiered,
                 splitDuration,
-                firstSplitDuration);
+                firstSplitDuration,
+                commitTime,
+                logBytesPerSecond);
     }
 }

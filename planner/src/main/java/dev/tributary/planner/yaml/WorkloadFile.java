@@ -35,7 +35,8 @@ import org.yaml.snakeyaml.representer.Representer;
  *   - {id: job-1, group: default, parallelism: 16, log-throughput: 30MB/s,
  *      snapshot-throughput: 30MB/s, split-overhead: 200ms, commit-time: 1s}
  * tables:
- *   - {name: shop.clicks, buckets: 16, freshness: 1min, write-rate: 48MB/s, record-size: 200B}
+ *   - {name: shop.clicks, buckets: 16, freshness: 1min, write-rate: 48MB/s, record-size: 200B,
+ *      commit-time: 1.5s, log-throughput: 25MB/s}
  *   - {name: shop.customers, buckets: 12, freshness: 5min, primary-key: true,
  *      write-rate: 2MB/s, state-size: 36GB, tiered: false}
  * simulation: {horizon: 1h, tables-created-before: 5min, seed: 1}
@@ -54,7 +55,8 @@ public final class WorkloadFile {
                     "snapshot-throughput",
                     "split-overhead",
                     "commit-time",
-                    "split-max-records");
+                    "split-max-records",
+                    "jitter");
     private static final Set<String> TABLE =
             Set.of(
                     "name",
@@ -70,7 +72,9 @@ public final class WorkloadFile {
                     "state-size",
                     "tiered",
                     "split-duration",
-                    "first-split-duration");
+                    "first-split-duration",
+                    "commit-time",
+                    "log-throughput");
     private static final Set<String> SIMULATION =
             Set.of("horizon", "warmup", "seed", "tables-created-before");
 
@@ -148,7 +152,8 @@ public final class WorkloadFile {
                             j.bytesPerSecond("snapshot-throughput", d.snapshotBytesPerSecond()),
                             j.duration("split-overhead", d.splitOverhead()),
                             j.duration("commit-time", d.commitTime()),
-                            j.longValue("split-max-records", d.splitMaxRecords()));
+                            j.longValue("split-max-records", d.splitMaxRecords()),
+                            j.doubleValue("jitter", d.jitter()));
             if (!j.has("parallelism")) {
                 throw new InvalidInputException("job " + id + " needs 'parallelism' (its readers)");
             }
@@ -209,7 +214,9 @@ public final class WorkloadFile {
                     t.bytes("state-size", 0),
                     t.bool("tiered", !pk),
                     t.duration("split-duration", null),
-                    t.duration("first-split-duration", null));
+                    t.duration("first-split-duration", null),
+                    t.duration("commit-time", null),
+                    t.bytesPerSecond("log-throughput", 0));
         } catch (InvalidInputException e) {
             throw new InvalidInputException(t.where + ": " + e.getMessage());
         }
@@ -238,6 +245,7 @@ public final class WorkloadFile {
             m.put("split-overhead", Quantities.formatDuration(r.splitOverhead()));
             m.put("commit-time", Quantities.formatDuration(r.commitTime()));
             m.put("split-max-records", r.splitMaxRecords());
+            m.put("jitter", Double.parseDouble(Quantities.plain(r.jitter())));
             jobs.add(m);
         }
         out.put("jobs", jobs);
@@ -267,6 +275,12 @@ public final class WorkloadFile {
             if (t.primaryKey()) {
                 m.put("state-size", Quantities.formatBytes(t.stateBytes()));
                 m.put("tiered", t.tiered());
+            }
+            if (t.commitTime() != null) {
+                m.put("commit-time", Quantities.formatDuration(t.commitTime()));
+            }
+            if (t.logBytesPerSecond() > 0) {
+                m.put("log-throughput", Quantities.formatBytesPerSecond(t.logBytesPerSecond()));
             }
             tables.add(m);
         }

@@ -98,6 +98,29 @@ class ReaderCalibrationTest {
     }
 
     @Test
+    @DisplayName(
+            "T44 rounds scattered around the model (a shared machine) give the model's jitter: the"
+                    + " standard deviation of ln(measured / modeled)")
+    void jitterFromScatter() {
+        long seed = 42;
+        Random rnd = new Random(seed);
+        List<RoundSample> rounds = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            int buckets = new int[] {16, 8, 12}[i % 3];
+            RoundSample exact =
+                    round("t" + buckets, false, buckets, 2, 4_000_000, 1, 40, 8e6, 100, 0);
+            long scattered =
+                    Math.round(exact.durationMillis() * Math.exp(0.3 * rnd.nextGaussian()));
+            rounds.add(
+                    new RoundSample(
+                            exact.table(), false, buckets, 2, exact.bytes(), scattered, 100, 1));
+        }
+        ReaderCalibration.Result r = ReaderCalibration.fit(rounds, FALLBACK);
+        assertThat(r.model().jitter()).as("seed %d", seed).isCloseTo(0.3, within(0.04));
+        assertThat(r.notes()).anyMatch(n -> n.contains("scatter (jitter) 0.3"));
+    }
+
+    @Test
     @DisplayName("T44 without rounds the fallback model is used, and said so")
     void noRounds() {
         ReaderCalibration.Result r = ReaderCalibration.fit(List.of(), FALLBACK);

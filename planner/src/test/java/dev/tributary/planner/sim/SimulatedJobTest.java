@@ -74,6 +74,37 @@ class SimulatedJobTest {
     }
 
     @Test
+    @DisplayName(
+            "T44 jitter: rounds scatter around the model, the mean round stays, p99 and peak lag"
+                    + " grow; the same seed gives the same run")
+    void jitter() {
+        TableLoad t = log("t", 4, 10, 8e6, 1);
+        SimulationResult exact = run(4, READER, t);
+        SimulationResult scattered = run(4, READER.withJitter(0.5), t);
+        assertThat(scattered.table("t").roundAvgMillis())
+                .isCloseTo(
+                        exact.table("t").roundAvgMillis(),
+                        within(exact.table("t").roundAvgMillis() / 8));
+        assertThat(scattered.table("t").roundMaxMillis())
+                .isGreaterThan(exact.table("t").roundMaxMillis() * 3 / 2);
+        assertThat(scattered.table("t").lagPeakMillis())
+                .isGreaterThan(exact.table("t").lagPeakMillis());
+        assertThat(run(4, READER.withJitter(0.5), t).tables()).isEqualTo(scattered.tables());
+    }
+
+    @Test
+    @DisplayName("T44 a table's own lake commit time replaces its job's")
+    void tableCommitTime() {
+        TableLoad t = log("t", 4, 30, 0.04e6, 1);
+        long jobs = run(4, READER, t).table("t").roundAvgMillis();
+        long own =
+                run(4, READER, t.withCommitTime(Duration.ofMillis(2_400)))
+                        .table("t")
+                        .roundAvgMillis();
+        assertThat(own - jobs).isCloseTo(2_000L, within(10L));
+    }
+
+    @Test
     @DisplayName("T44 T3 fewer readers than splits: the round runs in waves")
     void waves() {
         // 8 buckets on 2 readers: 4 waves of (100 ms + 1 MB-ish) splits

@@ -24,7 +24,8 @@ class WorkloadFileTest {
                     "     split-max-records: 500000}",
                     "tables:",
                     "  - {name: shop.clicks, group: hot, buckets: 16, freshness: 1min,",
-                    "     lag-target: 90s, write-rate: 48MB/s, record-size: 200B, hot-bucket-skew: 2}",
+                    "     lag-target: 90s, write-rate: 48MB/s, record-size: 200B, hot-bucket-skew: 2,",
+                    "     commit-time: 2.5s}",
                     "  - {name: customers, buckets: 12, freshness: 5min, primary-key: true,",
                     "     write-records: 2000/s, state-size: 36GB}",
                     "simulation: {horizon: 2h, warmup: 10min, seed: 9, tables-created-before: 5min}",
@@ -53,6 +54,7 @@ class WorkloadFileTest {
         assertThat(clicks.writeRecordsPerSecond()).isEqualTo(240_000);
         assertThat(clicks.hotBucketSkew()).isEqualTo(2);
         assertThat(clicks.tiered()).isTrue();
+        assertThat(clicks.commitTime()).isEqualTo(Duration.ofMillis(2500));
         TableLoad customers = p.workload().table("customers");
         assertThat(customers.group()).isEqualTo("default");
         assertThat(customers.primaryKey()).isTrue();
@@ -87,6 +89,7 @@ class WorkloadFileTest {
             assertThat(u.lagTarget()).isEqualTo(t.lagTarget());
             assertThat(u.stateBytes()).isEqualTo(t.stateBytes());
             assertThat(u.tiered()).isEqualTo(t.tiered());
+            assertThat(u.commitTime()).isEqualTo(t.commitTime());
         }
     }
 

@@ -98,6 +98,7 @@ public final class LiveWorkload {
                 long ends = t.endOffsets().values().stream().mapToLong(Long::longValue).sum();
                 stateBytes = Math.round(ends * bytesPerRecord);
             }
+            Duration commitTime = commitTimeOf(t, observed);
             tables.add(
                     new TableLoad(
                             t.table(),
@@ -112,7 +113,9 @@ public final class LiveWorkload {
                             stateBytes,
                             tiered,
                             null,
-                            null));
+                            null,
+                            commitTime,
+                            0));
             for (TableStatusView.RoundView r : t.rounds()) {
                 if (!"COMMITTED".equals(r.outcome()) || r.forceFinished() || r.bytesRead() < 0) {
                     continue;
@@ -167,6 +170,7 @@ public final class LiveWorkload {
                             + String.join(", ", defaultSize));
         }
         List<JobLoad> jobs = new ArrayList<>();
+        Map<String, Double> tableRates = new HashMap<>();
         for (JobStatus j : live) {
             int p = j.parallelism();
             if (p <= 0) {
@@ -179,6 +183,7 @@ public final class LiveWorkload {
             }
             List<RoundSample> samples = samplesByGroup.getOrDefault(j.group(), List.of());
             ReaderCalibration.Result fit = ReaderCalibration.fit(samples, ReaderModel.DEFAULT);
+            tableRates.putAll(fit.tableLogRates());
             for (String n : fit.notes()) {
                 notes.add("job " + j.jobId() + ": " + n);
             }
@@ -190,8 +195,13 @@ public final class LiveWorkload {
                             + " target; start one (tributary tiering-job) or plan a what-if with a"
                             + " job (tributary plan --save-workload FILE, edit, --file FILE)");
         }
+        List<TableLoad> withRates = new ArrayList<>();
+        for (TableLoad t : tables) {
+            Double rate = tableRates.get(t.name());
+            withRates.add(rate == null ? t : t.withLogThroughput(rate));
+        }
         return new Workload(
-                config.queuePolicy(), config.commitOrder(), Duration.ZERO, jobs, tables, notes);
+                config.queuePolicy(), config.commitOrder(), Duration.ZERO, jobs, withRates, notes);
     }
 
     private static int parallelismOf(List<JobStatus> live, String group) {
@@ -201,6 +211,20 @@ public final class LiveWorkload {
             }
         }
         return 1;
+    }
+
+    /** The mean lake commit time of the table's observed rounds, {@code null} if none. */
+    static Duration commitTimeOf(TableStatusView t, RoundObservations observed) {
+        long n = 0;
+        long sum = 0;
+        for (TableStatusView.RoundView r : t.rounds()) {
+            Optional<RoundObservations.Observed> o = observed.round(t.tableId(), r.roundId());
+            if (o.isPresent() && o.get().commitMillis() >= 0) {
+                n++;
+                sum += o.get().commitMillis();
+            }
+        }
+        return n == 0 ? null : Duration.ofMillis(Math.round(sum / (double) n));
     }
 
     /** Encoded bytes per record over the table's committed rounds, NaN if none read any. */
