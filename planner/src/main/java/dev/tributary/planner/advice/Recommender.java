@@ -115,7 +115,8 @@ public final class Recommender {
                         "tributary table alter "
                                 + t.name()
                                 + " --set table.datalake.freshness="
-                                + Quantities.formatDuration(fresh),
+                                // the form table options parse: whole units, e.g. 1500ms
+                                + dev.tributary.common.config.Durations.format(fresh),
                         false,
                         v,
                         t.name())) {
