@@ -331,11 +331,6 @@ public final class TieringManager {
 
     // ---------------------------------------------------------------- jobs and heartbeats
 
-    /** Registers a job that does not say how many readers it runs. */
-    public JobRegistration registerJob(String jobId, String group) {
-        return registerJob(jobId, group, 0);
-    }
-
     /**
      * Registers (or re-registers) a job. A re-registering job has restarted: its rounds that are
      * not committing are failed, so their epochs are fenced (T19).

@@ -138,7 +138,7 @@ class EpochLivenessTest {
                     + " re-registration replaces it, a negative one is refused")
     void t44JobParallelismInStatus() {
         h.tiering().registerJob("wide", null, 16);
-        h.tiering().registerJob("unknown", "etl");
+        h.tiering().registerJob("unknown", "etl", 0);
         assertThat(h.tiering().status().jobs())
                 .extracting(j -> j.jobId() + "/" + j.group() + "/" + j.parallelism())
                 .containsExactly("unknown/etl/0", "wide/default/16");
@@ -157,7 +157,7 @@ class EpochLivenessTest {
         h.advance(Duration.ofMinutes(1));
         h.writeAll(t, 5);
         RoundPlan p = h.request("job");
-        h.tiering().registerJob("job", null);
+        h.tiering().registerJob("job", null, 0);
         h.assertState(t, TieringState.FAILED);
         assertThat(h.commitAll("job", p)).isCompletedExceptionally();
         assertThat(h.lake.commits()).isEmpty();
