@@ -21,8 +21,10 @@ import java.util.Map;
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
  * @param partitions a partitioned table's lag per partition, ordered by name (T35); empty for an
- *     unpartitioned table. The table's lag is over all of them: records summed, the oldest age.
- *     {@code tieredOffsets} and {@code endOffsets} are per partition then, empty at table level
+ *     unpartitioned table. The table's lag is over all of them: records summed, the oldest age. The
+ *     table's {@code endOffsets} are then summed over its partitions per bucket number (write rates
+ *     are measured from them) and its {@code tieredOffsets} are empty: each partition's are in its
+ *     view
  */
 public record TableStatusView(
         long tableId,

@@ -158,8 +158,9 @@ public final class TieringStatusService {
     private record Lag(long millis, long records) {}
 
     /**
-     * Records behind and the age of the oldest of them, over every bucket; fills {@code ends} for
-     * an unpartitioned table, {@code views} (one per partition) for a partitioned one.
+     * Records behind and the age of the oldest of them, over every bucket; fills {@code ends} (for
+     * a partitioned table summed over its partitions per bucket number) and, for a partitioned
+     * table, {@code views} (one per partition).
      *
      * @throws TributaryException when the table cannot be read
      */
@@ -179,6 +180,9 @@ public final class TieringStatusService {
             Map<Integer, Long> tiered = new TreeMap<>(t.offsets().partition(p.partitionId()));
             try {
                 Lag lag = lag(t, p.partitionId(), buckets, partitionEnds);
+                // the table's ends per bucket number, over its partitions: what rates are
+                // measured from (tributary plan); a partition's own are in its view
+                partitionEnds.forEach((b, e) -> ends.merge(b, e, Long::sum));
                 records += lag.records();
                 millis = Math.max(millis, lag.millis());
                 views.add(

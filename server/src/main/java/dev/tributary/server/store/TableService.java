@@ -9,6 +9,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.planner.PlannerOptions;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.partition.PartitionMaintenance;
@@ -88,6 +89,7 @@ public final class TableService {
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         TableDescriptor withDefaults;
         try {
+            PlannerOptions.validate(descriptor.properties());
             withDefaults = defaults.apply(descriptor);
             // partition options are the server's: refused before anything is stored
             validatePartitionOptions(withDefaults);
@@ -146,6 +148,7 @@ public final class TableService {
         for (TableChange c : changes) {
             if (c instanceof TableChange.SetProperty set) {
                 validateStoreOptions(java.util.Map.of(set.key(), set.value()));
+                PlannerOptions.validate(java.util.Map.of(set.key(), set.value()));
             }
         }
         TableInfo before = join(coordinator.describeTable(path));

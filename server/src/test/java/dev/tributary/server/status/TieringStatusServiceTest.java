@@ -160,6 +160,8 @@ class TieringStatusServiceTest {
         assertThat(v.lagKnown()).isTrue();
         assertThat(v.lagRecords()).isEqualTo(4);
         assertThat(v.lagMillis()).isEqualTo(25_000);
+        // per bucket number over the partitions, for write rates
+        assertThat(v.endOffsets()).containsOnly(Map.entry(0, 6L), Map.entry(1, 1L));
         assertThat(v.partitions())
                 .extracting(PartitionLagView::name)
                 .containsExactly("dt=2026-12-01", "dt=2026-12-02");
