@@ -5,7 +5,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
-import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
@@ -39,7 +39,13 @@ final class IcebergLakeWriter implements LakeWriter {
     private final LakeWriterContext context;
     private final TributaryTaskWriter writer;
     private final IcebergValues.Converter[] converters;
-    private final int userColumns;
+
+    /**
+     * Lake column of each Tributary column, then of the system columns: placed by name, so columns
+     * another engine added (left NULL) or moved do not shift anything.
+     */
+    private final int[] positions;
+
     private final int[] keyPositions;
     private final GenericRecord record;
     private final GenericRecord key;
@@ -60,7 +66,10 @@ final class IcebergLakeWriter implements LakeWriter {
             converters[i] = IcebergValues.converterFor(schema.typeAt(i));
         }
         org.apache.iceberg.Schema icebergSchema = table.schema();
-        this.userColumns = icebergSchema.columns().size() - LakeSystemColumns.NAMES.size();
+        this.positions =
+                LakeSchemaDiff.positions(
+                        context.table(),
+                        icebergSchema.columns().stream().map(f -> f.name()).toList());
         this.record = GenericRecord.create(icebergSchema);
 
         org.apache.iceberg.Schema keySchema = null;
@@ -69,7 +78,11 @@ final class IcebergLakeWriter implements LakeWriter {
             List<String> pk = schema.primaryKey();
             keySchema = icebergSchema.select(pk);
             keyIds = pk.stream().mapToInt(n -> icebergSchema.findField(n).fieldId()).toArray();
-            this.keyPositions = schema.primaryKeyIndexes();
+            int[] keyIndexes = schema.primaryKeyIndexes();
+            this.keyPositions = new int[keyIndexes.length];
+            for (int k = 0; k < keyIndexes.length; k++) {
+                keyPositions[k] = positions[keyIndexes[k]];
+            }
             this.key = GenericRecord.create(keySchema);
         } else {
             this.keyPositions = new int[0];
@@ -110,18 +123,19 @@ final class IcebergLakeWriter implements LakeWriter {
         state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row);
         checkChangeType(changeType);
-        for (int i = 0; i < userColumns; i++) {
+        int columns = converters.length;
+        for (int i = 0; i < columns; i++) {
             Object v = i < row.arity() ? row.getField(i) : null;
             try {
-                record.set(i, v == null ? null : converters[i].convert(v));
+                record.set(positions[i], v == null ? null : converters[i].convert(v));
             } catch (ClassCastException e) {
                 throw context.valueError(i, v, e);
             }
         }
-        record.set(userColumns, bucket);
-        record.set(userColumns + 1, offset);
+        record.set(positions[columns], bucket);
+        record.set(positions[columns + 1], offset);
         record.set(
-                userColumns + 2,
+                positions[columns + 2],
                 OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestampMillis), ZoneOffset.UTC));
         try {
             if (key == null) {

@@ -5,7 +5,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
-import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
@@ -37,8 +37,17 @@ final class PaimonLakeWriter implements LakeWriter {
     private final LakeWriterContext context;
     private final StreamTableWrite write;
     private final PaimonValues.Converter[] converters;
-    private final int userColumns;
     private final int lakeArity;
+
+    /**
+     * Lake column of each Tributary column, then of the system columns: placed by name, so columns
+     * another engine added (left NULL) or moved do not shift anything.
+     */
+    private final int[] positions;
+
+    private final int bucketPosition;
+    private final int offsetPosition;
+    private final int timestampPosition;
     private final boolean primaryKeyTable;
 
     /** See {@link HadoopXmlFreeClassLoader}; null for warehouses on Hadoop-backed file systems. */
@@ -59,7 +68,10 @@ final class PaimonLakeWriter implements LakeWriter {
             converters[i] = PaimonValues.converterFor(schema.typeAt(i));
         }
         this.lakeArity = table.rowType().getFieldCount();
-        this.userColumns = lakeArity - LakeSystemColumns.NAMES.size();
+        this.positions = LakeSchemaDiff.positions(context.table(), table.rowType().getFieldNames());
+        this.bucketPosition = positions[converters.length];
+        this.offsetPosition = positions[converters.length + 1];
+        this.timestampPosition = positions[converters.length + 2];
         this.primaryKeyTable = !table.primaryKeys().isEmpty();
         this.flushLoader =
                 table.fileIO() instanceof LocalFileIO
@@ -81,15 +93,15 @@ final class PaimonLakeWriter implements LakeWriter {
             Object v = row.getField(i);
             if (v != null) {
                 try {
-                    g.setField(i, converters[i].convert(v));
+                    g.setField(positions[i], converters[i].convert(v));
                 } catch (ClassCastException e) {
                     throw context.valueError(i, v, e);
                 }
             }
         }
-        g.setField(userColumns, bucket);
-        g.setField(userColumns + 1, offset);
-        g.setField(userColumns + 2, Timestamp.fromEpochMillis(timestampMillis));
+        g.setField(bucketPosition, bucket);
+        g.setField(offsetPosition, offset);
+        g.setField(timestampPosition, Timestamp.fromEpochMillis(timestampMillis));
         try {
             write.write(g);
         } catch (Exception e) {
