@@ -74,7 +74,7 @@ public final class ServerMetrics {
                                 "Live data files of a lake table, at its last maintenance pass")
                         .register(registry);
         lakeFilesPerBucket =
-                MultiGauge.builder("tributary.lake.data.files.max.per.bucket")
+                MultiGauge.builder("tributary.lake.data.files.per.bucket.max")
                         .description(
                                 "The most live data files a bucket of a lake table has"
                                         + " (compaction keeps it at most max-files)")
