@@ -277,7 +277,6 @@ public final class MaintenanceManager {
         long now = clock.currentTimeMillis();
         t.stats = pass.plan().stats();
         t.statsAtMillis = now;
-        t.consecutiveFailures = 0;
         ExpiryResult e = pass.expiry();
         if (e != null && e.snapshotsExpired() > 0) {
             t.lastExpiryMillis = now;
@@ -293,6 +292,9 @@ public final class MaintenanceManager {
             listener.queued(t.group());
             return;
         }
+        // nothing to compact: the table is healthy again (a compaction that keeps failing keeps
+        // its backoff until one commits)
+        t.consecutiveFailures = 0;
         t.transition(MaintenanceState.IDLE);
         if (t.passWanted) {
             requestPass(t, false);
@@ -358,12 +360,6 @@ public final class MaintenanceManager {
                     now + config.timeout().toMillis());
         }
         return null;
-    }
-
-    /** Whether {@code group} has compaction work queued. */
-    public boolean hasQueued(String group) {
-        ArrayDeque<TableMaintenance> q = queues.get(group);
-        return q != null && !q.isEmpty();
     }
 
     /**

@@ -335,6 +335,29 @@ class MaintenanceManagerTest {
     }
 
     @Test
+    void aCompactionThatKeepsFailingBacksOffLongerEachTime() {
+        TableInfo t = table("broken", Map.of());
+        lake.planBuckets(t.path(), List.of(0));
+        tierOneRound(t, "job");
+        for (int failures = 1; failures <= 3; failures++) {
+            MaintenanceGrant g = ask("job", true, List.of()).maintenance();
+            assertThat(g).as("failure %d", failures).isNotNull();
+            lake.failNextCommit(FakeMaintenanceLake.Mode.FAIL);
+            commit("job", g, 1).join();
+            assertThat(status(t).nextPassMillis())
+                    .isEqualTo(h.clock.currentTimeMillis() + h.config.backoffMillis(failures));
+            h.advanceMillis(h.config.backoffMillis(failures));
+        }
+        // once it commits, the table is back to its interval
+        MaintenanceGrant g = ask("job", true, List.of()).maintenance();
+        lake.planBuckets(t.path(), List.of());
+        assertThat(commit("job", g, 1).join().kind())
+                .isEqualTo(MaintenanceCommitOutcome.Kind.COMMITTED);
+        assertThat(status(t).compactionFailures()).isEqualTo(3);
+        assertThat(status(t).state()).isEqualTo(MaintenanceState.IDLE);
+    }
+
+    @Test
     void droppingOrDisablingATableEndsItsMaintenance() {
         TableInfo t = table("gone", Map.of());
         lake.planBuckets(t.path(), List.of(0));

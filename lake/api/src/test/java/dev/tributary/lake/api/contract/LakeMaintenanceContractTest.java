@@ -128,7 +128,8 @@ public abstract class LakeMaintenanceContractTest {
         Tiered(String name, TableDescriptor table) {
             this.path = TablePath.of("db", name);
             this.table = table;
-            this.buckets = BucketFunction.of(table);
+            // a log table without a bucket key spreads its rows over the buckets round robin
+            this.buckets = table.bucketKeys().isEmpty() ? null : BucketFunction.of(table);
             storage.catalog().createTable(path, table);
         }
 
@@ -138,7 +139,7 @@ public abstract class LakeMaintenanceContractTest {
             Map<Integer, List<Object[]>> splits = new TreeMap<>();
             for (int i = 0; i < rows.size(); i++) {
                 Row r = rows.get(i);
-                int b = buckets.bucketOf(r);
+                int b = buckets == null ? i % table.bucketCount() : buckets.bucketOf(r);
                 long offset = offsets.merge(b, 1L, Long::sum) - 1;
                 splits.computeIfAbsent(b, x -> new ArrayList<>())
                         .add(new Object[] {r, types.get(i), offset});
@@ -316,6 +317,36 @@ public abstract class LakeMaintenanceContractTest {
         assertThat(after.snapshotId()).isEqualTo(c.snapshotId());
         t.assertLakeHoldsExactlyTheExpectedRows();
         assertThat(t.plan(3).isEmpty()).as("nothing left to compact").isTrue();
+    }
+
+    @Test
+    void t38_aLogTableWithoutBucketKeyIsCompactedAsOneLakeBucket() throws Exception {
+        TableDescriptor unkeyed =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("name", DataTypes.STRING())
+                                        .build())
+                        .bucketCount(4)
+                        .build();
+        Tiered t = new Tiered("raw", unkeyed);
+        for (int r = 0; r < 6; r++) {
+            t.inserts(r * 30, r * 30 + 30);
+        }
+        LakeTableStats before = t.stats();
+        assertThat(before.dataFilesPerBucket().keySet())
+                .as("no lake buckets: one group of files")
+                .containsExactly(0);
+        assertThat(before.dataFiles()).isGreaterThanOrEqualTo(6);
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(3);
+        assertThat(plan.buckets()).containsExactly(0);
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 3, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        assertThat(t.stats().dataFiles()).isLessThanOrEqualTo(3);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        t.inserts(200, 230);
+        t.assertLakeHoldsExactlyTheExpectedRows();
     }
 
     @Test
