@@ -108,6 +108,7 @@ public final class MaintenanceBench {
             int snapshots,
             int filesOnDisk,
             int unreferenced,
+            int unreferencedMetadata,
             long compactions,
             long yielded,
             long compactionFailures,
@@ -242,12 +243,20 @@ public final class MaintenanceBench {
             TableTieringStatus st = finalStatus.get(p);
             TableMaintenanceStatus m = st.maintenance();
             int[] disk = filesOnDisk(warehouse, format, p);
-            int unreferenced;
+            int unreferenced = 0;
+            int unreferencedMetadata = 0;
             try (LakeStorage lake = LakeStoragePlugins.open(lakeConf);
                     LakeCommitter c = lake.createCommitter(p)) {
-                unreferenced =
-                        c.listOrphanFiles(OrphanPolicy.olderThan(Instant.now().plusSeconds(86_400)))
-                                .size();
+                // everything no retained snapshot references, whatever its age or writer
+                for (String f :
+                        c.listOrphanFiles(
+                                OrphanPolicy.olderThan(Instant.now().plusSeconds(86_400)))) {
+                    if (isDataFile(format, f)) {
+                        unreferenced++;
+                    } else {
+                        unreferencedMetadata++;
+                    }
+                }
             }
             double best = Double.MAX_VALUE;
             long scanned = 0;
@@ -273,6 +282,7 @@ public final class MaintenanceBench {
                             stats.snapshots(),
                             disk[0],
                             unreferenced,
+                            unreferencedMetadata,
                             m.compactions(),
                             m.compactionsYielded(),
                             m.compactionFailures(),
@@ -367,8 +377,17 @@ public final class MaintenanceBench {
                     return;
                 }
                 if (CLOCK.nanoTime() > deadline) {
+                    // what every thread does, to tell a stuck reader from a slow one
+                    for (var t : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+                        System.out.print(t);
+                    }
                     throw new IllegalStateException(
-                            "table " + tableId + " did not catch up in 2 minutes: " + st);
+                            "table "
+                                    + tableId
+                                    + " did not catch up in 2 minutes: "
+                                    + st.state()
+                                    + ", last failure "
+                                    + st.lastFailure());
                 }
                 Thread.sleep(5);
             }
@@ -408,7 +427,12 @@ public final class MaintenanceBench {
         }
     }
 
-    /** Data (and delete) files on disk: {count, bytes}. */
+    /** Whether an orphan listing's path is a data (or delete) file rather than metadata. */
+    private static boolean isDataFile(String format, String path) {
+        return format.equals("iceberg") ? path.contains("/data/") : path.contains("/bucket-");
+    }
+
+    /** Data (and delete) files on disk: {count}. */
     private static int[] filesOnDisk(Path warehouse, String format, TablePath path) {
         Path table =
                 format.equals("iceberg")
@@ -482,7 +506,8 @@ public final class MaintenanceBench {
         System.out.printf(
                 "%n| format | table | compaction | rows | s | rows/s | on/off | CPU s | rounds |"
                         + " failed rounds | files/bucket max (avg) | delete files | snapshots |"
-                        + " files on disk | unreferenced | compactions (gave way, failed) |"
+                        + " data files on disk | unreferenced data (metadata) files |"
+                        + " compactions (gave way, failed) |"
                         + " snapshots expired | reclaimed MB | live MB | full scan ms (rows) |%n");
         System.out.println(
                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
@@ -506,7 +531,8 @@ public final class MaintenanceBench {
                             : String.format(" = %.2fx off", r.scanMillis() / off.scanMillis());
             System.out.printf(
                     "| %s | %s | %s | %,d | %.1f | %,.0f | %s | %.1f | %d | %d | %d (%.1f) | %d |"
-                            + " %d | %d | %d | %d (%d, %d) | %d | %.1f | %.1f | %.0f (%,d)%s |%n",
+                            + " %d | %d | %d (%d) | %d (%d, %d) | %d | %.1f | %.1f | %.0f (%,d)%s"
+                            + " |%n",
                     r.format(),
                     r.table(),
                     r.compaction() ? "on" : "off",
@@ -523,6 +549,7 @@ public final class MaintenanceBench {
                     r.snapshots(),
                     r.filesOnDisk(),
                     r.unreferenced(),
+                    r.unreferencedMetadata(),
                     r.compactions(),
                     r.yielded(),
                     r.compactionFailures(),
