@@ -13,6 +13,7 @@ import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
@@ -179,7 +180,8 @@ public final class TributaryServer implements AutoCloseable {
         String host = conf.get(ServerOptions.BIND_HOST);
         List<BindableService> services =
                 List.of(
-                        new AdminServiceImpl(coordinator, tables, catalog, status),
+                        new AdminServiceImpl(
+                                coordinator, tables, catalog, status, describeLake(lakeConf)),
                         new WriteServiceImpl(store, catalog, metrics),
                         new ReadServiceImpl(
                                 store, catalog, conf.get(ServerOptions.READ_CHUNK_BYTES)),
@@ -308,6 +310,20 @@ public final class TributaryServer implements AutoCloseable {
             lakeConf.setString(warehouseKey, dataDir.resolve("lake").toUri().toString());
         }
         return lakeConf;
+    }
+
+    /**
+     * The lake as clients see it: format and the format's settings (warehouse resolved), so a union
+     * reader opens the warehouse the server tiers into. They are served only to clients that pass
+     * the token check, like every call.
+     */
+    private DescribeLakeResponse describeLake(Configuration lakeConf) {
+        String format = lakeConf.get(LakeStorageOptions.DATALAKE_FORMAT);
+        return DescribeLakeResponse.newBuilder()
+                .setFormat(format)
+                .putAllProperties(LakeStoragePlugins.formatConfiguration(lakeConf, format).toMap())
+                .setAvailable(lake != null)
+                .build();
     }
 
     /** The process's one lake, or null without a plugin for {@code datalake.format}. */

@@ -8,6 +8,7 @@ import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.store.MetadataStoreFailedException;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.OrphanPolicy;
@@ -187,6 +188,13 @@ final class LakeCommitRunner {
         }
         try {
             store.putTieringRecord(next);
+        } catch (MetadataStoreFailedException e) {
+            // a fault, not a commit failure: the loop stops (and the server with it) at once
+            loop.execute(
+                    () -> {
+                        throw e;
+                    });
+            return;
         } catch (Throwable e) {
             // the snapshot is in the lake but not in the record: reconciliation adopts it
             loop.execute(() -> delivery.failed(e, true));

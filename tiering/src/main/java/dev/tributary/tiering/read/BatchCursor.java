@@ -4,7 +4,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.row.ChangeType;
-import dev.tributary.common.row.Row;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.tiering.service.RecordCursor;
 import java.util.Iterator;
@@ -22,7 +22,7 @@ import java.util.Iterator;
  */
 public final class BatchCursor implements RecordCursor {
     private final Iterator<byte[]> chunks;
-    private final RowCodec codec;
+    private final EncodedRow row;
     private final long from;
     private final long to;
     private final long snapshotOffset;
@@ -46,7 +46,7 @@ public final class BatchCursor implements RecordCursor {
             long snapshotOffset,
             Runnable onClose) {
         this.chunks = chunks;
-        this.codec = codec;
+        this.row = codec.view();
         this.from = from;
         this.to = to;
         this.snapshotOffset = snapshotOffset;
@@ -142,8 +142,8 @@ public final class BatchCursor implements RecordCursor {
     }
 
     @Override
-    public Row row() {
-        return records.row(codec);
+    public EncodedRow row() {
+        return row.pointTo(records.rowBuffer(), records.rowOffset(), records.rowLength());
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 
@@ -60,6 +61,18 @@ public interface LakeStorage extends AutoCloseable {
      *     longer be tiered into
      */
     LakeCompactor createCompactor(CompactionTask task);
+
+    /**
+     * Opens a reader of one lake table, for union reads (T40). Cheap; close it when done.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     * @throws UnsupportedOperationException when the format cannot read (plugins written before the
+     *     read SPI)
+     */
+    default LakeReader createReader(TablePath tablePath) {
+        throw new UnsupportedOperationException(
+                "the '" + identifier() + "' lake plugin cannot read tables");
+    }
 
     @Override
     void close();

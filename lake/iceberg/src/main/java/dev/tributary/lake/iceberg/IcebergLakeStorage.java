@@ -16,6 +16,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.LinkedHashMap;
@@ -112,6 +113,12 @@ final class IcebergLakeStorage implements LakeStorage {
         Table table = loadTable(catalog, task.tablePath());
         checkMatches(table, task.tablePath(), task.table(), LakeSchemaDiff.Mode.COMPATIBLE);
         return new IcebergCompactor(table, task);
+    }
+
+    @Override
+    public LakeReader createReader(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new IcebergTableReader(catalog, tablePath);
     }
 
     static TableIdentifier identifier(TablePath path) {

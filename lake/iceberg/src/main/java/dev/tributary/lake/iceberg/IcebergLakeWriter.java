@@ -3,6 +3,7 @@ package dev.tributary.lake.iceberg;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
@@ -46,6 +47,7 @@ final class IcebergLakeWriter implements LakeWriter {
      */
     private final int[] positions;
 
+    private final IcebergValues.FieldReader[] readers;
     private final int[] keyPositions;
     private final GenericRecord record;
     private final GenericRecord key;
@@ -62,8 +64,10 @@ final class IcebergLakeWriter implements LakeWriter {
         this.context = context;
         Schema schema = context.table().schema();
         this.converters = new IcebergValues.Converter[schema.fieldCount()];
+        this.readers = new IcebergValues.FieldReader[schema.fieldCount()];
         for (int i = 0; i < converters.length; i++) {
             converters[i] = IcebergValues.converterFor(schema.typeAt(i));
+            readers[i] = IcebergValues.readerFor(schema.typeAt(i));
         }
         org.apache.iceberg.Schema icebergSchema = table.schema();
         this.positions =
@@ -121,7 +125,7 @@ final class IcebergLakeWriter implements LakeWriter {
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         state.require(LakeWriterState.OPEN, "write");
-        context.checkArity(row);
+        context.checkArity(row.arity());
         checkChangeType(changeType);
         int columns = converters.length;
         for (int i = 0; i < columns; i++) {
@@ -132,6 +136,25 @@ final class IcebergLakeWriter implements LakeWriter {
                 throw context.valueError(i, v, e);
             }
         }
+        writeRecord(changeType, bucket, offset, timestampMillis);
+    }
+
+    @Override
+    public void write(
+            EncodedRow row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        state.require(LakeWriterState.OPEN, "write");
+        context.checkArity(row.arity());
+        checkChangeType(changeType);
+        for (int i = 0; i < readers.length; i++) {
+            boolean present = i < row.arity() && !row.isNullAt(i);
+            record.set(positions[i], present ? readers[i].read(row, i) : null);
+        }
+        writeRecord(changeType, bucket, offset, timestampMillis);
+    }
+
+    /** Adds the system columns to {@link #record} and writes it. */
+    private void writeRecord(ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        int columns = readers.length;
         record.set(positions[columns], bucket);
         record.set(positions[columns + 1], offset);
         record.set(

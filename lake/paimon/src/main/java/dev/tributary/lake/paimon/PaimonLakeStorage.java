@@ -13,6 +13,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.Map;
@@ -92,6 +93,12 @@ final class PaimonLakeStorage implements LakeStorage {
         PaimonLakeCatalog.checkMatches(
                 table, task.tablePath(), task.table(), LakeSchemaDiff.Mode.COMPATIBLE);
         return new PaimonCompactor(table, task);
+    }
+
+    @Override
+    public LakeReader createReader(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new PaimonTableReader(catalog, tablePath);
     }
 
     static Identifier identifier(TablePath path) {

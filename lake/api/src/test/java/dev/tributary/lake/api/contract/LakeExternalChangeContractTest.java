@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
@@ -107,11 +109,26 @@ public abstract class LakeExternalChangeContractTest {
     private LakeCommitResult round(
             TablePath path, TableDescriptor table, long round, int bucket, List<Row> rows) {
         LakeWriteResult result;
+        // the first round (before any outside change) through Row, later ones through the encoded
+        // view tiering uses: both paths must place values by name into a changed lake table
+        boolean encoded = round > 1;
+        RowCodec codec = RowCodec.of(table.schema());
+        EncodedRow view = codec.view();
         try (LakeWriter w =
                 storage.createWriter(new LakeWriterContext(path, 7, table, bucket, round, round))) {
             long offset = round * 100;
             for (Row r : rows) {
-                w.write(r, ChangeType.INSERT, bucket, offset++, BASE_TS);
+                if (encoded) {
+                    byte[] bytes = codec.encode(r);
+                    w.write(
+                            view.pointTo(bytes, 0, bytes.length),
+                            ChangeType.INSERT,
+                            bucket,
+                            offset++,
+                            BASE_TS);
+                } else {
+                    w.write(r, ChangeType.INSERT, bucket, offset++, BASE_TS);
+                }
             }
             result = w.complete();
         }
