@@ -242,6 +242,12 @@ public final class MaintenanceBench {
         for (TablePath p : List.of(logPath, pkPath)) {
             TableTieringStatus st = finalStatus.get(p);
             TableMaintenanceStatus m = st.maintenance();
+            if (st.totalFailures() > 0) {
+                // a failed round is a finding of its own: say why, not just how many
+                System.out.printf(
+                        "%s %s: %d failed round(s), the last: %s%n",
+                        format, p, st.totalFailures(), st.lastFailure());
+            }
             int[] disk = filesOnDisk(warehouse, format, p);
             int unreferenced = 0;
             int unreferencedMetadata = 0;
