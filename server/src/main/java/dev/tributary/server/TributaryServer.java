@@ -10,6 +10,7 @@ import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
@@ -20,6 +21,9 @@ import dev.tributary.server.lake.LakeCommitStepImpl;
 import dev.tributary.server.lake.LakeMaintenanceStepImpl;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.plan.RoundObservations;
+import dev.tributary.server.plan.TieringPlanService;
+import dev.tributary.server.plan.WriteRates;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.rpc.ReadServiceImpl;
@@ -144,7 +148,9 @@ public final class TributaryServer implements AutoCloseable {
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
-        LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
+        RoundObservations observed = new RoundObservations(clock);
+        LakeCommitStep lakeStep =
+                lake == null ? null : observed.timing(new LakeCommitStepImpl(lake));
         TableCatalog catalog = new TableCatalog();
         coordinator =
                 Coordinator.start(
@@ -190,7 +196,8 @@ public final class TributaryServer implements AutoCloseable {
                                 store,
                                 catalog,
                                 clock,
-                                conf.get(KvOptions.LEASE_TIMEOUT)));
+                                conf.get(KvOptions.LEASE_TIMEOUT),
+                                observed::planned));
         NettyServerBuilder builder =
                 NettyServerBuilder.forAddress(
                                 new InetSocketAddress(host, conf.get(ServerOptions.RPC_PORT)))
@@ -219,6 +226,7 @@ public final class TributaryServer implements AutoCloseable {
         }
         int httpPort = conf.get(ServerOptions.HTTP_PORT);
         LagHistory lagHistory = null;
+        WriteRates writeRates = new WriteRates(conf.get(ServerOptions.PLAN_RATE_WINDOW).toMillis());
         if (httpPort >= 0) {
             lagHistory =
                     new LagHistory(
@@ -240,7 +248,14 @@ public final class TributaryServer implements AutoCloseable {
                                 catalog,
                                 store,
                                 status,
-                                lagHistory);
+                                lagHistory,
+                                new TieringPlanService(
+                                        status,
+                                        catalog,
+                                        writeRates,
+                                        observed,
+                                        TieringConfig.from(conf),
+                                        clock));
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot listen on "
@@ -265,7 +280,12 @@ public final class TributaryServer implements AutoCloseable {
             // pass are absorbed by the sampler's own due check
             timer.scheduleAtFixedRate(
                     new LagSampler(
-                            () -> status.overview().tables(),
+                            () -> {
+                                // one status per tick feeds the lag plot and the planner's rates
+                                var sample = status.overview().tables();
+                                writeRates.record(clock.currentTimeMillis(), sample);
+                                return sample;
+                            },
                             lagHistory,
                             clock,
                             conf.get(ServerOptions.LAG_HISTORY_INTERVAL)),

@@ -278,7 +278,7 @@ class MaintenanceManagerTest {
         MaintenanceGrant again = ask("job", true, List.of()).maintenance();
         assertThat(again).isNotNull();
         assertThat(again.maintenanceId()).isGreaterThan(g.maintenanceId());
-        h.tiering().registerJob("job", null);
+        h.tiering().registerJob("job", null, 0);
         assertThat(status(t).lastError()).contains("registered again");
         assertThat(commit("job", again, 1).join().kind())
                 .isEqualTo(MaintenanceCommitOutcome.Kind.FENCED);
