@@ -5,6 +5,8 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.maintenance.MaintenanceConfig;
+import dev.tributary.coordinator.maintenance.MaintenanceManager;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
@@ -15,6 +17,7 @@ import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
+import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.tiering.TieringConfig;
@@ -25,18 +28,20 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
- * The coordinator's logic: the table registry plus the tiering manager, wired so that every DDL
- * reaches the manager. Single-threaded: {@link Coordinator} runs it on its event loop; tests and
- * the simulator drive it directly with a {@code ManualLoop}.
+ * The coordinator's logic: the table registry plus the tiering manager and the lake maintenance
+ * manager, wired so that every DDL reaches both. Single-threaded: {@link Coordinator} runs it on
+ * its event loop; tests and the simulator drive it directly with a {@code ManualLoop}.
  */
 public final class CoordinatorCore {
     private final TableRegistry registry;
     private final PartitionRegistry partitions;
     private final TieringManager tiering;
+    private final MaintenanceManager maintenance;
     private final long incarnation;
 
     /**
-     * Loads the store, starts a new incarnation and rebuilds every table's tiering state.
+     * Loads the store, starts a new incarnation and rebuilds every table's tiering state, without
+     * lake maintenance.
      *
      * @param timers timers on the thread that will call this core
      * @param loop posts tasks to that thread (used by lake I/O to report back)
@@ -51,10 +56,45 @@ public final class CoordinatorCore {
             MetadataStore store,
             BucketStateSource buckets,
             LakeCommitStep lake) {
+        this(config, clock, timers, loop, io, store, buckets, lake, null, null, null);
+    }
+
+    /**
+     * Loads the store, starts a new incarnation, rebuilds every table's tiering state and starts
+     * lake maintenance (T38, T39).
+     *
+     * @param maintenanceConfig maintenance settings, or {@code null} for no maintenance
+     * @param maintenanceIo where maintenance lake I/O runs, apart from {@code io}
+     * @param maintenanceLake the lake's maintenance step, or {@code null} for no maintenance
+     */
+    public CoordinatorCore(
+            TieringConfig config,
+            Clock clock,
+            TimerService timers,
+            Executor loop,
+            LakeIo io,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake,
+            MaintenanceConfig maintenanceConfig,
+            LakeIo maintenanceIo,
+            LakeMaintenanceStep maintenanceLake) {
         StoredState state = store.load();
         this.incarnation = store.startIncarnation();
         this.registry = new TableRegistry(store, clock, state);
         this.partitions = new PartitionRegistry(store, clock, state);
+        this.maintenance =
+                maintenanceConfig == null || maintenanceLake == null
+                        ? null
+                        : new MaintenanceManager(
+                                maintenanceConfig,
+                                clock,
+                                timers,
+                                loop,
+                                maintenanceIo,
+                                maintenanceLake,
+                                Math.multiplyExact(incarnation, TieringManager.EPOCH_STRIDE),
+                                config::backoffMillis);
         this.tiering =
                 new TieringManager(
                         config,
@@ -66,8 +106,12 @@ public final class CoordinatorCore {
                         buckets,
                         partitions,
                         lake,
-                        incarnation);
+                        incarnation,
+                        maintenance);
         tiering.restore(state.tables().values(), state.tiering());
+        if (maintenance != null) {
+            maintenance.restore(state.tables().values());
+        }
     }
 
     public TableRegistry registry() {
@@ -82,6 +126,11 @@ public final class CoordinatorCore {
         return partitions;
     }
 
+    /** Lake maintenance, empty when the coordinator runs none. */
+    public Optional<MaintenanceManager> maintenance() {
+        return Optional.ofNullable(maintenance);
+    }
+
     public long incarnation() {
         return incarnation;
     }
@@ -94,6 +143,9 @@ public final class CoordinatorCore {
         for (TableInfo t : registry.dropDatabase(name, ignoreIfNotExists, cascade)) {
             tiering.onTableDropped(t.tableId());
             partitions.forgetTable(t.tableId());
+            if (maintenance != null) {
+                maintenance.onTableDropped(t.tableId());
+            }
         }
     }
 
@@ -102,6 +154,9 @@ public final class CoordinatorCore {
         TableRegistry.Created c = registry.createTable(path, descriptor, ignoreIfExists);
         if (c.created()) {
             tiering.onTableCreated(c.table());
+            if (maintenance != null) {
+                maintenance.onTableCreated(c.table());
+            }
         }
         return c.table();
     }
@@ -109,6 +164,9 @@ public final class CoordinatorCore {
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {
         TableRegistry.Altered a = registry.alterTable(path, changes);
         tiering.onTableAltered(a.before(), a.after());
+        if (maintenance != null) {
+            maintenance.onTableAltered(a.before(), a.after());
+        }
         return a.after();
     }
 
@@ -118,6 +176,9 @@ public final class CoordinatorCore {
                 t -> {
                     tiering.onTableDropped(t.tableId());
                     partitions.forgetTable(t.tableId());
+                    if (maintenance != null) {
+                        maintenance.onTableDropped(t.tableId());
+                    }
                 });
         return dropped;
     }

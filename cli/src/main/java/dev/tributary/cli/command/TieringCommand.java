@@ -3,6 +3,7 @@ package dev.tributary.cli.command;
 import dev.tributary.cli.output.TextTable;
 import dev.tributary.cli.output.TieringText;
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.LakeMaintenance;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.admin.TieringOverview;
 import dev.tributary.common.id.EpochFormat;
@@ -32,7 +33,10 @@ public final class TieringCommand {
             description = {
                 "Per lake table: state, epoch, queue position, last round (start, duration, rows,"
                         + " bytes, files, force-finished), lake lag in time and records, failures;"
-                        + " then a warning line per table whose layout needs attention. With"
+                        + " then its lake maintenance: compaction state, live files (most in a"
+                        + " bucket against max-files), snapshots retained, the last compaction,"
+                        + " compactions by outcome and bytes reclaimed by snapshot expiry; then a"
+                        + " warning line per table whose layout needs attention. With"
                         + " --partitions, also the lag of each partition of partitioned tables."
             })
     static final class Status implements Callable<Integer> {
@@ -100,6 +104,7 @@ public final class TieringCommand {
                 if (partitions) {
                     printPartitions(out, tables);
                 }
+                printMaintenance(out, tables);
                 for (TableTieringStatus s : tables) {
                     for (String w : s.warnings()) {
                         out.println("warning: " + s.path() + ": " + w);
@@ -176,6 +181,65 @@ public final class TieringCommand {
                 t.print(out);
             } else {
                 out.println("no partitioned lake table");
+            }
+        }
+
+        /** Lake maintenance (T38, T39) of the tables whose server runs it. */
+        static void printMaintenance(PrintWriter out, List<TableTieringStatus> tables) {
+            List<TableTieringStatus> maintained =
+                    tables.stream().filter(s -> s.maintenance().isPresent()).toList();
+            if (maintained.isEmpty()) {
+                return;
+            }
+            out.println();
+            TextTable t =
+                    new TextTable(
+                            "TABLE",
+                            "COMPACTION",
+                            "FILES/BUCKET",
+                            "LIVE FILES",
+                            "DELETE FILES",
+                            "SNAPSHOTS",
+                            "LAST COMPACTION",
+                            "COMPACTIONS",
+                            "RECLAIMED BYTES");
+            for (TableTieringStatus s : maintained) {
+                LakeMaintenance m = s.maintenance().get();
+                boolean known = m.statsAtMillis().isPresent();
+                t.row(
+                        s.path(),
+                        m.autoCompaction() ? m.state() : "off",
+                        known ? m.maxFilesPerBucket() + " of " + m.maxFiles() : "?",
+                        known ? Integer.toString(m.liveDataFiles()) : "?",
+                        known ? Integer.toString(m.deleteFiles()) : "?",
+                        known ? Integer.toString(m.snapshotsRetained()) : "?",
+                        m.lastCompaction()
+                                .map(
+                                        c ->
+                                                TieringText.TIME.format(
+                                                                Instant.ofEpochMilli(
+                                                                        c.endedAtMillis()))
+                                                        + " "
+                                                        + c.outcome()
+                                                        + " "
+                                                        + c.filesRemoved()
+                                                        + "->"
+                                                        + c.filesAdded()
+                                                        + " files")
+                                .orElse("-"),
+                        m.compactions()
+                                + " ok, "
+                                + m.compactionsYielded()
+                                + " gave way, "
+                                + m.compactionFailures()
+                                + " failed",
+                        Long.toString(m.bytesReclaimed()));
+            }
+            t.print(out);
+            for (TableTieringStatus s : maintained) {
+                s.maintenance()
+                        .flatMap(LakeMaintenance::lastError)
+                        .ifPresent(e -> out.println("maintenance: " + s.path() + ": " + e));
             }
         }
 

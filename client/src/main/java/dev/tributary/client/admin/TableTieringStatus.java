@@ -35,6 +35,8 @@ import java.util.OptionalLong;
  * @param partitionCount the number of partitions of a partitioned table, 0 for an unpartitioned one
  * @param partitions each partition's lag, by name (T35); empty unless asked for with {@link
  *     Admin#tieringStatus(TablePath, boolean)} or {@link Admin#tieringStatus(boolean)}
+ * @param maintenance the table's lake maintenance (compaction, snapshot expiry; T38, T39), empty
+ *     when the server runs none
  */
 public record TableTieringStatus(
         long tableId,
@@ -55,7 +57,137 @@ public record TableTieringStatus(
         List<Round> recentRounds,
         List<String> warnings,
         int partitionCount,
-        List<PartitionLag> partitions) {
+        List<PartitionLag> partitions,
+        Optional<LakeMaintenance> maintenance) {
+
+    /** A status of an unpartitioned table. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings,
+            Optional<LakeMaintenance> maintenance) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                0,
+                List.of(),
+                maintenance);
+    }
+
+    /** A status without maintenance, with partitions. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings,
+            int partitionCount,
+            List<PartitionLag> partitions) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                partitionCount,
+                partitions,
+                Optional.empty());
+    }
+
+    /** A status without maintenance. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                0,
+                List.of(),
+                Optional.empty());
+    }
 
     public TableTieringStatus {
         partitions = List.copyOf(partitions);
@@ -136,7 +268,10 @@ public record TableTieringStatus(
                 recent,
                 List.copyOf(pb.getWarningsList()),
                 pb.getPartitionCount(),
-                pb.getPartitionsList().stream().map(PartitionLag::fromPb).toList());
+                pb.getPartitionsList().stream().map(PartitionLag::fromPb).toList(),
+                pb.hasMaintenance()
+                        ? Optional.of(LakeMaintenance.fromPb(pb.getMaintenance()))
+                        : Optional.empty());
     }
 
     /**

@@ -32,6 +32,8 @@ import java.util.SortedMap;
  * @param offsets per (partition, bucket), the exclusive end offset in the lake
  * @param lastTieredTimeMillis wall time of the last commit, -1 if none
  * @param lakeSnapshotId the last lake snapshot, -1 if none
+ * @param maintenance the table's lake maintenance (T38, T39), or {@code null} when the coordinator
+ *     runs none
  */
 public record TableTieringStatus(
         long tableId,
@@ -53,12 +55,13 @@ public record TableTieringStatus(
         String lastFailure,
         TieredOffsets offsets,
         long lastTieredTimeMillis,
-        long lakeSnapshotId) {
+        long lakeSnapshotId,
+        TableMaintenanceStatus maintenance) {
     public TableTieringStatus {
         recentRounds = List.copyOf(recentRounds);
     }
 
-    /** A status of an unpartitioned table, its tiered offsets by bucket. */
+    /** A status of an unpartitioned table without maintenance, its tiered offsets by bucket. */
     public TableTieringStatus(
             long tableId,
             TablePath path,
@@ -100,7 +103,54 @@ public record TableTieringStatus(
                 lastFailure,
                 TieredOffsets.ofBuckets(tieredOffsets),
                 lastTieredTimeMillis,
-                lakeSnapshotId);
+                lakeSnapshotId,
+                null);
+    }
+
+    /** A status without maintenance. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String group,
+            TieringState state,
+            long epoch,
+            String jobId,
+            int queuePosition,
+            long pendingSinceMillis,
+            long roundStartMillis,
+            boolean commitInFlight,
+            long nextDueMillis,
+            Duration freshness,
+            RoundSummary lastRound,
+            List<RoundSummary> recentRounds,
+            long consecutiveFailures,
+            long totalFailures,
+            String lastFailure,
+            TieredOffsets offsets,
+            long lastTieredTimeMillis,
+            long lakeSnapshotId) {
+        this(
+                tableId,
+                path,
+                group,
+                state,
+                epoch,
+                jobId,
+                queuePosition,
+                pendingSinceMillis,
+                roundStartMillis,
+                commitInFlight,
+                nextDueMillis,
+                freshness,
+                lastRound,
+                recentRounds,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                offsets,
+                lastTieredTimeMillis,
+                lakeSnapshotId,
+                null);
     }
 
     /** The tiered offsets of an unpartitioned table's buckets. */

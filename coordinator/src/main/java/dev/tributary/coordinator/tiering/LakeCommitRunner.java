@@ -95,6 +95,8 @@ final class LakeCommitRunner {
      * @param sweepOrphans whether earlier attempts of the table may have left files behind
      * @param partitionNames the name of every partition of a partitioned table that has tiered
      *     offsets after this round (they go into the snapshot properties, T32)
+     * @param deadMaintenanceUpTo the newest maintenance grant of the table known to be over: the
+     *     sweep may delete the unreferenced files of grants up to it (-1: none)
      */
     void run(
             TableInfo table,
@@ -103,6 +105,7 @@ final class LakeCommitRunner {
             CommitRequest r,
             boolean sweepOrphans,
             java.util.function.LongFunction<String> partitionNames,
+            long deadMaintenanceUpTo,
             Callbacks callbacks) {
         if (lake == null) {
             callbacks.ended();
@@ -133,7 +136,14 @@ final class LakeCommitRunner {
                 io.submit(
                         () ->
                                 commitAndRecord(
-                                        table, base, round, r, props, sweepOrphans, delivery));
+                                        table,
+                                        base,
+                                        round,
+                                        r,
+                                        props,
+                                        sweepOrphans,
+                                        deadMaintenanceUpTo,
+                                        delivery));
         delivery.timer =
                 timers.schedule(
                         config.commitTimeout().toMillis(),
@@ -148,6 +158,7 @@ final class LakeCommitRunner {
             CommitRequest r,
             TieringSnapshotProperties props,
             boolean sweepOrphans,
+            long deadMaintenanceUpTo,
             Delivery delivery) {
         LakeCommitResult result;
         try {
@@ -203,7 +214,7 @@ final class LakeCommitRunner {
             loop.execute(() -> delivery.failed(e, true));
             return;
         }
-        boolean cleanedUp = cleanUp(table, r, sweepOrphans);
+        boolean cleanedUp = cleanUp(table, r, sweepOrphans, deadMaintenanceUpTo);
         loop.execute(() -> delivery.committed(next, result, cleanedUp));
     }
 
@@ -237,7 +248,8 @@ final class LakeCommitRunner {
      *
      * @return false when something could not be deleted (the next commit tries again)
      */
-    private boolean cleanUp(TableInfo table, CommitRequest r, boolean sweepOrphans) {
+    private boolean cleanUp(
+            TableInfo table, CommitRequest r, boolean sweepOrphans, long deadMaintenanceUpTo) {
         boolean ok = true;
         if (!r.discardedResults().isEmpty()) {
             try {
@@ -260,7 +272,11 @@ final class LakeCommitRunner {
                 List<String> deleted =
                         lake.deleteOrphanFiles(
                                 table.path(),
-                                new OrphanPolicy(olderThan, table.tableId(), r.epoch()));
+                                new OrphanPolicy(
+                                        olderThan,
+                                        table.tableId(),
+                                        r.epoch(),
+                                        deadMaintenanceUpTo));
                 if (!deleted.isEmpty()) {
                     LOG.info(
                             "deleted {} orphan files of {} left by earlier attempts",

@@ -78,6 +78,7 @@ class LakeCommitRunnerTest {
                 request,
                 sweep,
                 id -> null,
+                -1,
                 new LakeCommitRunner.Callbacks() {
                     @Override
                     public void committed(

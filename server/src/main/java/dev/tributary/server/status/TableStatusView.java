@@ -25,6 +25,8 @@ import java.util.Map;
  *     table's {@code endOffsets} are then summed over its partitions per bucket number (write rates
  *     are measured from them) and its {@code tieredOffsets} are empty: each partition's are in its
  *     view
+ * @param maintenance the table's lake maintenance (T38, T39), {@code null} when the server runs
+ *     none
  */
 public record TableStatusView(
         long tableId,
@@ -49,7 +51,59 @@ public record TableStatusView(
         Map<Integer, Long> tieredOffsets,
         Map<Integer, Long> endOffsets,
         List<String> warnings,
-        List<PartitionLagView> partitions) {
+        List<PartitionLagView> partitions,
+        MaintenanceView maintenance) {
+
+    /** A view without maintenance. */
+    public TableStatusView(
+            long tableId,
+            String table,
+            String group,
+            String state,
+            long epoch,
+            int queuePosition,
+            String jobId,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            long lakeSnapshotId,
+            RoundView lastRound,
+            List<RoundView> rounds,
+            Long lagMillis,
+            Long lagRecords,
+            String lagError,
+            long consecutiveFailures,
+            long totalFailures,
+            String lastFailure,
+            long nextEventAtMillis,
+            Map<Integer, Long> tieredOffsets,
+            Map<Integer, Long> endOffsets,
+            List<String> warnings) {
+        this(
+                tableId,
+                table,
+                group,
+                state,
+                epoch,
+                queuePosition,
+                jobId,
+                freshnessMillis,
+                lastTieredAtMillis,
+                lakeSnapshotId,
+                lastRound,
+                rounds,
+                lagMillis,
+                lagRecords,
+                lagError,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                nextEventAtMillis,
+                tieredOffsets,
+                endOffsets,
+                warnings,
+                List.of(),
+                null);
+    }
 
     public TableStatusView {
         rounds = List.copyOf(rounds);
@@ -96,7 +150,8 @@ public record TableStatusView(
                 tieredOffsets,
                 endOffsets,
                 warnings,
-                partitions);
+                partitions,
+                maintenance);
     }
 
     /**

@@ -152,7 +152,8 @@ public final class TieringStatusService {
                 new TreeMap<>(t.tieredOffsets()),
                 ends,
                 warnings,
-                partitionLags);
+                partitionLags,
+                MaintenanceView.of(t.maintenance()));
     }
 
     private record Lag(long millis, long records) {}

@@ -38,7 +38,6 @@ class WriteRatesTest {
                 -1,
                 Map.of(),
                 e,
-                List.of(),
                 List.of());
     }
 

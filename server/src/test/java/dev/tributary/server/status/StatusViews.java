@@ -31,7 +31,6 @@ final class StatusViews {
                 -1,
                 Map.of(),
                 Map.of(),
-                List.of(),
                 List.of());
     }
 
@@ -39,6 +38,6 @@ final class StatusViews {
     static TableStatusView unmeasured(long tableId, String name, String why) {
         return new TableStatusView(
                 tableId, name, "default", "PENDING", 1, 0, null, 1_000, -1, -1, null, List.of(),
-                null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of(), List.of());
+                null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of());
     }
 }
