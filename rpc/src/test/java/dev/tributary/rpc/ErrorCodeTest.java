@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.OutOfOrderSequenceException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
@@ -51,6 +52,8 @@ class ErrorCodeTest {
             }
         }
         assertThat(ErrorCode.forThrowable(new DiskFull())).isSameAs(ErrorCode.STORAGE);
+        assertThat(ErrorCode.forThrowable(new OutOfOrderSequenceException("gap")))
+                .isSameAs(ErrorCode.OUT_OF_ORDER_SEQUENCE);
         assertThat(ErrorCode.forThrowable(new IllegalStateException("bug")))
                 .isSameAs(ErrorCode.INTERNAL);
     }
