@@ -1,6 +1,8 @@
 package dev.tributary.server;
 
 import dev.tributary.coordinator.metadata.TableInfo;
+import io.grpc.ServerInterceptor;
+import java.util.List;
 
 /**
  * A component that runs inside the server and follows its table lifecycle: the seam for lake table
@@ -14,6 +16,14 @@ import dev.tributary.coordinator.metadata.TableInfo;
  * change stays). Keep them quick or hand work to an own thread.
  */
 public interface ServerExtension extends AutoCloseable {
+
+    /**
+     * Interceptors wrapped around every gRPC service of the server (inside authentication), e.g.
+     * for auditing or fault injection; asked once, before the server binds its port.
+     */
+    default List<ServerInterceptor> rpcInterceptors() {
+        return List.of();
+    }
 
     /** Called once when the server has bound its ports and recovered every table. */
     default void start(ServerContext context) throws Exception {}

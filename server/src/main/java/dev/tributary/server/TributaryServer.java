@@ -38,6 +38,7 @@ import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.log.LogOptions;
 import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -116,6 +117,7 @@ public final class TributaryServer implements AutoCloseable {
                         LogOptions.SEGMENT_SIZE,
                         LogOptions.INDEX_INTERVAL,
                         LogOptions.FLUSH_POLICY,
+                        LogOptions.WRITER_STATE_EXPIRATION,
                         KvOptions.SNAPSHOT_INTERVAL,
                         KvOptions.SNAPSHOT_NUM_RETAINED,
                         KvOptions.LEASE_TIMEOUT));
@@ -193,11 +195,16 @@ public final class TributaryServer implements AutoCloseable {
                         // HTTP/2 window updates
                         .flowControlWindow(16 << 20)
                         .maxInboundMessageSize(64 << 20);
+        // the last interceptor runs first: authentication before any extension's
+        List<ServerInterceptor> interceptors = new ArrayList<>();
+        for (ServerExtension e : extensions) {
+            interceptors.addAll(e.rpcInterceptors());
+        }
+        if (auth != null) {
+            interceptors.add(auth);
+        }
         for (BindableService svc : services) {
-            builder.addService(
-                    auth == null
-                            ? svc.bindService()
-                            : ServerInterceptors.intercept(svc.bindService(), auth));
+            builder.addService(ServerInterceptors.intercept(svc.bindService(), interceptors));
         }
         try {
             grpc = builder.build().start();
