@@ -346,5 +346,16 @@ class TributaryCliITCase {
         assertThat(run("--help").out()).contains("server").contains("tiering");
         Result badConf = run("server", "--set", "server.rpc.port=abc");
         assertUserError(badConf, "server.rpc.port", "abc");
+        // a second server on the running server's data directory
+        Result sameDir =
+                run(
+                        "server",
+                        "--set",
+                        "data.dir=" + dir.resolve("data"),
+                        "--set",
+                        "server.rpc.port=0",
+                        "--set",
+                        "server.http.port=-1");
+        assertUserError(sameDir, "is in use by another Tributary server", "another data.dir");
     }
 }

@@ -78,6 +78,7 @@ public final class TributaryServer implements AutoCloseable {
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private DataDirLock dataDirLock;
     private BucketStore store;
     private MetadataStore metadata;
     private LakeStorage lake;
@@ -106,7 +107,8 @@ public final class TributaryServer implements AutoCloseable {
      * Starts a server.
      *
      * @throws InvalidConfigException for an invalid option (nothing is started)
-     * @throws StorageException when the data directory or a port cannot be used
+     * @throws StorageException when the data directory or a port cannot be used, e.g. because
+     *     another server holds the data directory
      */
     public static TributaryServer start(
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
@@ -139,6 +141,8 @@ public final class TributaryServer implements AutoCloseable {
 
     private void startAll(Clock clock, List<ServerExtension> exts) throws IOException {
         Files.createDirectories(dataDir);
+        // before anything touches the directory: a second server must fail here
+        dataDirLock = DataDirLock.acquire(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
         Configuration lakeConf = lakeConfiguration(conf, dataDir);
@@ -422,6 +426,8 @@ public final class TributaryServer implements AutoCloseable {
             if (metrics != null) {
                 metrics.close();
             }
+            // last: the directory is free only once nothing writes to it any more
+            quietly(dataDirLock);
             LOG.info("Tributary server stopped");
         } finally {
             terminated.countDown();

@@ -14,7 +14,7 @@ import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.server.process.KillBeforeAckServer;
+import dev.tributary.server.process.ChildServerMain;
 import dev.tributary.server.process.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ class IdempotentWriteCrashITCase {
     private void startServer() throws Exception {
         server =
                 ServerProcess.start(
-                        KillBeforeAckServer.class,
+                        ChildServerMain.class,
                         List.of(data().toString(), Integer.toString(port), trigger().toString()),
                         dir.resolve("server.out"),
                         START);

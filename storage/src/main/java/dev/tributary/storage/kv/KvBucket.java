@@ -90,7 +90,7 @@ public final class KvBucket implements AutoCloseable {
         this.keyCodec = RowCodec.of(keySchema);
         this.valueCodec = RowCodec.of(schema);
         this.snapshots = KvSnapshots.open(bucket, kvDir.resolve("snapshots"));
-        this.leases = new SnapshotLeases(bucket, clock, leaseTimeoutNanos);
+        this.leases = new SnapshotLeases(bucket, clock, leaseTimeoutNanos, kvDir.resolve("leases"));
         this.options = newOptions();
         this.writeOptions = new WriteOptions().setDisableWAL(true);
         try {

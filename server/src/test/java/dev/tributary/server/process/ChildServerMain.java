@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * the batch is durable) kills the process instead. Arguments: data dir, rpc port, trigger file,
  * then {@code key=value} options.
  */
-public final class KillBeforeAckServer {
-    private KillBeforeAckServer() {}
+public final class ChildServerMain {
+    private ChildServerMain() {}
 
     public static void main(String[] args) throws Exception {
         Path trigger = Path.of(args[2]);
