@@ -419,7 +419,14 @@ public final class TributaryServer implements AutoCloseable {
                 // after the sampler stopped: the file holds the last sample taken
                 lagSaver.save();
             }
-            quietly(coordinator);
+            if (coordinator != null) {
+                // lake commits still running finish and are recorded before the metadata closes
+                try {
+                    coordinator.close(conf.get(ServerOptions.SHUTDOWN_TIMEOUT));
+                } catch (RuntimeException e) {
+                    LOG.warn("error while closing the coordinator", e);
+                }
+            }
             quietly(metadata);
             quietly(store);
             quietly(lake);
