@@ -37,10 +37,15 @@ final class TieringServer implements AutoCloseable {
     }
 
     static TieringServer start(Path dataDir) {
+        return start(dataDir, 0);
+    }
+
+    /** A server on a fixed port, so that a job finds it again after a restart. */
+    static TieringServer start(Path dataDir, int rpcPort) {
         File warehouse = dataDir.resolve("lake").toFile();
         Configuration conf = new Configuration();
         conf.setString("data.dir", dataDir.toString());
-        conf.setString("server.rpc.port", "0");
+        conf.setString("server.rpc.port", Integer.toString(rpcPort));
         conf.setString("server.http.port", "-1");
         conf.setString("datalake.format", "paimon");
         conf.setString("datalake.paimon.warehouse", warehouse.toURI().toString());
