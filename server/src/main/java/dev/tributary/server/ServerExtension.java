@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.spi.LakeCommitStep;
 import io.grpc.ServerInterceptor;
 import java.util.List;
 
@@ -23,6 +24,15 @@ public interface ServerExtension extends AutoCloseable {
      */
     default List<ServerInterceptor> rpcInterceptors() {
         return List.of();
+    }
+
+    /**
+     * The lake commit step the coordinator uses, given the server's own; an extension may wrap it
+     * (e.g. to audit commits, or to inject faults in tests). Asked once, before the coordinator
+     * starts.
+     */
+    default LakeCommitStep lakeCommitStep(LakeCommitStep step) {
+        return step;
     }
 
     /** Called once when the server has bound its ports and recovered every table. */

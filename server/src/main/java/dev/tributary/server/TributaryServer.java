@@ -148,6 +148,11 @@ public final class TributaryServer implements AutoCloseable {
         Configuration lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
+        if (lakeStep != null) {
+            for (ServerExtension e : exts) {
+                lakeStep = e.lakeCommitStep(lakeStep);
+            }
+        }
         TableCatalog catalog = new TableCatalog();
         coordinator =
                 Coordinator.start(

@@ -1,0 +1,38 @@
+package dev.tributary.tiering.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short fault soak CI runs (issue 14): a real server process, standalone tiering job processes,
+ * idempotent writers through a proxy, and about 20 seeded random faults of every kind the machine
+ * allows (server SIGKILL, also between a lake commit and its record, torn log tails, job SIGKILL
+ * and SIGSTOP, a second job, network resets and stalls, lake commit errors, a failing lake
+ * directory, a full lake disk), then the store and the lake are checked exactly once with
+ * independent readers. The long version is {@code bench}'s {@code FaultSoakBench}. {@code
+ * -Dsoak.seed}, {@code -Dsoak.faults} and {@code -Dsoak.format} replay or vary a run.
+ */
+class FaultSoakITCase {
+    @TempDir Path dir;
+
+    @Test
+    void t18_t19_t20_t21_t22_t42_twentyRandomFaultsLoseAndDuplicateNothing() throws Exception {
+        long seed = Long.getLong("soak.seed", System.nanoTime());
+        int faults = Integer.getInteger("soak.faults", 20);
+        String format = System.getProperty("soak.format", (seed & 1) == 0 ? "paimon" : "iceberg");
+        FaultSoak.Result r;
+        try (FaultSoak soak = new FaultSoak(FaultSoak.Options.of(seed, faults, format, dir))) {
+            r = soak.run();
+        }
+        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
+        assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
+        assertThat(r.store().duplicates()).isZero();
+        assertThat(r.store().losses()).isZero();
+        assertThat(r.faults()).isEqualTo(faults);
+        assertThat(r.store().acked()).isPositive();
+        assertThat(r.lakeRowsChecked()).isPositive();
+    }
+}
