@@ -67,6 +67,8 @@ final class FlinkSessionJobs implements TieringJobs {
     private String jobId;
     private final String tieringJobId = "job-flink";
     private int submissions;
+    private ResourceParams jmParams;
+    private ResourceParams tmParams;
 
     FlinkSessionJobs(Path logDir, Path workDir, Path jobJar, Function<String, List<String>> jobArgs)
             throws IOException {
@@ -123,10 +125,8 @@ final class FlinkSessionJobs implements TieringJobs {
                         "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %-30c{1} %m%n",
                         "logger.tributary.name = dev.tributary",
                         "logger.tributary.level = INFO",
-                        "logger.te.name = org.apache.flink.runtime.taskexecutor.TaskExecutor",
+                        "logger.te.name = org.apache.flink.runtime.taskexecutor",
                         "logger.te.level = INFO",
-                        "logger.rest.name = org.apache.flink.runtime.rest.RestServerEndpoint",
-                        "logger.rest.level = INFO",
                         "logger.eg.name = org.apache.flink.runtime.executiongraph.ExecutionGraph",
                         "logger.eg.level = INFO",
                         ""),
@@ -151,11 +151,83 @@ final class FlinkSessionJobs implements TieringJobs {
         return String.join(File.pathSeparator, keep);
     }
 
+    /** The JVM options Flink's distribution starts its processes with (env.java.opts.all). */
+    private static final List<String> FLINK_JVM_OPTS =
+            List.of(
+                    "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+                    "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+                    "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+                    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                    "--add-opens=java.base/java.io=ALL-UNNAMED",
+                    "--add-opens=java.base/java.net=ALL-UNNAMED",
+                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+                    "--add-opens=java.base/java.text=ALL-UNNAMED",
+                    "--add-opens=java.base/java.time=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+                    "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
     private List<String> jvm(String heap) {
         List<String> o = new ArrayList<>(SoakProcess.smallJvm(heap));
-        o.add("-XX:MaxDirectMemorySize=256m");
+        o.addAll(FLINK_JVM_OPTS);
         o.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j2.properties"));
         return o;
+    }
+
+    /** JVM options and dynamic settings of a Flink process, as Flink's start scripts get them. */
+    private record ResourceParams(List<String> jvm, List<String> dynamic) {}
+
+    /**
+     * Runs Flink's {@code BashJavaUtils} on the configuration (what {@code jobmanager.sh} and
+     * {@code taskmanager.sh} do): the memory sizes as JVM options, and the fine-grained resource
+     * settings a TaskManager refuses to start without, as {@code -D key=value} arguments.
+     */
+    private ResourceParams resourceParams(String command) throws Exception {
+        SoakProcess p =
+                SoakProcess.start(
+                        "bash-java-utils",
+                        logDir.resolve("flink-bash-java-utils.out"),
+                        classPath,
+                        jvm("128m"),
+                        "org.apache.flink.runtime.util.bash.BashJavaUtils",
+                        List.of(command, "--configDir", confDir.toString()),
+                        Map.of("FLINK_CONF_DIR", confDir.toString()));
+        p.awaitExit(Duration.ofMinutes(1));
+        List<String> results =
+                p.outputOfThisRun()
+                        .lines()
+                        .filter(l -> l.startsWith("BASH_JAVA_UTILS_EXEC_RESULT:"))
+                        .map(l -> l.substring("BASH_JAVA_UTILS_EXEC_RESULT:".length()).strip())
+                        .toList();
+        if (results.size() < 2) {
+            throw new IllegalStateException(
+                    command + " failed:\n" + StandaloneJobs.tail(p.outputOfThisRun()));
+        }
+        List<String> dynamic = new ArrayList<>();
+        for (String t : results.get(1).split(" ")) {
+            if (!t.isBlank()) {
+                dynamic.add(t);
+            }
+        }
+        return new ResourceParams(List.of(results.get(0).split(" ")), dynamic);
+    }
+
+    private List<String> processJvm(ResourceParams params) {
+        List<String> o = new ArrayList<>(params.jvm());
+        o.add("-XX:+UseSerialGC");
+        o.add("-XX:TieredStopAtLevel=1");
+        o.addAll(FLINK_JVM_OPTS);
+        o.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j2.properties"));
+        return o;
+    }
+
+    private List<String> processArgs(ResourceParams params) {
+        List<String> a = new ArrayList<>(List.of("--configDir", confDir.toString()));
+        a.addAll(params.dynamic());
+        return a;
     }
 
     private void startJobManager() throws Exception {
@@ -164,14 +236,18 @@ final class FlinkSessionJobs implements TieringJobs {
                         "jobmanager",
                         logDir.resolve("jobmanager.out"),
                         classPath,
-                        jvm("768m"),
+                        processJvm(jmParams),
                         "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
-                        List.of("--configDir", confDir.toString()),
+                        processArgs(jmParams),
                         Map.of("FLINK_CONF_DIR", confDir.toString()));
-        if (!jobManager.awaitOutput("Rest endpoint listening", Duration.ofSeconds(120))) {
-            throw new IllegalStateException(
-                    "the JobManager did not start:\n"
-                            + StandaloneJobs.tail(jobManager.outputOfThisRun()));
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (rest("/overview") == null) {
+            if (System.nanoTime() > deadline || !jobManager.isAlive()) {
+                throw new IllegalStateException(
+                        "the JobManager did not start:\n"
+                                + StandaloneJobs.tail(jobManager.outputOfThisRun()));
+            }
+            Thread.sleep(250);
         }
     }
 
@@ -181,9 +257,9 @@ final class FlinkSessionJobs implements TieringJobs {
                         "taskmanager-" + i,
                         logDir.resolve("taskmanager-" + i + ".out"),
                         classPath,
-                        jvm("768m"),
+                        processJvm(tmParams),
                         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                        List.of("--configDir", confDir.toString()),
+                        processArgs(tmParams),
                         Map.of("FLINK_CONF_DIR", confDir.toString()));
         if (!taskManagers[i].awaitOutput(
                 "Successful registration at resource manager", Duration.ofSeconds(120))) {
@@ -253,17 +329,25 @@ final class FlinkSessionJobs implements TieringJobs {
 
     /** The job's state from the JobManager's REST API, or null when it cannot be asked. */
     private String state(String id) {
+        String body = rest("/jobs/" + id);
+        if (body == null) {
+            return null;
+        }
+        Matcher m = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z]+)\"").matcher(body);
+        return m.find() ? m.group(1) : null;
+    }
+
+    /** A GET of the JobManager's REST API; the body, or null unless it answered 200. */
+    private String rest(String path) {
         try {
             HttpResponse<String> r =
                     http.send(
                             HttpRequest.newBuilder(
-                                            URI.create(
-                                                    "http://localhost:" + restPort + "/jobs/" + id))
+                                            URI.create("http://localhost:" + restPort + path))
                                     .timeout(Duration.ofSeconds(5))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
-            Matcher m = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z]+)\"").matcher(r.body());
-            return m.find() ? m.group(1) : null;
+            return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
@@ -274,6 +358,8 @@ final class FlinkSessionJobs implements TieringJobs {
 
     @Override
     public void start() throws Exception {
+        jmParams = resourceParams("GET_JM_RESOURCE_PARAMS");
+        tmParams = resourceParams("GET_TM_RESOURCE_PARAMS");
         startJobManager();
         startTaskManager(0);
         startTaskManager(1);

@@ -1,0 +1,50 @@
+package dev.tributary.tieringjob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.tiering.soak.FaultKind;
+import dev.tributary.tiering.soak.FaultSoak;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault soak with the tiering job as a production user runs it (issue 14): a Flink session
+ * cluster of a JobManager and two TaskManagers started from Flink's own entry points in their own
+ * JVMs (only Flink on their class path), this module's job jar submitted with Flink's {@code
+ * CliFrontend}, and faults of the cluster (a TaskManager SIGKILLed, the JobManager SIGKILLed and
+ * the job submitted again, a second job) among server and network faults. The store and the lake
+ * end exact. {@code -Dsoak.seed}, {@code -Dsoak.faults} replay or vary a run.
+ */
+class FlinkClusterSoakITCase {
+    @TempDir Path dir;
+
+    @Test
+    void t18_t19_t21_t42_theJobJarOnAFlinkSessionClusterSurvivesClusterFaults() throws Exception {
+        long seed = Long.getLong("soak.seed", System.nanoTime());
+        int faults = Integer.getInteger("soak.faults", 6);
+        String format = System.getProperty("soak.format", "paimon");
+        Path jar = Path.of(System.getProperty("tributary.tiering-job.jar"));
+        FaultSoak.Options options =
+                FaultSoak.Options.of(seed, faults, format, dir)
+                        .withKinds(
+                                EnumSet.of(
+                                        FaultKind.TASKMANAGER_KILL,
+                                        FaultKind.JOBMANAGER_KILL,
+                                        FaultKind.SECOND_JOB,
+                                        FaultKind.SERVER_KILL,
+                                        FaultKind.NETWORK_RESET))
+                        .onFlinkCluster(jar);
+        FaultSoak.Result r;
+        try (FaultSoak soak = new FaultSoak(options)) {
+            r = soak.run();
+        }
+        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
+        assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
+        assertThat(r.store().duplicates()).isZero();
+        assertThat(r.store().losses()).isZero();
+        assertThat(r.faults()).isEqualTo(faults);
+        assertThat(r.lakeRowsChecked()).isPositive();
+    }
+}
