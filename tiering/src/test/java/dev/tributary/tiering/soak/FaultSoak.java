@@ -614,6 +614,7 @@ public final class FaultSoak implements AutoCloseable {
                         lakeRows,
                         List.copyOf(problems),
                         Duration.ofNanos(System.nanoTime() - startNanos));
+        writers.errors().forEach((e, n) -> say("%d rows failed for good with %s", n, e));
         for (String p : problems) {
             say("PROBLEM: %s", p);
         }

@@ -7,6 +7,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -81,6 +82,7 @@ public final class SoakWriters implements AutoCloseable {
                     });
     private volatile ScheduledFuture<?> ticks;
     private long deletes;
+    private final Map<String, Integer> errors = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SoakWriters(Connection conn, List<TablePath> logTables, TablePath pkTable, long seed) {
         for (TablePath t : logTables) {
@@ -127,8 +129,30 @@ public final class SoakWriters implements AutoCloseable {
         }
     }
 
-    private static void track(CompletableFuture<?> ack, Ledger ledger, int n) {
-        ack.whenComplete((r, e) -> ledger.mark(n, e == null ? ACKED : FAILED));
+    private void track(CompletableFuture<?> ack, Ledger ledger, int n) {
+        ack.whenComplete(
+                (r, e) -> {
+                    ledger.mark(n, e == null ? ACKED : FAILED);
+                    if (e != null) {
+                        Throwable c =
+                                e instanceof java.util.concurrent.CompletionException
+                                                && e.getCause() != null
+                                        ? e.getCause()
+                                        : e;
+                        String m = String.valueOf(c.getMessage());
+                        errors.merge(
+                                c.getClass().getSimpleName()
+                                        + ": "
+                                        + m.substring(0, Math.min(160, m.length())),
+                                1,
+                                Integer::sum);
+                    }
+                });
+    }
+
+    /** Why rows failed for good (message prefix -> rows), to explain the rows in doubt. */
+    public Map<String, Integer> errors() {
+        return new java.util.TreeMap<>(errors);
     }
 
     /**
