@@ -23,7 +23,7 @@ class FlinkClusterSoakITCase {
     @Test
     void t18_t19_t21_t42_theJobJarOnAFlinkSessionClusterSurvivesClusterFaults() throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
-        int faults = Integer.getInteger("soak.faults", 6);
+        int faults = Integer.getInteger("soak.faults", 4);
         String format = System.getProperty("soak.format", "paimon");
         Path jar = Path.of(System.getProperty("tributary.tiering-job.jar"));
         FaultSoak.Options options =
