@@ -22,10 +22,23 @@ public final class LakeDisk implements AutoCloseable {
     private final List<Path> immutable = new ArrayList<>();
     private Path filler;
 
+    private final Thread cleanup;
+
     private LakeDisk(Path warehouse, Path image, boolean mounted) {
         this.warehouse = warehouse;
         this.image = image;
         this.mounted = mounted;
+        // a soak stopped with Ctrl-C must not leave a mount or an immutable directory behind
+        this.cleanup = new Thread(this::closeQuietly, "lake-disk-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    private void closeQuietly() {
+        try {
+            release();
+        } catch (IOException e) {
+            // best effort on the way out
+        }
     }
 
     /**
@@ -103,12 +116,21 @@ public final class LakeDisk implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() throws IOException {
+    public void close() throws IOException {
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+        }
+        release();
+    }
+
+    private synchronized void release() throws IOException {
         for (Path d : new ArrayList<>(immutable)) {
             makeMutable(d);
         }
         unfill();
-        if (mounted) {
+        if (mounted && Files.exists(image)) {
             run("umount", warehouse.toString());
             Files.deleteIfExists(image);
         }
