@@ -70,4 +70,58 @@ class RpcClientTest {
             server.shutdownNow().awaitTermination();
         }
     }
+
+    private static Server describingServer(int port) throws java.io.IOException {
+        return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+                .addService(
+                        new AdminServiceGrpc.AdminServiceImplBase() {
+                            @Override
+                            public void describeTable(
+                                    DescribeTableRequest req, StreamObserver<TableInfoPb> out) {
+                                out.onNext(TableInfoPb.newBuilder().setTableId(9).build());
+                                out.onCompleted();
+                            }
+                        })
+                .build()
+                .start();
+    }
+
+    /**
+     * Found by the fault soak's server-outage runs: after a long outage gRPC's own reconnect
+     * backoff (up to two minutes) kept writers and jobs away from a server that was back. A call
+     * that fails UNAVAILABLE resets it, so the caller's next try connects at once.
+     */
+    @Test
+    void aRetryRightAfterTheServerIsBackReconnectsInsteadOfWaitingForGrpcsBackoff()
+            throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        DescribeTableRequest req =
+                DescribeTableRequest.newBuilder()
+                        .setPath(ProtoConverters.toPb(TablePath.of("db", "t")))
+                        .build();
+        try (RpcClient client = new RpcClient("127.0.0.1:" + port, null, Duration.ofSeconds(10))) {
+            // the server is down: the channel fails and enters gRPC's reconnect backoff (~1 s)
+            for (int i = 0; i < 3; i++) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                                () -> RpcClient.call(() -> client.admin().describeTable(req)))
+                        .isInstanceOf(dev.tributary.common.exception.RetriableException.class);
+            }
+            Server server = describingServer(port);
+            try {
+                // at once, well inside the backoff: a failed try resets it, the next connects
+                TableInfoPb info;
+                try {
+                    info = RpcClient.call(() -> client.admin().describeTable(req));
+                } catch (dev.tributary.common.exception.RetriableException stillBackingOff) {
+                    info = RpcClient.call(() -> client.admin().describeTable(req));
+                }
+                assertThat(info.getTableId()).isEqualTo(9);
+            } finally {
+                server.shutdownNow().awaitTermination();
+            }
+        }
+    }
 }
