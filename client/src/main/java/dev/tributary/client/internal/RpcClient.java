@@ -14,11 +14,9 @@ import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.ForwardingClientCall;
-import io.grpc.ForwardingClientCallListener;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
-import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
@@ -74,7 +72,14 @@ public final class RpcClient implements AutoCloseable {
         if (token != null && !token.isEmpty()) {
             builder.intercept(new TokenInterceptor(token));
         }
-        builder.intercept(new ReconnectWhenCallersRetry());
+        builder.intercept(
+                new ReconnectOnUnavailable(
+                        () -> {
+                            ManagedChannel c = channel;
+                            if (c != null) {
+                                c.resetConnectBackoff();
+                            }
+                        }));
         this.channel = builder.build();
         this.timeout = timeout;
         this.admin = AdminServiceGrpc.newBlockingStub(channel);
@@ -198,40 +203,6 @@ public final class RpcClient implements AutoCloseable {
                 public void start(Listener<R> listener, Metadata headers) {
                     headers.put(AuthHeaders.AUTHORIZATION, header);
                     super.start(listener, headers);
-                }
-            };
-        }
-    }
-
-    /**
-     * After a call failed with UNAVAILABLE (server down, restarting, unreachable), the channel's
-     * reconnect backoff is reset, so it reconnects when the caller retries instead of when gRPC's
-     * own backoff says (it grows to two minutes during a long outage). Every caller of this client
-     * retries with a backoff of its own (writers, the tiering job's heartbeats, requests and
-     * registration), so this does not turn into a busy loop, and a job or writer is back within its
-     * own retry interval after the server is.
-     */
-    private final class ReconnectWhenCallersRetry implements ClientInterceptor {
-        @Override
-        public <Q, R> ClientCall<Q, R> interceptCall(
-                MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-            return new ForwardingClientCall.SimpleForwardingClientCall<>(
-                    next.newCall(method, options)) {
-                @Override
-                public void start(Listener<R> listener, Metadata headers) {
-                    super.start(
-                            new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(
-                                    listener) {
-                                @Override
-                                public void onClose(Status status, Metadata trailers) {
-                                    ManagedChannel c = channel;
-                                    if (status.getCode() == Status.Code.UNAVAILABLE && c != null) {
-                                        c.resetConnectBackoff();
-                                    }
-                                    super.onClose(status, trailers);
-                                }
-                            },
-                            headers);
                 }
             };
         }
