@@ -6,7 +6,9 @@ import dev.tributary.tiering.soak.FaultKind;
 import dev.tributary.tiering.soak.FaultSoak;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 class FlinkClusterSoakITCase {
     @TempDir Path dir;
 
+    // about 3 minutes on an idle two-core machine; more when other builds share it
     @Test
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void t18_t19_t21_t42_theJobJarOnAFlinkSessionClusterSurvivesClusterFaults() throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
         int faults = Integer.getInteger("soak.faults", 4);
@@ -35,7 +39,8 @@ class FlinkClusterSoakITCase {
                                         FaultKind.SECOND_JOB,
                                         FaultKind.SERVER_KILL,
                                         FaultKind.NETWORK_RESET))
-                        .onFlinkCluster(jar);
+                        .onFlinkCluster(jar)
+                        .quick();
         FaultSoak.Result r;
         try (FaultSoak soak = new FaultSoak(options)) {
             r = soak.run();

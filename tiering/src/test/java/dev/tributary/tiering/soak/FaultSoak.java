@@ -49,6 +49,8 @@ public final class FaultSoak implements AutoCloseable {
             Duration maxRecovery,
             int logPerTick,
             int pkPerTick,
+            int quietMaxMillis,
+            double durationScale,
             PrintStream out) {
         /** Defaults for a run of {@code faults} faults into {@code format}. */
         public static Options of(long seed, int faults, String format, Path workDir) {
@@ -63,7 +65,30 @@ public final class FaultSoak implements AutoCloseable {
                     Duration.ofMinutes(3),
                     20,
                     10,
+                    3_000,
+                    1.0,
                     System.out);
+        }
+
+        /**
+         * Shorter pauses between faults and faults half as long (for CI): the same kinds and
+         * checks, about half the time.
+         */
+        public Options quick() {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    1_000,
+                    0.5,
+                    out);
         }
 
         public Options withKinds(Set<FaultKind> k) {
@@ -78,6 +103,8 @@ public final class FaultSoak implements AutoCloseable {
                     maxRecovery,
                     logPerTick,
                     pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
                     out);
         }
 
@@ -93,6 +120,8 @@ public final class FaultSoak implements AutoCloseable {
                     maxRecovery,
                     logPerTick,
                     pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
                     out);
         }
     }
@@ -164,7 +193,7 @@ public final class FaultSoak implements AutoCloseable {
         setUp();
         say("faults drawn from %s", available);
         for (int i = 1; i <= o.faults(); i++) {
-            Thread.sleep(500 + random.nextInt(2_500));
+            Thread.sleep(200 + random.nextInt(Math.max(1, o.quietMaxMillis() - 200)));
             checkHealthy(i);
             FaultKind kind = draw();
             long t0 = System.nanoTime();
@@ -220,8 +249,9 @@ public final class FaultSoak implements AutoCloseable {
         lake = new LakeCheck(warehouse.toFile(), o.format(), o.seed());
         jobs =
                 o.flinkCluster()
-                        ? new FlinkSessionJobs(logs, o.workDir(), o.jobJar(), this::jobArgs)
-                        : new StandaloneJobs(logs, this::jobArgs);
+                        ? new FlinkSessionJobs(
+                                logs, o.workDir(), o.jobJar(), this::jobArgs, o.durationScale())
+                        : new StandaloneJobs(logs, this::jobArgs, o.durationScale());
         jobs.start();
         clients =
                 Connection.builder()
@@ -326,6 +356,11 @@ public final class FaultSoak implements AutoCloseable {
 
     // ---------------------------------------------------------------- faults
 
+    /** A random duration in [min, max) ms, scaled by {@link Options#durationScale()}. */
+    private long duration(int min, int max) {
+        return (long) ((min + random.nextInt(max - min)) * o.durationScale());
+    }
+
     private FaultKind draw() {
         int total = available.stream().mapToInt(k -> k.weight).sum();
         int r = random.nextInt(total);
@@ -374,14 +409,14 @@ public final class FaultSoak implements AutoCloseable {
                 return detail;
             }
             case NETWORK_RESET -> {
-                long d = 1_000 + random.nextInt(4_000);
+                long d = duration(1_000, 5_000);
                 proxy.reset();
                 Thread.sleep(d);
                 proxy.heal(false);
                 return "connections reset, new ones refused for " + d + " ms";
             }
             case NETWORK_STALL -> {
-                long d = 1_000 + random.nextInt(7_000);
+                long d = duration(1_000, 8_000);
                 boolean drop = random.nextBoolean();
                 proxy.stall();
                 Thread.sleep(d);
@@ -414,7 +449,7 @@ public final class FaultSoak implements AutoCloseable {
             case LAKE_DIRECTORY_FAILING -> {
                 TablePath t = TABLES.get(random.nextInt(TABLES.size()));
                 Path dir = lakeDirOf(t);
-                long d = 2_000 + random.nextInt(8_000);
+                long d = duration(2_000, 10_000);
                 boolean on = disk.makeImmutable(dir);
                 try {
                     Thread.sleep(d);
@@ -428,7 +463,7 @@ public final class FaultSoak implements AutoCloseable {
                         + " ms";
             }
             case LAKE_DISK_FULL -> {
-                long d = 2_000 + random.nextInt(8_000);
+                long d = duration(2_000, 10_000);
                 disk.fill();
                 try {
                     Thread.sleep(d);

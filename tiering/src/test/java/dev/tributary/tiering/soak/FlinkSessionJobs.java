@@ -67,11 +67,18 @@ final class FlinkSessionJobs implements TieringJobs {
     private String jobId;
     private final String tieringJobId = "job-flink";
     private int submissions;
+    private final double durationScale;
     private ResourceParams jmParams;
     private ResourceParams tmParams;
 
-    FlinkSessionJobs(Path logDir, Path workDir, Path jobJar, Function<String, List<String>> jobArgs)
+    FlinkSessionJobs(
+            Path logDir,
+            Path workDir,
+            Path jobJar,
+            Function<String, List<String>> jobArgs,
+            double durationScale)
             throws IOException {
+        this.durationScale = durationScale;
         this.logDir = logDir;
         this.confDir = workDir.resolve("flink-conf");
         this.jobJar = jobJar;
@@ -408,7 +415,7 @@ final class FlinkSessionJobs implements TieringJobs {
             case SECOND_JOB -> {
                 String tid = "job-flink-2-" + submissions;
                 String second = submit(tid);
-                long run = 5_000 + random.nextInt(10_000);
+                long run = (long) ((5_000 + random.nextInt(10_000)) * durationScale);
                 Thread.sleep(run);
                 cancel(second);
                 return "second Flink job "

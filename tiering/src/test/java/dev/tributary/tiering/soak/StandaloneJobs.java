@@ -19,13 +19,19 @@ final class StandaloneJobs implements TieringJobs {
     private SoakProcess main;
     private String mainId = "job-1";
     private int started;
+    private final double durationScale;
 
     /**
      * @param jobArgs the arguments of {@code TieringJobMain} for a job id
      */
-    StandaloneJobs(Path logDir, Function<String, List<String>> jobArgs) {
+    StandaloneJobs(Path logDir, Function<String, List<String>> jobArgs, double durationScale) {
         this.logDir = logDir;
         this.jobArgs = jobArgs;
+        this.durationScale = durationScale;
+    }
+
+    private long duration(Random random, int min, int max) {
+        return (long) ((min + random.nextInt(max - min)) * durationScale);
     }
 
     private SoakProcess startJob(String id) throws Exception {
@@ -83,7 +89,7 @@ final class StandaloneJobs implements TieringJobs {
                         + (sameId ? " (same id)" : " (new id)");
             }
             case JOB_PAUSE -> {
-                long pause = 1_000 + random.nextInt(7_000);
+                long pause = duration(random, 1_000, 8_000);
                 main.stop();
                 Thread.sleep(pause);
                 main.resume();
@@ -92,7 +98,7 @@ final class StandaloneJobs implements TieringJobs {
             case SECOND_JOB -> {
                 String id = "job-2-" + started;
                 SoakProcess second = startJob(id);
-                long run = 5_000 + random.nextInt(10_000);
+                long run = duration(random, 5_000, 15_000);
                 Thread.sleep(run);
                 boolean kill = random.nextBoolean();
                 if (kill) {
