@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -208,6 +210,9 @@ public final class FaultSoak implements AutoCloseable {
             }
             long lasted = (System.nanoTime() - t0) / 1_000_000;
             long recovered = awaitRecovery();
+            if (adoptionExpected != null) {
+                detail += checkAdopted(i);
+            }
             counts.merge(kind, 1, Integer::sum);
             if (recovered < 0) {
                 problems.add("fault " + i + " " + kind + ": no recovery within " + o.maxRecovery());
@@ -404,6 +409,12 @@ public final class FaultSoak implements AutoCloseable {
                                     .filter(l -> l.startsWith("killing myself"))
                                     .findFirst()
                                     .orElse("exited with " + rc);
+                    Matcher m = KILLED_AFTER_COMMIT.matcher(detail);
+                    if (m.find()) {
+                        adoptionExpected =
+                                new Adoption(
+                                        TablePath.parse(m.group(1)), Long.parseLong(m.group(2)));
+                    }
                 }
                 startServer();
                 return detail;
@@ -476,6 +487,40 @@ public final class FaultSoak implements AutoCloseable {
                 return jobs.inject(kind, random);
             }
         }
+    }
+
+    private static final Pattern KILLED_AFTER_COMMIT =
+            Pattern.compile("lake commit of (\\S+) epoch (\\d+)");
+
+    /** A lake commit the server was killed after: the restarted coordinator must adopt it. */
+    private record Adoption(TablePath table, long epoch) {}
+
+    private Adoption adoptionExpected;
+
+    /**
+     * T21 with a real server: the restarted coordinator found the lake snapshot its previous run
+     * committed but never recorded, and adopted it instead of tiering its offsets again.
+     */
+    private String checkAdopted(int fault) throws Exception {
+        Adoption a = adoptionExpected;
+        adoptionExpected = null;
+        var status = withServer(() -> direct.admin().tieringStatus(a.table()));
+        boolean adopted =
+                status.recentRounds().stream()
+                        .anyMatch(r -> r.epoch() == a.epoch() && r.outcome().equals("ADOPTED"));
+        if (!adopted) {
+            problems.add(
+                    "fault "
+                            + fault
+                            + ": the lake commit of "
+                            + a.table()
+                            + " epoch "
+                            + a.epoch()
+                            + " was not adopted after the restart (T21); rounds: "
+                            + status.recentRounds());
+            return "; NOT ADOPTED";
+        }
+        return "; adopted by the restarted coordinator (T21)";
     }
 
     private Path lakeDirOf(TablePath t) {
