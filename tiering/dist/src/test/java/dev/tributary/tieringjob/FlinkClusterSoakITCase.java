@@ -16,31 +16,29 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster of a JobManager and two TaskManagers started from Flink's own entry points in their own
  * JVMs (only Flink on their class path), this module's job jar submitted with Flink's {@code
  * CliFrontend}, and faults of the cluster (a TaskManager SIGKILLed, the JobManager SIGKILLed and
- * the job submitted again, a second job) among server and network faults. The store and the lake
- * end exact. {@code -Dsoak.seed}, {@code -Dsoak.faults} replay or vary a run.
+ * the job submitted again), one of each, in a seeded order. The store and the lake end exact.
+ * Server, network and second-job faults with this cluster run in {@code bench}'s {@code
+ * FaultSoakBench --flink-faults}; CI keeps to the two faults only a cluster has, to stay short.
+ * {@code -Dsoak.seed}, {@code -Dsoak.faults} replay or vary a run.
  */
 class FlinkClusterSoakITCase {
     @TempDir Path dir;
 
-    // about 3 minutes on an idle two-core machine; more when other builds share it
+    // measured about 90 s on the shared two-core machine, most of it starting the cluster
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void t18_t19_t21_t42_theJobJarOnAFlinkSessionClusterSurvivesClusterFaults() throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
-        int faults = Integer.getInteger("soak.faults", 4);
+        int faults = Integer.getInteger("soak.faults", 2);
         String format = System.getProperty("soak.format", "paimon");
         Path jar = Path.of(System.getProperty("tributary.tiering-job.jar"));
         FaultSoak.Options options =
                 FaultSoak.Options.of(seed, faults, format, dir)
                         .withKinds(
-                                EnumSet.of(
-                                        FaultKind.TASKMANAGER_KILL,
-                                        FaultKind.JOBMANAGER_KILL,
-                                        FaultKind.SECOND_JOB,
-                                        FaultKind.SERVER_KILL,
-                                        FaultKind.NETWORK_RESET))
+                                EnumSet.of(FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL))
                         .onFlinkCluster(jar)
-                        .quick();
+                        .quick()
+                        .everyKindInTurn();
         FaultSoak.Result r;
         try (FaultSoak soak = new FaultSoak(options)) {
             r = soak.run();

@@ -13,7 +13,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -53,6 +55,7 @@ public final class FaultSoak implements AutoCloseable {
             int pkPerTick,
             int quietMaxMillis,
             double durationScale,
+            boolean everyKindInTurn,
             PrintStream out) {
         /** Defaults for a run of {@code faults} faults into {@code format}. */
         public static Options of(long seed, int faults, String format, Path workDir) {
@@ -69,6 +72,7 @@ public final class FaultSoak implements AutoCloseable {
                     10,
                     3_000,
                     1.0,
+                    false,
                     System.out);
         }
 
@@ -90,6 +94,29 @@ public final class FaultSoak implements AutoCloseable {
                     pkPerTick,
                     1_000,
                     0.5,
+                    everyKindInTurn,
+                    out);
+        }
+
+        /**
+         * Faults drawn in turns in which every available kind comes once, in a seeded order,
+         * instead of by weight: a short run (CI) covers every kind.
+         */
+        public Options everyKindInTurn() {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    true,
                     out);
         }
 
@@ -107,6 +134,7 @@ public final class FaultSoak implements AutoCloseable {
                     pkPerTick,
                     quietMaxMillis,
                     durationScale,
+                    everyKindInTurn,
                     out);
         }
 
@@ -124,6 +152,7 @@ public final class FaultSoak implements AutoCloseable {
                     pkPerTick,
                     quietMaxMillis,
                     durationScale,
+                    everyKindInTurn,
                     out);
         }
     }
@@ -172,6 +201,7 @@ public final class FaultSoak implements AutoCloseable {
     private LakeCheck lake;
     private final Map<TablePath, TableInfo> infos = new LinkedHashMap<>();
     private List<FaultKind> available;
+    private final ArrayDeque<FaultKind> turn = new ArrayDeque<>();
 
     public FaultSoak(Options options) throws IOException {
         this.o = options;
@@ -186,9 +216,10 @@ public final class FaultSoak implements AutoCloseable {
     /** Runs the soak: set-up, the faults, the final checks. Never throws for what it finds. */
     public Result run() throws Exception {
         say(
-                "fault soak: seed %d, %d faults, format %s, jobs %s, work dir %s",
+                "fault soak: seed %d, %d faults (%s), format %s, jobs %s, work dir %s",
                 o.seed(),
                 o.faults(),
+                o.everyKindInTurn() ? "every kind in turn" : "drawn by weight",
                 o.format(),
                 o.flinkCluster() ? "on a Flink session cluster" : "as standalone processes",
                 o.workDir());
@@ -367,6 +398,14 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     private FaultKind draw() {
+        if (o.everyKindInTurn()) {
+            if (turn.isEmpty()) {
+                List<FaultKind> next = new ArrayList<>(available);
+                Collections.shuffle(next, random);
+                turn.addAll(next);
+            }
+            return turn.removeFirst();
+        }
         int total = available.stream().mapToInt(k -> k.weight).sum();
         int r = random.nextInt(total);
         for (FaultKind k : available) {
