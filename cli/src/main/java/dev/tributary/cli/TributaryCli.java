@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
             TableCommand.class,
             WriteCommand.class,
             ScanCommand.class,
+            dev.tributary.cli.command.QueryCommand.class,
             LookupCommand.class,
             TieringCommand.class,
             dev.tributary.cli.command.TieringJobCommand.class,

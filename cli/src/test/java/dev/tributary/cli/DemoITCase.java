@@ -31,7 +31,7 @@ class DemoITCase {
     @Test
     @DisplayName("T6 T28 demo --fast commits rounds for all three tables, readable with Paimon")
     void demoShowsCommittedRoundsAndTheLakeHoldsRows() throws Exception {
-        Map<String, Long> tieredRows =
+        DemoRun run =
                 DemoRun.of(
                                 "demo",
                                 "--fast",
@@ -45,8 +45,37 @@ class DemoITCase {
                                 "7",
                                 "--data-dir",
                                 dataDir.toString())
-                        .assertRoundsOfAllTables()
-                        .tieredRows();
+                        .assertRoundsOfAllTables();
+        Map<String, Long> tieredRows = run.tieredRows();
+
+        // T40: the closing counts by union read hold every written row of the log tables, the
+        // lake-only counts what tiering committed
+        java.util.regex.Matcher written =
+                java.util.regex.Pattern.compile("written: clicks (\\d+), orders (\\d+)")
+                        .matcher(run.out());
+        assertThat(written.find()).as(run.out()).isTrue();
+        Map<String, Long> writtenRows =
+                Map.of(
+                        DemoTables.CLICKS.toString(), Long.parseLong(written.group(1)),
+                        DemoTables.ORDERS.toString(), Long.parseLong(written.group(2)));
+        for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS)) {
+            java.util.regex.Matcher count =
+                    java.util.regex.Pattern.compile(
+                                    "count:\\s+"
+                                            + java.util.regex.Pattern.quote(t.toString())
+                                            + "\\s+(\\d+) by union read, (\\d+) in the lake alone")
+                            .matcher(run.out());
+            assertThat(count.find()).as("a count line for %s in:%n%s", t, run.out()).isTrue();
+            long union = Long.parseLong(count.group(1));
+            long lakeOnly = Long.parseLong(count.group(2));
+            assertThat(lakeOnly).as("lake rows of %s", t).isPositive();
+            if (!t.equals(DemoTables.CUSTOMERS)) {
+                assertThat(union)
+                        .as("union count of %s", t)
+                        .isEqualTo(writtenRows.get(t.toString()));
+                assertThat(union).isGreaterThanOrEqualTo(lakeOnly);
+            }
+        }
 
         for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS)) {
             long lakeRows = countPaimonRows(dataDir.resolve("lake"), t);

@@ -72,8 +72,9 @@ public final class Coordinator implements AutoCloseable {
                         clock,
                         "coordinator-event-loop",
                         e -> {
-                            failPending(e);
+                            // the handler first: whoever sees a call fail finds the fault reported
                             onFatal.accept(e);
+                            failPending(e);
                         });
     }
 

@@ -160,6 +160,52 @@ class CoordinatorTest {
     }
 
     @Test
+    @DisplayName(
+            "a metadata write that fails stops the coordinator: the call fails as retriable, later"
+                    + " calls too, and the fault handler (the server's stop) is told once")
+    void aFailedMetadataStoreStopsTheCoordinator() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean diskFull =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        FileMetadataStore store =
+                FileMetadataStore.open(
+                        dir,
+                        8L << 20,
+                        point -> {
+                            if (diskFull.get() && point.equals("log.before-append")) {
+                                throw new java.io.IOException("No space left on device");
+                            }
+                        });
+        List<Throwable> faults = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Coordinator c =
+                Coordinator.start(
+                        new Configuration(),
+                        new ManualClock(1_000_000),
+                        store,
+                        new FakeBuckets(),
+                        new FakeLake(),
+                        faults::add)) {
+            c.createDatabase("db", null, false).join();
+            diskFull.set(true);
+            assertThat(cause(() -> c.createDatabase("other", null, false).join()))
+                    .isInstanceOf(dev.tributary.common.exception.RetriableException.class)
+                    .hasMessageContaining("stopped after an internal error")
+                    .hasRootCauseMessage("No space left on device");
+            assertThat(faults)
+                    .singleElement()
+                    .isInstanceOf(
+                            dev.tributary.coordinator.store.MetadataStoreFailedException.class);
+            diskFull.set(false);
+            // the loop stays stopped: nothing more is decided on state the log may not hold
+            assertThatThrownBy(c::listDatabases)
+                    .isInstanceOf(dev.tributary.common.exception.RetriableException.class)
+                    .hasMessageContaining("resumes when the server restarts");
+        }
+        try (FileMetadataStore reopened = FileMetadataStore.open(dir)) {
+            assertThat(reopened.load().databases().keySet()).containsExactly("db");
+        }
+    }
+
+    @Test
     @DisplayName("answers complete off the event loop, and close fails what still waits")
     void answersLeaveTheLoopAndCloseFailsWaitingCalls() throws Exception {
         ManualClock clock = new ManualClock(1_000_000);

@@ -13,6 +13,7 @@ import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
@@ -90,6 +91,7 @@ public final class TributaryServer implements AutoCloseable {
     private ServerMetrics metrics;
     private final List<ServerExtension> extensions = new ArrayList<>();
     private volatile Throwable fatal;
+    private Configuration lakeConf;
 
     private TributaryServer(Configuration conf) {
         this.conf = conf;
@@ -145,7 +147,7 @@ public final class TributaryServer implements AutoCloseable {
         dataDirLock = DataDirLock.acquire(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
-        Configuration lakeConf = lakeConfiguration(conf, dataDir);
+        lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
         if (lakeStep != null) {
@@ -187,7 +189,8 @@ public final class TributaryServer implements AutoCloseable {
         String host = conf.get(ServerOptions.BIND_HOST);
         List<BindableService> services =
                 List.of(
-                        new AdminServiceImpl(coordinator, tables, catalog, status),
+                        new AdminServiceImpl(
+                                coordinator, tables, catalog, status, describeLake(lakeConf)),
                         new WriteServiceImpl(store, catalog, metrics),
                         new ReadServiceImpl(
                                 store, catalog, conf.get(ServerOptions.READ_CHUNK_BYTES)),
@@ -313,7 +316,7 @@ public final class TributaryServer implements AutoCloseable {
      * The server's configuration with the lake warehouse defaulted to {@code <data.dir>/lake}, so
      * the server's lake and an embedded job's writers use the same warehouse.
      */
-    static Configuration lakeConfiguration(Configuration conf, Path dataDir) {
+    private static Configuration lakeConfiguration(Configuration conf, Path dataDir) {
         Configuration lakeConf = new Configuration(conf.toMap());
         String format = conf.get(LakeStorageOptions.DATALAKE_FORMAT);
         String warehouseKey = "datalake." + format + ".warehouse";
@@ -321,6 +324,20 @@ public final class TributaryServer implements AutoCloseable {
             lakeConf.setString(warehouseKey, dataDir.resolve("lake").toUri().toString());
         }
         return lakeConf;
+    }
+
+    /**
+     * The lake as clients see it: format and the format's settings (warehouse resolved), so a union
+     * reader opens the warehouse the server tiers into. They are served only to clients that pass
+     * the token check, like every call.
+     */
+    private DescribeLakeResponse describeLake(Configuration lakeConf) {
+        String format = lakeConf.get(LakeStorageOptions.DATALAKE_FORMAT);
+        return DescribeLakeResponse.newBuilder()
+                .setFormat(format)
+                .putAllProperties(LakeStoragePlugins.formatConfiguration(lakeConf, format).toMap())
+                .setAvailable(lake != null)
+                .build();
     }
 
     /** The process's one lake, or null without a plugin for {@code datalake.format}. */
@@ -345,6 +362,14 @@ public final class TributaryServer implements AutoCloseable {
         Thread stopper = new Thread(this::close, "tributary-fatal-stop");
         stopper.setDaemon(true);
         stopper.start();
+    }
+
+    /**
+     * The server's configuration with the lake warehouse resolved: what a tiering job of this
+     * server (embedded or not) needs for its lake writers.
+     */
+    public Configuration lakeConfiguration() {
+        return new Configuration(lakeConf.toMap());
     }
 
     /** The fault that stopped the server, if one did. */

@@ -10,7 +10,10 @@ import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.time.Clock;
@@ -43,6 +46,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToIntFunction;
 
 /**
  * End-to-end tiering throughput (issue 6): a real server (store + coordinator, loopback gRPC) holds
@@ -72,6 +76,7 @@ public final class TieringThroughputBench {
     private static final Schema PK = Schema.of(COLUMNS, List.of("id"));
     private static final int BUCKETS = 16;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final String READERS = "readers";
 
     private TieringThroughputBench() {}
 
@@ -90,7 +95,7 @@ public final class TieringThroughputBench {
      * A measured tiering job: from job start (MiniCluster start-up included) until the lake holds
      * every row, and the round alone as the coordinator saw it (from the plan to the commit).
      */
-    private record Tiered(Rate endToEnd, Rate round) {}
+    private record Tiered(Rate endToEnd, Rate round, double readerCpuSecs) {}
 
     public static void main(String[] args) throws Exception {
         long logRows = 5_000_000L;
@@ -99,7 +104,7 @@ public final class TieringThroughputBench {
         String format = "paimon";
         String only = "";
         long seed = 42;
-        long warmupRows = 200_000L;
+        long warmupRows = 1_000_000L;
         Path dir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -452,11 +457,22 @@ public final class TieringThroughputBench {
                             bytes,
                             (CLOCK.nanoTime() - start) / 1e9,
                             (OS.getProcessCpuTime() - cpu) / 1e9);
+            Map<String, Double> cpuByGroup = cpuByGroup(threadCpu, rate.cpuSecs());
+            StringBuilder groups = new StringBuilder();
+            cpuByGroup.entrySet().stream()
+                    .filter(e -> e.getValue() >= 0.05)
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .forEach(
+                            e ->
+                                    groups.append(
+                                            String.format("%s %.1f, ", e.getKey(), e.getValue())));
             System.out.printf(
                     "caught up at %s; CPU-s by thread group: %s%n",
-                    Instant.ofEpochMilli(CLOCK.currentTimeMillis()),
-                    cpuByGroup(threadCpu, rate.cpuSecs()));
-            return new Tiered(rate, new Rate(rows, bytes, round.durationMillis() / 1e3, 0));
+                    Instant.ofEpochMilli(CLOCK.currentTimeMillis()), groups);
+            return new Tiered(
+                    rate,
+                    new Rate(rows, bytes, round.durationMillis() / 1e3, 0),
+                    cpuByGroup.getOrDefault(READERS, 0.0));
         }
     }
 
@@ -488,7 +504,7 @@ public final class TieringThroughputBench {
      * Where the CPU of a phase went: live threads' CPU since {@code before}, grouped by name;
      * "other" is the process total minus the Java threads still alive (GC, JIT, ended threads).
      */
-    private static String cpuByGroup(Map<Long, Long> before, double processCpuSecs) {
+    private static Map<String, Double> cpuByGroup(Map<Long, Long> before, double processCpuSecs) {
         Map<String, Double> groups = new TreeMap<>();
         double sum = 0;
         for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
@@ -503,18 +519,13 @@ public final class TieringThroughputBench {
             String name = info.getThreadName();
             String group =
                     name.startsWith("Source: tiering-source ->")
-                            ? "readers"
+                            ? READERS
                             : name.replaceAll("[-# ]?\\(?\\d+(/\\d+)?\\)?", "");
             groups.merge(group, secs, Double::sum);
             sum += secs;
         }
         groups.put("other (GC, JIT, ended threads)", processCpuSecs - sum);
-        StringBuilder out = new StringBuilder();
-        groups.entrySet().stream()
-                .filter(e -> e.getValue() >= 0.05)
-                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                .forEach(e -> out.append(String.format("%s %.1f, ", e.getKey(), e.getValue())));
-        return out.toString();
+        return groups;
     }
 
     private static boolean coordinatorCaughtUp(Admin admin, TablePath path) {
@@ -557,11 +568,11 @@ public final class TieringThroughputBench {
 
     /**
      * Single-thread lake write of the same kind of rows through the plugin (PK rows as inserts of
-     * new keys), plus its commit. {@code splits == 1}: one writer into a one-bucket table, the
+     * new keys), plus its commit. Rows are encoded up front and handed over as {@link EncodedRow}
+     * views, as the tiering job does. {@code splits == 1}: one writer into a one-bucket table, the
      * plain format limit. {@code splits > 1}: shaped like a tiering round, one writer after the
-     * other into a table of {@code splits} buckets, each writing 1/splits of the rows with the
-     * Tributary bucket as split bucket; a PK split then fans out to every Paimon bucket, as in the
-     * real round.
+     * other into a table of {@code splits} buckets placed by the lake format's own bucket function
+     * (as the server creates lake-enabled tables), each writer getting the rows of its bucket.
      */
     private static Rate rawLakeWrite(
             String format, Path dir, Schema schema, long rows, long seed, int splits) {
@@ -570,35 +581,45 @@ public final class TieringThroughputBench {
                         .setString("datalake.format", format)
                         .setString("datalake." + format + ".warehouse", dir.toUri().toString());
         TablePath path = TablePath.of("raw", schema.hasPrimaryKey() ? "pk" : "events");
-        TableDescriptor d = TableDescriptor.builder(schema).bucketCount(splits).build();
+        BucketFunctionType function = BucketFunctionType.forLakeFormat(format);
+        TableDescriptor d =
+                TableDescriptor.builder(schema)
+                        .bucketCount(splits)
+                        .property(BucketFunctionType.OPTION.key(), function.value())
+                        .build();
+        ToIntFunction<Row> bucketOf = splits == 1 ? row -> 0 : BucketFunction.of(d)::bucketOf;
         RowCodec codec = RowCodec.of(schema);
+        EncodedRow view = codec.view();
         try (LakeStorage lake = LakeStoragePlugins.open(conf)) {
             lake.catalog().createTable(path, d);
             Random r = new Random(seed);
-            List<Row> data = new ArrayList<>();
+            List<List<byte[]>> data = new ArrayList<>();
+            for (int split = 0; split < splits; split++) {
+                data.add(new ArrayList<>());
+            }
             long bytes = 0;
             for (long i = 0; i < rows; i++) {
                 Row row = row(r, i);
-                bytes += codec.encode(row).length;
-                data.add(row);
+                byte[] encoded = codec.encode(row);
+                bytes += encoded.length;
+                data.get(bucketOf.applyAsInt(row)).add(encoded);
             }
             ChangeType type = schema.hasPrimaryKey() ? ChangeType.INSERT : ChangeType.APPEND_ONLY;
             long cpu = OS.getProcessCpuTime();
             long start = CLOCK.nanoTime();
             List<LakeWriteResult> results = new ArrayList<>();
             Map<Integer, Long> offsets = new TreeMap<>();
-            int per = (int) (rows / splits);
             for (int split = 0; split < splits; split++) {
-                int from = split * per;
-                int to = split == splits - 1 ? (int) rows : from + per;
+                List<byte[]> rowsOfSplit = data.get(split);
                 try (LakeWriter w =
                         lake.createWriter(new LakeWriterContext(path, 1, d, split, 1, 1))) {
-                    for (int i = from; i < to; i++) {
-                        w.write(data.get(i), type, split, i - from, 1_000L);
+                    for (int i = 0; i < rowsOfSplit.size(); i++) {
+                        byte[] e = rowsOfSplit.get(i);
+                        w.write(view.pointTo(e, 0, e.length), type, split, i, 1_000L);
                     }
                     results.add(w.complete());
                 }
-                offsets.put(split, (long) (to - from));
+                offsets.put(split, (long) rowsOfSplit.size());
             }
             try (LakeCommitter c = lake.createCommitter(path)) {
                 c.commit(results, TieringSnapshotProperties.of(1, 1, 1, offsets));
@@ -629,6 +650,22 @@ public final class TieringThroughputBench {
     private static void report(String what, Tiered tiered, int parallelism, Rate raw) {
         report(what + ", end to end", tiered.endToEnd(), parallelism, raw);
         report(what + ", round only", tiered.round(), parallelism, raw);
+        // CPU figures do not depend on how much of the shared machine the run got
+        Rate e2e = tiered.endToEnd();
+        double million = e2e.rows() / 1e6;
+        double rawPerMillion = raw.cpuSecs() / (raw.rows() / 1e6);
+        int cores = Runtime.getRuntime().availableProcessors();
+        System.out.printf(
+                "%s, CPU: the job used %.2f CPU-s per million rows (readers %.2f), the raw"
+                        + " 1-thread write %.2f; readers = %.0f%% of the raw write's rows per"
+                        + " CPU-second; the whole process at %d free cores would move ~%.0f MB/s%n",
+                what,
+                e2e.cpuSecs() / million,
+                tiered.readerCpuSecs() / million,
+                rawPerMillion,
+                100 * rawPerMillion / (tiered.readerCpuSecs() / million),
+                cores,
+                e2e.bytes() / 1e6 / (e2e.cpuSecs() / cores));
     }
 
     private static void report(String what, Rate e2e, int parallelism, Rate raw) {

@@ -155,6 +155,10 @@ public final class DemoCommand implements Callable<Integer> {
                 load.close();
                 poll(conn, feed, clock, out);
                 summary(load, feed, out);
+                UnionCounts.print(
+                        conn,
+                        DemoTables.specs(false).stream().map(DemoTables.Spec::path).toList(),
+                        out);
             }
         } finally {
             timers.shutdownNow();

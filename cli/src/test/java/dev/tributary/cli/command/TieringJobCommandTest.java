@@ -21,7 +21,7 @@ class TieringJobCommandTest {
                         "--set",
                         "datalake.paimon.warehouse=/w",
                         "--set",
-                        "tiering.commit.order=assignment");
+                        "tiering.job.group=analytics");
         assertThat(c.arguments())
                 .containsExactly(
                         "--coordinator",
@@ -30,8 +30,8 @@ class TieringJobCommandTest {
                         "s3cret",
                         "--datalake.paimon.warehouse",
                         "/w",
-                        "--tiering.commit.order",
-                        "assignment");
+                        "--tiering.job.group",
+                        "analytics");
     }
 
     @Test

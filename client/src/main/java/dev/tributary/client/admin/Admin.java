@@ -54,4 +54,10 @@ public interface Admin {
 
     /** Tiering status of one table (T28). */
     TableTieringStatus tieringStatus(TablePath path);
+
+    /**
+     * The lake the server tiers into: its format and the format's settings, for readers that open
+     * the lake themselves (union read, T40).
+     */
+    LakeInfo describeLake();
 }

@@ -3,6 +3,7 @@ package dev.tributary.client.internal;
 import static dev.tributary.client.internal.RpcClient.call;
 
 import dev.tributary.client.admin.Admin;
+import dev.tributary.client.admin.LakeInfo;
 import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
@@ -15,6 +16,8 @@ import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.AlterTableRequest;
 import dev.tributary.rpc.proto.CreateDatabaseRequest;
 import dev.tributary.rpc.proto.CreateTableRequest;
+import dev.tributary.rpc.proto.DescribeLakeRequest;
+import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.rpc.proto.DescribeTableRequest;
 import dev.tributary.rpc.proto.DropDatabaseRequest;
 import dev.tributary.rpc.proto.DropTableRequest;
@@ -166,5 +169,12 @@ public final class AdminImpl implements Admin {
                     "table " + path + " has no tiering status: is table.datalake.enabled set?");
         }
         return TableTieringStatus.fromPb(r.getTables(0));
+    }
+
+    @Override
+    public LakeInfo describeLake() {
+        DescribeLakeResponse r =
+                call(() -> rpc.admin().describeLake(DescribeLakeRequest.getDefaultInstance()));
+        return new LakeInfo(r.getFormat(), r.getPropertiesMap(), r.getAvailable());
     }
 }

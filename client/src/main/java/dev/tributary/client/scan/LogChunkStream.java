@@ -4,25 +4,32 @@ import com.google.protobuf.ByteString;
 import dev.tributary.rpc.error.GrpcErrors;
 import io.grpc.Context;
 import java.util.Iterator;
+import java.util.function.Function;
 
 /**
- * The raw chunks of a log read: each one whole log batches exactly as the store keeps them, pulled
- * from the server's stream one message at a time. Failures are the typed exceptions the server
- * raised. Close it to stop the stream early. Not thread safe.
+ * The raw chunks of a log or snapshot read: each one whole log batches exactly as the store keeps
+ * them, pulled from the server's stream one message at a time. Failures are the typed exceptions
+ * the server raised. Close it to stop the stream early. Not thread safe.
  */
 public final class LogChunkStream implements Iterator<byte[]>, AutoCloseable {
     private final Context.CancellableContext context;
-    private final Iterator<ByteString> chunks;
+    private final Iterator<?> responses;
+    private final Function<Object, ByteString> records;
 
-    LogChunkStream(Context.CancellableContext context, Iterator<ByteString> chunks) {
+    @SuppressWarnings("unchecked")
+    <T> LogChunkStream(
+            Context.CancellableContext context,
+            Iterator<T> responses,
+            Function<T, ByteString> records) {
         this.context = context;
-        this.chunks = chunks;
+        this.responses = responses;
+        this.records = (Function<Object, ByteString>) records;
     }
 
     @Override
     public boolean hasNext() {
         try {
-            return chunks.hasNext();
+            return responses.hasNext();
         } catch (RuntimeException e) {
             close();
             throw GrpcErrors.fromThrowable(e);
@@ -32,7 +39,7 @@ public final class LogChunkStream implements Iterator<byte[]>, AutoCloseable {
     @Override
     public byte[] next() {
         try {
-            return chunks.next().toByteArray();
+            return records.apply(responses.next()).toByteArray();
         } catch (RuntimeException e) {
             close();
             throw GrpcErrors.fromThrowable(e);

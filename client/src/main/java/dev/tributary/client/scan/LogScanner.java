@@ -43,19 +43,33 @@ public final class LogScanner {
 
     /** Each bucket's end offset (the offset the next record will get). */
     public Map<Integer, Long> endOffsets() {
-        ListOffsetsResponse r =
-                RpcClient.call(
-                        () ->
-                                rpc.read()
-                                        .listOffsets(
-                                                ListOffsetsRequest.newBuilder()
-                                                        .setTableId(table.tableId())
-                                                        .build()));
+        return toMap(listOffsets().getEndOffsetsList());
+    }
+
+    /**
+     * Each bucket's start offset: the first record still in the store (retention deletes older
+     * ones; for a lake table only records already tiered).
+     */
+    public Map<Integer, Long> startOffsets() {
+        return toMap(listOffsets().getStartOffsetsList());
+    }
+
+    private static Map<Integer, Long> toMap(java.util.List<BucketOffsetPb> offsets) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : r.getEndOffsetsList()) {
+        for (BucketOffsetPb b : offsets) {
             out.put(b.getBucket(), b.getOffset());
         }
         return out;
+    }
+
+    private ListOffsetsResponse listOffsets() {
+        return RpcClient.call(
+                () ->
+                        rpc.read()
+                                .listOffsets(
+                                        ListOffsetsRequest.newBuilder()
+                                                .setTableId(table.tableId())
+                                                .build()));
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.tributary.client.scan;
 
-import com.google.protobuf.ByteString;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
@@ -15,7 +14,6 @@ import io.grpc.Context;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
@@ -24,21 +22,14 @@ import java.util.function.Supplier;
  * server sends the next message only when this iterator asks for it). Not thread safe.
  */
 public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable {
-    private final Context.CancellableContext context;
-    private final Iterator<ByteString> chunks;
+    private final LogChunkStream chunks;
     private final long from;
     private final long to;
     private final IntFunction<Schema> schemas;
     private final ArrayDeque<LogRecord> buffered = new ArrayDeque<>();
     private boolean closed;
 
-    private RecordIterator(
-            Context.CancellableContext context,
-            Iterator<ByteString> chunks,
-            long from,
-            long to,
-            IntFunction<Schema> schemas) {
-        this.context = context;
+    private RecordIterator(LogChunkStream chunks, long from, long to, IntFunction<Schema> schemas) {
         this.chunks = chunks;
         this.from = from;
         this.to = to;
@@ -56,6 +47,23 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
             long from,
             long to,
             IntFunction<Schema> schemas) {
+        return new RecordIterator(logChunks(rpc, tableId, bucket, from, to), from, to, schemas);
+    }
+
+    /** Streams every row of a KV snapshot as INSERT records. */
+    public static RecordIterator ofSnapshot(
+            RpcClient rpc, long tableId, int bucket, long snapshotId, IntFunction<Schema> schemas) {
+        return new RecordIterator(
+                snapshotChunks(rpc, tableId, bucket, snapshotId), 0, Long.MAX_VALUE, schemas);
+    }
+
+    /**
+     * Streams {@code [from, to)} of a bucket's log as the raw log batch chunks the server sends
+     * (checksummed, undecoded), for readers that decode lazily; {@code to == Long.MAX_VALUE} means
+     * the end offset when the call starts.
+     */
+    public static LogChunkStream logChunks(
+            RpcClient rpc, long tableId, int bucket, long from, long to) {
         ReadLogRequest.Builder req =
                 ReadLogRequest.newBuilder()
                         .setTableId(tableId)
@@ -67,27 +75,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
         Context.CancellableContext context = Context.current().withCancellation();
         Iterator<ReadLogResponse> responses =
                 inContext(context, () -> rpc.readStream().readLog(req.build()));
-        return new RecordIterator(
-                context, map(responses, ReadLogResponse::getRecords), from, to, schemas);
-    }
-
-    /**
-     * Streams {@code [from, to)} of a bucket's log as the raw log batch chunks the server sends
-     * (checksummed, undecoded), for readers that decode lazily.
-     */
-    public static LogChunkStream logChunks(
-            RpcClient rpc, long tableId, int bucket, long from, long to) {
-        ReadLogRequest req =
-                ReadLogRequest.newBuilder()
-                        .setTableId(tableId)
-                        .setBucket(bucket)
-                        .setFromOffset(from)
-                        .setToOffset(to)
-                        .build();
-        Context.CancellableContext context = Context.current().withCancellation();
-        Iterator<ReadLogResponse> responses =
-                inContext(context, () -> rpc.readStream().readLog(req));
-        return new LogChunkStream(context, map(responses, ReadLogResponse::getRecords));
+        return new LogChunkStream(context, responses, ReadLogResponse::getRecords);
     }
 
     /** Streams a KV snapshot's rows as the raw log batch chunks the server sends. */
@@ -102,27 +90,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
         Context.CancellableContext context = Context.current().withCancellation();
         Iterator<ReadSnapshotResponse> responses =
                 inContext(context, () -> rpc.readStream().readSnapshot(req));
-        return new LogChunkStream(context, map(responses, ReadSnapshotResponse::getRecords));
-    }
-
-    /** Streams every row of a KV snapshot as INSERT records. */
-    public static RecordIterator ofSnapshot(
-            RpcClient rpc, long tableId, int bucket, long snapshotId, IntFunction<Schema> schemas) {
-        ReadSnapshotRequest req =
-                ReadSnapshotRequest.newBuilder()
-                        .setTableId(tableId)
-                        .setBucket(bucket)
-                        .setSnapshotId(snapshotId)
-                        .build();
-        Context.CancellableContext context = Context.current().withCancellation();
-        Iterator<ReadSnapshotResponse> responses =
-                inContext(context, () -> rpc.readStream().readSnapshot(req));
-        return new RecordIterator(
-                context,
-                map(responses, ReadSnapshotResponse::getRecords),
-                0,
-                Long.MAX_VALUE,
-                schemas);
+        return new LogChunkStream(context, responses, ReadSnapshotResponse::getRecords);
     }
 
     private static <T> T inContext(Context.CancellableContext context, Supplier<T> call) {
@@ -132,20 +100,6 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
         } finally {
             context.detach(previous);
         }
-    }
-
-    private static <T> Iterator<ByteString> map(Iterator<T> in, Function<T, ByteString> f) {
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return in.hasNext();
-            }
-
-            @Override
-            public ByteString next() {
-                return f.apply(in.next());
-            }
-        };
     }
 
     @Override
@@ -172,8 +126,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
                 closed = true;
                 return false;
             }
-            byte[] bytes = chunks.next().toByteArray();
-            for (LogBatch batch : LogBatches.of(bytes)) {
+            for (LogBatch batch : LogBatches.of(chunks.next())) {
                 batch.ensureValid();
                 if (batch.nextOffset() <= from || batch.baseOffset() >= to) {
                     continue;
@@ -193,9 +146,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-        }
-        context.cancel(null);
+        closed = true;
+        chunks.close();
     }
 }

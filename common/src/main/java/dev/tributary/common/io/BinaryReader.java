@@ -100,6 +100,12 @@ public final class BinaryReader {
         return (v >>> 1) ^ -(v & 1);
     }
 
+    /** Moves past {@code n} bytes. */
+    public void skip(int n) {
+        need(n);
+        pos += n;
+    }
+
     public byte[] readBytes(int n) {
         need(n);
         byte[] out = new byte[n];

@@ -38,6 +38,11 @@ public final class RowCodec {
         return types.length;
     }
 
+    /** A new reusable view that reads rows of this codec's types without decoding them. */
+    public EncodedRow view() {
+        return new EncodedRow(types);
+    }
+
     public byte[] encode(Row row) {
         BinaryWriter out = new BinaryWriter(16 + row.arity() * 8);
         encode(row, out);
@@ -143,7 +148,7 @@ public final class RowCodec {
         }
     }
 
-    private static Object readValue(DataType type, BinaryReader in) {
+    static Object readValue(DataType type, BinaryReader in) {
         switch (type.root()) {
             case BOOLEAN:
                 return in.readByte() != 0;

@@ -53,7 +53,10 @@ public final class FileMetadataStore implements MetadataStore {
     private static final byte PUT_TIERING = 5;
     private static final byte INCARNATION = 6;
 
-    /** Hook called at named points of every write; tests throw from it to simulate a crash. */
+    /**
+     * Hook called at named points of every write; tests throw from it to simulate a crash (an
+     * unchecked exception) or an I/O error (an {@link IOException}).
+     */
     @FunctionalInterface
     public interface FaultInjector {
         FaultInjector NONE = point -> {};
@@ -63,7 +66,7 @@ public final class FileMetadataStore implements MetadataStore {
          * {@code checkpoint.tmp-written}, {@code checkpoint.renamed} and {@code
          * checkpoint.log-truncated}.
          */
-        void at(String point);
+        void at(String point) throws IOException;
     }
 
     private final Path dir;
@@ -75,6 +78,9 @@ public final class FileMetadataStore implements MetadataStore {
     private long seq;
     private long logBytes;
     private boolean closed;
+
+    /** The I/O error that failed the store for good; see {@link MetadataStoreFailedException}. */
+    private IOException failure;
 
     private FileMetadataStore(Path dir, long checkpointBytes, FaultInjector faults) {
         this.dir = dir;
@@ -221,6 +227,15 @@ public final class FileMetadataStore implements MetadataStore {
      * Starts a record: the caller writes its body into {@link #buf}, then calls {@link #append}.
      */
     private BinaryWriter begin(byte type) {
+        if (failure != null) {
+            throw new MetadataStoreFailedException(
+                    "the coordinator metadata store in "
+                            + dir
+                            + " failed earlier and takes no more writes; restart the server to"
+                            + " recover it: "
+                            + failure,
+                    failure);
+        }
         if (closed) {
             throw new StorageException("coordinator metadata store " + dir + " is closed");
         }
@@ -251,13 +266,7 @@ public final class FileMetadataStore implements MetadataStore {
             log.force(false);
         } catch (IOException e) {
             // The log may now end in a partial record; only recovery may append after it.
-            closed = true;
-            throw new StorageException(
-                    "cannot write coordinator metadata in "
-                            + dir
-                            + "; restart the coordinator to recover: "
-                            + e,
-                    e);
+            throw fail("cannot write coordinator metadata in ", e);
         } catch (RuntimeException e) {
             closed = true;
             throw e;
@@ -313,9 +322,16 @@ public final class FileMetadataStore implements MetadataStore {
             logBytes = 0;
             faults.at("checkpoint.log-truncated");
         } catch (IOException e) {
-            throw new StorageException(
-                    "cannot checkpoint coordinator metadata in " + dir + ": " + e, e);
+            // whatever step failed, recovery is exact: the checkpoint is replaced atomically and
+            // log records it already holds are skipped by sequence number
+            throw fail("cannot checkpoint coordinator metadata in ", e);
         }
+    }
+
+    private MetadataStoreFailedException fail(String what, IOException e) {
+        failure = e;
+        return new MetadataStoreFailedException(
+                what + dir + "; restart the server to recover: " + e, e);
     }
 
     private void fsyncDir() throws IOException {

@@ -9,6 +9,11 @@ final class JobInfo {
     long lastHeartbeatNanos;
     long lastHeartbeatMillis;
 
+    /** Table requests the job sent, and how many of them got a table pushed while waiting (T3). */
+    long tableRequests;
+
+    long pushedPlans;
+
     /** Tables assigned to this job and not yet resolved, in assignment order (T25, T26). */
     final LinkedHashSet<Long> tables = new LinkedHashSet<>();
 

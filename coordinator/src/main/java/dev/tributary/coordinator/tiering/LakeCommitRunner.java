@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
@@ -7,6 +8,7 @@ import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.store.MetadataStoreFailedException;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.OrphanPolicy;
@@ -175,6 +177,13 @@ final class LakeCommitRunner {
         }
         try {
             store.putTieringRecord(next);
+        } catch (MetadataStoreFailedException e) {
+            // a fault, not a commit failure: the loop stops (and the server with it) at once
+            loop.execute(
+                    () -> {
+                        throw e;
+                    });
+            return;
         } catch (Throwable e) {
             // the snapshot is in the lake but not in the record: reconciliation adopts it
             loop.execute(() -> delivery.failed(e, true));
@@ -182,6 +191,30 @@ final class LakeCommitRunner {
         }
         boolean cleanedUp = cleanUp(table, r, sweepOrphans);
         loop.execute(() -> delivery.committed(next, result, cleanedUp));
+    }
+
+    /**
+     * Deletes the files of results that will never be committed (T23), on the I/O pool; best
+     * effort: what fails here is left to the next commit's orphan cleanup.
+     */
+    void abort(TablePath path, long epoch, List<byte[]> results) {
+        if (lake == null) {
+            return;
+        }
+        io.execute(
+                () -> {
+                    try {
+                        lake.abort(path, results);
+                    } catch (Throwable e) {
+                        LOG.warn(
+                                "deleting {} discarded results of {} (epoch {}) failed; the next"
+                                        + " commit's orphan cleanup deletes them",
+                                results.size(),
+                                path,
+                                epoch,
+                                e);
+                    }
+                });
     }
 
     /**

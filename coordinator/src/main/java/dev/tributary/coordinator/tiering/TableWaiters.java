@@ -81,12 +81,17 @@ final class TableWaiters {
             q.poll();
             byJob.remove(w.job.jobId, w);
             w.timer.cancel();
+            w.job.pushedPlans++;
             w.future.complete(w.answer.withPlan(plan));
         }
     }
 
     int size() {
         return byJob.size();
+    }
+
+    boolean isWaiting(String jobId) {
+        return byJob.containsKey(jobId);
     }
 
     /** Answers every parked request without a plan (the coordinator is closing). */

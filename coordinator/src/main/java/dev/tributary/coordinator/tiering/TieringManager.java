@@ -56,14 +56,13 @@ public final class TieringManager {
     private final LakeCommitStep lake;
     private final LakeReconciler reconciler;
     private final LakeCommitRunner commits;
-    private final LakeIo io;
     private final Executor loop;
     private final RoundPlanner planner;
     private final long epochBase;
 
     private final Map<Long, TableTiering> tables = new HashMap<>();
     private final Map<String, PendingQueue> queues = new HashMap<>();
-    private final Map<String, JobInfo> jobs = new HashMap<>();
+    private final JobRegistry jobs;
     private final LinkedHashSet<TableTiering> tiering = new LinkedHashSet<>();
 
     /**
@@ -110,11 +109,11 @@ public final class TieringManager {
         this.timers = timers;
         this.store = store;
         this.lake = lake;
-        this.io = io;
         this.loop = loop;
         this.reconciler = new LakeReconciler(lake, clock, loop, io);
         this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
         this.planner = new RoundPlanner(buckets);
+        this.jobs = new JobRegistry(clock);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
         timers.schedule(config.sweepIntervalMillis(), this::sweep);
@@ -350,20 +349,16 @@ public final class TieringManager {
             throw new InvalidInputException("a tiering job needs a non-empty id");
         }
         String g = Attempts.normalizeGroup(group);
-        JobInfo job = jobs.get(jobId);
-        if (job != null) {
-            for (Long id : List.copyOf(job.tables)) {
+        JobInfo known = jobs.get(jobId);
+        if (known != null) {
+            for (Long id : List.copyOf(known.tables)) {
                 TableTiering t = tables.get(id);
                 if (t != null && t.state == TieringState.TIERING && !t.commitPending()) {
                     fail(t, "job " + jobId + " registered again (restarted)");
                 }
             }
-            job.group = g;
-        } else {
-            job = new JobInfo(jobId, g);
-            jobs.put(jobId, job);
         }
-        touch(job);
+        jobs.seen(jobId, g);
         return new JobRegistration(
                 jobId,
                 g,
@@ -384,15 +379,10 @@ public final class TieringManager {
             // a newer table request answers the job's parked one; plain heartbeats leave it
             waiters.release(request.jobId());
         }
-        JobInfo job = jobs.get(request.jobId());
-        String group = Attempts.normalizeGroup(request.group());
-        if (job == null) {
-            job = new JobInfo(request.jobId(), group);
-            jobs.put(request.jobId(), job);
-        } else {
-            job.group = group;
+        JobInfo job = jobs.seen(request.jobId(), Attempts.normalizeGroup(request.group()));
+        if (request.requestTable()) {
+            job.tableRequests++;
         }
-        touch(job);
         List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
         List<TableAttempt> forceFinish = new ArrayList<>();
         long now = clock.currentTimeMillis();
@@ -484,7 +474,7 @@ public final class TieringManager {
      * duplicate of a commit that landed may name live files.
      */
     private void abortUncommitted(TableTiering t, long epoch, List<byte[]> results) {
-        if (results.isEmpty() || lake == null) {
+        if (results.isEmpty()) {
             return;
         }
         if (t == null) {
@@ -492,31 +482,9 @@ public final class TieringManager {
                     "dropping {} results of a table that is no longer tiered; its lake table keeps"
                             + " their files until orphan cleanup",
                     results.size());
-            return;
+        } else if (epoch != t.record.epoch()) {
+            commits.abort(t.table.path(), epoch, results);
         }
-        if (epoch == t.record.epoch()) {
-            return;
-        }
-        dev.tributary.common.id.TablePath path = t.table.path();
-        io.execute(
-                () -> {
-                    try {
-                        lake.abort(path, results);
-                    } catch (Throwable e) {
-                        LOG.warn(
-                                "deleting {} discarded results of {} (epoch {}) failed; the next"
-                                        + " commit's orphan cleanup deletes them",
-                                results.size(),
-                                path,
-                                epoch,
-                                e);
-                    }
-                });
-    }
-
-    private void touch(JobInfo job) {
-        job.lastHeartbeatNanos = clock.nanoTime();
-        job.lastHeartbeatMillis = clock.currentTimeMillis();
     }
 
     /**
@@ -574,16 +542,7 @@ public final class TieringManager {
         long now = clock.currentTimeMillis();
         t.transition(TieringState.TIERED);
         t.lastEmptyRoundMillis = now;
-        t.rounds.add(
-                RoundSummary.withoutCommit(
-                        t.epoch,
-                        t.roundId,
-                        t.jobId,
-                        t.queueWaitMillis,
-                        t.roundStartMillis,
-                        now,
-                        forceFinished,
-                        null));
+        recordEndedWithoutCommit(t, forceFinished, null);
         endRound(t);
         if (forceFinished) {
             enterPendingAfterReconcile(t);
@@ -601,6 +560,13 @@ public final class TieringManager {
         t.totalFailures++;
         t.lastFailure = why;
         LOG.info("tiering round of {} failed: {}", t.table.path(), why);
+        recordEndedWithoutCommit(t, false, why);
+        endRound(t);
+        arm(t, config.backoffMillis(t.consecutiveFailures));
+    }
+
+    /** Adds the round that ends now, with nothing committed, to the table's history. */
+    private void recordEndedWithoutCommit(TableTiering t, boolean forceFinished, String failure) {
         t.rounds.add(
                 RoundSummary.withoutCommit(
                         t.epoch,
@@ -609,10 +575,8 @@ public final class TieringManager {
                         t.queueWaitMillis,
                         t.roundStartMillis,
                         clock.currentTimeMillis(),
-                        false,
-                        why));
-        endRound(t);
-        arm(t, config.backoffMillis(t.consecutiveFailures));
+                        forceFinished,
+                        failure));
     }
 
     private void endRound(TableTiering t) {
@@ -624,9 +588,6 @@ public final class TieringManager {
     }
 
     private void releaseFromJob(TableTiering t) {
-        if (t.jobId == null) {
-            return;
-        }
         JobInfo job = jobs.get(t.jobId);
         if (job != null && job.tables.remove(t.tableId())) {
             releaseHeldCommits(job);
@@ -643,8 +604,7 @@ public final class TieringManager {
                 fail(t, "no heartbeat from job " + t.jobId + " for " + config.heartbeatTimeout());
             }
         }
-        jobs.values()
-                .removeIf(j -> j.tables.isEmpty() && now - j.lastHeartbeatNanos >= 10 * timeout);
+        jobs.forgetIdle(10 * timeout);
     }
 
     // ---------------------------------------------------------------- commits
@@ -847,12 +807,16 @@ public final class TieringManager {
         return queues;
     }
 
-    Map<String, JobInfo> jobsView() {
-        return jobs;
+    Collection<JobInfo> jobsView() {
+        return jobs.all();
     }
 
     int tieringCount() {
         return tiering.size();
+    }
+
+    boolean waiting(String jobId) {
+        return waiters.isWaiting(jobId);
     }
 
     Clock clock() {

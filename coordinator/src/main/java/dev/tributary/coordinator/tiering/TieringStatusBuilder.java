@@ -29,10 +29,16 @@ final class TieringStatusBuilder {
         }
         tables.sort(Comparator.comparing(s -> s.path().toString()));
         List<JobStatus> jobs = new ArrayList<>();
-        for (JobInfo j : m.jobsView().values()) {
+        for (JobInfo j : m.jobsView()) {
             jobs.add(
                     new JobStatus(
-                            j.jobId, j.group, j.lastHeartbeatMillis, new ArrayList<>(j.tables)));
+                            j.jobId,
+                            j.group,
+                            j.lastHeartbeatMillis,
+                            new ArrayList<>(j.tables),
+                            j.tableRequests,
+                            j.pushedPlans,
+                            m.waiting(j.jobId)));
         }
         jobs.sort(Comparator.comparing(JobStatus::jobId));
         return new CoordinatorStatus(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataTypes;
@@ -157,6 +158,53 @@ class FileMetadataStoreTest {
             }
             try (FileMetadataStore s = FileMetadataStore.open(d)) {
                 assertThat(s.tieringRecord(1)).as(point).contains(record(1, 30));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "an I/O error in a write or a checkpoint fails the store for good with a fault that is"
+                    + " no caller's error; a restart recovers every durable record")
+    void ioErrorsFailTheStoreForGood() {
+        for (String point : List.of("log.after-write", "checkpoint.renamed")) {
+            Path d = dir.resolve(point);
+            try (FileMetadataStore s = FileMetadataStore.open(d)) {
+                s.putDatabase(new DatabaseInfo("db", null, 1));
+                s.putTable(table(1, "a"));
+                s.putTieringRecord(record(1, 10));
+            }
+            FileMetadataStore failing =
+                    FileMetadataStore.open(
+                            d,
+                            1,
+                            p -> {
+                                if (p.equals(point)) {
+                                    throw new IOException("disk error at " + p);
+                                }
+                            });
+            assertThatThrownBy(() -> failing.putTieringRecord(record(1, 20)))
+                    .as(point)
+                    .isInstanceOf(MetadataStoreFailedException.class)
+                    .isNotInstanceOf(TributaryException.class)
+                    .hasMessageContaining("disk error at " + point)
+                    .hasMessageContaining("restart the server");
+            // later writes are refused too: the log may end in a partial record
+            assertThatThrownBy(() -> failing.putTable(table(2, "b")))
+                    .as(point)
+                    .isInstanceOf(MetadataStoreFailedException.class)
+                    .hasMessageContaining("failed earlier");
+            failing.close();
+            try (FileMetadataStore s = FileMetadataStore.open(d)) {
+                assertThat(s.load().tables().keySet()).as(point).containsExactly(1L);
+                if (point.startsWith("checkpoint")) {
+                    // the record was in the log before the checkpoint failed
+                    assertThat(s.tieringRecord(1)).as(point).contains(record(1, 20));
+                } else {
+                    assertThat(s.tieringRecord(1).orElseThrow())
+                            .as(point)
+                            .isIn(record(1, 10), record(1, 20));
+                }
             }
         }
     }

@@ -39,6 +39,11 @@ class PushTest {
         RoundPlan p = f.join().plan();
         assertThat(p.tableId()).isEqualTo(t.tableId());
         h.assertState(t, TieringState.TIERING);
+        var job = h.tiering().status().jobs().get(0);
+        assertThat(job.tableRequests()).isEqualTo(1);
+        assertThat(job.pushedPlans()).as("delivered to the waiting request").isEqualTo(1);
+        assertThat(job.waitingForTable()).isFalse();
+        assertThat(h.tiering().tableStatus(t.tableId()).orElseThrow().recentRounds()).isEmpty();
     }
 
     @Test

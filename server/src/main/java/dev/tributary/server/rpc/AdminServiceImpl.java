@@ -13,6 +13,8 @@ import dev.tributary.rpc.proto.ColumnPb;
 import dev.tributary.rpc.proto.CreateDatabaseRequest;
 import dev.tributary.rpc.proto.CreateDatabaseResponse;
 import dev.tributary.rpc.proto.CreateTableRequest;
+import dev.tributary.rpc.proto.DescribeLakeRequest;
+import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.rpc.proto.DescribeTableRequest;
 import dev.tributary.rpc.proto.DropDatabaseRequest;
 import dev.tributary.rpc.proto.DropDatabaseResponse;
@@ -39,16 +41,27 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     private final TableService tables;
     private final TableCatalog catalog;
     private final TieringStatusService status;
+    private final DescribeLakeResponse lake;
 
+    /**
+     * @param lake what {@code DescribeLake} answers: the server's lake format and its settings
+     */
     public AdminServiceImpl(
             Coordinator coordinator,
             TableService tables,
             TableCatalog catalog,
-            TieringStatusService status) {
+            TieringStatusService status,
+            DescribeLakeResponse lake) {
         this.coordinator = coordinator;
         this.tables = tables;
         this.catalog = catalog;
         this.status = status;
+        this.lake = lake;
+    }
+
+    @Override
+    public void describeLake(DescribeLakeRequest req, StreamObserver<DescribeLakeResponse> out) {
+        Calls.unary(out, () -> lake);
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.tiering.service.GatewayTieringService;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -46,7 +48,12 @@ public final class TieringJobMain {
         env.execute("Tributary tiering " + jobId + " -> " + coordinator);
     }
 
-    /** {@code --key value} pairs, in order; a key without a value is an error. */
+    /**
+     * {@code --key value} pairs, in order. A key without a value is an error, and so is a {@code
+     * tiering.*} key the job does not have: settings the coordinator owns (heartbeats, commit
+     * timeout and order) come from the server when the job registers, and a job that silently
+     * ignored them would leave the user believing they took effect.
+     */
     static Map<String, String> parse(String[] args) {
         Map<String, String> out = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -69,6 +76,24 @@ public final class TieringJobMain {
             }
             out.put(key, args[++i]);
         }
+        checkTieringKeys(out.keySet());
         return out;
+    }
+
+    private static void checkTieringKeys(Set<String> keys) {
+        Set<String> known = new TreeSet<>();
+        TieringOptions.all().forEach(o -> known.add(o.key()));
+        for (String key : keys) {
+            if (key.startsWith("tiering.") && !known.contains(key)) {
+                throw new InvalidInputException(
+                        "--"
+                                + key
+                                + " is not a setting of the tiering job; it takes "
+                                + known
+                                + ". Heartbeat, commit timeout and commit settings belong to the"
+                                + " server's coordinator, which hands them to the job when it"
+                                + " registers: set them in the server's configuration");
+            }
+        }
     }
 }

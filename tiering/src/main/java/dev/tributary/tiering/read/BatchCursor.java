@@ -4,7 +4,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.row.ChangeType;
-import dev.tributary.common.row.Row;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.tiering.service.RecordCursor;
 import java.util.Iterator;
@@ -22,7 +22,7 @@ import java.util.Iterator;
  */
 public final class BatchCursor implements RecordCursor {
     private final Iterator<byte[]> chunks;
-    private final RowCodec codec;
+    private final EncodedRow row;
     private final long from;
     private final long to;
     private final long snapshotOffset;
@@ -30,6 +30,11 @@ public final class BatchCursor implements RecordCursor {
     private Iterator<LogBatch> batches;
     private LogBatch.Cursor records;
     private int recordSize;
+
+    /** Records of the current batch that carry one byte more, so sizes add up to the batch's. */
+    private int largerRecords;
+
+    private int currentSize;
     private long expected;
     private boolean exhausted;
 
@@ -41,7 +46,7 @@ public final class BatchCursor implements RecordCursor {
             long snapshotOffset,
             Runnable onClose) {
         this.chunks = chunks;
-        this.codec = codec;
+        this.row = codec.view();
         this.from = from;
         this.to = to;
         this.snapshotOffset = snapshotOffset;
@@ -77,6 +82,7 @@ public final class BatchCursor implements RecordCursor {
         }
         while (true) {
             if (records != null && records.next()) {
+                currentSize = recordSize + (largerRecords-- > 0 ? 1 : 0);
                 if (snapshot()) {
                     return true;
                 }
@@ -103,7 +109,9 @@ public final class BatchCursor implements RecordCursor {
                     continue;
                 }
                 records = batch.cursor();
-                recordSize = Math.max(1, batch.sizeInBytes() / Math.max(1, batch.recordCount()));
+                int count = Math.max(1, batch.recordCount());
+                recordSize = batch.sizeInBytes() / count;
+                largerRecords = batch.sizeInBytes() % count;
                 continue;
             }
             if (!chunks.hasNext()) {
@@ -134,13 +142,13 @@ public final class BatchCursor implements RecordCursor {
     }
 
     @Override
-    public Row row() {
-        return records.row(codec);
+    public EncodedRow row() {
+        return row.pointTo(records.rowBuffer(), records.rowOffset(), records.rowLength());
     }
 
     @Override
     public int sizeInBytes() {
-        return recordSize;
+        return currentSize;
     }
 
     @Override

@@ -16,14 +16,14 @@ class TieringJobMainTest {
                                     "--coordinator",
                                     "h:1",
                                     "--datalake.paimon.warehouse=/w",
-                                    "--tiering.commit.order",
-                                    "assignment"
+                                    "--tiering.job.group",
+                                    "analytics"
                                 }))
                 .containsExactlyInAnyOrderEntriesOf(
                         Map.of(
                                 "coordinator", "h:1",
                                 "datalake.paimon.warehouse", "/w",
-                                "tiering.commit.order", "assignment"));
+                                "tiering.job.group", "analytics"));
     }
 
     @Test
@@ -34,6 +34,16 @@ class TieringJobMainTest {
         assertThatThrownBy(() -> TieringJobMain.parse(new String[] {"--coordinator"}))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("needs a value");
+        // a coordinator-owned (or misspelled) tiering key is refused, not silently ignored
+        assertThatThrownBy(
+                        () ->
+                                TieringJobMain.parse(
+                                        new String[] {"--tiering.commit.timeout", "5min"}))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining(
+                        "--tiering.commit.timeout is not a setting of the tiering job")
+                .hasMessageContaining("tiering.job.group")
+                .hasMessageContaining("server's configuration");
         assertThatThrownBy(() -> TieringJobMain.main(new String[] {"--x", "1"}))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("--coordinator");

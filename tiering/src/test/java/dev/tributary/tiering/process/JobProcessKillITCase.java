@@ -16,16 +16,19 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A tiering job process ({@code TieringJobMain}, its own MiniCluster) is SIGKILLed in the middle of
  * a round, with lake files of that round on disk and nothing of it committed, while clients keep
  * writing. A second job process takes the tables over once the coordinator's heartbeat timeout has
  * failed the dead attempt (T18); in the end the lake holds every record exactly once, none of the
- * killed attempt's files is part of it (T19), and nothing is lost.
+ * killed attempt's files is part of it (T19), nothing is lost, and the killed attempt's files are
+ * gone from disk: the table's directory holds exactly the files its latest snapshot reads (T23).
+ * Both lake formats.
  */
 class JobProcessKillITCase {
     private static final int PRELOAD_LOG = 50_000;
@@ -35,13 +38,15 @@ class JobProcessKillITCase {
     @RegisterExtension final JobProcesses jobs = new JobProcesses();
     private final long seed = new Random().nextLong();
 
-    @Test
-    void t18_t19_jobKilledMidRoundIsTakenOverAfterTheHeartbeatTimeoutWithNoLossAndNoDuplicate()
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"paimon", "iceberg"})
+    void t18_t19_t23_jobKilledMidRoundIsTakenOverWithNoLossNoDuplicateAndNoFileLeft(String format)
             throws Exception {
         jobs.seed(seed);
-        TieringServer server = jobs.closeAfterTest(TieringServer.start(dir.resolve("data")));
+        TieringServer server =
+                jobs.closeAfterTest(TieringServer.start(dir.resolve("data"), format));
         ShopTables tables = ShopTables.create(server);
-        LakeCheck lake = new LakeCheck(server.warehouse(), seed);
+        LakeCheck lake = new LakeCheck(server.warehouse(), format, seed);
         ContinuousWriter writer =
                 jobs.closeAfterTest(
                         new ContinuousWriter(server.connection(), CLICKS, CUSTOMERS, seed));
@@ -128,6 +133,15 @@ class JobProcessKillITCase {
         assertThat(lake.liveFiles(CLICKS))
                 .as("none of the killed attempt's files is read from the lake (seed %d)", seed)
                 .doesNotContainAnyElementsOf(killedAttemptFiles);
+        for (var t : List.of(CLICKS, CUSTOMERS)) {
+            assertThat(lake.filesOnDisk(t))
+                    .as(
+                            "T23: after later commits, %s holds exactly the files its latest"
+                                    + " snapshot reads (seed %d)",
+                            t, seed)
+                    .isEqualTo(lake.liveFiles(t));
+        }
+        assertThat(lake.filesOnDisk(CLICKS)).doesNotContainAnyElementsOf(killedAttemptFiles);
     }
 
     /**

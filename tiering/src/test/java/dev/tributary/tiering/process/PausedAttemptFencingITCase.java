@@ -155,6 +155,11 @@ class PausedAttemptFencingITCase {
             assertThat(lake.liveFiles(t.path()))
                     .as("%s: none of job-a's files is read from the lake (seed %d)", t.path(), seed)
                     .doesNotContainAnyElementsOf(staleFiles.get(a.tableId()));
+            // T23: the fenced attempt's files are gone from disk, not just unreferenced
+            assertThat(lake.filesOnDisk(t.path()))
+                    .as("%s: only live files stay on disk (seed %d)", t.path(), seed)
+                    .isEqualTo(lake.liveFiles(t.path()))
+                    .doesNotContainAnyElementsOf(staleFiles.get(a.tableId()));
         }
     }
 

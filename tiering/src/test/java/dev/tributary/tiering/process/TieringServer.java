@@ -29,26 +29,38 @@ final class TieringServer implements AutoCloseable {
     private final TributaryServer server;
     private final Connection conn;
     private final File warehouse;
+    private final String format;
 
-    private TieringServer(TributaryServer server, File warehouse) {
+    private TieringServer(TributaryServer server, File warehouse, String format) {
         this.server = server;
         this.conn = Connection.open(server.rpcTarget());
         this.warehouse = warehouse;
+        this.format = format;
     }
 
     static TieringServer start(Path dataDir) {
-        return start(dataDir, 0);
+        return start(dataDir, "paimon", 0);
     }
 
     /** A server on a fixed port, so that a job finds it again after a restart. */
     static TieringServer start(Path dataDir, int rpcPort) {
+        return start(dataDir, "paimon", rpcPort);
+    }
+
+    /** A server tiering into {@code format} ("paimon" or "iceberg"). */
+    static TieringServer start(Path dataDir, String format) {
+        return start(dataDir, format, 0);
+    }
+
+    /** A server tiering into {@code format} on {@code rpcPort} (0: any free port). */
+    static TieringServer start(Path dataDir, String format, int rpcPort) {
         File warehouse = dataDir.resolve("lake").toFile();
         Configuration conf = new Configuration();
         conf.setString("data.dir", dataDir.toString());
         conf.setString("server.rpc.port", Integer.toString(rpcPort));
         conf.setString("server.http.port", "-1");
-        conf.setString("datalake.format", "paimon");
-        conf.setString("datalake.paimon.warehouse", warehouse.toURI().toString());
+        conf.setString("datalake.format", format);
+        conf.setString("datalake." + format + ".warehouse", warehouse.toURI().toString());
         conf.setString("tiering.embedded.enabled", "false");
         conf.setString("tiering.heartbeat.interval", HEARTBEAT_INTERVAL.toMillis() + "ms");
         conf.setString("tiering.heartbeat.timeout", HEARTBEAT_TIMEOUT.toMillis() + "ms");
@@ -58,7 +70,11 @@ final class TieringServer implements AutoCloseable {
         TributaryServer server =
                 TributaryServer.start(
                         conf, Clock.system(), List.of(new EmbeddedTieringExtension()));
-        return new TieringServer(server, warehouse);
+        return new TieringServer(server, warehouse, format);
+    }
+
+    String format() {
+        return format;
     }
 
     Connection connection() {
@@ -88,15 +104,15 @@ final class TieringServer implements AutoCloseable {
 
     /**
      * Arguments of {@code TieringJobMain} (and of the gated test main) for a job of this server:
-     * the same warehouse as the coordinator, heartbeats as the coordinator expects them.
+     * the same warehouse as the coordinator (the job learns heartbeats and commit settings from the
+     * coordinator when it registers).
      */
     List<String> jobArgs(String jobId, long seed, Map<String, String> extra) {
         List<String> args = new ArrayList<>();
         args.addAll(List.of("--coordinator", "127.0.0.1:" + server.rpcPort()));
-        args.addAll(List.of("--datalake.format", "paimon"));
-        args.addAll(List.of("--datalake.paimon.warehouse", warehouse.toURI().toString()));
+        args.addAll(List.of("--datalake.format", format));
+        args.addAll(List.of("--datalake." + format + ".warehouse", warehouse.toURI().toString()));
         args.addAll(List.of("--tiering.job.id", jobId));
-        args.addAll(List.of("--tiering.heartbeat.interval", HEARTBEAT_INTERVAL.toMillis() + "ms"));
         args.addAll(List.of("--tiering.split.shuffle-seed", Long.toString(seed)));
         extra.forEach((k, v) -> args.addAll(List.of("--" + k, v)));
         return args;

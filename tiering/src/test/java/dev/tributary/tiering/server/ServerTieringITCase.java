@@ -5,9 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.client.scan.LogChunkStream;
+import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -29,6 +33,8 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * End to end: the real server (store, coordinator, gRPC) with the tiering job embedded on a Flink
@@ -119,6 +125,51 @@ class ServerTieringITCase {
                 assertThat(rows).isEqualTo(2_000);
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"paimon", "iceberg"})
+    void t28_roundFiguresAreTheLakesOwnAndTheBytesReallyRead(String format) throws Exception {
+        startServer(Map.of("datalake.format", format));
+        conn.admin().createDatabase("shop", true);
+        TablePath clicks = TablePath.of("shop", "clicks");
+        TableInfo info = conn.admin().createTable(clicks, lakeTable(LOG_SCHEMA, 4, "2s"), false);
+        appendClicks(clicks, 1_000);
+        File warehouse = new File(dataDir, "lake");
+        LakeCheck lake = new LakeCheck(warehouse, format, seed);
+        assertThat(lake.verifyCaughtUp(conn, info, Duration.ofSeconds(120))).isEqualTo(1_000);
+
+        List<TableTieringStatus.Round> committed =
+                conn.admin().tieringStatus(clicks).recentRounds().stream()
+                        .filter(r -> r.outcome().equals("COMMITTED"))
+                        .toList();
+        assertThat(committed).isNotEmpty();
+        long bytesInTheLog = 0;
+        TieringGateway gateway = conn.tieringGateway();
+        for (Map.Entry<Integer, Long> e : gateway.endOffsets(info.tableId()).entrySet()) {
+            try (LogChunkStream chunks =
+                    gateway.readLogChunks(
+                            new TableBucket(info.tableId(), e.getKey()), 0, e.getValue())) {
+                while (chunks.hasNext()) {
+                    bytesInTheLog += chunks.next().length;
+                }
+            }
+        }
+        // files, bytes and rows are what the lake committed: what is on disk, nothing estimated
+        assertThat(committed.stream().mapToLong(TableTieringStatus.Round::files).sum())
+                .as("files of the rounds = data files on disk (seed %d)", seed)
+                .isEqualTo(lake.filesOnDisk(clicks).size());
+        assertThat(committed.stream().mapToLong(TableTieringStatus.Round::bytes).sum())
+                .as("bytes of the rounds = bytes of the data files on disk")
+                .isEqualTo(lake.bytesOnDisk(clicks));
+        assertThat(committed.stream().mapToLong(TableTieringStatus.Round::rows).sum())
+                .isEqualTo(1_000);
+        // and what the job read is the store's own encoded size of those records
+        assertThat(committed.stream().mapToLong(TableTieringStatus.Round::recordsRead).sum())
+                .isEqualTo(1_000);
+        assertThat(committed.stream().mapToLong(TableTieringStatus.Round::bytesRead).sum())
+                .as("bytes read = the log batches' encoded bytes")
+                .isEqualTo(bytesInTheLog);
     }
 
     @Test

@@ -55,7 +55,7 @@ public final class FaultSoak implements AutoCloseable {
             int pkPerTick,
             int quietMaxMillis,
             double durationScale,
-            boolean everyKindInTurn,
+            boolean kindsInTurn,
             PrintStream out) {
         /** Defaults for a run of {@code faults} faults into {@code format}. */
         public static Options of(long seed, int faults, String format, Path workDir) {
@@ -94,7 +94,7 @@ public final class FaultSoak implements AutoCloseable {
                     pkPerTick,
                     1_000,
                     0.5,
-                    everyKindInTurn,
+                    kindsInTurn,
                     out);
         }
 
@@ -134,7 +134,7 @@ public final class FaultSoak implements AutoCloseable {
                     pkPerTick,
                     quietMaxMillis,
                     durationScale,
-                    everyKindInTurn,
+                    kindsInTurn,
                     out);
         }
 
@@ -152,7 +152,7 @@ public final class FaultSoak implements AutoCloseable {
                     pkPerTick,
                     quietMaxMillis,
                     durationScale,
-                    everyKindInTurn,
+                    kindsInTurn,
                     out);
         }
     }
@@ -219,7 +219,7 @@ public final class FaultSoak implements AutoCloseable {
                 "fault soak: seed %d, %d faults (%s), format %s, jobs %s, work dir %s",
                 o.seed(),
                 o.faults(),
-                o.everyKindInTurn() ? "every kind in turn" : "drawn by weight",
+                o.kindsInTurn() ? "every kind in turn" : "drawn by weight",
                 o.format(),
                 o.flinkCluster() ? "on a Flink session cluster" : "as standalone processes",
                 o.workDir());
@@ -398,7 +398,7 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     private FaultKind draw() {
-        if (o.everyKindInTurn()) {
+        if (o.kindsInTurn()) {
             if (turn.isEmpty()) {
                 List<FaultKind> next = new ArrayList<>(available);
                 Collections.shuffle(next, random);

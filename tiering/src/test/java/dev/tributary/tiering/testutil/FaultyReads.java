@@ -6,7 +6,7 @@ import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.row.ChangeType;
-import dev.tributary.common.row.Row;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
@@ -171,7 +171,7 @@ public final class FaultyReads {
             }
 
             @Override
-            public Row row() {
+            public EncodedRow row() {
                 return c.row();
             }
 

@@ -31,6 +31,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -82,6 +86,12 @@ public final class LakeCheck {
 
     /** The tiering properties of every snapshot of the table, oldest first. */
     public List<TieringSnapshotProperties> tieringSnapshots(TablePath path) {
+        return format.equals("iceberg")
+                ? icebergTieringSnapshots(path)
+                : paimonTieringSnapshots(path);
+    }
+
+    private List<TieringSnapshotProperties> paimonTieringSnapshots(TablePath path) {
         List<TieringSnapshotProperties> out = new ArrayList<>();
         try (Catalog catalog = catalog()) {
             FileStoreTable table =
@@ -110,24 +120,18 @@ public final class LakeCheck {
         return out;
     }
 
-    /**
-     * Names of the data files under the table's bucket directories, committed or not: what writers
-     * have put on disk so far.
-     */
-    public Set<String> filesOnDisk(TablePath path) {
-        Path table = warehouse.toPath().resolve(path.database() + ".db").resolve(path.table());
-        if (!Files.isDirectory(table)) {
-            return Set.of();
-        }
-        Set<String> out = new TreeSet<>();
-        try (Stream<Path> buckets = Files.list(table)) {
-            for (Path b :
-                    buckets.filter(p -> p.getFileName().toString().startsWith("bucket-"))
-                            .toList()) {
-                try (Stream<Path> files = Files.list(b)) {
-                    files.filter(Files::isRegularFile)
-                            .forEach(f -> out.add(f.getFileName().toString()));
-                }
+    private List<TieringSnapshotProperties> icebergTieringSnapshots(TablePath path) {
+        List<TieringSnapshotProperties> out = new ArrayList<>();
+        try (HadoopCatalog catalog = icebergCatalog()) {
+            org.apache.iceberg.Table table =
+                    catalog.loadTable(TableIdentifier.of(path.database(), path.table()));
+            List<org.apache.iceberg.Snapshot> all = new ArrayList<>();
+            table.snapshots().forEach(all::add);
+            all.sort(
+                    java.util.Comparator.comparingLong(
+                            org.apache.iceberg.Snapshot::sequenceNumber));
+            for (org.apache.iceberg.Snapshot s : all) {
+                TieringSnapshotProperties.fromProperties(s.summary()).ifPresent(out::add);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -135,9 +139,83 @@ public final class LakeCheck {
         return out;
     }
 
-    /** Names of the data files the table's latest snapshot reads: what a lake reader sees. */
+    /**
+     * Names of the data (and delete) files in the table's directories, committed or not: what
+     * writers have put on disk so far.
+     */
+    public Set<String> filesOnDisk(TablePath path) {
+        Path table = tableDir(path);
+        Path data = format.equals("iceberg") ? table.resolve("data") : table;
+        if (!Files.isDirectory(data)) {
+            return Set.of();
+        }
+        Set<String> out = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(data)) {
+            files.filter(Files::isRegularFile)
+                    .filter(f -> format.equals("iceberg") || isPaimonBucketFile(table, f))
+                    .map(f -> f.getFileName().toString())
+                    .filter(n -> !n.startsWith(".")) // Hadoop's checksum files
+                    .forEach(out::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** Total size of {@link #filesOnDisk}. */
+    public long bytesOnDisk(TablePath path) {
+        Path table = tableDir(path);
+        Path data = format.equals("iceberg") ? table.resolve("data") : table;
+        if (!Files.isDirectory(data)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(data)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> format.equals("iceberg") || isPaimonBucketFile(table, f))
+                    .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .mapToLong(
+                            f -> {
+                                try {
+                                    return Files.size(f);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            })
+                    .sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean isPaimonBucketFile(Path table, Path file) {
+        Path bucket = table.relativize(file).getName(0);
+        return bucket.toString().startsWith("bucket-");
+    }
+
+    private Path tableDir(TablePath path) {
+        return format.equals("iceberg")
+                ? warehouse.toPath().resolve(path.database()).resolve(path.table())
+                : warehouse.toPath().resolve(path.database() + ".db").resolve(path.table());
+    }
+
+    /** Names of the data (and delete) files the table's latest snapshot reads. */
     public Set<String> liveFiles(TablePath path) {
         Set<String> out = new TreeSet<>();
+        if (format.equals("iceberg")) {
+            try (HadoopCatalog catalog = icebergCatalog()) {
+                org.apache.iceberg.Table table =
+                        catalog.loadTable(TableIdentifier.of(path.database(), path.table()));
+                try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+                    for (FileScanTask t : tasks) {
+                        out.add(name(t.file().location()));
+                        t.deletes().forEach(d -> out.add(name(d.location())));
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return out;
+        }
         try (Catalog catalog = catalog()) {
             Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
             for (Split split : table.newReadBuilder().newScan().plan().splits()) {
@@ -149,6 +227,15 @@ public final class LakeCheck {
             throw new IllegalStateException("planning a scan of " + path + " failed", e);
         }
         return out;
+    }
+
+    private static String name(String location) {
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    private HadoopCatalog icebergCatalog() {
+        return new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toURI().toString());
     }
 
     private Catalog catalog() {

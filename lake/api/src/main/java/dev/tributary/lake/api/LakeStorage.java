@@ -3,6 +3,7 @@ package dev.tributary.lake.api;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 
@@ -40,6 +41,18 @@ public interface LakeStorage extends AutoCloseable {
      * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
      */
     LakeCommitter createCommitter(TablePath tablePath);
+
+    /**
+     * Opens a reader of one lake table, for union reads (T40). Cheap; close it when done.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     * @throws UnsupportedOperationException when the format cannot read (plugins written before the
+     *     read SPI)
+     */
+    default LakeReader createReader(TablePath tablePath) {
+        throw new UnsupportedOperationException(
+                "the '" + identifier() + "' lake plugin cannot read tables");
+    }
 
     @Override
     void close();

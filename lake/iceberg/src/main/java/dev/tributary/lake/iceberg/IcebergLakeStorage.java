@@ -13,6 +13,7 @@ import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.LinkedHashMap;
@@ -96,6 +97,12 @@ final class IcebergLakeStorage implements LakeStorage {
     public LakeCommitter createCommitter(TablePath tablePath) {
         loadTable(catalog, tablePath);
         return new IcebergLakeCommitter(catalog, tablePath);
+    }
+
+    @Override
+    public LakeReader createReader(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new IcebergTableReader(catalog, tablePath);
     }
 
     static TableIdentifier identifier(TablePath path) {

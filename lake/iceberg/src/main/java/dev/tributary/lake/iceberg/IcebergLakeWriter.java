@@ -3,6 +3,7 @@ package dev.tributary.lake.iceberg;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
@@ -39,6 +40,7 @@ final class IcebergLakeWriter implements LakeWriter {
     private final LakeWriterContext context;
     private final TributaryTaskWriter writer;
     private final IcebergValues.Converter[] converters;
+    private final IcebergValues.FieldReader[] readers;
     private final int userColumns;
     private final int[] keyPositions;
     private final GenericRecord record;
@@ -56,8 +58,10 @@ final class IcebergLakeWriter implements LakeWriter {
         this.context = context;
         Schema schema = context.table().schema();
         this.converters = new IcebergValues.Converter[schema.fieldCount()];
+        this.readers = new IcebergValues.FieldReader[schema.fieldCount()];
         for (int i = 0; i < converters.length; i++) {
             converters[i] = IcebergValues.converterFor(schema.typeAt(i));
+            readers[i] = IcebergValues.readerFor(schema.typeAt(i));
         }
         org.apache.iceberg.Schema icebergSchema = table.schema();
         this.userColumns = icebergSchema.columns().size() - LakeSystemColumns.NAMES.size();
@@ -108,7 +112,7 @@ final class IcebergLakeWriter implements LakeWriter {
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         state.require(LakeWriterState.OPEN, "write");
-        context.checkArity(row);
+        context.checkArity(row.arity());
         checkChangeType(changeType);
         for (int i = 0; i < userColumns; i++) {
             Object v = i < row.arity() ? row.getField(i) : null;
@@ -118,6 +122,24 @@ final class IcebergLakeWriter implements LakeWriter {
                 throw context.valueError(i, v, e);
             }
         }
+        writeRecord(changeType, bucket, offset, timestampMillis);
+    }
+
+    @Override
+    public void write(
+            EncodedRow row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        state.require(LakeWriterState.OPEN, "write");
+        context.checkArity(row.arity());
+        checkChangeType(changeType);
+        for (int i = 0; i < userColumns; i++) {
+            boolean present = i < row.arity() && !row.isNullAt(i);
+            record.set(i, present ? readers[i].read(row, i) : null);
+        }
+        writeRecord(changeType, bucket, offset, timestampMillis);
+    }
+
+    /** Adds the system columns to {@link #record} and writes it. */
+    private void writeRecord(ChangeType changeType, int bucket, long offset, long timestampMillis) {
         record.set(userColumns, bucket);
         record.set(userColumns + 1, offset);
         record.set(

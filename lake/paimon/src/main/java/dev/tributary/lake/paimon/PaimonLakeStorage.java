@@ -10,6 +10,7 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.Map;
@@ -75,6 +76,12 @@ final class PaimonLakeStorage implements LakeStorage {
     public LakeCommitter createCommitter(TablePath tablePath) {
         loadTable(catalog, tablePath);
         return new PaimonLakeCommitter(catalog, tablePath);
+    }
+
+    @Override
+    public LakeReader createReader(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new PaimonTableReader(catalog, tablePath);
     }
 
     static Identifier identifier(TablePath path) {

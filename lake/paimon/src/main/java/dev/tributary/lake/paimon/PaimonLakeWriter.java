@@ -3,6 +3,7 @@ package dev.tributary.lake.paimon;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
@@ -37,6 +38,7 @@ final class PaimonLakeWriter implements LakeWriter {
     private final LakeWriterContext context;
     private final StreamTableWrite write;
     private final PaimonValues.Converter[] converters;
+    private final PaimonValues.FieldReader[] readers;
     private final int userColumns;
     private final int lakeArity;
     private final boolean primaryKeyTable;
@@ -56,8 +58,10 @@ final class PaimonLakeWriter implements LakeWriter {
         this.context = context;
         Schema schema = context.table().schema();
         this.converters = new PaimonValues.Converter[schema.fieldCount()];
+        this.readers = new PaimonValues.FieldReader[schema.fieldCount()];
         for (int i = 0; i < converters.length; i++) {
             converters[i] = PaimonValues.converterFor(schema.typeAt(i));
+            readers[i] = PaimonValues.readerFor(schema.typeAt(i));
         }
         this.lakeArity = table.rowType().getFieldCount();
         this.userColumns = lakeArity - LakeSystemColumns.NAMES.size();
@@ -76,7 +80,7 @@ final class PaimonLakeWriter implements LakeWriter {
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         state.require(LakeWriterState.OPEN, "write");
-        context.checkArity(row);
+        context.checkArity(row.arity());
         GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
         for (int i = 0; i < row.arity(); i++) {
             Object v = row.getField(i);
@@ -88,6 +92,25 @@ final class PaimonLakeWriter implements LakeWriter {
                 }
             }
         }
+        write(g, bucket, offset, timestampMillis);
+    }
+
+    @Override
+    public void write(
+            EncodedRow row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        state.require(LakeWriterState.OPEN, "write");
+        context.checkArity(row.arity());
+        GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
+        for (int i = 0; i < row.arity(); i++) {
+            if (!row.isNullAt(i)) {
+                g.setField(i, readers[i].read(row, i));
+            }
+        }
+        write(g, bucket, offset, timestampMillis);
+    }
+
+    /** Adds the system columns and hands the row to Paimon's writer. */
+    private void write(GenericRow g, int bucket, long offset, long timestampMillis) {
         g.setField(userColumns, bucket);
         g.setField(userColumns + 1, offset);
         g.setField(userColumns + 2, Timestamp.fromEpochMillis(timestampMillis));

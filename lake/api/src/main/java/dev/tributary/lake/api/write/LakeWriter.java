@@ -1,6 +1,7 @@
 package dev.tributary.lake.api.write;
 
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 
 /**
@@ -34,6 +35,19 @@ public interface LakeWriter extends AutoCloseable {
      * @throws dev.tributary.common.exception.StorageException when writing a file fails
      */
     void write(Row row, ChangeType changeType, int bucket, long offset, long timestampMillis);
+
+    /**
+     * Writes one record given as a view of its encoded bytes, with the semantics of {@link
+     * #write(Row, ChangeType, int, long, long)}. The tiering job writes through this method, so a
+     * format should override it to copy the values straight into its own row classes (strings as
+     * their UTF-8 bytes) instead of decoding them to Java objects first; this default decodes.
+     *
+     * @param row valid only during this call: copy whatever must outlive it
+     */
+    default void write(
+            EncodedRow row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
+        write(row.toRow(), changeType, bucket, offset, timestampMillis);
+    }
 
     /**
      * Flushes and closes the files written so far and describes them. The writer accepts no more

@@ -2,7 +2,6 @@ package dev.tributary.lake.api.write;
 
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.row.Row;
 import dev.tributary.common.types.TableDescriptor;
 import java.util.Objects;
 
@@ -40,12 +39,12 @@ public record LakeWriterContext(
     }
 
     /** Rows may be narrower than the table (older schema), never wider. */
-    public void checkArity(Row row) {
+    public void checkArity(int fields) {
         int columns = table.schema().fieldCount();
-        if (row.arity() > columns) {
+        if (fields > columns) {
             throw new InvalidInputException(
                     "row has "
-                            + row.arity()
+                            + fields
                             + " fields but table '"
                             + tablePath
                             + "' has "

@@ -9,7 +9,9 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.DataTypes;
@@ -129,7 +131,10 @@ public abstract class LakeTieringContractTest {
     /** One record of a split. */
     protected record Rec(Row row, ChangeType type, long offset) {}
 
-    /** Writes one split, ships the result through bytes, returns the deserialized result. */
+    /**
+     * Writes one split as the tiering job does (rows as views of their encoded bytes), ships the
+     * result through bytes, returns the deserialized result.
+     */
     protected LakeWriteResult writeSplit(
             TablePath path,
             TableDescriptor table,
@@ -138,11 +143,34 @@ public abstract class LakeTieringContractTest {
             long round,
             int bucket,
             List<Rec> records) {
+        return writeSplit(path, table, tableId, epoch, round, bucket, records, true);
+    }
+
+    private LakeWriteResult writeSplit(
+            TablePath path,
+            TableDescriptor table,
+            long tableId,
+            long epoch,
+            long round,
+            int bucket,
+            List<Rec> records,
+            boolean encoded) {
+        RowCodec codec = RowCodec.of(table.schema());
+        EncodedRow view = codec.view();
         try (LakeWriter w =
                 storage.createWriter(
                         new LakeWriterContext(path, tableId, table, bucket, epoch, round))) {
             for (Rec r : records) {
-                w.write(r.row(), r.type(), bucket, r.offset(), BASE_TS + r.offset());
+                long ts = BASE_TS + r.offset();
+                if (encoded) {
+                    // a buffer with bytes before the row: views must honour the row's offset
+                    byte[] row = codec.encode(r.row());
+                    byte[] buf = new byte[row.length + 5];
+                    System.arraycopy(row, 0, buf, 5, row.length);
+                    w.write(view.pointTo(buf, 5, row.length), r.type(), bucket, r.offset(), ts);
+                } else {
+                    w.write(r.row(), r.type(), bucket, r.offset(), ts);
+                }
             }
             LakeWriteResult result = w.complete();
             byte[] bytes = LakeWriteResultSerializer.INSTANCE.serialize(result);
@@ -254,6 +282,12 @@ public abstract class LakeTieringContractTest {
         schema.validate(empty);
 
         LakeWriteResult r = writeSplit(path, table, 1, 1, 1, 0, appends(0, full, empty));
+        // the same rows through write(Row), into a second table, must read back the same
+        TablePath viaObjects = TablePath.of("types", "all_types_objects");
+        storage.catalog().createTable(viaObjects, table);
+        LakeWriteResult o =
+                writeSplit(viaObjects, table, 2, 1, 1, 0, appends(0, full, empty), false);
+        commit(viaObjects, List.of(o), 2, 1, 1, Map.of(0, 2L));
         assertThat(r.rowCount()).isEqualTo(2);
         assertThat(r.files()).isNotEmpty();
         assertThat(r.fileBytes()).isPositive();
@@ -273,6 +307,7 @@ public abstract class LakeTieringContractTest {
             expected.add(Row.wrap(f));
         }
         assertThat(readWithFormatReader(path)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(readWithFormatReader(viaObjects)).containsExactlyInAnyOrderElementsOf(expected);
 
         LakeTableInfo info = storage.catalog().describeTable(path);
         assertThat(info.format()).isEqualTo(format());
@@ -748,6 +783,13 @@ public abstract class LakeTieringContractTest {
                                             0,
                                             0,
                                             BASE_TS))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("3 fields");
+            RowCodec wider =
+                    RowCodec.of(table.schema().addColumn(new Column("extra", DataTypes.STRING())));
+            byte[] bytes = wider.encode(Row.of(1L, "a", "extra"));
+            EncodedRow view = wider.view().pointTo(bytes, 0, bytes.length);
+            assertThatThrownBy(() -> w.write(view, ChangeType.APPEND_ONLY, 0, 0, BASE_TS))
                     .isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("3 fields");
             w.abort();

@@ -1,0 +1,101 @@
+package dev.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.server.TributaryServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tributary query}: Flink SQL on the embedded MiniCluster against a real server. */
+class QueryCommandITCase {
+    @TempDir static Path dir;
+    private static TributaryServer server;
+
+    record Result(int code, String out, String err) {}
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.resolve("data").toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "-1");
+        server = TributaryServer.start(conf, Clock.system(), List.of());
+        try (Connection conn = Connection.open(server.rpcTarget())) {
+            conn.admin().createDatabase("shop", true);
+            TablePath orders = TablePath.of("shop", "orders");
+            conn.admin()
+                    .createTable(
+                            orders,
+                            TableDescriptor.builder(
+                                            Schema.newBuilder()
+                                                    .column("id", DataTypes.BIGINT())
+                                                    .column("item", DataTypes.STRING())
+                                                    .column("amount", DataTypes.INT())
+                                                    .build())
+                                    .bucketCount(2)
+                                    .build(),
+                            false);
+            try (AppendWriter w = conn.appendWriter(orders)) {
+                for (long i = 0; i < 100; i++) {
+                    w.append(Row.of(i, "item-" + (i % 3), (int) i));
+                }
+                w.flush();
+            }
+        }
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private Result run(String... args) {
+        String[] all = new String[args.length + 2];
+        System.arraycopy(args, 0, all, 0, args.length);
+        all[args.length] = "--address";
+        all[args.length + 1] = server.rpcTarget();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = TributaryCli.execute(all, new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void t41_queryPrintsATableAndExplainShowsThePushedFilter() {
+        Result r =
+                run(
+                        "query",
+                        "SELECT item, COUNT(*) AS n, SUM(amount) AS total FROM shop.orders"
+                                + " WHERE amount >= 10 GROUP BY item");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("item").contains("total").contains("3 rows");
+        // item-0: ids 12, 15, ..., 99 (30 of them, sum 1665)
+        assertThat(r.out()).containsPattern("item-0\\s*\\|?\\s*30\\s*\\|?\\s*1665");
+
+        Result explain = run("query", "--explain", "SELECT id FROM shop.orders WHERE amount < 5");
+        assertThat(explain.code()).as(explain.toString()).isZero();
+        assertThat(explain.out()).contains("filter=[<(amount, 5)]");
+    }
+
+    @Test
+    void t41_aBadQueryIsOneLineWithoutAStackTrace() {
+        Result r = run("query", "SELECT nope FROM shop.orders");
+        assertThat(r.code()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(r.err()).startsWith("error: ").contains("nope").doesNotContain("\tat ");
+    }
+}
