@@ -263,7 +263,13 @@ public final class Coordinator implements AutoCloseable {
     // ------------------------------------------------------------------ tiering
 
     public CompletableFuture<JobRegistration> registerJob(String jobId, String group) {
-        return call(() -> core.tiering().registerJob(jobId, group));
+        return registerJob(jobId, group, 0);
+    }
+
+    /** Registers a job that runs {@code parallelism} readers (0: not known). */
+    public CompletableFuture<JobRegistration> registerJob(
+            String jobId, String group, int parallelism) {
+        return call(() -> core.tiering().registerJob(jobId, group, parallelism));
     }
 
     /**

@@ -271,7 +271,13 @@ class CoordinatorTest {
                     c.heartbeat(
                             new HeartbeatRequest(
                                     "job-2", null, List.of(), List.of(), true, 60_000));
-            Thread.sleep(100);
+            // the loop runs calls in order: once this status is answered, the poll above is parked
+            assertThat(c.status().join().jobs())
+                    .anySatisfy(
+                            j -> {
+                                assertThat(j.jobId()).isEqualTo("job-2");
+                                assertThat(j.waitingForTable()).isTrue();
+                            });
             assertThat(commit).isNotDone();
 
             c.close(Duration.ofMillis(300)); // the hung commit is abandoned after the wait

@@ -10,6 +10,7 @@ import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
@@ -19,6 +20,9 @@ import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.plan.RoundObservations;
+import dev.tributary.server.plan.TieringPlanService;
+import dev.tributary.server.plan.WriteRates;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.rpc.ReadServiceImpl;
@@ -149,7 +153,9 @@ public final class TributaryServer implements AutoCloseable {
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
-        LakeCommitStep lakeStep = lake == null ? null : new LakeCommitStepImpl(lake);
+        RoundObservations observed = new RoundObservations(clock);
+        LakeCommitStep lakeStep =
+                lake == null ? null : observed.timing(new LakeCommitStepImpl(lake));
         if (lakeStep != null) {
             for (ServerExtension e : exts) {
                 lakeStep = e.lakeCommitStep(lakeStep);
@@ -199,7 +205,8 @@ public final class TributaryServer implements AutoCloseable {
                                 store,
                                 catalog,
                                 clock,
-                                conf.get(KvOptions.LEASE_TIMEOUT)));
+                                conf.get(KvOptions.LEASE_TIMEOUT),
+                                observed::planned));
         NettyServerBuilder builder =
                 NettyServerBuilder.forAddress(
                                 new InetSocketAddress(host, conf.get(ServerOptions.RPC_PORT)))
@@ -233,6 +240,7 @@ public final class TributaryServer implements AutoCloseable {
         }
         int httpPort = conf.get(ServerOptions.HTTP_PORT);
         LagHistory lagHistory = null;
+        WriteRates writeRates = new WriteRates(conf.get(ServerOptions.PLAN_RATE_WINDOW).toMillis());
         if (httpPort >= 0) {
             lagHistory =
                     new LagHistory(
@@ -254,7 +262,14 @@ public final class TributaryServer implements AutoCloseable {
                                 catalog,
                                 store,
                                 status,
-                                lagHistory);
+                                lagHistory,
+                                new TieringPlanService(
+                                        status,
+                                        catalog,
+                                        writeRates,
+                                        observed,
+                                        TieringConfig.from(conf),
+                                        clock));
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot listen on "
@@ -279,7 +294,12 @@ public final class TributaryServer implements AutoCloseable {
             // pass are absorbed by the sampler's own due check
             timer.scheduleAtFixedRate(
                     new LagSampler(
-                            () -> status.overview().tables(),
+                            () -> {
+                                // one status per tick feeds the lag plot and the planner's rates
+                                var sample = status.overview().tables();
+                                writeRates.record(clock.currentTimeMillis(), sample);
+                                return sample;
+                            },
                             lagHistory,
                             clock,
                             conf.get(ServerOptions.LAG_HISTORY_INTERVAL)),

@@ -1,11 +1,15 @@
 package dev.tributary.bench.coordinator;
 
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.simulation.SimConfig;
-import dev.tributary.coordinator.simulation.SimResult;
-import dev.tributary.coordinator.simulation.SimTable;
-import dev.tributary.coordinator.simulation.TieringSimulator;
+import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
+import dev.tributary.planner.sim.SimulationResult;
+import dev.tributary.planner.sim.SimulationSettings;
+import dev.tributary.planner.sim.TieringSimulator;
+import dev.tributary.planner.workload.JobLoad;
+import dev.tributary.planner.workload.ReaderModel;
+import dev.tributary.planner.workload.TableLoad;
+import dev.tributary.planner.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +17,10 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Compares the {@code fifo} and {@code deadline} queue policies with the {@link TieringSimulator}
- * (the real tiering manager under virtual time): (a) the blog walkthrough, (b) 500 log tables with
- * freshness between 1 and 30 minutes on one job of 16 readers.
+ * Compares the {@code fifo} and {@code deadline} queue policies with the planner's {@link
+ * TieringSimulator} (the real tiering manager under virtual time against a modeled job): (a) the
+ * blog walkthrough, (b) 500 log tables with freshness between 1 and 30 minutes on one job of 16
+ * readers.
  *
  * <p>Usage: {@code TieringPolicyBench [seed] [hours]} (defaults 7 and 2).
  */
@@ -34,47 +39,96 @@ public final class TieringPolicyBench {
     }
 
     static void walkthrough() {
-        List<SimTable> tables = SimTable.blogWalkthrough();
+        List<TableLoad> tables =
+                List.of(
+                        TableLoad.fixed("clicks", 16, Duration.ofMinutes(1), false, null, secs(30)),
+                        TableLoad.fixed("orders", 8, Duration.ofMinutes(2), false, null, secs(90)),
+                        TableLoad.fixed(
+                                "customers", 12, Duration.ofMinutes(5), true, secs(100), secs(20)));
+        ReaderModel instant = new ReaderModel(1e9, 1e9, Duration.ZERO, Duration.ZERO, 1_000_000);
         for (QueuePolicy p : QueuePolicy.values()) {
-            SimConfig c =
-                    new SimConfig(
+            Workload w =
+                    new Workload(
                             p,
-                            16,
-                            1,
-                            Duration.ZERO,
+                            CommitOrder.COMPLETION,
                             Duration.ofMinutes(5),
-                            Duration.ofHours(1),
-                            Duration.ofMinutes(10),
-                            1);
-            SimResult r = new TieringSimulator(c, tables).run();
+                            List.of(new JobLoad("job", null, 16, instant)),
+                            tables);
+            SimulationResult r =
+                    new TieringSimulator(
+                                    w,
+                                    new SimulationSettings(
+                                            Duration.ofHours(1), Duration.ofMinutes(10), 1))
+                            .run();
             System.out.println(
                     "\n(a) blog walkthrough, policy="
                             + p.name().toLowerCase(Locale.ROOT)
                             + ", 1 h, first 10 min excluded");
-            System.out.print(r.formatTable());
+            System.out.print(formatTable(r));
         }
     }
 
+    private static Duration secs(long s) {
+        return Duration.ofSeconds(s);
+    }
+
+    static String formatTable(SimulationResult r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "%-12s %9s %6s %5s %10s %10s %10s %10s%n",
+                        "table",
+                        "freshness",
+                        "rounds",
+                        "ff",
+                        "avg lag s",
+                        "peak lag s",
+                        "avg wait s",
+                        "max wait s"));
+        for (SimulationResult.TableOutcome t : r.tables()) {
+            sb.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%-12s %9s %6d %5d %10.1f %10.1f %10.1f %10.1f%n",
+                            t.name(),
+                            t.freshness().toSeconds() + "s",
+                            t.rounds(),
+                            t.forceFinished(),
+                            t.lagAvgMillis() / 1000.0,
+                            t.lagPeakMillis() / 1000.0,
+                            t.queueWaitAvgMillis() / 1000.0,
+                            t.queueWaitMaxMillis() / 1000.0));
+        }
+        return sb.toString();
+    }
+
     /** 500 tables: freshness 1..30 min, 1-16 buckets, minRate-maxRate records/s per bucket. */
-    static List<SimTable> mixedTables(long seed, int minRate, int maxRate) {
+    static List<TableLoad> mixedTables(long seed, int minRate, int maxRate) {
         Random rnd = new Random(seed);
         int[] minutes = {1, 2, 3, 5, 10, 15, 20, 30};
-        List<SimTable> out = new ArrayList<>();
+        List<TableLoad> out = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
+            int buckets = 1 + rnd.nextInt(16);
+            Duration freshness = Duration.ofMinutes(minutes[rnd.nextInt(minutes.length)]);
+            int perBucket = minRate + rnd.nextInt(maxRate - minRate + 1);
             out.add(
-                    SimTable.rated(
+                    TableLoad.log(
                             String.format(Locale.ROOT, "t%03d", i),
-                            1 + rnd.nextInt(16),
-                            Duration.ofMinutes(minutes[rnd.nextInt(minutes.length)]),
-                            minRate + rnd.nextInt(maxRate - minRate + 1)));
+                            buckets,
+                            freshness,
+                            (double) perBucket * buckets,
+                            RECORD_BYTES));
         }
         return out;
     }
 
+    /** Rows of 100 bytes, so 100,000 records/s per reader are 10 MB/s. */
+    private static final double RECORD_BYTES = 100;
+
     static void mixed(long seed, int hours, int minRate, int maxRate, long overheadMillis) {
-        List<SimTable> tables = mixedTables(seed, minRate, maxRate);
-        double writes =
-                tables.stream().mapToDouble(t -> t.buckets() * t.recordsPerSecondPerBucket()).sum();
+        List<TableLoad> tables = mixedTables(seed, minRate, maxRate);
+        double writes = tables.stream().mapToDouble(TableLoad::writeRecordsPerSecond).sum();
         System.out.println(
                 String.format(
                         Locale.ROOT,
@@ -102,23 +156,32 @@ public final class TieringPolicyBench {
                         "lag>2fr tbl",
                         "ff rounds"));
         for (QueuePolicy p : QueuePolicy.values()) {
-            SimConfig c =
-                    new SimConfig(
-                            p,
-                            16,
-                            100_000,
+            ReaderModel reader =
+                    new ReaderModel(
+                            100_000 * RECORD_BYTES,
+                            100_000 * RECORD_BYTES,
                             Duration.ofMillis(overheadMillis),
                             Duration.ZERO,
-                            Duration.ofHours(hours),
-                            Duration.ofMinutes(30),
-                            seed);
+                            Long.MAX_VALUE);
+            Workload w =
+                    new Workload(
+                            p,
+                            CommitOrder.COMPLETION,
+                            Duration.ZERO,
+                            List.of(new JobLoad("job", null, 16, reader)),
+                            tables);
             long t0 = Clock.system().currentTimeMillis();
-            SimResult r = new TieringSimulator(c, tables).run();
+            SimulationResult r =
+                    new TieringSimulator(
+                                    w,
+                                    new SimulationSettings(
+                                            Duration.ofHours(hours), Duration.ofMinutes(30), seed))
+                            .run();
             long took = Clock.system().currentTimeMillis() - t0;
             int[][] classes = {{1, 1}, {2, 3}, {5, 10}, {15, 30}, {1, 30}};
             for (int[] cl : classes) {
-                List<SimResult.TableStats> in = new ArrayList<>();
-                for (SimResult.TableStats t : r.tables()) {
+                List<SimulationResult.TableOutcome> in = new ArrayList<>();
+                for (SimulationResult.TableOutcome t : r.tables()) {
                     long m = t.freshness().toMinutes();
                     if (m >= cl[0] && m <= cl[1]) {
                         in.add(t);
@@ -126,32 +189,35 @@ public final class TieringPolicyBench {
                 }
                 double avgLagRatio =
                         in.stream()
-                                .mapToDouble(t -> t.avgLagMillis() / t.freshness().toMillis())
+                                .mapToDouble(
+                                        t -> (double) t.lagAvgMillis() / t.freshness().toMillis())
                                 .average()
                                 .orElse(0);
                 double peakLagRatio =
                         in.stream()
                                 .mapToDouble(
-                                        t -> (double) t.peakLagMillis() / t.freshness().toMillis())
+                                        t -> (double) t.lagPeakMillis() / t.freshness().toMillis())
                                 .max()
                                 .orElse(0);
                 double avgWait =
                         in.stream()
-                                        .mapToDouble(SimResult.TableStats::avgQueueWaitMillis)
+                                        .mapToDouble(
+                                                SimulationResult.TableOutcome::queueWaitAvgMillis)
                                         .average()
                                         .orElse(0)
                                 / 1000;
                 double maxWait =
                         in.stream()
-                                        .mapToLong(SimResult.TableStats::maxQueueWaitMillis)
+                                        .mapToLong(
+                                                SimulationResult.TableOutcome::queueWaitMaxMillis)
                                         .max()
                                         .orElse(0)
                                 / 1000.0;
-                long rounds = in.stream().mapToLong(SimResult.TableStats::rounds).sum();
-                long ff = in.stream().mapToLong(SimResult.TableStats::forceFinished).sum();
+                long rounds = in.stream().mapToLong(SimulationResult.TableOutcome::rounds).sum();
+                long ff = in.stream().mapToLong(SimulationResult.TableOutcome::forceFinished).sum();
                 long late =
                         in.stream()
-                                .filter(t -> t.peakLagMillis() > 2 * t.freshness().toMillis())
+                                .filter(t -> t.lagPeakMillis() > 2 * t.freshness().toMillis())
                                 .count();
                 System.out.println(
                         String.format(

@@ -192,6 +192,10 @@ class ConsoleBrowserITCase {
         assertThat(lastFailure.getAttribute("title"))
                 .isEqualTo(failing.lastFailure().orElseThrow());
         assertThat(broken.get(11)).startsWith("retry ");
+        // the tiering planner's verdict (T44), from the same snapshot
+        JsonNode verdict = api.get("plan").get("tables").get("shop.clicks");
+        assertThat(clicks.get(12)).isEqualTo(verdict.get("text").asText());
+        assertThat(clicks.get(12)).matches("met at p99|missed by .+ at p99.*");
 
         // every sample of the history is a point, left to right in time, higher for more lag
         JsonNode series = seriesOf(api, "shop.clicks");

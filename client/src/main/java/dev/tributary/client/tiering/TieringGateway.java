@@ -59,11 +59,22 @@ public final class TieringGateway {
     }
 
     /**
-     * Registers (or re-registers) a job.
+     * Registers (or re-registers) a job that does not say how many readers it runs.
      *
      * @param group the {@code table.datalake.tiering.group} it serves; empty for the default
      */
     public JobSettings registerJob(String jobId, String group) {
+        return registerJob(jobId, group, 0);
+    }
+
+    /**
+     * Registers (or re-registers) a job.
+     *
+     * @param group the {@code table.datalake.tiering.group} it serves; empty for the default
+     * @param parallelism the job's readers (its Flink parallelism), 0 when unknown; the coordinator
+     *     reports it and the tiering planner simulates it (T44)
+     */
+    public JobSettings registerJob(String jobId, String group, int parallelism) {
         RegisterJobResponse r =
                 call(
                         () ->
@@ -72,6 +83,7 @@ public final class TieringGateway {
                                                 RegisterJobRequest.newBuilder()
                                                         .setJobId(jobId)
                                                         .setGroup(group == null ? "" : group)
+                                                        .setParallelism(parallelism)
                                                         .build()));
         return new JobSettings(
                 r.getJobId(),

@@ -7,6 +7,7 @@ import java.util.List;
  *
  * @param jobId the job id
  * @param group its group
+ * @param parallelism the readers it runs, as it registered; 0 when it did not say
  * @param lastHeartbeatMillis wall time of its last heartbeat
  * @param tables ids of the tables it is tiering, in assignment order
  * @param tableRequests table requests the job sent since it registered
@@ -17,6 +18,7 @@ import java.util.List;
 public record JobStatus(
         String jobId,
         String group,
+        int parallelism,
         long lastHeartbeatMillis,
         List<Long> tables,
         long tableRequests,

@@ -6,6 +6,10 @@ import java.util.LinkedHashSet;
 final class JobInfo {
     final String jobId;
     String group;
+
+    /** Readers the job runs (its parallelism) as it registered, 0 when it did not say. */
+    int parallelism;
+
     long lastHeartbeatNanos;
     long lastHeartbeatMillis;
 

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,6 +24,34 @@ final class JobRegistry {
         job.group = group;
         job.lastHeartbeatNanos = clock.nanoTime();
         job.lastHeartbeatMillis = clock.currentTimeMillis();
+        return job;
+    }
+
+    /**
+     * Rejects a registration the coordinator cannot keep: no job id, or a negative parallelism.
+     * Checked before a re-registration fails the job's rounds, so a bad call changes nothing.
+     */
+    static void checkRegistration(String jobId, int parallelism) {
+        if (jobId == null || jobId.isBlank()) {
+            throw new InvalidInputException("a tiering job needs a non-empty id");
+        }
+        if (parallelism < 0) {
+            throw new InvalidInputException(
+                    "job "
+                            + jobId
+                            + ": parallelism must be >= 0 (0 = unknown), got "
+                            + parallelism);
+        }
+    }
+
+    /**
+     * A job that registers: {@link #seen} and the readers it runs, as it says ({@code 0}: not
+     * known). The parallelism changes nothing in scheduling; status reports it and the planner
+     * simulates it (T44).
+     */
+    JobInfo registered(String jobId, String group, int parallelism) {
+        JobInfo job = seen(jobId, group);
+        job.parallelism = parallelism;
         return job;
     }
 

@@ -343,11 +343,11 @@ public final class TieringManager {
     /**
      * Registers (or re-registers) a job. A re-registering job has restarted: its rounds that are
      * not committing are failed, so their epochs are fenced (T19).
+     *
+     * @param parallelism the job's readers, 0 when unknown; kept for status and planning (T44)
      */
-    public JobRegistration registerJob(String jobId, String group) {
-        if (jobId == null || jobId.isBlank()) {
-            throw new InvalidInputException("a tiering job needs a non-empty id");
-        }
+    public JobRegistration registerJob(String jobId, String group, int parallelism) {
+        JobRegistry.checkRegistration(jobId, parallelism);
         String g = Attempts.normalizeGroup(group);
         JobInfo known = jobs.get(jobId);
         if (known != null) {
@@ -358,7 +358,7 @@ public final class TieringManager {
                 }
             }
         }
-        jobs.seen(jobId, g);
+        jobs.registered(jobId, g, parallelism);
         return new JobRegistration(
                 jobId,
                 g,

@@ -34,6 +34,7 @@ final class TieringStatusBuilder {
                     new JobStatus(
                             j.jobId,
                             j.group,
+                            j.parallelism,
                             j.lastHeartbeatMillis,
                             new ArrayList<>(j.tables),
                             j.tableRequests,

@@ -7,9 +7,10 @@ import java.util.concurrent.Executor;
 
 /**
  * A single-threaded stand-in for {@link CoordinatorEventLoop} driven by a {@link ManualClock}: the
- * caller's thread is the loop. Used by tests and the {@code TieringSimulator} to run the real
- * coordinator logic under virtual time, deterministically and without sleeps. As a {@link LakeIo}
- * it queues lake I/O behind the loop's own tasks (an instant lake).
+ * caller's thread is the loop. Used by tests and benchmarks to run the real coordinator logic under
+ * virtual time, deterministically and without sleeps (the planner's {@code VirtualLoop} is the
+ * product-code counterpart). As a {@link LakeIo} it queues lake I/O behind the loop's own tasks (an
+ * instant lake).
  */
 public final class ManualLoop implements Executor, TimerService, LakeIo {
     private final ManualClock clock;

@@ -476,7 +476,7 @@ class ChaosSimulationTest {
             }
             if (j.crashed) {
                 j.crashed = false;
-                core.tiering().registerJob(j.id, j.group);
+                core.tiering().registerJob(j.id, j.group, 0);
             }
             // Finished rounds: commit (full, force-finished or invalid) or report.
             List<RoundReport> reports = new ArrayList<>();

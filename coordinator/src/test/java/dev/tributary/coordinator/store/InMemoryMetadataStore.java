@@ -5,8 +5,8 @@ import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Optional;
 
 /**
- * A non-durable store for unit tests, the simulator and benchmarks of the coordinator's own cost.
- * Keeps its state across "restarts" when the same instance is reused.
+ * A non-durable store for unit tests and benchmarks of the coordinator's own cost. Keeps its state
+ * across "restarts" when the same instance is reused.
  */
 public final class InMemoryMetadataStore implements MetadataStore {
     private final MutableState state = new MutableState();

@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.TieringHarness;
@@ -133,13 +134,30 @@ class EpochLivenessTest {
 
     @Test
     @DisplayName(
+            "T44 a job registers with its parallelism; the status reports it (0 when not given), a"
+                    + " re-registration replaces it, a negative one is refused")
+    void t44JobParallelismInStatus() {
+        h.tiering().registerJob("wide", null, 16);
+        h.tiering().registerJob("unknown", "etl", 0);
+        assertThat(h.tiering().status().jobs())
+                .extracting(j -> j.jobId() + "/" + j.group() + "/" + j.parallelism())
+                .containsExactly("unknown/etl/0", "wide/default/16");
+        h.tiering().registerJob("wide", null, 4);
+        assertThat(h.tiering().status().jobs().get(1).parallelism()).isEqualTo(4);
+        assertThatThrownBy(() -> h.tiering().registerJob("bad", null, -1))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class)
+                .hasMessageContaining("parallelism");
+    }
+
+    @Test
+    @DisplayName(
             "T18 a job that registers again (restarted) loses its rounds: they are failed and fenced")
     void t18JobRestartFencesItsRounds() {
         TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
         h.advance(Duration.ofMinutes(1));
         h.writeAll(t, 5);
         RoundPlan p = h.request("job");
-        h.tiering().registerJob("job", null);
+        h.tiering().registerJob("job", null, 0);
         h.assertState(t, TieringState.FAILED);
         assertThat(h.commitAll("job", p)).isCompletedExceptionally();
         assertThat(h.lake.commits()).isEmpty();

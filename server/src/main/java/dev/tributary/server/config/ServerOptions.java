@@ -109,6 +109,17 @@ public final class ServerOptions {
                     .withDescription(
                             "Default size of one streamed log or snapshot message, in bytes.");
 
+    public static final ConfigOption<Duration> PLAN_RATE_WINDOW =
+            ConfigOptions.key("server.plan.rate-window")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 1000, "at least 1s")
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "The tiering planner (tributary plan, /api/tiering/plan) measures each"
+                                    + " table's write rate as the growth of its buckets' end"
+                                    + " offsets over this much of the recent past, sampled with the"
+                                    + " lag history (server.http.lag-history.interval).");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 DATA_DIR,
@@ -118,6 +129,7 @@ public final class ServerOptions {
                 LAG_HISTORY_INTERVAL,
                 LAG_HISTORY_RETENTION,
                 LAG_HISTORY_SAVE_INTERVAL,
+                PLAN_RATE_WINDOW,
                 SECURITY_TOKEN,
                 MAINTENANCE_INTERVAL,
                 SHUTDOWN_TIMEOUT,

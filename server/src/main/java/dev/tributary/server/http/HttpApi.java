@@ -10,9 +10,16 @@ import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.planner.TieringPlanner;
+import dev.tributary.planner.report.PlanJson;
+import dev.tributary.planner.sim.SimulationSettings;
+import dev.tributary.planner.workload.Workload;
+import dev.tributary.planner.yaml.Quantities;
+import dev.tributary.planner.yaml.WorkloadFile;
 import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.status.ConsoleSnapshots;
 import dev.tributary.server.status.LagHistory;
@@ -39,6 +46,8 @@ import org.slf4j.LoggerFactory;
  * The HTTP endpoint: {@code /health} (always open), {@code /metrics} (Prometheus text), {@code
  * /api/tables}, {@code /api/tiering} (JSON, the T28 fields), {@code
  * /api/tiering/history[?table=db.name]} (JSON, each lake table's lag over time), {@code
+ * /api/tiering/plan[?horizon=1h][&recommend=false]} and {@code /api/tiering/workload} (the tiering
+ * planner's prediction and the measured workload it simulates, T44), {@code
  * /api/console[?table=db.name][&since=millis]} (JSON, one consistent snapshot per console refresh)
  * and the web console at {@code /}, {@code /ui} and {@code /tables/<db.table>} (HTML). With a token
  * configured, every path but {@code /health} and the pages needs {@code Authorization: Bearer
@@ -61,10 +70,11 @@ public final class HttpApi implements AutoCloseable {
             TableCatalog catalog,
             BucketStore store,
             TieringStatusService tiering,
-            LagHistory history)
+            LagHistory history,
+            TieringPlanService plans)
             throws IOException {
         this.auth = auth;
-        this.console = new ConsoleSnapshots(tiering, history);
+        this.console = new ConsoleSnapshots(tiering, history, plans);
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
         server.setExecutor(executor);
@@ -85,6 +95,12 @@ public final class HttpApi implements AutoCloseable {
         server.createContext(
                 "/api/tiering/history",
                 ex -> guarded(ex, "application/json", () -> toJson(history(ex, history))));
+        server.createContext(
+                "/api/tiering/plan",
+                ex -> guarded(ex, "application/json", () -> toJson(plan(ex, plans))));
+        server.createContext(
+                "/api/tiering/workload",
+                ex -> guarded(ex, "application/json", () -> toJson(workload(ex, plans))));
         server.createContext(
                 "/api/console", ex -> guarded(ex, "application/json", () -> toJson(console(ex))));
         server.createContext("/", this::pageOrNotFound);
@@ -132,6 +148,43 @@ public final class HttpApi implements AutoCloseable {
         return table == null ? history.view() : history.view(table);
     }
 
+    /**
+     * The tiering plan of the measured workload (T44): {@code horizon=<duration>} (default: twenty
+     * freshness intervals of the slowest table, 1h to 1d), {@code recommend=false} to skip the
+     * recommendations (each one is a simulation more).
+     */
+    private static Object plan(HttpExchange ex, TieringPlanService plans) {
+        Map<String, String> q =
+                QueryParams.parse(
+                        ex.getRequestURI().getRawQuery(),
+                        "/api/tiering/plan",
+                        Set.of("horizon", "recommend"));
+        Workload w = plans.workload();
+        SimulationSettings s = settings(q, w, "/api/tiering/plan");
+        boolean recommend = !"false".equalsIgnoreCase(q.getOrDefault("recommend", "true"));
+        return PlanJson.toMap(TieringPlanner.plan(w, s, recommend));
+    }
+
+    /** The measured workload in the form {@code tributary plan --file} reads. */
+    private static Object workload(HttpExchange ex, TieringPlanService plans) {
+        Map<String, String> q =
+                QueryParams.parse(
+                        ex.getRequestURI().getRawQuery(),
+                        "/api/tiering/workload",
+                        Set.of("horizon"));
+        Workload w = plans.workload();
+        return WorkloadFile.toMap(w, settings(q, w, "/api/tiering/workload"));
+    }
+
+    private static SimulationSettings settings(Map<String, String> q, Workload w, String where) {
+        SimulationSettings s = TieringPlanService.defaultSettings(w);
+        String h = q.get("horizon");
+        if (h != null) {
+            s = s.withHorizon(Quantities.duration(h, "horizon of " + where));
+        }
+        return s;
+    }
+
     private Object console(HttpExchange ex) {
         Map<String, String> q =
                 QueryParams.parse(
@@ -168,8 +221,8 @@ public final class HttpApi implements AutoCloseable {
                         "no HTTP resource at '"
                                 + path
                                 + "'; try / (the console), /tables/<db.table>, /health,"
-                                + " /metrics, /api/tables, /api/tiering, /api/tiering/history"
-                                + " or /api/console");
+                                + " /metrics, /api/tables, /api/tiering, /api/tiering/history,"
+                                + " /api/tiering/plan, /api/tiering/workload or /api/console");
         respond(
                 ex,
                 404,

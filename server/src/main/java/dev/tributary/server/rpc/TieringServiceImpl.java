@@ -51,22 +51,26 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
     private final TableCatalog catalog;
     private final Clock clock;
     private final Duration leaseTimeout;
+    private final java.util.function.Consumer<RoundPlan> onPlanned;
 
     /**
      * @param leaseTimeout the store's {@code kv.snapshot.lease-timeout}, told to lease holders so
      *     they renew within it
+     * @param onPlanned told of every round handed to a job (the tiering planner's observations)
      */
     public TieringServiceImpl(
             Coordinator coordinator,
             BucketStore store,
             TableCatalog catalog,
             Clock clock,
-            Duration leaseTimeout) {
+            Duration leaseTimeout,
+            java.util.function.Consumer<RoundPlan> onPlanned) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.clock = clock;
         this.leaseTimeout = leaseTimeout;
+        this.onPlanned = onPlanned;
     }
 
     @Override
@@ -75,7 +79,10 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 out,
                 () ->
                         coordinator
-                                .registerJob(req.getJobId(), emptyToNull(req.getGroup()))
+                                .registerJob(
+                                        req.getJobId(),
+                                        emptyToNull(req.getGroup()),
+                                        req.getParallelism())
                                 .thenApply(
                                         r ->
                                                 RegisterJobResponse.newBuilder()
@@ -161,6 +168,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
     }
 
     private RoundPlanPb toPb(RoundPlan p) {
+        onPlanned.accept(p);
         TableInfoPb.Builder table =
                 TableInfoPb.newBuilder()
                         .setTableId(p.tableId())

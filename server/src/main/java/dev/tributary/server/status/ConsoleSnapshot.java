@@ -1,5 +1,6 @@
 package dev.tributary.server.status;
 
+import dev.tributary.server.plan.TieringPlanService;
 import java.util.List;
 
 /**
@@ -8,6 +9,8 @@ import java.util.List;
  * status, and the lag history stops at that status's time.
  *
  * @param timeMillis server time of the status
+ * @param plan the tiering planner's verdict per table (T44), computed at most {@link
+ *     TieringPlanService#VERDICT_MAX_AGE_MILLIS} before; {@code null} when not available
  * @param tables the lake tables (all of them without their round history, or the one asked for with
  *     it)
  * @param queues each group's pending tables in the order jobs will get them
@@ -15,6 +18,7 @@ import java.util.List;
  */
 public record ConsoleSnapshot(
         long timeMillis,
+        TieringPlanService.Verdicts plan,
         Summary summary,
         List<TableStatusView> tables,
         List<Job> jobs,

@@ -2,6 +2,7 @@ package dev.tributary.server.status;
 
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.coordinator.status.JobStatus;
+import dev.tributary.server.plan.TieringPlanService;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,10 +14,16 @@ import java.util.TreeMap;
 public final class ConsoleSnapshots {
     private final TieringStatusService status;
     private final LagHistory history;
+    private final TieringPlanService plans;
 
-    public ConsoleSnapshots(TieringStatusService status, LagHistory history) {
+    /**
+     * @param plans the tiering planner's verdicts shown per table; {@code null} for none
+     */
+    public ConsoleSnapshots(
+            TieringStatusService status, LagHistory history, TieringPlanService plans) {
         this.status = status;
         this.history = history;
+        this.plans = plans;
     }
 
     /**
@@ -85,6 +92,7 @@ public final class ConsoleSnapshots {
         }
         return new ConsoleSnapshot(
                 now,
+                plans == null ? null : plans.verdicts(),
                 new ConsoleSnapshot.Summary(
                         o.tables().size(),
                         o.tieringCount(),

@@ -9,6 +9,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.planner.PlannerOptions;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.storage.BucketStore;
@@ -70,6 +71,7 @@ public final class TableService {
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         TableDescriptor withDefaults;
         try {
+            PlannerOptions.validate(descriptor.properties());
             withDefaults = defaults.apply(descriptor);
         } catch (InvalidInputException e) {
             // IF NOT EXISTS of a table that exists answers with it, whatever the descriptor
@@ -115,6 +117,7 @@ public final class TableService {
         for (TableChange c : changes) {
             if (c instanceof TableChange.SetProperty set) {
                 validateStoreOptions(java.util.Map.of(set.key(), set.value()));
+                PlannerOptions.validate(java.util.Map.of(set.key(), set.value()));
             }
         }
         TableInfo before = join(coordinator.describeTable(path));

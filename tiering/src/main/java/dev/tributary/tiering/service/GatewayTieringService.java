@@ -67,9 +67,9 @@ public final class GatewayTieringService implements TieringService {
     }
 
     @Override
-    public JobSettings register(String jobId, String jobGroup) {
+    public JobSettings register(String jobId, String jobGroup, int parallelism) {
         this.group = jobGroup == null ? "" : jobGroup;
-        JobSettings settings = gateway.registerJob(jobId, group);
+        JobSettings settings = gateway.registerJob(jobId, group, parallelism);
         this.commitTimeout = settings.commitTimeout();
         return settings;
     }

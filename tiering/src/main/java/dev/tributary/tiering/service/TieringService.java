@@ -28,9 +28,11 @@ public interface TieringService extends AutoCloseable {
     /**
      * Registers a tiering job; must be called before any other coordinator method.
      *
+     * @param parallelism the job's readers, which the coordinator reports and the tiering planner
+     *     (T44) simulates
      * @return the settings the coordinator owns and the job follows
      */
-    JobSettings register(String jobId, String group);
+    JobSettings register(String jobId, String group, int parallelism);
 
     /**
      * Tells the coordinator the job is alive and which attempts it still works on. Attempts the

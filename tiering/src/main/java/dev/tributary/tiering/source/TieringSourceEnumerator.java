@@ -92,7 +92,7 @@ final class TieringSourceEnumerator
                 if (service == null) {
                     service = services.create();
                 }
-                JobSettings settings = service.register(jobId, group);
+                JobSettings settings = service.register(jobId, group, context.currentParallelism());
                 onCoordinatorThread(() -> scheduler.onRegistered(settings));
                 return;
             } catch (RuntimeException e) {

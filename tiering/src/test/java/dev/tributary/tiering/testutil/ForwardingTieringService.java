@@ -29,8 +29,8 @@ public abstract class ForwardingTieringService implements TieringService {
     }
 
     @Override
-    public JobSettings register(String jobId, String group) {
-        return delegate.register(jobId, group);
+    public JobSettings register(String jobId, String group, int parallelism) {
+        return delegate.register(jobId, group, parallelism);
     }
 
     @Override

@@ -148,7 +148,7 @@ public final class MemoryBuckets implements TieringService {
     }
 
     @Override
-    public JobSettings register(String jobId, String group) {
+    public JobSettings register(String jobId, String group, int parallelism) {
         throw noCoordinator();
     }
 

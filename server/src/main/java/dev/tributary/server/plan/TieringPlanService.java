@@ -1,0 +1,136 @@
+package dev.tributary.server.plan;
+
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.tiering.TieringConfig;
+import dev.tributary.planner.PlanReport;
+import dev.tributary.planner.TieringPlanner;
+import dev.tributary.planner.report.PlanText;
+import dev.tributary.planner.sim.SimulationResult;
+import dev.tributary.planner.sim.SimulationSettings;
+import dev.tributary.planner.workload.Workload;
+import dev.tributary.server.status.TieringStatusService;
+import dev.tributary.server.store.TableCatalog;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tiering planner on the running server (T44): the measured workload, a plan of it with
+ * recommendations on request ({@code /api/tiering/plan}), and each table's verdict for the web
+ * console, recomputed at most every {@link #VERDICT_MAX_AGE_MILLIS} so that a console refreshing
+ * every two seconds costs one simulation per half minute. Plans run on the caller's thread (an HTTP
+ * thread), never on the coordinator's loop.
+ */
+public final class TieringPlanService {
+    private static final Logger LOG = LoggerFactory.getLogger(TieringPlanService.class);
+
+    /** How old the console's verdicts may be. */
+    public static final long VERDICT_MAX_AGE_MILLIS = 30_000;
+
+    private final TieringStatusService status;
+    private final TableCatalog catalog;
+    private final WriteRates rates;
+    private final RoundObservations observed;
+    private final TieringConfig config;
+    private final Clock clock;
+    private Verdicts verdicts;
+
+    public TieringPlanService(
+            TieringStatusService status,
+            TableCatalog catalog,
+            WriteRates rates,
+            RoundObservations observed,
+            TieringConfig config,
+            Clock clock) {
+        this.status = status;
+        this.catalog = catalog;
+        this.rates = rates;
+        this.observed = observed;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** The server's workload as measured now. */
+    public Workload workload() {
+        TieringStatusService.Overview o = status.overview();
+        observed.retainTables(
+                o.tables().stream()
+                        .map(t -> t.tableId())
+                        .collect(java.util.stream.Collectors.toSet()));
+        return LiveWorkload.build(
+                o, status.heartbeatTimeoutMillis(), catalog, rates, observed, config);
+    }
+
+    /** How a live workload is simulated unless the caller says otherwise. */
+    public static SimulationSettings defaultSettings(Workload w) {
+        return SimulationSettings.forWorkload(w);
+    }
+
+    public PlanReport plan(SimulationSettings settings, boolean recommend) {
+        return TieringPlanner.plan(workload(), settings, recommend);
+    }
+
+    /**
+     * Each table's predicted verdict for the console: met at p99, or missed by how much. Cached up
+     * to {@link #VERDICT_MAX_AGE_MILLIS}; a plan that fails is reported as the error.
+     */
+    public synchronized Verdicts verdicts() {
+        long now = clock.currentTimeMillis();
+        if (verdicts != null
+                && now >= verdicts.computedAtMillis()
+                && now - verdicts.computedAtMillis() < VERDICT_MAX_AGE_MILLIS) {
+            return verdicts;
+        }
+        Map<String, Verdict> tables = new LinkedHashMap<>();
+        String error = null;
+        long horizon = 0;
+        try {
+            Workload w = workload();
+            SimulationSettings s = defaultSettings(w);
+            horizon = s.horizon().toMillis();
+            SimulationResult r = TieringPlanner.predict(w, s);
+            for (SimulationResult.TableOutcome t : r.tables()) {
+                tables.put(
+                        t.name(),
+                        new Verdict(
+                                t.met(),
+                                PlanText.verdict(t),
+                                t.lagP99Millis(),
+                                t.lagPeakMillis(),
+                                t.lagTarget().toMillis(),
+                                t.missedByMillis(),
+                                t.roundAvgMillis()));
+            }
+        } catch (TributaryException | IllegalArgumentException e) {
+            LOG.warn("the tiering plan for the console failed", e);
+            error = e.getMessage();
+        }
+        verdicts = new Verdicts(now, horizon, tables, error);
+        return verdicts;
+    }
+
+    /**
+     * The console's view of a plan.
+     *
+     * @param tables by table name
+     * @param error why no plan could be made, else {@code null}
+     */
+    public record Verdicts(
+            long computedAtMillis, long horizonMillis, Map<String, Verdict> tables, String error) {}
+
+    /**
+     * One table's predicted verdict.
+     *
+     * @param text "met at p99" or "missed by 12s at p99"
+     */
+    public record Verdict(
+            boolean met,
+            String text,
+            long lagP99Millis,
+            long lagPeakMillis,
+            long lagTargetMillis,
+            long missedByMillis,
+            long roundAvgMillis) {}
+}
