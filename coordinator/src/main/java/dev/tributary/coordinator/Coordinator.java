@@ -8,6 +8,10 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.maintenance.MaintenanceCommitOutcome;
+import dev.tributary.coordinator.maintenance.MaintenanceCommitRequest;
+import dev.tributary.coordinator.maintenance.MaintenanceConfig;
+import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -15,6 +19,7 @@ import dev.tributary.coordinator.runtime.CoordinatorEventLoop;
 import dev.tributary.coordinator.runtime.LakeIoPool;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
+import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
@@ -60,12 +65,15 @@ public final class Coordinator implements AutoCloseable {
 
     private final CoordinatorEventLoop loop;
     private final LakeIoPool lakeIo;
+    private final LakeIoPool maintenanceIo;
     private final ExecutorService replies;
     private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
     private volatile CoordinatorCore core;
 
-    private Coordinator(Clock clock, int lakeThreads, Consumer<Throwable> onFatal) {
+    private Coordinator(
+            Clock clock, int lakeThreads, int maintenanceThreads, Consumer<Throwable> onFatal) {
         this.lakeIo = new LakeIoPool(lakeThreads, "coordinator-lake-io");
+        this.maintenanceIo = new LakeIoPool(maintenanceThreads, "coordinator-maintenance-io");
         this.replies = Executors.newCachedThreadPool(DaemonThreads.named("coordinator-reply"));
         this.loop =
                 new CoordinatorEventLoop(
@@ -92,7 +100,22 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Loads the metadata, rebuilds the tiering state (T12, T17) and starts the event loop.
+     * Loads the metadata, rebuilds the tiering state (T12, T17) and starts the event loop, without
+     * lake maintenance.
+     */
+    public static Coordinator start(
+            Configuration conf,
+            Clock clock,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake,
+            Consumer<Throwable> onFatal) {
+        return start(conf, clock, store, buckets, lake, null, onFatal);
+    }
+
+    /**
+     * Loads the metadata, rebuilds the tiering state (T12, T17), starts lake maintenance (T38, T39)
+     * and the event loop.
      *
      * @param conf coordinator options ({@link CoordinatorOptions})
      * @param clock the clock (the system clock in production)
@@ -100,6 +123,7 @@ public final class Coordinator implements AutoCloseable {
      *     FileMetadataStore.open(dataDir.resolve("coordinator"))}
      * @param buckets the store's bucket end offsets and KV snapshots
      * @param lake the lake commit step, or {@code null} if no lake is configured
+     * @param maintenance the lake's maintenance step, or {@code null} for no maintenance
      * @param onFatal told once, on the loop thread, when a fault stopped the coordinator (the
      *     server stops itself, so a supervisor restarts it from its durable state)
      */
@@ -109,19 +133,34 @@ public final class Coordinator implements AutoCloseable {
             MetadataStore store,
             BucketStateSource buckets,
             LakeCommitStep lake,
+            LakeMaintenanceStep maintenance,
             Consumer<Throwable> onFatal) {
         conf.validate(CoordinatorOptions.all());
         TieringConfig config = TieringConfig.from(conf);
+        MaintenanceConfig maintenanceConfig = MaintenanceConfig.from(conf);
         Coordinator c =
-                new Coordinator(clock, conf.get(CoordinatorOptions.COMMIT_THREADS), onFatal);
+                new Coordinator(
+                        clock,
+                        conf.get(CoordinatorOptions.COMMIT_THREADS),
+                        conf.get(MaintenanceOptions.THREADS),
+                        onFatal);
         c.loop.start();
         try {
             c.core =
                     c.loop.submit(
                                     () ->
                                             new CoordinatorCore(
-                                                    config, clock, c.loop, c.loop, c.lakeIo, store,
-                                                    buckets, lake))
+                                                    config,
+                                                    clock,
+                                                    c.loop,
+                                                    c.loop,
+                                                    c.lakeIo,
+                                                    store,
+                                                    buckets,
+                                                    lake,
+                                                    maintenanceConfig,
+                                                    c.maintenanceIo,
+                                                    maintenance))
                             .join();
             return c;
         } catch (CompletionException e) {
@@ -285,6 +324,26 @@ public final class Coordinator implements AutoCloseable {
         return callAsync(() -> core.tiering().commit(request));
     }
 
+    /**
+     * Commits a job's compaction grant (T38); see {@code MaintenanceManager#commit}. Without
+     * maintenance every grant is unknown, so the answer is {@code FENCED}.
+     */
+    public CompletableFuture<MaintenanceCommitOutcome> commitMaintenance(
+            MaintenanceCommitRequest request) {
+        return callAsync(
+                () ->
+                        core.maintenance()
+                                .map(m -> m.commit(request))
+                                .orElseGet(
+                                        () ->
+                                                CompletableFuture.completedFuture(
+                                                        MaintenanceCommitOutcome.of(
+                                                                MaintenanceCommitOutcome.Kind
+                                                                        .FENCED,
+                                                                "this coordinator runs no lake"
+                                                                        + " maintenance"))));
+    }
+
     public CompletableFuture<CoordinatorStatus> status() {
         return call(() -> core.tiering().status());
     }
@@ -338,6 +397,7 @@ public final class Coordinator implements AutoCloseable {
         }
         loop.close();
         lakeIo.close();
+        maintenanceIo.close();
         // answers the loop already gave go out before what still waits is failed
         replies.shutdown();
         try {

@@ -4,6 +4,8 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.maintenance.MaintenanceConfig;
+import dev.tributary.coordinator.maintenance.MaintenanceManager;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -12,6 +14,7 @@ import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
+import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.tiering.TieringConfig;
@@ -21,17 +24,19 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
- * The coordinator's logic: the table registry plus the tiering manager, wired so that every DDL
- * reaches the manager. Single-threaded: {@link Coordinator} runs it on its event loop; tests and
- * the simulator drive it directly with a {@code ManualLoop}.
+ * The coordinator's logic: the table registry plus the tiering manager and the lake maintenance
+ * manager, wired so that every DDL reaches both. Single-threaded: {@link Coordinator} runs it on
+ * its event loop; tests and the simulator drive it directly with a {@code ManualLoop}.
  */
 public final class CoordinatorCore {
     private final TableRegistry registry;
     private final TieringManager tiering;
+    private final MaintenanceManager maintenance;
     private final long incarnation;
 
     /**
-     * Loads the store, starts a new incarnation and rebuilds every table's tiering state.
+     * Loads the store, starts a new incarnation and rebuilds every table's tiering state, without
+     * lake maintenance.
      *
      * @param timers timers on the thread that will call this core
      * @param loop posts tasks to that thread (used by lake I/O to report back)
@@ -46,13 +51,60 @@ public final class CoordinatorCore {
             MetadataStore store,
             BucketStateSource buckets,
             LakeCommitStep lake) {
+        this(config, clock, timers, loop, io, store, buckets, lake, null, null, null);
+    }
+
+    /**
+     * Loads the store, starts a new incarnation, rebuilds every table's tiering state and starts
+     * lake maintenance (T38, T39).
+     *
+     * @param maintenanceConfig maintenance settings, or {@code null} for no maintenance
+     * @param maintenanceIo where maintenance lake I/O runs, apart from {@code io}
+     * @param maintenanceLake the lake's maintenance step, or {@code null} for no maintenance
+     */
+    public CoordinatorCore(
+            TieringConfig config,
+            Clock clock,
+            TimerService timers,
+            Executor loop,
+            LakeIo io,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake,
+            MaintenanceConfig maintenanceConfig,
+            LakeIo maintenanceIo,
+            LakeMaintenanceStep maintenanceLake) {
         StoredState state = store.load();
         this.incarnation = store.startIncarnation();
         this.registry = new TableRegistry(store, clock, state);
+        this.maintenance =
+                maintenanceConfig == null || maintenanceLake == null
+                        ? null
+                        : new MaintenanceManager(
+                                maintenanceConfig,
+                                clock,
+                                timers,
+                                loop,
+                                maintenanceIo,
+                                maintenanceLake,
+                                Math.multiplyExact(incarnation, TieringManager.EPOCH_STRIDE),
+                                config::backoffMillis);
         this.tiering =
                 new TieringManager(
-                        config, clock, timers, loop, io, store, buckets, lake, incarnation);
+                        config,
+                        clock,
+                        timers,
+                        loop,
+                        io,
+                        store,
+                        buckets,
+                        lake,
+                        incarnation,
+                        maintenance);
         tiering.restore(state.tables().values(), state.tiering());
+        if (maintenance != null) {
+            maintenance.restore(state.tables().values());
+        }
     }
 
     public TableRegistry registry() {
@@ -61,6 +113,11 @@ public final class CoordinatorCore {
 
     public TieringManager tiering() {
         return tiering;
+    }
+
+    /** Lake maintenance, empty when the coordinator runs none. */
+    public Optional<MaintenanceManager> maintenance() {
+        return Optional.ofNullable(maintenance);
     }
 
     public long incarnation() {
@@ -74,6 +131,9 @@ public final class CoordinatorCore {
     public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
         for (TableInfo t : registry.dropDatabase(name, ignoreIfNotExists, cascade)) {
             tiering.onTableDropped(t.tableId());
+            if (maintenance != null) {
+                maintenance.onTableDropped(t.tableId());
+            }
         }
     }
 
@@ -82,6 +142,9 @@ public final class CoordinatorCore {
         TableRegistry.Created c = registry.createTable(path, descriptor, ignoreIfExists);
         if (c.created()) {
             tiering.onTableCreated(c.table());
+            if (maintenance != null) {
+                maintenance.onTableCreated(c.table());
+            }
         }
         return c.table();
     }
@@ -89,12 +152,21 @@ public final class CoordinatorCore {
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {
         TableRegistry.Altered a = registry.alterTable(path, changes);
         tiering.onTableAltered(a.before(), a.after());
+        if (maintenance != null) {
+            maintenance.onTableAltered(a.before(), a.after());
+        }
         return a.after();
     }
 
     public Optional<TableInfo> dropTable(TablePath path, boolean ignoreIfNotExists) {
         Optional<TableInfo> dropped = registry.dropTable(path, ignoreIfNotExists);
-        dropped.ifPresent(t -> tiering.onTableDropped(t.tableId()));
+        dropped.ifPresent(
+                t -> {
+                    tiering.onTableDropped(t.tableId());
+                    if (maintenance != null) {
+                        maintenance.onTableDropped(t.tableId());
+                    }
+                });
         return dropped;
     }
 

@@ -2,6 +2,7 @@ package dev.tributary.coordinator;
 
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
+import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import java.time.Duration;
@@ -109,6 +110,9 @@ public final class CoordinatorOptions {
                 COMMIT_ORDER,
                 COMMIT_THREADS,
                 COMMIT_TIMEOUT,
-                ORPHAN_GRACE_PERIOD);
+                ORPHAN_GRACE_PERIOD,
+                MaintenanceOptions.THREADS,
+                MaintenanceOptions.JOB_SLOTS,
+                MaintenanceOptions.TIMEOUT);
     }
 }

@@ -34,6 +34,9 @@ public final class TieringHarness {
     public final ManualExecutor io = new ManualExecutor();
     public final FakeBuckets buckets = new FakeBuckets();
     public final FakeLake lake = new FakeLake();
+    public final FakeMaintenanceLake maintenanceLake = new FakeMaintenanceLake();
+    public final ManualExecutor maintenanceIo = new ManualExecutor();
+    private dev.tributary.coordinator.maintenance.MaintenanceConfig maintenanceConfig;
     public MetadataStore store;
     public TieringConfig config;
     public ManualLoop loop;
@@ -55,9 +58,44 @@ public final class TieringHarness {
         start();
     }
 
+    /** A harness whose coordinator also runs lake maintenance, on {@link #maintenanceIo}. */
+    public static TieringHarness withMaintenance(
+            TieringConfig config, dev.tributary.coordinator.maintenance.MaintenanceConfig m) {
+        TieringHarness h = new TieringHarness(config, new InMemoryMetadataStore(), null, m);
+        return h;
+    }
+
+    private TieringHarness(
+            TieringConfig config,
+            MetadataStore store,
+            ManualClock clock,
+            dev.tributary.coordinator.maintenance.MaintenanceConfig maintenance) {
+        this.config = config;
+        this.store = store;
+        this.clock = clock == null ? new ManualClock(1_000_000_000L) : clock;
+        this.maintenanceConfig = maintenance;
+        io.autoRun(true);
+        maintenanceIo.autoRun(true);
+        start();
+    }
+
     private void start() {
         loop = new ManualLoop(clock);
-        core = new CoordinatorCore(config, clock, loop, loop, io, store, buckets, lake);
+        core =
+                maintenanceConfig == null
+                        ? new CoordinatorCore(config, clock, loop, loop, io, store, buckets, lake)
+                        : new CoordinatorCore(
+                                config,
+                                clock,
+                                loop,
+                                loop,
+                                io,
+                                store,
+                                buckets,
+                                lake,
+                                maintenanceConfig,
+                                maintenanceIo,
+                                maintenanceLake);
         loop.runReady();
         if (core.registry().database("db").isEmpty()) {
             core.createDatabase("db", null, true);

@@ -18,6 +18,7 @@ import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
+import dev.tributary.server.lake.LakeMaintenanceStepImpl;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.plan.RoundObservations;
@@ -169,6 +170,7 @@ public final class TributaryServer implements AutoCloseable {
                         metadata,
                         new StoreBucketStates(store, catalog),
                         lakeStep,
+                        lake == null ? null : new LakeMaintenanceStepImpl(lake),
                         this::onCoordinatorFault);
         extensions.addAll(exts);
         TableService tables =

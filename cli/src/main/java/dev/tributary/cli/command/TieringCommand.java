@@ -3,6 +3,7 @@ package dev.tributary.cli.command;
 import dev.tributary.cli.output.TextTable;
 import dev.tributary.cli.output.TieringText;
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.LakeMaintenance;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.admin.TieringOverview;
 import dev.tributary.common.id.EpochFormat;
@@ -31,7 +32,10 @@ public final class TieringCommand {
             description = {
                 "Per lake table: state, epoch, queue position, last round (start, duration, rows,"
                         + " bytes, files, force-finished), lake lag in time and records, failures;"
-                        + " then a warning line per table whose layout needs attention."
+                        + " then its lake maintenance: compaction state, live files (most in a"
+                        + " bucket against max-files), snapshots retained, the last compaction,"
+                        + " compactions by outcome and bytes reclaimed by snapshot expiry; then a"
+                        + " warning line per table whose layout needs attention."
             })
     static final class Status implements Callable<Integer> {
         @Mixin ConnectionOptions connection;
@@ -88,6 +92,7 @@ public final class TieringCommand {
                             s.failures() == 0 ? "0" : s.failures() + " in a row");
                 }
                 t.print(out);
+                printMaintenance(out, tables);
                 for (TableTieringStatus s : tables) {
                     for (String w : s.warnings()) {
                         out.println("warning: " + s.path() + ": " + w);
@@ -135,6 +140,65 @@ public final class TieringCommand {
                                         .flatMap(TableTieringStatus.Round::failure)
                                         .or(s::lastFailure)
                                         .orElse("(no message)"));
+            }
+        }
+
+        /** Lake maintenance (T38, T39) of the tables whose server runs it. */
+        static void printMaintenance(PrintWriter out, List<TableTieringStatus> tables) {
+            List<TableTieringStatus> maintained =
+                    tables.stream().filter(s -> s.maintenance().isPresent()).toList();
+            if (maintained.isEmpty()) {
+                return;
+            }
+            out.println();
+            TextTable t =
+                    new TextTable(
+                            "TABLE",
+                            "COMPACTION",
+                            "FILES/BUCKET",
+                            "LIVE FILES",
+                            "DELETE FILES",
+                            "SNAPSHOTS",
+                            "LAST COMPACTION",
+                            "COMPACTIONS",
+                            "RECLAIMED BYTES");
+            for (TableTieringStatus s : maintained) {
+                LakeMaintenance m = s.maintenance().get();
+                boolean known = m.statsAtMillis().isPresent();
+                t.row(
+                        s.path(),
+                        m.autoCompaction() ? m.state() : "off",
+                        known ? m.maxFilesPerBucket() + " of " + m.maxFiles() : "?",
+                        known ? Integer.toString(m.liveDataFiles()) : "?",
+                        known ? Integer.toString(m.deleteFiles()) : "?",
+                        known ? Integer.toString(m.snapshotsRetained()) : "?",
+                        m.lastCompaction()
+                                .map(
+                                        c ->
+                                                TieringText.TIME.format(
+                                                                Instant.ofEpochMilli(
+                                                                        c.endedAtMillis()))
+                                                        + " "
+                                                        + c.outcome()
+                                                        + " "
+                                                        + c.filesRemoved()
+                                                        + "->"
+                                                        + c.filesAdded()
+                                                        + " files")
+                                .orElse("-"),
+                        m.compactions()
+                                + " ok, "
+                                + m.compactionsYielded()
+                                + " gave way, "
+                                + m.compactionFailures()
+                                + " failed",
+                        Long.toString(m.bytesReclaimed()));
+            }
+            t.print(out);
+            for (TableTieringStatus s : maintained) {
+                s.maintenance()
+                        .flatMap(LakeMaintenance::lastError)
+                        .ifPresent(e -> out.println("maintenance: " + s.path() + ": " + e));
             }
         }
 

@@ -31,6 +31,8 @@ import java.util.OptionalLong;
  * @param recentRounds the last rounds that ended (committed, empty or failed), oldest first
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
+ * @param maintenance the table's lake maintenance (compaction, snapshot expiry; T38, T39), empty
+ *     when the server runs none
  */
 public record TableTieringStatus(
         long tableId,
@@ -49,7 +51,48 @@ public record TableTieringStatus(
         Optional<String> jobId,
         long nextEventAtMillis,
         List<Round> recentRounds,
-        List<String> warnings) {
+        List<String> warnings,
+        Optional<LakeMaintenance> maintenance) {
+
+    /** A status without maintenance. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                Optional.empty());
+    }
 
     public TableTieringStatus {
         recentRounds = List.copyOf(recentRounds);
@@ -127,6 +170,9 @@ public record TableTieringStatus(
                 pb.hasJobId() ? Optional.of(pb.getJobId()) : Optional.empty(),
                 pb.getNextEventAtMillis(),
                 recent,
-                List.copyOf(pb.getWarningsList()));
+                List.copyOf(pb.getWarningsList()),
+                pb.hasMaintenance()
+                        ? Optional.of(LakeMaintenance.fromPb(pb.getMaintenance()))
+                        : Optional.empty());
     }
 }

@@ -11,10 +11,33 @@ import java.time.Duration;
  * @param commitOrder COMPLETION or ASSIGNMENT (T25); enforced by the coordinator
  * @param commitTimeout how long a lake commit may run before the coordinator gives up on it; a
  *     commit call waits at least this long
+ * @param maintenanceSlots how many readers may compact at the same time (T38); 0: ask for no
+ *     compaction
+ * @param maintenanceTimeout a compaction grant is given up this long after it was granted
  */
 public record JobSettings(
         String jobId,
         Duration heartbeatInterval,
         Duration heartbeatTimeout,
         String commitOrder,
-        Duration commitTimeout) {}
+        Duration commitTimeout,
+        int maintenanceSlots,
+        Duration maintenanceTimeout) {
+
+    /** Settings of a coordinator that hands out no compaction. */
+    public JobSettings(
+            String jobId,
+            Duration heartbeatInterval,
+            Duration heartbeatTimeout,
+            String commitOrder,
+            Duration commitTimeout) {
+        this(
+                jobId,
+                heartbeatInterval,
+                heartbeatTimeout,
+                commitOrder,
+                commitTimeout,
+                0,
+                commitTimeout);
+    }
+}

@@ -13,12 +13,17 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.BucketSplitPlanPb;
+import dev.tributary.rpc.proto.CommitMaintenanceRequest;
+import dev.tributary.rpc.proto.CommitMaintenanceResponse;
 import dev.tributary.rpc.proto.CommitRoundRequest;
 import dev.tributary.rpc.proto.FencedTablePb;
 import dev.tributary.rpc.proto.HeartbeatRequest;
 import dev.tributary.rpc.proto.HeartbeatResponse;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListSnapshotsRequest;
+import dev.tributary.rpc.proto.MaintenanceAttemptPb;
+import dev.tributary.rpc.proto.MaintenanceGrantPb;
+import dev.tributary.rpc.proto.MaintenanceReportPb;
 import dev.tributary.rpc.proto.RegisterJobRequest;
 import dev.tributary.rpc.proto.RegisterJobResponse;
 import dev.tributary.rpc.proto.ReleaseSnapshotLeaseRequest;
@@ -49,7 +54,9 @@ import java.util.concurrent.CompletionException;
  * #heartbeat} every {@link JobSettings#heartbeatInterval()} (asking for a table, with a long-poll
  * wait, whenever a reader is idle); read each split with {@link #readLog} or, for snapshot splits,
  * {@link #takeSnapshotLease} + {@link #readSnapshot} + {@link #releaseSnapshotLease}; finish with
- * {@link #commitRound}, or report the round in a heartbeat.
+ * {@link #commitRound}, or report the round in a heartbeat. A job with maintenance slots may get a
+ * compaction grant instead of a round when no table is pending (T38): it names the grant in its
+ * heartbeats until it ends it with {@link #commitMaintenance} or a report.
  */
 public final class TieringGateway {
     private final RpcClient rpc;
@@ -90,7 +97,9 @@ public final class TieringGateway {
                 Duration.ofMillis(r.getHeartbeatIntervalMillis()),
                 Duration.ofMillis(r.getHeartbeatTimeoutMillis()),
                 r.getCommitOrder(),
-                Duration.ofMillis(r.getCommitTimeoutMillis()));
+                Duration.ofMillis(r.getCommitTimeoutMillis()),
+                r.getMaintenanceSlots(),
+                Duration.ofMillis(r.getMaintenanceTimeoutMillis()));
     }
 
     /**
@@ -108,11 +117,43 @@ public final class TieringGateway {
             List<RoundReport> reports,
             boolean requestTable,
             Duration waitForTable) {
+        return heartbeat(
+                jobId,
+                group,
+                inFlight,
+                reports,
+                List.of(),
+                List.of(),
+                requestTable,
+                false,
+                waitForTable);
+    }
+
+    /**
+     * Like {@link #heartbeat(String, String, List, List, boolean, Duration)}, also renewing and
+     * reporting compaction grants (T38).
+     *
+     * @param maintenanceInFlight compaction grants the job still works on
+     * @param maintenanceReports compaction grants that failed in the job
+     * @param acceptMaintenance with {@code requestTable}: a compaction grant may be the answer when
+     *     no table is pending
+     */
+    public HeartbeatResult heartbeat(
+            String jobId,
+            String group,
+            List<Attempt> inFlight,
+            List<RoundReport> reports,
+            List<MaintenanceAttempt> maintenanceInFlight,
+            List<MaintenanceReport> maintenanceReports,
+            boolean requestTable,
+            boolean acceptMaintenance,
+            Duration waitForTable) {
         HeartbeatRequest.Builder req =
                 HeartbeatRequest.newBuilder()
                         .setJobId(jobId)
                         .setGroup(group == null ? "" : group)
                         .setRequestTable(requestTable)
+                        .setAcceptMaintenance(requestTable && acceptMaintenance)
                         .setWaitForTableMillis(requestTable ? waitForTable.toMillis() : 0);
         inFlight.forEach(a -> req.addInFlight(toPb(a)));
         for (RoundReport r : reports) {
@@ -122,6 +163,15 @@ public final class TieringGateway {
                 case FORCE_FINISHED -> req.addForceFinished(pb);
                 case FAILED -> req.addFailed(pb);
             }
+        }
+        maintenanceInFlight.forEach(a -> req.addMaintenanceInFlight(toPb(a)));
+        for (MaintenanceReport r : maintenanceReports) {
+            MaintenanceReportPb.Builder b =
+                    MaintenanceReportPb.newBuilder()
+                            .setAttempt(toPb(r.attempt()))
+                            .setReason(r.reason() == null ? "failed" : r.reason());
+            r.discardedResults().forEach(c -> b.addDiscardedResults(ByteString.copyFrom(c)));
+            req.addMaintenanceFailed(b);
         }
         Duration wait = requestTable ? waitForTable : Duration.ZERO;
         HeartbeatResponse resp = call(() -> rpc.tiering(wait).heartbeat(req.build()));
@@ -133,7 +183,30 @@ public final class TieringGateway {
         resp.getForceFinishList().forEach(a -> forceFinish.add(fromPb(a)));
         Optional<RoundPlan> plan =
                 resp.hasPlan() ? Optional.of(fromPb(resp.getPlan())) : Optional.empty();
-        return new HeartbeatResult(stale, forceFinish, plan);
+        List<MaintenanceAttempt> staleMaintenance = new ArrayList<>();
+        resp.getFencedMaintenanceList().forEach(a -> staleMaintenance.add(fromPb(a)));
+        Optional<MaintenanceGrant> grant =
+                resp.hasMaintenance()
+                        ? Optional.of(fromPb(resp.getMaintenance()))
+                        : Optional.empty();
+        return new HeartbeatResult(stale, forceFinish, plan, staleMaintenance, grant);
+    }
+
+    /**
+     * Commits a compaction grant (T38). The call does not hold a thread while the lake commit runs,
+     * and never fails for a compaction that does not land: the outcome says what happened.
+     *
+     * @param timeout the coordinator's {@link JobSettings#maintenanceTimeout()}
+     */
+    public CompletableFuture<MaintenanceOutcome> commitMaintenance(
+            String jobId, MaintenanceCommit commit, Duration timeout) {
+        CommitMaintenanceRequest.Builder req =
+                CommitMaintenanceRequest.newBuilder()
+                        .setJobId(jobId)
+                        .setAttempt(toPb(commit.attempt()));
+        commit.results().forEach(r -> req.addResults(ByteString.copyFrom(r)));
+        return RpcClient.callAsync(rpc.tieringAsync(timeout)::commitMaintenance, req.build())
+                .thenApply(TieringGateway::fromPb);
     }
 
     /**
@@ -283,6 +356,44 @@ public final class TieringGateway {
             out.put(s.getBucket(), s.getSnapshotId());
         }
         return out;
+    }
+
+    private static MaintenanceAttemptPb toPb(MaintenanceAttempt a) {
+        return MaintenanceAttemptPb.newBuilder()
+                .setTableId(a.tableId())
+                .setMaintenanceId(a.maintenanceId())
+                .build();
+    }
+
+    private static MaintenanceAttempt fromPb(MaintenanceAttemptPb pb) {
+        return new MaintenanceAttempt(pb.getTableId(), pb.getMaintenanceId());
+    }
+
+    private static MaintenanceGrant fromPb(MaintenanceGrantPb pb) {
+        return new MaintenanceGrant(
+                pb.getTable().getTableId(),
+                ProtoConverters.fromPb(pb.getTable().getPath()),
+                ProtoConverters.fromPb(pb.getTable().getTableDescriptor()),
+                pb.getMaintenanceId(),
+                pb.getBaseSnapshotId(),
+                pb.getBucketsList(),
+                pb.getMaxFiles(),
+                Duration.ofMillis(pb.getTimeoutMillis()));
+    }
+
+    private static MaintenanceOutcome fromPb(CommitMaintenanceResponse pb) {
+        MaintenanceOutcome.Kind kind =
+                switch (pb.getOutcome()) {
+                    case MAINTENANCE_COMMITTED -> MaintenanceOutcome.Kind.COMMITTED;
+                    case MAINTENANCE_NOTHING_TO_COMMIT -> MaintenanceOutcome.Kind.NOTHING_TO_COMMIT;
+                    case MAINTENANCE_YIELDED -> MaintenanceOutcome.Kind.YIELDED;
+                    case MAINTENANCE_FENCED -> MaintenanceOutcome.Kind.FENCED;
+                    default -> MaintenanceOutcome.Kind.FAILED;
+                };
+        return new MaintenanceOutcome(
+                kind,
+                pb.hasSnapshotId() ? pb.getSnapshotId() : -1,
+                pb.hasMessage() ? pb.getMessage() : null);
     }
 
     private static TableEpochPb toPb(Attempt a) {

@@ -6,6 +6,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.coordinator.maintenance.MaintenanceTableOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -60,6 +61,7 @@ public final class TieringTableOptions {
     public static void validate(Map<String, String> properties) {
         Configuration conf = Configuration.fromMap(properties);
         conf.validate(all());
+        conf.validate(MaintenanceTableOptions.all());
         String buckets = properties.get("bucket.num");
         if (buckets != null) {
             try {

@@ -31,6 +31,8 @@ import java.util.SortedMap;
  * @param tieredOffsets per bucket, the exclusive end offset in the lake
  * @param lastTieredTimeMillis wall time of the last commit, -1 if none
  * @param lakeSnapshotId the last lake snapshot, -1 if none
+ * @param maintenance the table's lake maintenance (T38, T39), or {@code null} when the coordinator
+ *     runs none
  */
 public record TableTieringStatus(
         long tableId,
@@ -52,8 +54,55 @@ public record TableTieringStatus(
         String lastFailure,
         SortedMap<Integer, Long> tieredOffsets,
         long lastTieredTimeMillis,
-        long lakeSnapshotId) {
+        long lakeSnapshotId,
+        TableMaintenanceStatus maintenance) {
     public TableTieringStatus {
         recentRounds = List.copyOf(recentRounds);
+    }
+
+    /** A status without maintenance. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String group,
+            TieringState state,
+            long epoch,
+            String jobId,
+            int queuePosition,
+            long pendingSinceMillis,
+            long roundStartMillis,
+            boolean commitInFlight,
+            long nextDueMillis,
+            Duration freshness,
+            RoundSummary lastRound,
+            List<RoundSummary> recentRounds,
+            long consecutiveFailures,
+            long totalFailures,
+            String lastFailure,
+            SortedMap<Integer, Long> tieredOffsets,
+            long lastTieredTimeMillis,
+            long lakeSnapshotId) {
+        this(
+                tableId,
+                path,
+                group,
+                state,
+                epoch,
+                jobId,
+                queuePosition,
+                pendingSinceMillis,
+                roundStartMillis,
+                commitInFlight,
+                nextDueMillis,
+                freshness,
+                lastRound,
+                recentRounds,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                tieredOffsets,
+                lastTieredTimeMillis,
+                lakeSnapshotId,
+                null);
     }
 }

@@ -1,6 +1,8 @@
 package dev.tributary.coordinator.tiering;
 
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
+import dev.tributary.coordinator.maintenance.MaintenanceReport;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,6 +19,10 @@ import java.util.Objects;
  * @param waitForTableMillis with {@code requestTable}: if no table is pending, hold the answer up
  *     to this long (capped at the heartbeat interval) and answer as soon as one becomes pending (a
  *     long poll, so idle readers get work at once, T3); 0 answers at once
+ * @param maintenanceInFlight compaction grants the job is still working on (T38)
+ * @param maintenanceReports compaction grants that failed in the job
+ * @param acceptMaintenance with {@code requestTable}: when no table is pending, a compaction grant
+ *     may be the answer (the job has a free maintenance slot)
  */
 public record HeartbeatRequest(
         String jobId,
@@ -24,7 +30,30 @@ public record HeartbeatRequest(
         List<TableAttempt> inFlight,
         List<RoundReport> reports,
         boolean requestTable,
-        long waitForTableMillis) {
+        long waitForTableMillis,
+        List<MaintenanceAttempt> maintenanceInFlight,
+        List<MaintenanceReport> maintenanceReports,
+        boolean acceptMaintenance) {
+
+    /** A request of a job that takes no compaction work. */
+    public HeartbeatRequest(
+            String jobId,
+            String group,
+            List<TableAttempt> inFlight,
+            List<RoundReport> reports,
+            boolean requestTable,
+            long waitForTableMillis) {
+        this(
+                jobId,
+                group,
+                inFlight,
+                reports,
+                requestTable,
+                waitForTableMillis,
+                List.of(),
+                List.of(),
+                false);
+    }
 
     /** A request that is answered at once. */
     public HeartbeatRequest(
@@ -42,6 +71,8 @@ public record HeartbeatRequest(
         }
         inFlight = List.copyOf(Objects.requireNonNull(inFlight, "inFlight"));
         reports = List.copyOf(Objects.requireNonNull(reports, "reports"));
+        maintenanceInFlight = List.copyOf(maintenanceInFlight);
+        maintenanceReports = List.copyOf(maintenanceReports);
         if (waitForTableMillis < 0) {
             throw new InvalidInputException("waitForTableMillis must be >= 0");
         }

@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param commitOrder the coordinator's commit order (T25); the coordinator enforces it
  * @param commitTimeout how long a lake commit may take before its outcome is reconciled instead of
  *     waited for; a job's commit call waits at least this long
+ * @param maintenanceSlots how many of the job's readers may compact at once (0: no compaction)
+ * @param maintenanceTimeout a compaction grant is given up this long after it was granted
  */
 public record JobRegistration(
         String jobId,
@@ -20,4 +22,6 @@ public record JobRegistration(
         Duration heartbeatInterval,
         Duration heartbeatTimeout,
         CommitOrder commitOrder,
-        Duration commitTimeout) {}
+        Duration commitTimeout,
+        int maintenanceSlots,
+        Duration maintenanceTimeout) {}

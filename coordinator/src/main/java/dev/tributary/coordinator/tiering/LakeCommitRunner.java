@@ -92,6 +92,8 @@ final class LakeCommitRunner {
      * @param base the table's durable record before this round
      * @param round who ran the round, its queue wait and when it was handed out (for the summary)
      * @param sweepOrphans whether earlier attempts of the table may have left files behind
+     * @param deadMaintenanceUpTo the newest maintenance grant of the table known to be over: the
+     *     sweep may delete the unreferenced files of grants up to it (-1: none)
      */
     void run(
             TableInfo table,
@@ -99,6 +101,7 @@ final class LakeCommitRunner {
             RoundStart round,
             CommitRequest r,
             boolean sweepOrphans,
+            long deadMaintenanceUpTo,
             Callbacks callbacks) {
         if (lake == null) {
             callbacks.ended();
@@ -119,7 +122,14 @@ final class LakeCommitRunner {
                 io.submit(
                         () ->
                                 commitAndRecord(
-                                        table, base, round, r, props, sweepOrphans, delivery));
+                                        table,
+                                        base,
+                                        round,
+                                        r,
+                                        props,
+                                        sweepOrphans,
+                                        deadMaintenanceUpTo,
+                                        delivery));
         delivery.timer =
                 timers.schedule(
                         config.commitTimeout().toMillis(),
@@ -134,6 +144,7 @@ final class LakeCommitRunner {
             CommitRequest r,
             TieringSnapshotProperties props,
             boolean sweepOrphans,
+            long deadMaintenanceUpTo,
             Delivery delivery) {
         LakeCommitResult result;
         try {
@@ -189,7 +200,7 @@ final class LakeCommitRunner {
             loop.execute(() -> delivery.failed(e, true));
             return;
         }
-        boolean cleanedUp = cleanUp(table, r, sweepOrphans);
+        boolean cleanedUp = cleanUp(table, r, sweepOrphans, deadMaintenanceUpTo);
         loop.execute(() -> delivery.committed(next, result, cleanedUp));
     }
 
@@ -223,7 +234,8 @@ final class LakeCommitRunner {
      *
      * @return false when something could not be deleted (the next commit tries again)
      */
-    private boolean cleanUp(TableInfo table, CommitRequest r, boolean sweepOrphans) {
+    private boolean cleanUp(
+            TableInfo table, CommitRequest r, boolean sweepOrphans, long deadMaintenanceUpTo) {
         boolean ok = true;
         if (!r.discardedResults().isEmpty()) {
             try {
@@ -246,7 +258,11 @@ final class LakeCommitRunner {
                 List<String> deleted =
                         lake.deleteOrphanFiles(
                                 table.path(),
-                                new OrphanPolicy(olderThan, table.tableId(), r.epoch()));
+                                new OrphanPolicy(
+                                        olderThan,
+                                        table.tableId(),
+                                        r.epoch(),
+                                        deadMaintenanceUpTo));
                 if (!deleted.isEmpty()) {
                     LOG.info(
                             "deleted {} orphan files of {} left by earlier attempts",

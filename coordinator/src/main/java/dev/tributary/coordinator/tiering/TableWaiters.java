@@ -6,12 +6,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Jobs whose table request found nothing pending and asked to wait (long poll): the first table
  * that becomes pending in their group is pushed to the longest waiter at once, so an idle reader
- * gets work without a poll interval (T3). Event-loop thread only.
+ * gets work without a poll interval (T3); compaction work that becomes available goes the same way
+ * to waiters that accept it (T38). Event-loop thread only.
  */
 final class TableWaiters {
     private final TimerService timers;
@@ -22,15 +23,20 @@ final class TableWaiters {
         this.timers = timers;
     }
 
+    /** What a woken waiter gets: a round, or a compaction grant. */
+    record Work(RoundPlan plan, dev.tributary.coordinator.maintenance.MaintenanceGrant grant) {}
+
     private static final class Waiter {
         final JobInfo job;
         final HeartbeatResponse answer;
+        final boolean acceptMaintenance;
         final CompletableFuture<HeartbeatResponse> future = new CompletableFuture<>();
         TimerService.Timer timer;
 
-        Waiter(JobInfo job, HeartbeatResponse answer) {
+        Waiter(JobInfo job, HeartbeatResponse answer, boolean acceptMaintenance) {
             this.job = job;
             this.answer = answer;
+            this.acceptMaintenance = acceptMaintenance;
         }
     }
 
@@ -39,9 +45,9 @@ final class TableWaiters {
      * one appears, else as it is after {@code waitMillis}.
      */
     CompletableFuture<HeartbeatResponse> park(
-            JobInfo job, HeartbeatResponse answer, long waitMillis) {
+            JobInfo job, HeartbeatResponse answer, long waitMillis, boolean acceptMaintenance) {
         release(job.jobId);
-        Waiter w = new Waiter(job, answer);
+        Waiter w = new Waiter(job, answer, acceptMaintenance);
         byJob.put(job.jobId, w);
         byGroup.computeIfAbsent(job.group, g -> new ArrayDeque<>()).add(w);
         w.timer =
@@ -67,22 +73,27 @@ final class TableWaiters {
     }
 
     /**
-     * Hands pending tables of {@code group} to waiters, longest waiting first, while {@code assign}
-     * finds a plan.
+     * Hands work of {@code group} to its waiters, longest waiting first: {@code assign} gets the
+     * job and whether it accepts compaction, and answers with work or {@code null}.
      */
-    void wake(String group, Function<JobInfo, RoundPlan> assign) {
+    void wake(String group, BiFunction<JobInfo, Boolean, Work> assign) {
         ArrayDeque<Waiter> q = byGroup.get(group);
-        while (q != null && !q.isEmpty()) {
-            Waiter w = q.peek();
-            RoundPlan plan = assign.apply(w.job);
-            if (plan == null) {
-                return;
+        if (q == null) {
+            return;
+        }
+        for (Waiter w : List.copyOf(q)) {
+            Work work = assign.apply(w.job, w.acceptMaintenance);
+            if (work == null) {
+                continue;
             }
-            q.poll();
+            q.remove(w);
             byJob.remove(w.job.jobId, w);
             w.timer.cancel();
             w.job.pushedPlans++;
-            w.future.complete(w.answer.withPlan(plan));
+            w.future.complete(
+                    work.plan() != null
+                            ? w.answer.withPlan(work.plan())
+                            : w.answer.withMaintenance(work.grant()));
         }
     }
 

@@ -6,6 +6,9 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
+import dev.tributary.coordinator.maintenance.MaintenanceGrant;
+import dev.tributary.coordinator.maintenance.MaintenanceManager;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
@@ -13,6 +16,7 @@ import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.RoundSummary;
+import dev.tributary.coordinator.status.TableMaintenanceStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
@@ -60,6 +64,9 @@ public final class TieringManager {
     private final RoundPlanner planner;
     private final long epochBase;
 
+    /** Lake maintenance (T38, T39), or {@code null} when there is none. */
+    private final MaintenanceManager maintenance;
+
     private final Map<Long, TableTiering> tables = new HashMap<>();
     private final Map<String, PendingQueue> queues = new HashMap<>();
     private final JobRegistry jobs;
@@ -104,6 +111,24 @@ public final class TieringManager {
             BucketStateSource buckets,
             LakeCommitStep lake,
             long incarnation) {
+        this(config, clock, timers, loop, io, store, buckets, lake, incarnation, null);
+    }
+
+    /**
+     * @param maintenance lake maintenance, whose compactions this manager hands to jobs that have
+     *     no tiering work, or {@code null} for none
+     */
+    public TieringManager(
+            TieringConfig config,
+            Clock clock,
+            TimerService timers,
+            Executor loop,
+            LakeIo io,
+            MetadataStore store,
+            BucketStateSource buckets,
+            LakeCommitStep lake,
+            long incarnation,
+            MaintenanceManager maintenance) {
         this.config = config;
         this.clock = clock;
         this.timers = timers;
@@ -116,6 +141,24 @@ public final class TieringManager {
         this.jobs = new JobRegistry(clock);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
+        this.maintenance = maintenance;
+        if (maintenance != null) {
+            maintenance.listen(
+                    new MaintenanceManager.Listener() {
+                        @Override
+                        public void queued(String group) {
+                            waiters.wake(group, TieringManager.this::assignWork);
+                        }
+
+                        @Override
+                        public void orphansPossible(long tableId) {
+                            TableTiering t = tables.get(tableId);
+                            if (t != null) {
+                                t.orphansPossible = true;
+                            }
+                        }
+                    });
+        }
         timers.schedule(config.sweepIntervalMillis(), this::sweep);
     }
 
@@ -331,7 +374,7 @@ public final class TieringManager {
         t.queueDeadlineMillis = t.pendingSinceMillis + t.freshnessMillis();
         t.queuedInGroup = t.group();
         queue(t.group()).add(t);
-        waiters.wake(t.group(), this::assignNext);
+        waiters.wake(t.group(), this::assignWork);
     }
 
     private PendingQueue queue(String group) {
@@ -358,6 +401,9 @@ public final class TieringManager {
                 }
             }
         }
+        if (known != null && maintenance != null) {
+            maintenance.jobRestarted(jobId);
+        }
         jobs.registered(jobId, g, parallelism);
         return new JobRegistration(
                 jobId,
@@ -365,7 +411,9 @@ public final class TieringManager {
                 config.heartbeatInterval(),
                 config.heartbeatTimeout(),
                 config.commitOrder(),
-                config.commitTimeout());
+                config.commitTimeout(),
+                maintenance == null ? 0 : maintenance.config().jobSlots(),
+                maintenance == null ? config.commitTimeout() : maintenance.config().timeout());
     }
 
     /**
@@ -425,8 +473,22 @@ public final class TieringManager {
                     throw new AssertionError(r.outcome());
             }
         }
-        RoundPlan plan = request.requestTable() ? assignNext(job) : null;
-        return new HeartbeatResponse(acks, forceFinish, plan);
+        List<MaintenanceAttempt> fencedMaintenance = List.of();
+        if (maintenance != null) {
+            fencedMaintenance =
+                    maintenance.heartbeat(
+                            request.jobId(),
+                            request.maintenanceInFlight(),
+                            request.maintenanceReports());
+        }
+        TableWaiters.Work work =
+                request.requestTable() ? assignWork(job, request.acceptMaintenance()) : null;
+        return new HeartbeatResponse(
+                acks,
+                forceFinish,
+                work == null ? null : work.plan(),
+                fencedMaintenance,
+                work == null ? null : work.grant());
     }
 
     /**
@@ -435,11 +497,14 @@ public final class TieringManager {
      */
     public CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
         HeartbeatResponse now = heartbeat(request);
-        if (now.plan() != null || !request.requestTable() || request.waitForTableMillis() == 0) {
+        if (now.plan() != null
+                || now.maintenance() != null
+                || !request.requestTable()
+                || request.waitForTableMillis() == 0) {
             return CompletableFuture.completedFuture(now);
         }
         long wait = Math.min(request.waitForTableMillis(), config.heartbeatInterval().toMillis());
-        return waiters.park(jobs.get(request.jobId()), now, wait);
+        return waiters.park(jobs.get(request.jobId()), now, wait, request.acceptMaintenance());
     }
 
     /** Answers every parked table request at once (the coordinator is closing). */
@@ -485,6 +550,24 @@ public final class TieringManager {
         } else if (epoch != t.record.epoch()) {
             commits.abort(t.table.path(), epoch, results);
         }
+    }
+
+    /**
+     * Work for a job that asks for a table: a pending table's round first; only when there is none,
+     * and the job accepts it, the group's next compaction (T38): tiering always goes first.
+     */
+    private TableWaiters.Work assignWork(JobInfo job, boolean acceptMaintenance) {
+        RoundPlan plan = assignNext(job);
+        if (plan != null) {
+            return new TableWaiters.Work(plan, null);
+        }
+        if (acceptMaintenance && maintenance != null) {
+            MaintenanceGrant grant = maintenance.grant(job.jobId, job.group);
+            if (grant != null) {
+                return new TableWaiters.Work(null, grant);
+            }
+        }
+        return null;
     }
 
     /**
@@ -604,6 +687,9 @@ public final class TieringManager {
                 fail(t, "no heartbeat from job " + t.jobId + " for " + config.heartbeatTimeout());
             }
         }
+        if (maintenance != null) {
+            maintenance.sweep(timeout);
+        }
         jobs.forgetIdle(10 * timeout);
     }
 
@@ -693,6 +779,7 @@ public final class TieringManager {
                 new LakeCommitRunner.RoundStart(t.jobId, t.queueWaitMillis, t.roundStartMillis),
                 r,
                 sweep,
+                maintenance == null ? -1 : maintenance.deadUpTo(t.tableId()),
                 new LakeCommitRunner.Callbacks() {
                     @Override
                     public void committed(
@@ -726,6 +813,9 @@ public final class TieringManager {
         CompletableFuture<Long> future = t.commitFuture;
         t.commitInFlight = false;
         t.commitFuture = null;
+        if (maintenance != null) {
+            maintenance.onTieringCommitted(t.tableId(), result.fileCount());
+        }
         TableTiering current = tables.get(t.tableId());
         if (current == t) {
             t.record = next;
@@ -796,6 +886,11 @@ public final class TieringManager {
         return t == null
                 ? Optional.empty()
                 : Optional.of(TieringStatusBuilder.table(this, t, null));
+    }
+
+    /** The table's maintenance status, or {@code null} without maintenance. */
+    TableMaintenanceStatus maintenanceStatus(long tableId) {
+        return maintenance == null ? null : maintenance.status(tableId).orElse(null);
     }
 
     // Accessors for TieringStatusBuilder and tests in this package.

@@ -78,6 +78,7 @@ final class TieringStatusBuilder {
                 t.lastFailure,
                 t.record.tieredOffsets(),
                 t.record.lastTieredTimeMillis(),
-                t.record.lakeSnapshotId());
+                t.record.lakeSnapshotId(),
+                m.maintenanceStatus(t.tableId()));
     }
 }

@@ -78,6 +78,7 @@ class LakeCommitRunnerTest {
                 new LakeCommitRunner.RoundStart("job-a", 250, START - 700),
                 request,
                 sweep,
+                -1,
                 new LakeCommitRunner.Callbacks() {
                     @Override
                     public void committed(

@@ -2,6 +2,7 @@ package dev.tributary.server.metrics;
 
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.server.status.MaintenanceView;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableCatalog;
@@ -19,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server's Prometheus metrics: write counters per table, and gauges per table and bucket (end
- * offsets, lake lag, tiering state and epoch), the pending queue length and live tiering jobs.
+ * offsets, lake lag, tiering state and epoch), the pending queue length and live tiering jobs, and
+ * per lake table its live data files and snapshots as lake maintenance last read them (T38, T39).
  * Gauges over dynamic sets of tables are refreshed right before each scrape.
  */
 public final class ServerMetrics {
@@ -32,6 +34,11 @@ public final class ServerMetrics {
     private final MultiGauge epochs;
     private final MultiGauge queuePositions;
     private final MultiGauge failures;
+    private final MultiGauge lakeFiles;
+    private final MultiGauge lakeFilesPerBucket;
+    private final MultiGauge lakeSnapshots;
+    private final MultiGauge compactions;
+    private final MultiGauge bytesReclaimed;
     private final AtomicInteger queueLength = new AtomicInteger();
     private final AtomicInteger liveJobs = new AtomicInteger();
     private final AtomicInteger tables = new AtomicInteger();
@@ -60,6 +67,33 @@ public final class ServerMetrics {
         failures =
                 MultiGauge.builder("tributary.tiering.failures")
                         .description("Consecutive failed rounds of a lake table")
+                        .register(registry);
+        lakeFiles =
+                MultiGauge.builder("tributary.lake.data.files")
+                        .description(
+                                "Live data files of a lake table, at its last maintenance pass")
+                        .register(registry);
+        lakeFilesPerBucket =
+                MultiGauge.builder("tributary.lake.data.files.per.bucket.max")
+                        .description(
+                                "The most live data files a bucket of a lake table has"
+                                        + " (compaction keeps it at most max-files)")
+                        .register(registry);
+        lakeSnapshots =
+                MultiGauge.builder("tributary.lake.snapshots")
+                        .description("Snapshots a lake table retains")
+                        .register(registry);
+        compactions =
+                MultiGauge.builder("tributary.lake.compactions")
+                        .description(
+                                "Compactions of a lake table since the server started, by outcome"
+                                        + " (committed, yielded to tiering, failed)")
+                        .register(registry);
+        bytesReclaimed =
+                MultiGauge.builder("tributary.lake.bytes.reclaimed")
+                        .description(
+                                "Bytes of lake files deleted by snapshot expiry since the server"
+                                        + " started")
                         .register(registry);
         registry.gauge("tributary.tiering.queue.length", queueLength);
         registry.gauge("tributary.tiering.jobs.live", liveJobs);
@@ -143,7 +177,26 @@ public final class ServerMetrics {
         List<MultiGauge.Row<?>> ep = new ArrayList<>();
         List<MultiGauge.Row<?>> qp = new ArrayList<>();
         List<MultiGauge.Row<?>> fl = new ArrayList<>();
+        List<MultiGauge.Row<?>> lf = new ArrayList<>();
+        List<MultiGauge.Row<?>> lfb = new ArrayList<>();
+        List<MultiGauge.Row<?>> lsn = new ArrayList<>();
+        List<MultiGauge.Row<?>> cp = new ArrayList<>();
+        List<MultiGauge.Row<?>> br = new ArrayList<>();
         for (TableStatusView v : o.tables()) {
+            MaintenanceView m = v.maintenance();
+            if (m != null) {
+                Tags table = Tags.of("table", v.table());
+                if (m.statsKnown()) {
+                    // figures not read yet are absent, never reported as 0
+                    lf.add(MultiGauge.Row.of(table, m.liveDataFiles()));
+                    lfb.add(MultiGauge.Row.of(table, m.maxFilesPerBucket()));
+                    lsn.add(MultiGauge.Row.of(table, m.snapshotsRetained()));
+                }
+                cp.add(MultiGauge.Row.of(table.and("outcome", "committed"), m.compactions()));
+                cp.add(MultiGauge.Row.of(table.and("outcome", "yielded"), m.compactionsYielded()));
+                cp.add(MultiGauge.Row.of(table.and("outcome", "failed"), m.compactionFailures()));
+                br.add(MultiGauge.Row.of(table, m.bytesReclaimed()));
+            }
             Tags tags = Tags.of("table", v.table(), "state", v.state());
             if (v.lagKnown()) {
                 // an unmeasured lag is absent from the scrape, never reported as 0
@@ -159,6 +212,11 @@ public final class ServerMetrics {
         epochs.register(ep, true);
         queuePositions.register(qp, true);
         failures.register(fl, true);
+        lakeFiles.register(lf, true);
+        lakeFilesPerBucket.register(lfb, true);
+        lakeSnapshots.register(lsn, true);
+        compactions.register(cp, true);
+        bytesReclaimed.register(br, true);
     }
 
     public void close() {

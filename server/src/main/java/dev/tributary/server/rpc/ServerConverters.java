@@ -2,9 +2,12 @@ package dev.tributary.server.rpc;
 
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.CompactionRunPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableInfoPb;
+import dev.tributary.rpc.proto.TableMaintenancePb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
+import dev.tributary.server.status.MaintenanceView;
 import dev.tributary.server.status.TableStatusView;
 
 /** Server-side domain to wire conversions. */
@@ -49,6 +52,62 @@ final class ServerConverters {
             b.setLastRound(toPb(v.lastRound()));
         }
         v.rounds().forEach(r -> b.addRecentRounds(toPb(r)));
+        if (v.maintenance() != null) {
+            b.setMaintenance(toPb(v.maintenance()));
+        }
+        return b.build();
+    }
+
+    private static TableMaintenancePb toPb(MaintenanceView m) {
+        TableMaintenancePb.Builder b =
+                TableMaintenancePb.newBuilder()
+                        .setState(m.state())
+                        .setAutoCompaction(m.autoCompaction())
+                        .setMaxFiles(m.maxFiles())
+                        .setQueuePosition(m.queuePosition())
+                        .setStatsAtMillis(Math.max(0, m.statsAtMillis()))
+                        .putAllDataFilesPerBucket(m.dataFilesPerBucket())
+                        .setMaxFilesPerBucket(m.maxFilesPerBucket())
+                        .setDeleteFiles(m.deleteFiles())
+                        .setLiveDataBytes(m.liveDataBytes())
+                        .setSnapshotsRetained(m.snapshotsRetained())
+                        .setNextPassAtMillis(Math.max(0, m.nextPassAtMillis()))
+                        .setCompactions(m.compactions())
+                        .setCompactionsYielded(m.compactionsYielded())
+                        .setCompactionFailures(m.compactionFailures())
+                        .setBytesRewritten(m.bytesRewritten())
+                        .setLastExpiryAtMillis(Math.max(0, m.lastExpiryAtMillis()))
+                        .setSnapshotsExpired(m.snapshotsExpired())
+                        .setFilesDeleted(m.filesDeleted())
+                        .setBytesReclaimed(m.bytesReclaimed());
+        if (m.jobId() != null) {
+            b.setJobId(m.jobId());
+        }
+        if (m.lastError() != null) {
+            b.setLastError(m.lastError());
+        }
+        MaintenanceView.CompactionView c = m.lastCompaction();
+        if (c != null) {
+            CompactionRunPb.Builder r =
+                    CompactionRunPb.newBuilder()
+                            .setMaintenanceId(c.maintenanceId())
+                            .setOutcome(c.outcome())
+                            .setGrantedAtMillis(c.grantedAtMillis())
+                            .setEndedAtMillis(c.endedAtMillis())
+                            .setBuckets(c.buckets())
+                            .setFilesRemoved(c.filesRemoved())
+                            .setFilesAdded(c.filesAdded())
+                            .setBytesRewritten(c.bytesRewritten())
+                            .setBytesWritten(c.bytesWritten())
+                            .setLakeSnapshotId(c.lakeSnapshotId());
+            if (c.jobId() != null) {
+                r.setJobId(c.jobId());
+            }
+            if (c.message() != null) {
+                r.setMessage(c.message());
+            }
+            b.setLastCompaction(r);
+        }
         return b.build();
     }
 

@@ -5,6 +5,11 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
+import dev.tributary.coordinator.maintenance.MaintenanceCommitOutcome;
+import dev.tributary.coordinator.maintenance.MaintenanceCommitRequest;
+import dev.tributary.coordinator.maintenance.MaintenanceGrant;
+import dev.tributary.coordinator.maintenance.MaintenanceReport;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.tiering.BucketWork;
 import dev.tributary.coordinator.tiering.CommitRequest;
@@ -18,10 +23,16 @@ import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.BucketSplitPlanPb;
+import dev.tributary.rpc.proto.CommitMaintenanceRequest;
+import dev.tributary.rpc.proto.CommitMaintenanceResponse;
 import dev.tributary.rpc.proto.CommitRoundRequest;
 import dev.tributary.rpc.proto.CommitRoundResponse;
 import dev.tributary.rpc.proto.FencedTablePb;
 import dev.tributary.rpc.proto.HeartbeatResponse;
+import dev.tributary.rpc.proto.MaintenanceAttemptPb;
+import dev.tributary.rpc.proto.MaintenanceGrantPb;
+import dev.tributary.rpc.proto.MaintenanceOutcomePb;
+import dev.tributary.rpc.proto.MaintenanceReportPb;
 import dev.tributary.rpc.proto.RegisterJobRequest;
 import dev.tributary.rpc.proto.RegisterJobResponse;
 import dev.tributary.rpc.proto.ReleaseSnapshotLeaseRequest;
@@ -94,6 +105,9 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                                         .setCommitTimeoutMillis(
                                                                 r.commitTimeout().toMillis())
                                                         .setCommitOrder(r.commitOrder().name())
+                                                        .setMaintenanceSlots(r.maintenanceSlots())
+                                                        .setMaintenanceTimeoutMillis(
+                                                                r.maintenanceTimeout().toMillis())
                                                         .build()));
     }
 
@@ -117,6 +131,18 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     for (RoundReportPb r : req.getFailedList()) {
                         reports.add(report(r, RoundReport.Outcome.FAILED));
                     }
+                    List<MaintenanceAttempt> maintenanceInFlight = new ArrayList<>();
+                    for (MaintenanceAttemptPb a : req.getMaintenanceInFlightList()) {
+                        maintenanceInFlight.add(fromPb(a));
+                    }
+                    List<MaintenanceReport> maintenanceReports = new ArrayList<>();
+                    for (MaintenanceReportPb r : req.getMaintenanceFailedList()) {
+                        maintenanceReports.add(
+                                new MaintenanceReport(
+                                        fromPb(r.getAttempt()),
+                                        r.getReason(),
+                                        bytes(r.getDiscardedResultsList())));
+                    }
                     HeartbeatRequest request =
                             new HeartbeatRequest(
                                     req.getJobId(),
@@ -124,7 +150,10 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                     inFlight,
                                     reports,
                                     req.getRequestTable(),
-                                    Math.max(0, req.getWaitForTableMillis()));
+                                    Math.max(0, req.getWaitForTableMillis()),
+                                    maintenanceInFlight,
+                                    maintenanceReports,
+                                    req.getAcceptMaintenance());
                     return coordinator.heartbeat(request).thenApply(this::toPb);
                 });
     }
@@ -164,6 +193,72 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
             b.addForceFinish(TableEpochPb.newBuilder().setTableId(a.tableId()).setEpoch(a.epoch()));
         }
         r.roundPlan().ifPresent(p -> b.setPlan(toPb(p)));
+        r.maintenanceGrant().ifPresent(g -> b.setMaintenance(toPb(g)));
+        r.fencedMaintenance().forEach(a -> b.addFencedMaintenance(toPb(a)));
+        return b.build();
+    }
+
+    private static MaintenanceAttempt fromPb(MaintenanceAttemptPb pb) {
+        return new MaintenanceAttempt(pb.getTableId(), pb.getMaintenanceId());
+    }
+
+    private static MaintenanceAttemptPb toPb(MaintenanceAttempt a) {
+        return MaintenanceAttemptPb.newBuilder()
+                .setTableId(a.tableId())
+                .setMaintenanceId(a.maintenanceId())
+                .build();
+    }
+
+    private MaintenanceGrantPb toPb(MaintenanceGrant g) {
+        MaintenanceGrantPb.Builder b =
+                MaintenanceGrantPb.newBuilder()
+                        .setTable(
+                                TableInfoPb.newBuilder()
+                                        .setTableId(g.tableId())
+                                        .setPath(ProtoConverters.toPb(g.path()))
+                                        .setTableDescriptor(ProtoConverters.toPb(g.descriptor())))
+                        .setMaintenanceId(g.maintenanceId())
+                        .setBaseSnapshotId(g.baseSnapshotId())
+                        .setMaxFiles(g.maxFiles())
+                        .setTimeoutMillis(
+                                Math.max(0, g.deadlineMillis() - clock.currentTimeMillis()));
+        g.buckets().forEach(b::addBuckets);
+        return b.build();
+    }
+
+    @Override
+    public void commitMaintenance(
+            CommitMaintenanceRequest req, StreamObserver<CommitMaintenanceResponse> out) {
+        Calls.async(
+                out,
+                () ->
+                        coordinator
+                                .commitMaintenance(
+                                        new MaintenanceCommitRequest(
+                                                req.getJobId(),
+                                                fromPb(req.getAttempt()),
+                                                bytes(req.getResultsList())))
+                                .thenApply(TieringServiceImpl::toPb));
+    }
+
+    private static CommitMaintenanceResponse toPb(MaintenanceCommitOutcome o) {
+        CommitMaintenanceResponse.Builder b =
+                CommitMaintenanceResponse.newBuilder()
+                        .setOutcome(
+                                switch (o.kind()) {
+                                    case COMMITTED -> MaintenanceOutcomePb.MAINTENANCE_COMMITTED;
+                                    case NOTHING_TO_COMMIT ->
+                                            MaintenanceOutcomePb.MAINTENANCE_NOTHING_TO_COMMIT;
+                                    case YIELDED -> MaintenanceOutcomePb.MAINTENANCE_YIELDED;
+                                    case FENCED -> MaintenanceOutcomePb.MAINTENANCE_FENCED;
+                                    case FAILED -> MaintenanceOutcomePb.MAINTENANCE_FAILED;
+                                });
+        if (o.snapshotId() >= 0) {
+            b.setSnapshotId(o.snapshotId());
+        }
+        if (o.message() != null) {
+            b.setMessage(o.message());
+        }
         return b.build();
     }
 

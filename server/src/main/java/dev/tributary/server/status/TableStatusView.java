@@ -20,6 +20,8 @@ import java.util.Map;
  *     its running round is force-finished; -1 if none
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
+ * @param maintenance the table's lake maintenance (T38, T39), {@code null} when the server runs
+ *     none
  */
 public record TableStatusView(
         long tableId,
@@ -43,7 +45,58 @@ public record TableStatusView(
         long nextEventAtMillis,
         Map<Integer, Long> tieredOffsets,
         Map<Integer, Long> endOffsets,
-        List<String> warnings) {
+        List<String> warnings,
+        MaintenanceView maintenance) {
+
+    /** A view without maintenance. */
+    public TableStatusView(
+            long tableId,
+            String table,
+            String group,
+            String state,
+            long epoch,
+            int queuePosition,
+            String jobId,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            long lakeSnapshotId,
+            RoundView lastRound,
+            List<RoundView> rounds,
+            Long lagMillis,
+            Long lagRecords,
+            String lagError,
+            long consecutiveFailures,
+            long totalFailures,
+            String lastFailure,
+            long nextEventAtMillis,
+            Map<Integer, Long> tieredOffsets,
+            Map<Integer, Long> endOffsets,
+            List<String> warnings) {
+        this(
+                tableId,
+                table,
+                group,
+                state,
+                epoch,
+                queuePosition,
+                jobId,
+                freshnessMillis,
+                lastTieredAtMillis,
+                lakeSnapshotId,
+                lastRound,
+                rounds,
+                lagMillis,
+                lagRecords,
+                lagError,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                nextEventAtMillis,
+                tieredOffsets,
+                endOffsets,
+                warnings,
+                null);
+    }
 
     public TableStatusView {
         rounds = List.copyOf(rounds);
@@ -88,7 +141,8 @@ public record TableStatusView(
                 nextEventAtMillis,
                 tieredOffsets,
                 endOffsets,
-                warnings);
+                warnings,
+                maintenance);
     }
 
     /**

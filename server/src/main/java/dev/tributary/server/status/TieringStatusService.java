@@ -139,7 +139,8 @@ public final class TieringStatusService {
                 next,
                 new TreeMap<>(t.tieredOffsets()),
                 ends,
-                warnings);
+                warnings,
+                MaintenanceView.of(t.maintenance()));
     }
 
     private record Lag(long millis, long records) {}

@@ -126,6 +126,18 @@ class LakeCommitStepImplTest {
         }
 
         @Override
+        public dev.tributary.lake.api.maintenance.LakeMaintainer createMaintainer(
+                TablePath tablePath) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public dev.tributary.lake.api.maintenance.LakeCompactor createCompactor(
+                dev.tributary.lake.api.maintenance.CompactionTask task) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public LakeCommitter createCommitter(TablePath tablePath) {
             return new LakeCommitter() {
                 @Override

@@ -1,7 +1,10 @@
 package dev.tributary.tiering.enumerate;
 
 import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
 import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.tiering.event.CompactionEvent;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.List;
@@ -16,11 +19,23 @@ public interface EnumeratorEffects {
 
     void sendToReader(int subtask, RoundControlEvent event);
 
-    /** Ask for a table; answer with onTableGranted, onNoTable or onRequestFailed. */
-    void requestTable();
+    /** Starts or cancels a bucket's compaction on a reader (T38). */
+    void sendToReader(int subtask, CompactionEvent event);
+
+    /**
+     * Ask for a table, or a compaction grant when none is pending and {@code acceptCompaction};
+     * answer with onTableGranted, onCompactionGranted, onNoTable or onRequestFailed.
+     */
+    void requestTable(boolean acceptCompaction);
 
     /** Answer with onHeartbeatDone or onHeartbeatFailed. */
-    void heartbeat(List<Attempt> inFlight);
+    void heartbeat(List<Attempt> inFlight, List<MaintenanceAttempt> compactions);
+
+    /** Answer with onCompactionCommitDone. */
+    void commitCompaction(MaintenanceAttempt attempt, MaintenanceCommit commit);
+
+    /** Fire and forget; the coordinator deletes the files of {@code discarded}. */
+    void reportCompactionFailed(MaintenanceAttempt attempt, String reason, List<byte[]> discarded);
 
     /** Answer with onCommitDone. */
     void commit(Attempt attempt, RoundCommit request);

@@ -4,10 +4,16 @@ import dev.tributary.client.tiering.Attempt;
 import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
+import dev.tributary.client.tiering.MaintenanceGrant;
+import dev.tributary.client.tiering.MaintenanceOutcome;
 import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.time.Clock;
 import dev.tributary.tiering.commit.RoundResultMerger;
+import dev.tributary.tiering.event.CompactionEvent;
+import dev.tributary.tiering.event.CompactionResultEvent;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.SplitPlanner;
@@ -41,6 +47,11 @@ import org.slf4j.LoggerFactory;
  *       files its finished splits wrote go to the coordinator for deletion (T23).
  *   <li>Results of rounds that are no longer current are dropped (T20).
  *   <li>A finished round is committed at once; the coordinator enforces the commit order (T25).
+ *   <li>Compaction (T38) never takes tiering's place: the job accepts a grant only when it asks for
+ *       a table anyway (a reader waits, no split is queued), holds at most one grant, and starts a
+ *       bucket's compaction only on a waiting reader with no tiering split queued, at most the
+ *       coordinator's maintenance slots at a time. The reader compacts in the background and keeps
+ *       asking for splits, so a round that arrives meanwhile gets that reader at once.
  * </ul>
  */
 public final class TieringScheduler {
@@ -63,6 +74,8 @@ public final class TieringScheduler {
     private long lastHeartbeatNanos;
     private boolean heartbeatSent;
     private long droppedResults;
+    private int maintenanceSlots;
+    private Compaction compaction;
 
     public TieringScheduler(
             Clock clock,
@@ -81,6 +94,7 @@ public final class TieringScheduler {
     public void onRegistered(JobSettings job) {
         registered = true;
         heartbeatInterval = job.heartbeatInterval();
+        maintenanceSlots = job.maintenanceSlots();
         LOG.info(
                 "registered as {}: heartbeat every {}, commit order {}, commit timeout {}",
                 job.jobId(),
@@ -124,6 +138,79 @@ public final class TieringScheduler {
         maybeRequestTable();
     }
 
+    /** The coordinator answered a table request with compaction work (T38). */
+    public void onCompactionGranted(MaintenanceGrant grant) {
+        requestOutstanding = false;
+        lastRequestEmpty = false;
+        if (compaction != null) {
+            // not asked for: give it back at once, the coordinator plans it again
+            effects.reportCompactionFailed(
+                    grant.attempt(), "the job already compacts " + compaction.attempt(), List.of());
+        } else {
+            compaction = new Compaction(grant, clock.nanoTime());
+            LOG.info(
+                    "compaction {} of {}: {} buckets over {} files",
+                    grant.maintenanceId(),
+                    grant.tablePath(),
+                    grant.buckets().size(),
+                    grant.maxFiles());
+            if (grant.buckets().isEmpty()) {
+                finishCompaction();
+            }
+        }
+        assignQueued();
+        maybeRequestTable();
+    }
+
+    /** A reader ended a bucket's compaction. */
+    public void onCompactionResult(int subtask, CompactionResultEvent result) {
+        Compaction c = compaction;
+        if (c == null
+                || !c.matches(result.tableId(), result.maintenanceId())
+                || !c.ended(subtask, result.bucket())) {
+            if (result.result() != null) {
+                // a cancelled or stale compaction finished anyway: its files go
+                effects.reportCompactionFailed(
+                        new MaintenanceAttempt(result.tableId(), result.maintenanceId()),
+                        "result of a compaction that is no longer running",
+                        List.of(result.result()));
+            }
+            return;
+        }
+        if (result.failed()) {
+            LOG.warn(
+                    "compaction {} of bucket {} failed: {}",
+                    result.maintenanceId(),
+                    result.bucket(),
+                    result.error());
+            failCompaction("bucket " + result.bucket() + " failed: " + result.error());
+        } else {
+            c.addResult(result.result());
+            if (c.allEnded()) {
+                finishCompaction();
+            }
+        }
+        assignQueued();
+        maybeRequestTable();
+    }
+
+    public void onCompactionCommitDone(
+            MaintenanceAttempt attempt, MaintenanceOutcome outcome, Throwable error) {
+        if (compaction != null && compaction.attempt().equals(attempt)) {
+            compaction = null;
+        }
+        if (error != null) {
+            LOG.warn("commit of {} failed; the coordinator plans it again", attempt, error);
+        } else {
+            LOG.info(
+                    "{}: {}{}",
+                    attempt,
+                    outcome.kind(),
+                    outcome.message() == null ? "" : " (" + outcome.message() + ")");
+        }
+        maybeRequestTable();
+    }
+
     public void onNoTable() {
         requestOutstanding = false;
         lastRequestEmpty = true;
@@ -138,6 +225,9 @@ public final class TieringScheduler {
 
     public void onHeartbeatDone(HeartbeatResult response) {
         heartbeatOutstanding = false;
+        if (compaction != null && response.staleMaintenance().contains(compaction.attempt())) {
+            failCompaction("the coordinator fenced this compaction");
+        }
         for (Attempt stale : response.staleAttempts()) {
             Round r = rounds.get(stale.tableId());
             if (r != null
@@ -219,6 +309,9 @@ public final class TieringScheduler {
      */
     public void onReaderLost(int subtask) {
         awaiting.remove(subtask);
+        if (compaction != null && compaction.runsOn(subtask)) {
+            failCompaction("reader " + subtask + " was lost");
+        }
         for (Round r : new ArrayList<>(rounds.values())) {
             if (r.state() == Round.State.READING && r.holdsSplitOn(subtask)) {
                 failRound(r, "reader " + subtask + " was lost");
@@ -237,7 +330,13 @@ public final class TieringScheduler {
             heartbeatOutstanding = true;
             heartbeatSent = true;
             lastHeartbeatNanos = now;
-            effects.heartbeat(inFlight());
+            effects.heartbeat(
+                    inFlight(), compaction == null ? List.of() : List.of(compaction.attempt()));
+        }
+        if (compaction != null
+                && compaction.state() == Compaction.State.COMPACTING
+                && compaction.deadlinePassed(now)) {
+            failCompaction("not done within the grant's timeout");
         }
         for (Round r : new ArrayList<>(rounds.values())) {
             if (r.state() != Round.State.READING) {
@@ -263,6 +362,11 @@ public final class TieringScheduler {
             out.add(r.attempt());
         }
         return out;
+    }
+
+    /** The compaction grant in progress, if any. */
+    public Optional<MaintenanceAttempt> compaction() {
+        return compaction == null ? Optional.empty() : Optional.of(compaction.attempt());
     }
 
     public int queuedSplits() {
@@ -342,11 +446,85 @@ public final class TieringScheduler {
 
     private void assignQueued() {
         while (!awaiting.isEmpty() && !queue.isEmpty()) {
-            int subtask = awaiting.pollFirst();
+            int subtask = idleReader(awaiting.first());
+            awaiting.remove(subtask);
             TieringSplit split = queue.pollFirst();
             rounds.get(split.tableId()).assigned(split, subtask);
             effects.assignSplit(subtask, split);
         }
+        // compaction only on readers that wait for tiering work that is not there
+        Compaction c = compaction;
+        while (c != null
+                && queue.isEmpty()
+                && c.hasPending()
+                && c.runningCount() < maintenanceSlots) {
+            Integer reader = null;
+            for (int r : awaiting) {
+                if (!c.runsOn(r)) {
+                    reader = r;
+                    break;
+                }
+            }
+            if (reader == null) {
+                return;
+            }
+            int bucket = c.start(reader);
+            MaintenanceGrant g = c.grant();
+            effects.sendToReader(
+                    reader,
+                    new CompactionEvent(
+                            CompactionEvent.Kind.START,
+                            g.tableId(),
+                            g.tablePath().database(),
+                            g.tablePath().table(),
+                            g.maintenanceId(),
+                            bucket,
+                            g.maxFiles(),
+                            g.baseSnapshotId()));
+        }
+    }
+
+    /** A waiting reader for a split, one that is not compacting if there is one. */
+    private int idleReader(int fallback) {
+        if (compaction != null) {
+            for (int r : awaiting) {
+                if (!compaction.runsOn(r)) {
+                    return r;
+                }
+            }
+        }
+        return fallback;
+    }
+
+    private void finishCompaction() {
+        Compaction c = compaction;
+        c.committing();
+        effects.commitCompaction(c.attempt(), new MaintenanceCommit(c.attempt(), c.results()));
+    }
+
+    /** Stops the grant everywhere and tells the coordinator, with the results to delete. */
+    private void failCompaction(String reason) {
+        Compaction c = compaction;
+        if (c == null || c.state() != Compaction.State.COMPACTING) {
+            return;
+        }
+        MaintenanceGrant g = c.grant();
+        for (Map.Entry<Integer, Integer> e : c.running().entrySet()) {
+            effects.sendToReader(
+                    e.getKey(),
+                    new CompactionEvent(
+                            CompactionEvent.Kind.CANCEL,
+                            g.tableId(),
+                            g.tablePath().database(),
+                            g.tablePath().table(),
+                            g.maintenanceId(),
+                            e.getValue(),
+                            g.maxFiles(),
+                            g.baseSnapshotId()));
+        }
+        compaction = null;
+        LOG.info("compaction {} abandoned: {}", c.attempt(), reason);
+        effects.reportCompactionFailed(c.attempt(), reason, c.results());
     }
 
     private void maybeRequestTable() {
@@ -360,7 +538,7 @@ public final class TieringScheduler {
         }
         requestOutstanding = true;
         lastRequestStartNanos = now;
-        effects.requestTable();
+        effects.requestTable(maintenanceSlots > 0 && compaction == null);
     }
 
     private static RoundControlEvent control(RoundControlEvent.Kind kind, Round round) {

@@ -8,8 +8,11 @@ import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
 import dev.tributary.client.tiering.LeaseGrant;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
+import dev.tributary.client.tiering.MaintenanceOutcome;
+import dev.tributary.client.tiering.MaintenanceReport;
 import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.client.tiering.RoundReport;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.common.config.Configuration;
@@ -22,7 +25,6 @@ import dev.tributary.tiering.read.BatchCursor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -38,6 +40,7 @@ public final class GatewayTieringService implements TieringService {
     private final Map<Long, TableInfo> tables = new ConcurrentHashMap<>();
     private volatile String group = "";
     private volatile Duration commitTimeout = Duration.ZERO;
+    private volatile Duration maintenanceTimeout = Duration.ZERO;
 
     public GatewayTieringService(Connection connection) {
         this.connection = connection;
@@ -71,17 +74,61 @@ public final class GatewayTieringService implements TieringService {
         this.group = jobGroup == null ? "" : jobGroup;
         JobSettings settings = gateway.registerJob(jobId, group, parallelism);
         this.commitTimeout = settings.commitTimeout();
+        this.maintenanceTimeout = settings.maintenanceTimeout();
         return settings;
     }
 
     @Override
-    public HeartbeatResult heartbeat(String jobId, List<Attempt> inFlight) {
-        return gateway.heartbeat(jobId, group, inFlight, List.of(), false, Duration.ZERO);
+    public HeartbeatResult heartbeat(
+            String jobId, List<Attempt> inFlight, List<MaintenanceAttempt> compactions) {
+        return gateway.heartbeat(
+                jobId,
+                group,
+                inFlight,
+                List.of(),
+                compactions,
+                List.of(),
+                false,
+                false,
+                Duration.ZERO);
     }
 
     @Override
-    public Optional<RoundPlan> requestTable(String jobId, Duration maxWait) {
-        return gateway.heartbeat(jobId, group, List.of(), List.of(), true, maxWait).plan();
+    public HeartbeatResult requestWork(String jobId, Duration maxWait, boolean acceptCompaction) {
+        return gateway.heartbeat(
+                jobId,
+                group,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                true,
+                acceptCompaction,
+                maxWait);
+    }
+
+    @Override
+    public CompletableFuture<MaintenanceOutcome> commitCompaction(
+            String jobId, MaintenanceCommit commit) {
+        return gateway.commitMaintenance(jobId, commit, maintenanceTimeout);
+    }
+
+    @Override
+    public void reportCompactionFailed(
+            String jobId,
+            MaintenanceAttempt attempt,
+            String reason,
+            List<byte[]> discardedResults) {
+        gateway.heartbeat(
+                jobId,
+                group,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(new MaintenanceReport(attempt, reason, discardedResults)),
+                false,
+                false,
+                Duration.ZERO);
     }
 
     @Override

@@ -4,21 +4,23 @@ import dev.tributary.client.tiering.Attempt;
 import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
+import dev.tributary.client.tiering.MaintenanceOutcome;
 import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * What the tiering job needs from a Tributary server: the coordinator's job protocol (register,
- * heartbeat, request a table, fenced commit, failure report), KV snapshot leases, and the bucket
- * data to tier. A thin seam over the client's tiering gateway, in the protocol's job-facing records
- * ({@code dev.tributary.client.tiering}); {@link GatewayTieringService} is the implementation.
+ * heartbeat, request work, fenced commit, failure report; compaction grants and their commits,
+ * T38), KV snapshot leases, and the bucket data to tier. A thin seam over the client's tiering
+ * gateway, in the protocol's job-facing records ({@code dev.tributary.client.tiering}); {@link
+ * GatewayTieringService} is the implementation.
  *
  * <p>Implementations must be thread safe: the enumerator calls the coordinator methods from its own
  * worker threads, and each reader opens cursors from its task thread.
@@ -35,20 +37,22 @@ public interface TieringService extends AutoCloseable {
     JobSettings register(String jobId, String group, int parallelism);
 
     /**
-     * Tells the coordinator the job is alive and which attempts it still works on. Attempts the
-     * coordinator no longer recognises come back stale, rounds past their freshness come back for
-     * force-finish.
+     * Tells the coordinator the job is alive and which attempts and compaction grants it still
+     * works on. Those the coordinator no longer recognises come back stale, rounds past their
+     * freshness come back for force-finish.
      */
-    HeartbeatResult heartbeat(String jobId, List<Attempt> inFlight);
+    HeartbeatResult heartbeat(
+            String jobId, List<Attempt> inFlight, List<MaintenanceAttempt> compactions);
 
     /**
-     * Asks for the next pending table. Waits up to {@code maxWait} (capped by the coordinator at
-     * its heartbeat interval) for one to become pending, so an idle job gets work the moment it
-     * exists instead of on its next poll (T3).
+     * Asks for work: the next pending table's round or, when none is pending and {@code
+     * acceptCompaction}, a compaction grant (T38). Waits up to {@code maxWait} (capped by the
+     * coordinator at its heartbeat interval) for work to appear, so an idle job gets it the moment
+     * it exists instead of on its next poll (T3).
      *
-     * @return the round plan, or empty when no table became pending within the wait
+     * @return a result with the plan or the grant, or with neither when nothing appeared in time
      */
-    Optional<RoundPlan> requestTable(String jobId, Duration maxWait);
+    HeartbeatResult requestWork(String jobId, Duration maxWait, boolean acceptCompaction);
 
     /**
      * Commits a round: the coordinator checks that the attempt is still current and performs the
@@ -66,6 +70,19 @@ public interface TieringService extends AutoCloseable {
      */
     void reportFailed(
             String jobId, Attempt attempt, String reason, List<byte[]> discardedWriteResults);
+
+    /**
+     * Commits a compaction grant (T38). Completes with the outcome (committed, gave way to tiering,
+     * fenced, failed); exceptionally only when the coordinator could not be reached.
+     */
+    CompletableFuture<MaintenanceOutcome> commitCompaction(String jobId, MaintenanceCommit commit);
+
+    /**
+     * Reports a compaction grant that failed or was abandoned; the coordinator deletes the files of
+     * {@code discardedResults} and plans the table again later.
+     */
+    void reportCompactionFailed(
+            String jobId, MaintenanceAttempt attempt, String reason, List<byte[]> discardedResults);
 
     /**
      * The table's current descriptor, which lake writers need.

@@ -3,13 +3,16 @@ package dev.tributary.tiering.source;
 import dev.tributary.client.tiering.Attempt;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
 import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.time.Clock;
 import dev.tributary.tiering.enumerate.EnumeratorEffects;
 import dev.tributary.tiering.enumerate.TieringScheduler;
+import dev.tributary.tiering.event.CompactionEvent;
+import dev.tributary.tiering.event.CompactionResultEvent;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.job.TieringOptions;
@@ -19,7 +22,6 @@ import dev.tributary.tiering.split.SplitPlanner;
 import dev.tributary.tiering.split.TieringSplit;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -122,6 +124,8 @@ final class TieringSourceEnumerator
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
         if (event instanceof SplitResultEvent result) {
             scheduler.onSplitResult(subtaskId, result);
+        } else if (event instanceof CompactionResultEvent result) {
+            scheduler.onCompactionResult(subtaskId, result);
         } else {
             LOG.warn("ignoring unknown event {} from reader {}", event, subtaskId);
         }
@@ -154,6 +158,17 @@ final class TieringSourceEnumerator
                     LOG.debug("could not report {} as failed on close", t, e);
                 }
             }
+            scheduler
+                    .compaction()
+                    .ifPresent(
+                            c -> {
+                                try {
+                                    s.reportCompactionFailed(
+                                            jobId, c, "tiering job stopped", List.of());
+                                } catch (RuntimeException e) {
+                                    LOG.debug("could not report {} as failed on close", c, e);
+                                }
+                            });
         }
         io.shutdownNow();
         if (s != null) {
@@ -174,16 +189,28 @@ final class TieringSourceEnumerator
     }
 
     @Override
-    public void requestTable() {
+    public void sendToReader(int subtask, CompactionEvent event) {
+        context.sendEventToSourceReader(subtask, event);
+    }
+
+    @Override
+    public void requestTable(boolean acceptCompaction) {
         offThread(
                 io,
                 () -> {
                     try {
-                        Optional<RoundPlan> plan = service.requestTable(jobId, requestMaxWait);
+                        HeartbeatResult r =
+                                service.requestWork(jobId, requestMaxWait, acceptCompaction);
                         onCoordinatorThread(
-                                () ->
-                                        plan.ifPresentOrElse(
-                                                scheduler::onTableGranted, scheduler::onNoTable));
+                                () -> {
+                                    if (r.plan().isPresent()) {
+                                        scheduler.onTableGranted(r.plan().get());
+                                    } else if (r.maintenance().isPresent()) {
+                                        scheduler.onCompactionGranted(r.maintenance().get());
+                                    } else {
+                                        scheduler.onNoTable();
+                                    }
+                                });
                     } catch (RuntimeException e) {
                         onCoordinatorThread(() -> scheduler.onRequestFailed(e));
                     }
@@ -191,12 +218,12 @@ final class TieringSourceEnumerator
     }
 
     @Override
-    public void heartbeat(List<Attempt> inFlight) {
+    public void heartbeat(List<Attempt> inFlight, List<MaintenanceAttempt> compactions) {
         offThread(
                 io,
                 () -> {
                     try {
-                        HeartbeatResult r = service.heartbeat(jobId, inFlight);
+                        HeartbeatResult r = service.heartbeat(jobId, inFlight, compactions);
                         onCoordinatorThread(() -> scheduler.onHeartbeatDone(r));
                     } catch (RuntimeException e) {
                         onCoordinatorThread(() -> scheduler.onHeartbeatFailed(e));
@@ -221,6 +248,43 @@ final class TieringSourceEnumerator
                                                                         unwrap(error))));
                     } catch (RuntimeException e) {
                         onCoordinatorThread(() -> scheduler.onCommitDone(attempt, null, e));
+                    }
+                });
+    }
+
+    @Override
+    public void commitCompaction(MaintenanceAttempt attempt, MaintenanceCommit commit) {
+        offThread(
+                io,
+                () -> {
+                    try {
+                        service.commitCompaction(jobId, commit)
+                                .whenComplete(
+                                        (outcome, error) ->
+                                                onCoordinatorThread(
+                                                        () ->
+                                                                scheduler.onCompactionCommitDone(
+                                                                        attempt,
+                                                                        outcome,
+                                                                        unwrap(error))));
+                    } catch (RuntimeException e) {
+                        onCoordinatorThread(
+                                () -> scheduler.onCompactionCommitDone(attempt, null, e));
+                    }
+                });
+    }
+
+    @Override
+    public void reportCompactionFailed(
+            MaintenanceAttempt attempt, String reason, List<byte[]> discarded) {
+        offThread(
+                io,
+                () -> {
+                    try {
+                        service.reportCompactionFailed(jobId, attempt, reason, discarded);
+                    } catch (RuntimeException e) {
+                        // the coordinator also gives the grant up by heartbeat timeout
+                        LOG.warn("could not report {} as failed", attempt, e);
                     }
                 });
     }

@@ -5,8 +5,11 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.tiering.event.CompactionEvent;
+import dev.tributary.tiering.event.CompactionResultEvent;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.job.TieringOptions;
+import dev.tributary.tiering.read.BackgroundCompactions;
 import dev.tributary.tiering.read.SplitTierer;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
@@ -28,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A tiering reader: works one split at a time (T3) in bounded steps on the task thread, so
  * force-finish and abort events are handled between two steps, and asks for the next split as soon
- * as one ends. It emits no records; each ended split is reported to the enumerator.
+ * as one ends. It emits no records; each ended split is reported to the enumerator. A bucket's
+ * compaction (T38) runs on a background thread while the reader goes on taking splits.
  */
 final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(TieringSourceReader.class);
@@ -39,7 +43,8 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private final int stepRecords;
     private final Deque<TieringSplit> queued = new ArrayDeque<>();
     private final Map<Long, Described> descriptors = new HashMap<>();
-    private CompletableFuture<Void> available = new CompletableFuture<>();
+    private volatile CompletableFuture<Void> available = new CompletableFuture<>();
+    private BackgroundCompactions compactions;
     private TieringService service;
     private LakeStorage lake;
     private SplitTierer current;
@@ -57,18 +62,29 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     public void start() {
         service = services.create();
         lake = LakeStoragePlugins.open(config);
+        compactions =
+                new BackgroundCompactions(
+                        lake,
+                        e -> service.describeTable(e.tablePath(), e.tableId()),
+                        () -> available.complete(null));
         context.sendSplitRequest();
     }
 
     @Override
     public InputStatus pollNext(ReaderOutput<Void> output) {
+        for (CompactionResultEvent done : compactions.drainFinished()) {
+            context.sendSourceEventToCoordinator(done);
+        }
         if (current == null) {
             TieringSplit next = queued.pollFirst();
             if (next == null) {
                 if (available.isDone()) {
                     available = new CompletableFuture<>();
                 }
-                return InputStatus.NOTHING_AVAILABLE;
+                // a compaction that ended meanwhile completed the old future
+                return compactions.hasFinished()
+                        ? InputStatus.MORE_AVAILABLE
+                        : InputStatus.NOTHING_AVAILABLE;
             }
             currentStartNanos = Clock.system().nanoTime();
             current =
@@ -118,6 +134,14 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
 
     @Override
     public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof CompactionEvent c) {
+            if (c.kind() == CompactionEvent.Kind.START) {
+                compactions.start(c);
+            } else {
+                compactions.cancel(c);
+            }
+            return;
+        }
         if (!(event instanceof RoundControlEvent control)) {
             LOG.warn("ignoring unknown event {}", event);
             return;
@@ -168,6 +192,9 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
      */
     @Override
     public void close() {
+        if (compactions != null) {
+            compactions.close();
+        }
         if (current != null) {
             current.abort();
             current = null;

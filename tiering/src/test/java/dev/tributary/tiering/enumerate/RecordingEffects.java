@@ -1,7 +1,10 @@
 package dev.tributary.tiering.enumerate;
 
 import dev.tributary.client.tiering.Attempt;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
 import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.tiering.event.CompactionEvent;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.ArrayList;
@@ -17,8 +20,18 @@ final class RecordingEffects implements EnumeratorEffects {
 
     final List<Assignment> assignments = new ArrayList<>();
     final List<Control> controls = new ArrayList<>();
+
+    record CompactionSent(int subtask, CompactionEvent event) {}
+
+    record CompactionFailure(MaintenanceAttempt attempt, String reason, List<byte[]> discarded) {}
+
     int tableRequests;
+    final List<Boolean> acceptCompaction = new ArrayList<>();
     final List<List<Attempt>> heartbeats = new ArrayList<>();
+    final List<List<MaintenanceAttempt>> compactionHeartbeats = new ArrayList<>();
+    final List<CompactionSent> compactionEvents = new ArrayList<>();
+    final Map<MaintenanceAttempt, MaintenanceCommit> compactionCommits = new LinkedHashMap<>();
+    final List<CompactionFailure> compactionFailures = new ArrayList<>();
     final Map<Attempt, RoundCommit> commits = new LinkedHashMap<>();
     final Map<Attempt, String> failures = new LinkedHashMap<>();
     final Map<Attempt, List<byte[]>> discarded = new LinkedHashMap<>();
@@ -34,13 +47,31 @@ final class RecordingEffects implements EnumeratorEffects {
     }
 
     @Override
-    public void requestTable() {
-        tableRequests++;
+    public void sendToReader(int subtask, CompactionEvent event) {
+        compactionEvents.add(new CompactionSent(subtask, event));
     }
 
     @Override
-    public void heartbeat(List<Attempt> inFlight) {
+    public void requestTable(boolean accept) {
+        tableRequests++;
+        acceptCompaction.add(accept);
+    }
+
+    @Override
+    public void heartbeat(List<Attempt> inFlight, List<MaintenanceAttempt> compactions) {
         heartbeats.add(inFlight);
+        compactionHeartbeats.add(compactions);
+    }
+
+    @Override
+    public void commitCompaction(MaintenanceAttempt attempt, MaintenanceCommit commit) {
+        compactionCommits.put(attempt, commit);
+    }
+
+    @Override
+    public void reportCompactionFailed(
+            MaintenanceAttempt attempt, String reason, List<byte[]> discarded) {
+        compactionFailures.add(new CompactionFailure(attempt, reason, discarded));
     }
 
     @Override

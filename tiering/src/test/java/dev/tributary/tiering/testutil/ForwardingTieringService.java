@@ -4,8 +4,10 @@ import dev.tributary.client.tiering.Attempt;
 import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
+import dev.tributary.client.tiering.MaintenanceOutcome;
 import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
@@ -14,7 +16,6 @@ import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -34,13 +35,26 @@ public abstract class ForwardingTieringService implements TieringService {
     }
 
     @Override
-    public HeartbeatResult heartbeat(String jobId, List<Attempt> inFlight) {
-        return delegate.heartbeat(jobId, inFlight);
+    public HeartbeatResult heartbeat(
+            String jobId, List<Attempt> inFlight, List<MaintenanceAttempt> compactions) {
+        return delegate.heartbeat(jobId, inFlight, compactions);
     }
 
     @Override
-    public Optional<RoundPlan> requestTable(String jobId, Duration maxWait) {
-        return delegate.requestTable(jobId, maxWait);
+    public HeartbeatResult requestWork(String jobId, Duration maxWait, boolean acceptCompaction) {
+        return delegate.requestWork(jobId, maxWait, acceptCompaction);
+    }
+
+    @Override
+    public CompletableFuture<MaintenanceOutcome> commitCompaction(
+            String jobId, MaintenanceCommit commit) {
+        return delegate.commitCompaction(jobId, commit);
+    }
+
+    @Override
+    public void reportCompactionFailed(
+            String jobId, MaintenanceAttempt attempt, String reason, List<byte[]> discarded) {
+        delegate.reportCompactionFailed(jobId, attempt, reason, discarded);
     }
 
     @Override

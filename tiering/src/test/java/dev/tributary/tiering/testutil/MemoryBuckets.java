@@ -4,8 +4,10 @@ import dev.tributary.client.tiering.Attempt;
 import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceCommit;
+import dev.tributary.client.tiering.MaintenanceOutcome;
 import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
@@ -23,7 +25,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -153,12 +154,25 @@ public final class MemoryBuckets implements TieringService {
     }
 
     @Override
-    public HeartbeatResult heartbeat(String jobId, List<Attempt> inFlight) {
+    public HeartbeatResult heartbeat(
+            String jobId, List<Attempt> inFlight, List<MaintenanceAttempt> compactions) {
         throw noCoordinator();
     }
 
     @Override
-    public Optional<RoundPlan> requestTable(String jobId, Duration maxWait) {
+    public HeartbeatResult requestWork(String jobId, Duration maxWait, boolean acceptCompaction) {
+        throw noCoordinator();
+    }
+
+    @Override
+    public CompletableFuture<MaintenanceOutcome> commitCompaction(
+            String jobId, MaintenanceCommit commit) {
+        throw noCoordinator();
+    }
+
+    @Override
+    public void reportCompactionFailed(
+            String jobId, MaintenanceAttempt attempt, String reason, List<byte[]> d) {
         throw noCoordinator();
     }
 

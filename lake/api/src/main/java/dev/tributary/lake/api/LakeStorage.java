@@ -3,6 +3,9 @@ package dev.tributary.lake.api;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.LakeCompactor;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
@@ -41,6 +44,23 @@ public interface LakeStorage extends AutoCloseable {
      * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
      */
     LakeCommitter createCommitter(TablePath tablePath);
+
+    /**
+     * Creates the maintainer of one lake table (statistics, compaction plans and commits, snapshot
+     * expiry; T38, T39). Cheap; used by one thread at a time.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     */
+    LakeMaintainer createMaintainer(TablePath tablePath);
+
+    /**
+     * Creates the compactor of one lake bucket, for the tiering job (T38).
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     * @throws dev.tributary.lake.api.catalog.LakeTableMismatchException when the lake table can no
+     *     longer be tiered into
+     */
+    LakeCompactor createCompactor(CompactionTask task);
 
     /**
      * Opens a reader of one lake table, for union reads (T40). Cheap; close it when done.

@@ -60,20 +60,19 @@ final class IcebergLakeCatalog implements LakeCatalog {
     public void alterTable(TablePath tablePath, TableDescriptor newTable) {
         Table t = IcebergLakeStorage.loadTable(catalog, tablePath);
         IcebergLakeStorage.checkMatches(t, tablePath, newTable, LakeSchemaDiff.Mode.LAKE_BEHIND);
-        long userColumns =
-                t.schema().columns().stream()
-                        .filter(f -> !LakeSystemColumns.isSystemColumn(f.name()))
-                        .count();
-        List<Column> want = newTable.schema().columns();
-        if (want.size() <= userColumns) {
-            return;
+        UpdateSchema update = null;
+        for (Column c : newTable.schema().columns()) {
+            if (t.schema().findField(c.name()) == null) {
+                if (update == null) {
+                    update = t.updateSchema();
+                }
+                update.addColumn(c.name(), IcebergTypes.toIceberg(c.type()), c.comment());
+                update.moveBefore(c.name(), LakeSystemColumns.BUCKET);
+            }
         }
-        UpdateSchema update = t.updateSchema();
-        for (Column c : want.subList((int) userColumns, want.size())) {
-            update.addColumn(c.name(), IcebergTypes.toIceberg(c.type()), c.comment());
-            update.moveBefore(c.name(), LakeSystemColumns.BUCKET);
+        if (update != null) {
+            update.commit();
         }
-        update.commit();
     }
 
     @Override
@@ -123,6 +122,6 @@ final class IcebergLakeCatalog implements LakeCatalog {
                 IcebergLakeStorage.loadTable(catalog, tablePath),
                 tablePath,
                 table,
-                LakeSchemaDiff.Mode.EXACT);
+                LakeSchemaDiff.Mode.COMPATIBLE);
     }
 }

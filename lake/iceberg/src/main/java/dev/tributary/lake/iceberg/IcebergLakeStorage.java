@@ -13,6 +13,9 @@ import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.LakeCompactor;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
@@ -89,7 +92,7 @@ final class IcebergLakeStorage implements LakeStorage {
     @Override
     public LakeWriter createWriter(LakeWriterContext context) {
         Table table = loadTable(catalog, context.tablePath());
-        checkMatches(table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.LAKE_AHEAD);
+        checkMatches(table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.COMPATIBLE);
         return new IcebergLakeWriter(table, context);
     }
 
@@ -97,6 +100,19 @@ final class IcebergLakeStorage implements LakeStorage {
     public LakeCommitter createCommitter(TablePath tablePath) {
         loadTable(catalog, tablePath);
         return new IcebergLakeCommitter(catalog, tablePath);
+    }
+
+    @Override
+    public LakeMaintainer createMaintainer(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new IcebergMaintainer(catalog, tablePath);
+    }
+
+    @Override
+    public LakeCompactor createCompactor(CompactionTask task) {
+        Table table = loadTable(catalog, task.tablePath());
+        checkMatches(table, task.tablePath(), task.table(), LakeSchemaDiff.Mode.COMPATIBLE);
+        return new IcebergCompactor(table, task);
     }
 
     @Override
@@ -126,7 +142,7 @@ final class IcebergLakeStorage implements LakeStorage {
             TablePath path,
             dev.tributary.common.types.TableDescriptor expected,
             LakeSchemaDiff.Mode mode) {
-        List<String> diffs = IcebergSchemas.differences(expected, table.schema(), mode);
+        List<String> diffs = IcebergSchemas.differences(expected, table, mode);
         if (!diffs.isEmpty()) {
             throw new LakeTableMismatchException(IcebergLakeStoragePlugin.IDENTIFIER, path, diffs);
         }

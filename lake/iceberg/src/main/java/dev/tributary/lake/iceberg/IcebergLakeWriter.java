@@ -6,7 +6,7 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
-import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
@@ -40,8 +40,14 @@ final class IcebergLakeWriter implements LakeWriter {
     private final LakeWriterContext context;
     private final TributaryTaskWriter writer;
     private final IcebergValues.Converter[] converters;
+
+    /**
+     * Lake column of each Tributary column, then of the system columns: placed by name, so columns
+     * another engine added (left NULL) or moved do not shift anything.
+     */
+    private final int[] positions;
+
     private final IcebergValues.FieldReader[] readers;
-    private final int userColumns;
     private final int[] keyPositions;
     private final GenericRecord record;
     private final GenericRecord key;
@@ -64,7 +70,10 @@ final class IcebergLakeWriter implements LakeWriter {
             readers[i] = IcebergValues.readerFor(schema.typeAt(i));
         }
         org.apache.iceberg.Schema icebergSchema = table.schema();
-        this.userColumns = icebergSchema.columns().size() - LakeSystemColumns.NAMES.size();
+        this.positions =
+                LakeSchemaDiff.positions(
+                        context.table(),
+                        icebergSchema.columns().stream().map(f -> f.name()).toList());
         this.record = GenericRecord.create(icebergSchema);
 
         org.apache.iceberg.Schema keySchema = null;
@@ -73,7 +82,11 @@ final class IcebergLakeWriter implements LakeWriter {
             List<String> pk = schema.primaryKey();
             keySchema = icebergSchema.select(pk);
             keyIds = pk.stream().mapToInt(n -> icebergSchema.findField(n).fieldId()).toArray();
-            this.keyPositions = schema.primaryKeyIndexes();
+            int[] keyIndexes = schema.primaryKeyIndexes();
+            this.keyPositions = new int[keyIndexes.length];
+            for (int k = 0; k < keyIndexes.length; k++) {
+                keyPositions[k] = positions[keyIndexes[k]];
+            }
             this.key = GenericRecord.create(keySchema);
         } else {
             this.keyPositions = new int[0];
@@ -114,10 +127,11 @@ final class IcebergLakeWriter implements LakeWriter {
         state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row.arity());
         checkChangeType(changeType);
-        for (int i = 0; i < userColumns; i++) {
+        int columns = converters.length;
+        for (int i = 0; i < columns; i++) {
             Object v = i < row.arity() ? row.getField(i) : null;
             try {
-                record.set(i, v == null ? null : converters[i].convert(v));
+                record.set(positions[i], v == null ? null : converters[i].convert(v));
             } catch (ClassCastException e) {
                 throw context.valueError(i, v, e);
             }
@@ -131,19 +145,20 @@ final class IcebergLakeWriter implements LakeWriter {
         state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row.arity());
         checkChangeType(changeType);
-        for (int i = 0; i < userColumns; i++) {
+        for (int i = 0; i < readers.length; i++) {
             boolean present = i < row.arity() && !row.isNullAt(i);
-            record.set(i, present ? readers[i].read(row, i) : null);
+            record.set(positions[i], present ? readers[i].read(row, i) : null);
         }
         writeRecord(changeType, bucket, offset, timestampMillis);
     }
 
     /** Adds the system columns to {@link #record} and writes it. */
     private void writeRecord(ChangeType changeType, int bucket, long offset, long timestampMillis) {
-        record.set(userColumns, bucket);
-        record.set(userColumns + 1, offset);
+        int columns = readers.length;
+        record.set(positions[columns], bucket);
+        record.set(positions[columns + 1], offset);
         record.set(
-                userColumns + 2,
+                positions[columns + 2],
                 OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestampMillis), ZoneOffset.UTC));
         try {
             if (key == null) {

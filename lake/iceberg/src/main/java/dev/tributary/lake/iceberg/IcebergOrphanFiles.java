@@ -36,10 +36,7 @@ final class IcebergOrphanFiles {
                             + " cannot");
         }
         Set<String> referenced = referencedFiles(table);
-        String dataLocation =
-                table.properties()
-                        .getOrDefault(
-                                TableProperties.WRITE_DATA_LOCATION, table.location() + "/data");
+        String dataLocation = dataLocation(table);
         List<String> orphans = new ArrayList<>();
         try {
             for (FileInfo f : io.listPrefix(dataLocation)) {
@@ -56,6 +53,12 @@ final class IcebergOrphanFiles {
         }
         orphans.sort(null);
         return orphans;
+    }
+
+    /** Where the table's writers put data and delete files. */
+    static String dataLocation(Table table) {
+        return table.properties()
+                .getOrDefault(TableProperties.WRITE_DATA_LOCATION, table.location() + "/data");
     }
 
     private static Set<String> referencedFiles(Table table) {

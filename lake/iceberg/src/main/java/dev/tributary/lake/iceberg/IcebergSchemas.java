@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Types;
@@ -88,14 +89,13 @@ final class IcebergSchemas {
     }
 
     static List<String> differences(
-            TableDescriptor expected, org.apache.iceberg.Schema actual, LakeSchemaDiff.Mode mode) {
+            TableDescriptor expected, org.apache.iceberg.Table table, LakeSchemaDiff.Mode mode) {
+        org.apache.iceberg.Schema actual = table.schema();
         List<LakeSchemaDiff.LakeField> fields = new ArrayList<>();
         for (Types.NestedField f : actual.columns()) {
             fields.add(
                     new LakeSchemaDiff.LakeField(
-                            f.name(),
-                            IcebergTypes.render(f.type(), f.isRequired()),
-                            f.isOptional()));
+                            f.name(), IcebergTypes.render(f.type(), false), f.isOptional()));
         }
         List<String> pk = new ArrayList<>();
         for (Types.NestedField f : actual.columns()) {
@@ -107,6 +107,32 @@ final class IcebergSchemas {
         if (new HashSet<>(pk).equals(new HashSet<>(expected.schema().primaryKey()))) {
             pk = expected.schema().primaryKey();
         }
-        return LakeSchemaDiff.differences(expected, fields, pk, IcebergTypes::render, mode);
+        List<String> diffs =
+                LakeSchemaDiff.differences(
+                        expected,
+                        fields,
+                        pk,
+                        t -> IcebergTypes.render(IcebergTypes.toIceberg(t), false),
+                        mode);
+        // Tributary's spec, or none (tables created before T36 keep theirs); anything else could
+        // put a key's delete in another partition than its row, where it does not apply
+        PartitionSpec spec = table.spec();
+        if (!spec.isUnpartitioned()) {
+            LakeSchemaDiff.layout(
+                    "the partition spec",
+                    describe(spec),
+                    describe(partitionSpec(expected, actual)),
+                    diffs);
+        }
+        return diffs;
+    }
+
+    /** A spec as {@code [bucket[16](id)]}, by source column name. */
+    static String describe(PartitionSpec spec) {
+        List<String> out = new ArrayList<>();
+        for (PartitionField f : spec.fields()) {
+            out.add(f.transform() + "(" + spec.schema().findColumnName(f.sourceId()) + ")");
+        }
+        return out.toString();
     }
 }

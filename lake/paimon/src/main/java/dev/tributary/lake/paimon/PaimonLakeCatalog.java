@@ -14,6 +14,7 @@ import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.FileStoreTable;
@@ -49,18 +50,17 @@ final class PaimonLakeCatalog implements LakeCatalog {
     public void alterTable(TablePath tablePath, TableDescriptor newTable) {
         FileStoreTable t = PaimonLakeStorage.loadTable(catalog, tablePath);
         checkMatches(t, tablePath, newTable, LakeSchemaDiff.Mode.LAKE_BEHIND);
-        List<DataField> fields = t.rowType().getFields();
-        long userColumns =
-                fields.stream().filter(f -> !LakeSystemColumns.isSystemColumn(f.name())).count();
-        List<Column> want = newTable.schema().columns();
+        List<String> present = t.rowType().getFieldNames();
         List<SchemaChange> changes = new ArrayList<>();
-        for (Column c : want.subList((int) userColumns, want.size())) {
-            changes.add(
-                    SchemaChange.addColumn(
-                            c.name(),
-                            PaimonTypes.toPaimon(c.type()),
-                            c.comment(),
-                            SchemaChange.Move.before(c.name(), LakeSystemColumns.BUCKET)));
+        for (Column c : newTable.schema().columns()) {
+            if (!present.contains(c.name())) {
+                changes.add(
+                        SchemaChange.addColumn(
+                                c.name(),
+                                PaimonTypes.toPaimon(c.type()),
+                                c.comment(),
+                                SchemaChange.Move.before(c.name(), LakeSystemColumns.BUCKET)));
+            }
         }
         if (changes.isEmpty()) {
             return;
@@ -128,25 +128,46 @@ final class PaimonLakeCatalog implements LakeCatalog {
                 PaimonLakeStorage.loadTable(catalog, tablePath),
                 tablePath,
                 table,
-                LakeSchemaDiff.Mode.EXACT);
+                LakeSchemaDiff.Mode.COMPATIBLE);
     }
 
-    /** Throws {@link LakeTableMismatchException} naming every difference not tolerated. */
+    /**
+     * Throws {@link LakeTableMismatchException} naming every difference not tolerated: the columns
+     * (see {@link LakeSchemaDiff}) and what decides where and how rows land, the bucket count and
+     * key (T36) and, for PK tables, the merge engine.
+     */
     static void checkMatches(
             FileStoreTable t, TablePath path, TableDescriptor table, LakeSchemaDiff.Mode mode) {
         List<LakeSchemaDiff.LakeField> fields = new ArrayList<>();
         for (DataField f : t.rowType().getFields()) {
             fields.add(
                     new LakeSchemaDiff.LakeField(
-                            f.name(), f.type().asSQLString(), f.type().isNullable()));
+                            f.name(), f.type().copy(true).asSQLString(), f.type().isNullable()));
         }
         List<String> diffs =
                 LakeSchemaDiff.differences(
                         table,
                         fields,
                         t.primaryKeys(),
-                        type -> PaimonTypes.toPaimon(type).asSQLString(),
+                        type -> PaimonTypes.toPaimon(type).copy(true).asSQLString(),
                         mode);
+        Map<String, String> want = PaimonSchemas.tableOptions(table, Map.of());
+        CoreOptions lake = t.coreOptions();
+        LakeSchemaDiff.layout("option 'bucket'", lake.bucket(), want.get("bucket"), diffs);
+        if (want.containsKey("bucket-key")) {
+            LakeSchemaDiff.layout(
+                    "option 'bucket-key'",
+                    t.options().get("bucket-key"),
+                    want.get("bucket-key"),
+                    diffs);
+        }
+        if (table.hasPrimaryKey()) {
+            LakeSchemaDiff.layout(
+                    "option 'merge-engine'",
+                    lake.mergeEngine().toString(),
+                    want.get("merge-engine"),
+                    diffs);
+        }
         if (!diffs.isEmpty()) {
             throw new LakeTableMismatchException(PaimonLakeStoragePlugin.IDENTIFIER, path, diffs);
         }

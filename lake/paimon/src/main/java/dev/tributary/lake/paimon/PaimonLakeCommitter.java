@@ -56,7 +56,9 @@ final class PaimonLakeCommitter implements LakeCommitter {
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
         }
-        FileStoreTable table = table();
+        // write-only: no snapshot expiry inside the tiering commit; maintenance expires snapshots
+        // by the table's own retention, off the commit path (T39)
+        FileStoreTable table = table().copy(PaimonSchemas.WRITE_ONLY);
         ManifestCommittable committable = new ManifestCommittable(properties.epoch());
         for (LakeWriteResult r : round.nonEmpty()) {
             for (CommitMessage m : PaimonCommitMessages.decode(r.payload())) {

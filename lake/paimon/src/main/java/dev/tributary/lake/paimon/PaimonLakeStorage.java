@@ -10,6 +10,9 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.LakeCompactor;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
@@ -68,7 +71,7 @@ final class PaimonLakeStorage implements LakeStorage {
     public LakeWriter createWriter(LakeWriterContext context) {
         FileStoreTable table = loadTable(catalog, context.tablePath());
         PaimonLakeCatalog.checkMatches(
-                table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.LAKE_AHEAD);
+                table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.COMPATIBLE);
         return new PaimonLakeWriter(table.copy(PaimonSchemas.writerOptions(context)), context);
     }
 
@@ -76,6 +79,20 @@ final class PaimonLakeStorage implements LakeStorage {
     public LakeCommitter createCommitter(TablePath tablePath) {
         loadTable(catalog, tablePath);
         return new PaimonLakeCommitter(catalog, tablePath);
+    }
+
+    @Override
+    public LakeMaintainer createMaintainer(TablePath tablePath) {
+        loadTable(catalog, tablePath);
+        return new PaimonMaintainer(catalog, tablePath);
+    }
+
+    @Override
+    public LakeCompactor createCompactor(CompactionTask task) {
+        FileStoreTable table = loadTable(catalog, task.tablePath());
+        PaimonLakeCatalog.checkMatches(
+                table, task.tablePath(), task.table(), LakeSchemaDiff.Mode.COMPATIBLE);
+        return new PaimonCompactor(table, task);
     }
 
     @Override

@@ -6,7 +6,7 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
-import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
@@ -39,8 +39,17 @@ final class PaimonLakeWriter implements LakeWriter {
     private final StreamTableWrite write;
     private final PaimonValues.Converter[] converters;
     private final PaimonValues.FieldReader[] readers;
-    private final int userColumns;
     private final int lakeArity;
+
+    /**
+     * Lake column of each Tributary column, then of the system columns: placed by name, so columns
+     * another engine added (left NULL) or moved do not shift anything.
+     */
+    private final int[] positions;
+
+    private final int bucketPosition;
+    private final int offsetPosition;
+    private final int timestampPosition;
     private final boolean primaryKeyTable;
 
     /** See {@link HadoopXmlFreeClassLoader}; null for warehouses on Hadoop-backed file systems. */
@@ -64,7 +73,10 @@ final class PaimonLakeWriter implements LakeWriter {
             readers[i] = PaimonValues.readerFor(schema.typeAt(i));
         }
         this.lakeArity = table.rowType().getFieldCount();
-        this.userColumns = lakeArity - LakeSystemColumns.NAMES.size();
+        this.positions = LakeSchemaDiff.positions(context.table(), table.rowType().getFieldNames());
+        this.bucketPosition = positions[converters.length];
+        this.offsetPosition = positions[converters.length + 1];
+        this.timestampPosition = positions[converters.length + 2];
         this.primaryKeyTable = !table.primaryKeys().isEmpty();
         this.flushLoader =
                 table.fileIO() instanceof LocalFileIO
@@ -86,7 +98,7 @@ final class PaimonLakeWriter implements LakeWriter {
             Object v = row.getField(i);
             if (v != null) {
                 try {
-                    g.setField(i, converters[i].convert(v));
+                    g.setField(positions[i], converters[i].convert(v));
                 } catch (ClassCastException e) {
                     throw context.valueError(i, v, e);
                 }
@@ -103,7 +115,7 @@ final class PaimonLakeWriter implements LakeWriter {
         GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
         for (int i = 0; i < row.arity(); i++) {
             if (!row.isNullAt(i)) {
-                g.setField(i, readers[i].read(row, i));
+                g.setField(positions[i], readers[i].read(row, i));
             }
         }
         write(g, bucket, offset, timestampMillis);
@@ -111,9 +123,9 @@ final class PaimonLakeWriter implements LakeWriter {
 
     /** Adds the system columns and hands the row to Paimon's writer. */
     private void write(GenericRow g, int bucket, long offset, long timestampMillis) {
-        g.setField(userColumns, bucket);
-        g.setField(userColumns + 1, offset);
-        g.setField(userColumns + 2, Timestamp.fromEpochMillis(timestampMillis));
+        g.setField(bucketPosition, bucket);
+        g.setField(offsetPosition, offset);
+        g.setField(timestampPosition, Timestamp.fromEpochMillis(timestampMillis));
         try {
             write.write(g);
         } catch (Exception e) {

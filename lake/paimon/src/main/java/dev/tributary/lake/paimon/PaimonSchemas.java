@@ -5,6 +5,7 @@ import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
+import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.List;
@@ -69,8 +70,7 @@ final class PaimonSchemas {
      * of a table whose bucket function is not Paimon's get rows from several writers of one round,
      * and concurrent compactions of one bucket make the round's commit conflict; and compacting
      * inside a round would make rounds slower and fail them on conflicts with other engines'
-     * compactions. Compaction is its own maintenance step (T38). The committer is not write-only,
-     * so Paimon's snapshot expiration runs on commit.
+     * compactions. Compaction is its own maintenance step (T38, {@link #compactionOptions}).
      */
     static Map<String, String> writerOptions(LakeWriterContext context) {
         // the attempt in every file name lets the commit of a newer attempt delete what a dead
@@ -83,6 +83,31 @@ final class PaimonSchemas {
                 prefix,
                 "changelog-file.prefix",
                 "changelog-" + AttemptFileNames.tag(context) + "-");
+    }
+
+    /**
+     * Dynamic option of Tributary's commits: Paimon would otherwise expire snapshots (by its own
+     * defaults, not Tributary's retention) and maybe the newest tiering snapshot's predecessors
+     * inside every commit, on the tiering commit's critical path. Tributary's maintenance expires
+     * them instead (T39).
+     */
+    static final Map<String, String> WRITE_ONLY = Map.of("write-only", "true");
+
+    /**
+     * Dynamic options of a compaction of grant {@code task} (T38): a writer that compacts, whose
+     * files carry the grant's tag ({@link AttemptFileNames#maintenanceTag}), and Paimon's own
+     * compaction triggers set to the table's {@code max-files}: a PK bucket keeps at most that many
+     * sorted runs (universal compaction), an append bucket merges its small files.
+     */
+    static Map<String, String> compactionOptions(CompactionTask task) {
+        String tag = AttemptFileNames.maintenanceTag(task.tableId(), task.maintenanceId());
+        Map<String, String> o = new java.util.LinkedHashMap<>();
+        o.put("write-only", "false");
+        o.put("data-file.prefix", "data-" + tag + "-");
+        o.put("changelog-file.prefix", "changelog-" + tag + "-");
+        o.put("num-sorted-run.compaction-trigger", Integer.toString(task.maxFiles()));
+        o.put("compaction.min.file-num", Integer.toString(Math.max(2, task.maxFiles())));
+        return o;
     }
 
     static org.apache.paimon.schema.Schema toPaimonSchema(

@@ -30,7 +30,7 @@ public interface LakeCatalog {
      *
      * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
      * @throws LakeTableMismatchException when the lake table differs in other ways than missing
-     *     trailing columns
+     *     trailing columns and the changes {@link #validateTable} tolerates
      */
     void alterTable(TablePath tablePath, TableDescriptor newTable);
 
@@ -48,10 +48,13 @@ public interface LakeCatalog {
     LakeTableInfo describeTable(TablePath tablePath);
 
     /**
-     * Checks that the lake table still is what Tributary would create for {@code table}: same
-     * column names, order, types, nullability and primary key, plus the system columns. Callers run
-     * it before tiering a table so a table changed outside Tributary fails that table with a clear
-     * error rather than with a format-internal exception on every round.
+     * Checks that Tributary can still tier {@code table} into the lake table: every Tributary
+     * column and system column is there by name with its type, the primary key and the layout
+     * (bucket count and key, merge engine) are Tributary's. What other engines may safely do is
+     * tolerated (see {@link LakeSchemaDiff}): extra nullable columns, which tiering leaves NULL,
+     * moved columns, comments and other table options. Callers run it before tiering a table so a
+     * table changed in a way that would corrupt data fails that table with a clear error rather
+     * than with a format-internal exception on every round.
      *
      * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
      * @throws LakeTableMismatchException naming the table and every difference

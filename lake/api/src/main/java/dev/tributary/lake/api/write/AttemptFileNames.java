@@ -10,10 +10,16 @@ import java.util.regex.Pattern;
  * can no longer commit (failed, fenced, or its job killed) is then recognisable as garbage the
  * moment a newer attempt of the same table commits, whatever its age (T23), while files of other
  * writers (another engine compacting the table, say) are only ever removed after a grace period.
+ *
+ * <p>Files a maintenance grant writes (compaction, T38) carry {@code tributary-t<tableId>-m<id>}
+ * instead, with the grant's maintenance id: recognisable the same way once the grant is dead, and
+ * never mistaken for a tiering attempt's.
  */
 public final class AttemptFileNames {
     private static final Pattern TAG =
             Pattern.compile("(?:^|[-_])tributary-t(\\d+)-e(\\d+)(?=[-_.]|$)");
+    private static final Pattern MAINTENANCE_TAG =
+            Pattern.compile("(?:^|[-_])tributary-t(\\d+)-m(\\d+)(?=[-_.]|$)");
 
     private AttemptFileNames() {}
 
@@ -27,10 +33,27 @@ public final class AttemptFileNames {
         return tag(context.tableId(), context.epoch());
     }
 
+    /** The tag a compactor of maintenance grant {@code maintenanceId} puts into file names. */
+    public static String maintenanceTag(long tableId, long maintenanceId) {
+        return "tributary-t" + tableId + "-m" + maintenanceId;
+    }
+
     /** The attempt a file name was written by, or empty for files of other writers. */
     public static Optional<Attempt> parse(String fileName) {
+        return parse(TAG, fileName);
+    }
+
+    /**
+     * The maintenance grant a file name was written by, as (table id, maintenance id), or empty for
+     * files of tiering attempts and other writers.
+     */
+    public static Optional<Attempt> parseMaintenance(String fileName) {
+        return parse(MAINTENANCE_TAG, fileName);
+    }
+
+    private static Optional<Attempt> parse(Pattern tag, String fileName) {
         int slash = fileName.lastIndexOf('/');
-        Matcher m = TAG.matcher(slash < 0 ? fileName : fileName.substring(slash + 1));
+        Matcher m = tag.matcher(slash < 0 ? fileName : fileName.substring(slash + 1));
         if (!m.find()) {
             return Optional.empty();
         }
@@ -41,6 +64,6 @@ public final class AttemptFileNames {
         }
     }
 
-    /** The table id and epoch of a tiering attempt. */
+    /** The table id and epoch of a tiering attempt (or the maintenance id of a grant). */
     public record Attempt(long tableId, long epoch) {}
 }

@@ -39,4 +39,27 @@ class AttemptFileNamesTest {
         assertThat(p.deletable("data-foreign.parquet", 5_000)).isFalse();
         assertThat(p.deletable("data-foreign.parquet", 999)).isTrue();
     }
+
+    @Test
+    void T23_filesOfDeadMaintenanceGrantsAreDeletableAtOnceAndNeverTakenForAnAttempt() {
+        String tag = AttemptFileNames.maintenanceTag(12, 3_000_000_004L);
+        String file = "/w/db.db/t/bucket-3/data-" + tag + "-77aa-0.parquet";
+        assertThat(AttemptFileNames.parseMaintenance(file))
+                .contains(new AttemptFileNames.Attempt(12, 3_000_000_004L));
+        assertThat(AttemptFileNames.parse(file)).as("not a tiering attempt's file").isEmpty();
+        assertThat(AttemptFileNames.parseMaintenance("data-" + AttemptFileNames.tag(12, 4)))
+                .isEmpty();
+
+        Instant graceEnd = Instant.ofEpochMilli(1_000);
+        OrphanPolicy live = new OrphanPolicy(graceEnd, 12, 9_000_000_000L, 3_000_000_003L);
+        assertThat(live.deletable(file, 5_000)).as("the grant may still commit").isFalse();
+        OrphanPolicy over = new OrphanPolicy(graceEnd, 12, 0, 3_000_000_004L);
+        assertThat(over.deletable(file, 5_000)).isTrue();
+        assertThat(over.deletable(file.replace("t12", "t13"), 5_000))
+                .as("another table's grant")
+                .isFalse();
+        assertThat(new OrphanPolicy(graceEnd, 12, 7).deletable(file, 5_000))
+                .as("a tiering-only policy knows no dead grant")
+                .isFalse();
+    }
 }

@@ -1,0 +1,17 @@
+package dev.tributary.coordinator.maintenance;
+
+import java.util.List;
+
+/**
+ * A job's report that a compaction failed or was abandoned before its commit.
+ *
+ * @param attempt the grant
+ * @param reason why
+ * @param discardedResults compaction results of buckets that had finished; their files are deleted
+ */
+public record MaintenanceReport(
+        MaintenanceAttempt attempt, String reason, List<byte[]> discardedResults) {
+    public MaintenanceReport {
+        discardedResults = List.copyOf(discardedResults);
+    }
+}

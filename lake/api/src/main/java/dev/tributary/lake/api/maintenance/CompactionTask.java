@@ -1,0 +1,42 @@
+package dev.tributary.lake.api.maintenance;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
+import java.util.Objects;
+
+/**
+ * One bucket to compact, as the coordinator granted it. The ids are copied into the {@link
+ * LakeCompactionResult} and into the names of the files the compactor writes ({@link
+ * dev.tributary.lake.api.write.AttemptFileNames#maintenanceTag}), so a grant that never commits
+ * leaves files the next orphan cleanup recognises (T23).
+ *
+ * @param tablePath the Tributary table (= lake database.table)
+ * @param tableId the Tributary table id
+ * @param table the Tributary descriptor
+ * @param maintenanceId the grant's id; grows per coordinator, across restarts
+ * @param bucket the lake bucket ({@link LakeTableStats#dataFilesPerBucket()}); -1 is Iceberg's
+ *     partition of NULL keys
+ * @param maxFiles the table's {@code table.datalake.compaction.max-files}
+ * @param baseSnapshotId the snapshot the plan was made from, -1 for the latest: a format that
+ *     rewrites a fixed view of the bucket (Iceberg) reads this one, so every bucket of a grant
+ *     commits against the same base
+ */
+public record CompactionTask(
+        TablePath tablePath,
+        long tableId,
+        TableDescriptor table,
+        long maintenanceId,
+        int bucket,
+        int maxFiles,
+        long baseSnapshotId) {
+    public CompactionTask {
+        Objects.requireNonNull(tablePath, "tablePath");
+        Objects.requireNonNull(table, "table");
+        if (bucket < -1) {
+            throw new IllegalArgumentException("bucket must be >= -1: " + bucket);
+        }
+        if (maxFiles < 1) {
+            throw new IllegalArgumentException("maxFiles must be >= 1: " + maxFiles);
+        }
+    }
+}

@@ -1,0 +1,558 @@
+package dev.tributary.lake.api.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.BucketFunctionType;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.maintenance.CompactionPlan;
+import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.ExpiryPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryResult;
+import dev.tributary.lake.api.maintenance.LakeCompactionResult;
+import dev.tributary.lake.api.maintenance.LakeCompactionResultSerializer;
+import dev.tributary.lake.api.maintenance.LakeCompactor;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.maintenance.LakeTableStats;
+import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
+import dev.tributary.lake.api.write.AttemptFileNames;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriteResultSerializer;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Lake maintenance every format must provide (T38, T39), proven on real tables read back with the
+ * format's own reader: compaction bounds the live files per bucket and keeps every row (deletes
+ * applied), its snapshots are invisible to reconciliation, it gives way to what tiering committed
+ * meanwhile, and snapshot expiry keeps the retention and the newest tiering snapshot. Everything
+ * crosses the versioned serializers, as between the tiering job and the server.
+ */
+public abstract class LakeMaintenanceContractTest {
+    protected static final long BASE_TS = 1_764_000_000_000L;
+    protected static final long TABLE_ID = 42;
+
+    @TempDir protected Path warehouse;
+    protected LakeStorage storage;
+    private long nextMaintenanceId = 1;
+
+    protected abstract LakeStorage createStorage(Path warehouse);
+
+    protected abstract String format();
+
+    /**
+     * Every live row read with the format's OWN reader, as column name -> value (Tributary value
+     * classes), every lake column included.
+     */
+    protected abstract List<Map<String, Object>> readRows(TablePath path) throws Exception;
+
+    @BeforeEach
+    void openStorage() {
+        storage = createStorage(warehouse);
+    }
+
+    @AfterEach
+    void closeStorage() {
+        if (storage != null) {
+            storage.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- tables and rounds
+
+    protected TableDescriptor logTable(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("name", DataTypes.STRING())
+                                .build())
+                .bucketCount(buckets)
+                .bucketKeys("id")
+                .property(
+                        BucketFunctionType.OPTION.key(),
+                        BucketFunctionType.forLakeFormat(format()).value())
+                .build();
+    }
+
+    protected TableDescriptor pkTable(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.INT())
+                                .column("name", DataTypes.STRING())
+                                .column("score", DataTypes.BIGINT())
+                                .primaryKey("id")
+                                .build())
+                .bucketCount(buckets)
+                .property(
+                        BucketFunctionType.OPTION.key(),
+                        BucketFunctionType.forLakeFormat(format()).value())
+                .build();
+    }
+
+    /** A table being tiered: its rounds, its offsets and what the lake must hold. */
+    protected final class Tiered {
+        final TablePath path;
+        final TableDescriptor table;
+        final BucketFunction buckets;
+        final Map<Integer, Long> offsets = new TreeMap<>();
+        final Map<Object, Map<String, Object>> expected = new HashMap<>();
+        List<LakeWriteResult> lastResults = List.of();
+        long round;
+
+        Tiered(String name, TableDescriptor table) {
+            this.path = TablePath.of("db", name);
+            this.table = table;
+            // a log table without a bucket key spreads its rows over the buckets round robin
+            this.buckets = table.bucketKeys().isEmpty() ? null : BucketFunction.of(table);
+            storage.catalog().createTable(path, table);
+        }
+
+        /** One round: one split per store bucket = lake bucket; returns the lake commit. */
+        LakeCommitResult round(List<Row> rows, List<ChangeType> types) {
+            round++;
+            Map<Integer, List<Object[]>> splits = new TreeMap<>();
+            for (int i = 0; i < rows.size(); i++) {
+                Row r = rows.get(i);
+                int b = buckets == null ? i % table.bucketCount() : buckets.bucketOf(r);
+                long offset = offsets.merge(b, 1L, Long::sum) - 1;
+                splits.computeIfAbsent(b, x -> new ArrayList<>())
+                        .add(new Object[] {r, types.get(i), offset});
+                Map<String, Object> named = new HashMap<>();
+                for (int c = 0; c < r.arity(); c++) {
+                    named.put(table.schema().columns().get(c).name(), r.getField(c));
+                }
+                Object key = table.hasPrimaryKey() ? r.getField(0) : b + ":" + offset;
+                switch (types.get(i)) {
+                    case UPDATE_BEFORE, DELETE -> expected.remove(key);
+                    default -> expected.put(key, named);
+                }
+            }
+            List<LakeWriteResult> results = new ArrayList<>();
+            splits.forEach(
+                    (b, recs) -> {
+                        LakeWriterContext ctx =
+                                new LakeWriterContext(path, TABLE_ID, table, b, round, round);
+                        try (LakeWriter w = storage.createWriter(ctx)) {
+                            for (Object[] rec : recs) {
+                                long offset = (Long) rec[2];
+                                w.write((Row) rec[0], (ChangeType) rec[1], b, offset, BASE_TS);
+                            }
+                            byte[] wire =
+                                    LakeWriteResultSerializer.INSTANCE.serialize(w.complete());
+                            results.add(LakeWriteResultSerializer.INSTANCE.deserialize(wire));
+                        }
+                    });
+            lastResults = results;
+            try (LakeCommitter c = storage.createCommitter(path)) {
+                return c.commit(
+                        results,
+                        TieringSnapshotProperties.of(
+                                TABLE_ID, round, round, new TreeMap<>(offsets)));
+            }
+        }
+
+        LakeCommitResult inserts(int from, int to) {
+            List<Row> rows = new ArrayList<>();
+            List<ChangeType> types = new ArrayList<>();
+            for (int k = from; k < to; k++) {
+                rows.add(row(k, "v" + round + "-" + k));
+                types.add(table.hasPrimaryKey() ? ChangeType.INSERT : ChangeType.APPEND_ONLY);
+            }
+            return round(rows, types);
+        }
+
+        Row row(int k, String name) {
+            return table.hasPrimaryKey() ? Row.of(k, name, (long) k) : Row.of((long) k, name);
+        }
+
+        /** Updates every key in [from, to) whose k % 3 == 0 and deletes those with k % 5 == 0. */
+        LakeCommitResult updatesAndDeletes(int from, int to) {
+            List<Row> rows = new ArrayList<>();
+            List<ChangeType> types = new ArrayList<>();
+            for (int k = from; k < to; k++) {
+                Map<String, Object> old = expected.get(k);
+                if (old == null) {
+                    continue;
+                }
+                Row before = Row.of(k, old.get("name"), old.get("score"));
+                if (k % 5 == 0) {
+                    rows.add(before);
+                    types.add(ChangeType.DELETE);
+                } else if (k % 3 == 0) {
+                    rows.add(before);
+                    types.add(ChangeType.UPDATE_BEFORE);
+                    rows.add(Row.of(k, "u" + round + "-" + k, -(long) k));
+                    types.add(ChangeType.UPDATE_AFTER);
+                }
+            }
+            return round(rows, types);
+        }
+
+        /** The user columns of every live row, by the format's own reader. */
+        List<Map<String, Object>> userRows() throws Exception {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (Map<String, Object> r : readRows(path)) {
+                Map<String, Object> u = new HashMap<>();
+                table.schema().columns().forEach(c -> u.put(c.name(), r.get(c.name())));
+                out.add(u);
+            }
+            return out;
+        }
+
+        void assertLakeHoldsExactlyTheExpectedRows() throws Exception {
+            assertThat(userRows())
+                    .as("every row once, deletes applied")
+                    .containsExactlyInAnyOrderElementsOf(expected.values());
+        }
+
+        LakeTableStats stats() {
+            try (LakeMaintainer m = storage.createMaintainer(path)) {
+                return m.stats();
+            }
+        }
+
+        CompactionPlan plan(int maxFiles) {
+            try (LakeMaintainer m = storage.createMaintainer(path)) {
+                return m.planCompaction(new CompactionPolicy(maxFiles, 1024));
+            }
+        }
+
+        /** Compacts {@code plan}'s buckets as one grant, shipping every result through bytes. */
+        List<LakeCompactionResult> compact(CompactionPlan plan, int maxFiles, long maintenanceId) {
+            List<LakeCompactionResult> out = new ArrayList<>();
+            for (int bucket : plan.buckets()) {
+                CompactionTask task =
+                        new CompactionTask(
+                                path,
+                                TABLE_ID,
+                                table,
+                                maintenanceId,
+                                bucket,
+                                maxFiles,
+                                plan.stats().snapshotId());
+                try (LakeCompactor c = storage.createCompactor(task)) {
+                    byte[] wire = LakeCompactionResultSerializer.INSTANCE.serialize(c.compact());
+                    LakeCompactionResult back =
+                            LakeCompactionResultSerializer.INSTANCE.deserialize(wire);
+                    for (String f : back.newFiles()) {
+                        assertThat(AttemptFileNames.parseMaintenance(f))
+                                .as("compacted files carry their grant (T23)")
+                                .contains(new AttemptFileNames.Attempt(TABLE_ID, maintenanceId));
+                    }
+                    out.add(back);
+                }
+            }
+            return out;
+        }
+
+        MaintenanceCommitResult commitCompaction(
+                long maintenanceId, List<LakeCompactionResult> results) {
+            try (LakeMaintainer m = storage.createMaintainer(path)) {
+                return m.commitCompaction(TABLE_ID, maintenanceId, results);
+            }
+        }
+
+        Optional<LakeSnapshot> latestTieringSnapshot() {
+            try (LakeCommitter c = storage.createCommitter(path)) {
+                return c.latestTieringSnapshot(TABLE_ID);
+            }
+        }
+
+        /** Files on disk no retained snapshot references, whatever their age or writer. */
+        List<String> unreferencedFiles() {
+            try (LakeCommitter c = storage.createCommitter(path)) {
+                return normalized(
+                        c.listOrphanFiles(OrphanPolicy.olderThan(Instant.now().plusSeconds(3600))));
+            }
+        }
+    }
+
+    private long maintenanceId() {
+        return nextMaintenanceId++;
+    }
+
+    // ---------------------------------------------------------------- T38
+
+    @Test
+    void t38_compactionOfALogTableBoundsFilesPerBucketAndKeepsEveryRow() throws Exception {
+        Tiered t = new Tiered("clicks", logTable(4));
+        for (int r = 0; r < 8; r++) {
+            t.inserts(r * 40, r * 40 + 40);
+        }
+        assertThat(t.stats().maxDataFilesPerBucket()).isEqualTo(8);
+        CompactionPlan plan = t.plan(3);
+        assertThat(plan.buckets()).as("every bucket has 8 files > 3").hasSize(4);
+        long id = maintenanceId();
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 3, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        assertThat(c.filesRemoved()).isEqualTo(32);
+        LakeTableStats after = t.stats();
+        assertThat(after.maxDataFilesPerBucket()).isBetween(1, 3);
+        assertThat(after.snapshotId()).isEqualTo(c.snapshotId());
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        assertThat(t.plan(3).isEmpty()).as("nothing left to compact").isTrue();
+    }
+
+    @Test
+    void t38_aLogTableWithoutBucketKeyIsCompactedAsOneLakeBucket() throws Exception {
+        TableDescriptor unkeyed =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("name", DataTypes.STRING())
+                                        .build())
+                        .bucketCount(4)
+                        .build();
+        Tiered t = new Tiered("raw", unkeyed);
+        for (int r = 0; r < 6; r++) {
+            t.inserts(r * 30, r * 30 + 30);
+        }
+        LakeTableStats before = t.stats();
+        assertThat(before.dataFilesPerBucket().keySet())
+                .as("no lake buckets: one group of files")
+                .containsExactly(0);
+        assertThat(before.dataFiles()).isGreaterThanOrEqualTo(6);
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(3);
+        assertThat(plan.buckets()).containsExactly(0);
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 3, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        assertThat(t.stats().dataFiles()).isLessThanOrEqualTo(3);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        t.inserts(200, 230);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_compactionOfAPkTableAppliesUpdatesAndDeletes() throws Exception {
+        Tiered t = new Tiered("users", pkTable(3));
+        t.inserts(0, 300);
+        for (int r = 0; r < 6; r++) {
+            t.updatesAndDeletes(r * 50, 300);
+            t.inserts(300 + r * 10, 310 + r * 10);
+        }
+        int filesBefore = t.stats().maxDataFilesPerBucket() + t.stats().deleteFiles();
+        assertThat(filesBefore).isGreaterThan(4);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(4);
+        assertThat(plan.buckets()).isNotEmpty();
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 4, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        LakeTableStats after = t.stats();
+        assertThat(after.maxDataFilesPerBucket()).isLessThanOrEqualTo(4);
+        assertThat(after.deleteFiles())
+                .as("deletes are applied, so readers stop merging them")
+                .isZero();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // tiering goes on on top of the compacted files
+        t.updatesAndDeletes(0, 400);
+        t.inserts(400, 450);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_t21_compactionSnapshotsAreNotTieringSnapshots() throws Exception {
+        Tiered t = new Tiered("events", logTable(2));
+        for (int r = 0; r < 5; r++) {
+            t.inserts(r * 10, r * 10 + 10);
+        }
+        LakeSnapshot tiering = t.latestTieringSnapshot().orElseThrow();
+        long id = maintenanceId();
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(t.plan(2), 2, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        assertThat(c.snapshotId()).isNotEqualTo(tiering.snapshotId());
+        assertThat(t.stats().snapshotId()).isEqualTo(c.snapshotId());
+        assertThat(t.latestTieringSnapshot())
+                .as("reconciliation (T21) still finds the round, not the compaction")
+                .contains(tiering);
+        // a retried commit of that round is still recognised as already committed
+        try (LakeCommitter committer = storage.createCommitter(t.path)) {
+            assertThat(
+                            committer
+                                    .commit(
+                                            t.lastResults,
+                                            TieringSnapshotProperties.of(TABLE_ID, 5, 5, t.offsets))
+                                    .outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.ALREADY_COMMITTED);
+        }
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_aRoundCommittedWhileTheCompactionRanWinsAndStaysExact() throws Exception {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        Tiered t = new Tiered("orders", pkTable(2));
+        t.inserts(0, 200);
+        for (int r = 0; r < 5; r++) {
+            t.updatesAndDeletes(random.nextInt(100), 200);
+        }
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(2);
+        List<LakeCompactionResult> results = t.compact(plan, 2, id);
+        // tiering commits rounds touching the compacted keys before the compaction commits
+        t.updatesAndDeletes(0, 200);
+        t.inserts(200, 230);
+        t.updatesAndDeletes(0, 230);
+        MaintenanceCommitResult c = t.commitCompaction(id, results);
+        // tiering only added files and deletes that apply to them by sequence: no reason to yield,
+        // and the deletes committed after the compaction's base still apply to its files
+        assertThat(c.outcome())
+                .as("seed %s: %s", seed, c.conflict())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        assertThat(t.latestTieringSnapshot().orElseThrow().properties().roundId())
+                .isEqualTo(t.round);
+        t.updatesAndDeletes(0, 230);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_aCompactionOfFilesAnotherCompactionReplacedGivesWay() throws Exception {
+        Tiered t = new Tiered("logs", logTable(2));
+        for (int r = 0; r < 6; r++) {
+            t.inserts(r * 20, r * 20 + 20);
+        }
+        CompactionPlan plan = t.plan(2);
+        long first = maintenanceId();
+        long second = maintenanceId();
+        List<LakeCompactionResult> a = t.compact(plan, 2, first);
+        List<LakeCompactionResult> b = t.compact(plan, 2, second);
+        assertThat(t.commitCompaction(first, a).outcome())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        MaintenanceCommitResult late = t.commitCompaction(second, b);
+        assertThat(late.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.CONFLICT);
+        assertThat(late.conflict()).isNotBlank();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        List<String> bFiles = b.stream().flatMap(r -> r.newFiles().stream()).toList();
+        assertThat(bFiles).isNotEmpty();
+        assertThat(t.unreferencedFiles()).containsAll(normalized(bFiles));
+        try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+            m.abortCompaction(b);
+            // aborting the committed grant's results deletes nothing it committed
+            m.abortCompaction(a);
+        }
+        assertThat(t.unreferencedFiles()).doesNotContainAnyElementsOf(normalized(bFiles));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t23_filesOfADeadGrantAreOrphansOnceTheGrantIsKnownDead() throws Exception {
+        Tiered t = new Tiered("metrics", logTable(2));
+        for (int r = 0; r < 4; r++) {
+            t.inserts(r * 20, r * 20 + 20);
+        }
+        long id = maintenanceId();
+        List<String> left =
+                normalized(
+                        t.compact(t.plan(2), 2, id).stream()
+                                .flatMap(r -> r.newFiles().stream())
+                                .toList());
+        assertThat(left).isNotEmpty();
+        Instant longAgo = Instant.now().minus(Duration.ofDays(1));
+        try (LakeCommitter c = storage.createCommitter(t.path)) {
+            assertThat(c.deleteOrphanFiles(new OrphanPolicy(longAgo, TABLE_ID, 1000, id - 1)))
+                    .as("a grant that may still commit keeps its files")
+                    .isEmpty();
+            assertThat(normalized(c.deleteOrphanFiles(new OrphanPolicy(longAgo, TABLE_ID, 0, id))))
+                    .containsExactlyInAnyOrderElementsOf(left);
+        }
+        assertThat(t.unreferencedFiles()).isEmpty();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    // ---------------------------------------------------------------- T39
+
+    @Test
+    void t39_expiryKeepsTheRetentionDeletesWhatNothingReferencesAndKeepsTheTieringSnapshot()
+            throws Exception {
+        Tiered t = new Tiered("history", pkTable(2));
+        t.inserts(0, 100);
+        for (int r = 0; r < 7; r++) {
+            t.updatesAndDeletes(r * 10, 100);
+        }
+        long id = maintenanceId();
+        assertThat(t.commitCompaction(id, t.compact(t.plan(2), 2, id)).outcome())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        LakeSnapshot tiering = t.latestTieringSnapshot().orElseThrow();
+        assertThat(t.stats().snapshots()).isEqualTo(9);
+        assertThat(t.unreferencedFiles()).isEmpty();
+
+        ExpiryResult kept;
+        try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+            kept = m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 3, Duration.ofHours(1)));
+        }
+        assertThat(kept.snapshotsExpired()).as("all younger than the time retained").isZero();
+
+        ExpiryResult r;
+        try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+            // the newest snapshot is the compaction: one is not enough to keep the round
+            r = m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, Duration.ZERO));
+        }
+        assertThat(r.snapshotsRetained()).isEqualTo(2);
+        assertThat(r.snapshotsExpired()).isEqualTo(7);
+        assertThat(t.stats().snapshots()).isEqualTo(2);
+        assertThat(t.latestTieringSnapshot()).contains(tiering);
+        assertThat(t.unreferencedFiles()).isEmpty();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // once a newer round is in, the files the compaction replaced go with the old snapshots
+        t.updatesAndDeletes(0, 100);
+        try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+            r = m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, Duration.ZERO));
+        }
+        assertThat(r.snapshotsExpired()).isEqualTo(2);
+        assertThat(r.snapshotsRetained()).isEqualTo(1);
+        assertThat(r.filesDeleted()).as("the files the compaction replaced").isPositive();
+        assertThat(r.bytesDeleted()).isPositive();
+        assertThat(t.latestTieringSnapshot().orElseThrow().properties().roundId())
+                .isEqualTo(t.round);
+        assertThat(t.unreferencedFiles())
+                .as("files on disk == files the retained snapshots reference")
+                .isEmpty();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // tiering and maintenance go on after the expiry
+        t.inserts(100, 120);
+        t.updatesAndDeletes(0, 120);
+        id = maintenanceId();
+        CompactionPlan plan = t.plan(2);
+        assertThat(t.commitCompaction(id, t.compact(plan, 2, id)).outcome())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    /** Paths as the format's orphan listing prints them, for comparison. */
+    protected List<String> normalized(List<String> paths) {
+        return paths;
+    }
+}

@@ -1,0 +1,276 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.LakeCompactionResult;
+import dev.tributary.lake.api.maintenance.LakeCompactor;
+import dev.tributary.lake.api.write.AttemptFileNames;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.DeleteFilter;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Compacts one bucket (one {@code bucket[N]} partition) of an Iceberg table as of the grant's base
+ * snapshot: its small data files are read with their deletes applied (Iceberg's own delete filter)
+ * and rewritten into files of the table's target size. In a PK table with delete files, every data
+ * file of the bucket is rewritten, so readers stop merging equality and position deletes on every
+ * scan; a delete file is dropped once no remaining data file is old enough for it to apply (an
+ * equality delete applies to files of lower data sequence number, a position delete to files of
+ * lower or equal one). The new files take the base snapshot's sequence number, so deletes tiering
+ * commits after the base still apply to them.
+ */
+final class IcebergCompactor implements LakeCompactor {
+    private static final int INTERRUPT_CHECK_ROWS = 1024;
+
+    private final Table table;
+    private final CompactionTask task;
+    private final String tag;
+    private List<DataFile> written = List.of();
+
+    IcebergCompactor(Table table, CompactionTask task) {
+        this.table = table;
+        this.task = task;
+        this.tag = AttemptFileNames.maintenanceTag(task.tableId(), task.maintenanceId());
+    }
+
+    @Override
+    public LakeCompactionResult compact() {
+        Snapshot base =
+                task.baseSnapshotId() >= 0
+                        ? table.snapshot(task.baseSnapshotId())
+                        : table.currentSnapshot();
+        if (base == null) {
+            if (task.baseSnapshotId() >= 0) {
+                throw new StorageException(
+                        "snapshot "
+                                + task.baseSnapshotId()
+                                + " of Iceberg table '"
+                                + task.tablePath()
+                                + "' that compaction "
+                                + task.maintenanceId()
+                                + " was planned on is gone; the bucket is planned again");
+            }
+            return empty();
+        }
+        Map<Integer, PartitionSpec> specs = table.specs();
+        PartitionSpec spec = table.spec();
+        List<FileScanTask> inBucket = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> planned =
+                table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
+            for (FileScanTask t : planned) {
+                if (IcebergBuckets.bucketOf(t.file(), specs) == task.bucket()) {
+                    inBucket.add(t);
+                }
+            }
+        } catch (IOException e) {
+            throw new StorageException("planning Iceberg files failed: " + e.getMessage(), e);
+        }
+        List<DeleteFile> deletes = new ArrayList<>();
+        for (DeleteFile d : IcebergBuckets.liveDeleteFiles(table, base)) {
+            if (IcebergBuckets.bucketOf(d, specs) == task.bucket()) {
+                deletes.add(d);
+            }
+        }
+        if (inBucket.size() + deletes.size() <= task.maxFiles()) {
+            return empty();
+        }
+        long target =
+                PropertyUtil.propertyAsLong(
+                        table.properties(),
+                        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+                        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+        boolean applyDeletes = !deletes.isEmpty();
+        List<FileScanTask> rewrite = new ArrayList<>();
+        for (FileScanTask t : inBucket) {
+            boolean ours =
+                    t.file().specId() == spec.specId() && t.file().format() == FileFormat.PARQUET;
+            if (ours && (applyDeletes || t.file().fileSizeInBytes() < target)) {
+                rewrite.add(t);
+            }
+        }
+        Set<String> rewritten = new HashSet<>();
+        rewrite.forEach(t -> rewritten.add(t.file().location()));
+        long oldestKept = Long.MAX_VALUE;
+        for (FileScanTask t : inBucket) {
+            if (!rewritten.contains(t.file().location())) {
+                oldestKept = Math.min(oldestKept, t.file().dataSequenceNumber());
+            }
+        }
+        List<DeleteFile> removable = new ArrayList<>();
+        for (DeleteFile d : deletes) {
+            long seq = d.dataSequenceNumber();
+            boolean appliesToKept =
+                    d.content() == FileContent.EQUALITY_DELETES
+                            ? oldestKept < seq
+                            : oldestKept <= seq;
+            if (!appliesToKept) {
+                removable.add(d);
+            }
+        }
+        if (rewrite.size() < 2 && removable.isEmpty()) {
+            return empty();
+        }
+        List<DataFile> added = rewrite.isEmpty() ? List.of() : write(rewrite, spec, target);
+        written = added;
+        List<DataFile> replaced = new ArrayList<>();
+        int filesBefore = 0;
+        long bytesBefore = 0;
+        for (FileScanTask t : rewrite) {
+            replaced.add(t.file());
+            filesBefore++;
+            bytesBefore += t.file().fileSizeInBytes();
+        }
+        for (DeleteFile d : removable) {
+            filesBefore++;
+            bytesBefore += d.fileSizeInBytes();
+        }
+        long bytesAfter = 0;
+        List<String> paths = new ArrayList<>();
+        for (DataFile f : added) {
+            bytesAfter += f.fileSizeInBytes();
+            paths.add(f.location());
+        }
+        IcebergCompaction payload =
+                new IcebergCompaction(
+                        base.snapshotId(), base.sequenceNumber(), replaced, removable, added);
+        return new LakeCompactionResult(
+                IcebergLakeStoragePlugin.IDENTIFIER,
+                task.tablePath(),
+                task.tableId(),
+                task.maintenanceId(),
+                task.bucket(),
+                filesBefore,
+                bytesBefore,
+                added.size(),
+                bytesAfter,
+                paths,
+                payload.encode());
+    }
+
+    /** Reads {@code tasks} with their deletes applied and writes the rows into new files. */
+    private List<DataFile> write(List<FileScanTask> tasks, PartitionSpec spec, long target) {
+        Schema schema = table.schema();
+        StructLike partition = tasks.get(0).file().partition();
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, task.bucket(), (int) task.maintenanceId())
+                        .operationId(tag + "-" + UUID.randomUUID())
+                        .format(FileFormat.PARQUET)
+                        .build();
+        RollingDataWriter<Record> writer =
+                new RollingDataWriter<>(
+                        new GenericFileWriterFactory.Builder(table)
+                                .dataFileFormat(FileFormat.PARQUET)
+                                .build(),
+                        files,
+                        table.io(),
+                        target,
+                        spec,
+                        partition);
+        boolean closed = false;
+        try {
+            long rows = 0;
+            for (FileScanTask t : tasks) {
+                DeleteFilter<Record> deletes =
+                        new GenericDeleteFilter(table.io(), t, schema, schema);
+                Schema readSchema = deletes.requiredSchema();
+                try (CloseableIterable<Record> records =
+                        deletes.filter(
+                                Parquet.read(table.io().newInputFile(t.file().location()))
+                                        .project(readSchema)
+                                        .createReaderFunc(
+                                                fileSchema ->
+                                                        GenericParquetReaders.buildReader(
+                                                                readSchema, fileSchema, Map.of()))
+                                        .build())) {
+                    for (Record r : records) {
+                        writer.write(r);
+                        if (++rows % INTERRUPT_CHECK_ROWS == 0 && Thread.interrupted()) {
+                            Thread.currentThread().interrupt();
+                            throw new RetriableException(
+                                    "compaction of bucket "
+                                            + task.bucket()
+                                            + " of Iceberg table '"
+                                            + task.tablePath()
+                                            + "' was interrupted");
+                        }
+                    }
+                }
+            }
+            writer.close();
+            closed = true;
+            return writer.result().dataFiles();
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                abortWriter(writer);
+            }
+            if (e instanceof RetriableException r) {
+                throw r;
+            }
+            throw new StorageException(
+                    "compacting bucket "
+                            + task.bucket()
+                            + " of Iceberg table '"
+                            + task.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    private void abortWriter(RollingDataWriter<Record> writer) {
+        try {
+            writer.close();
+            for (DataFile f : writer.result().dataFiles()) {
+                table.io().deleteFile(f.location());
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // files left behind carry the grant's tag: the next orphan cleanup deletes them
+        }
+    }
+
+    private LakeCompactionResult empty() {
+        return LakeCompactionResult.empty(
+                IcebergLakeStoragePlugin.IDENTIFIER,
+                task.tablePath(),
+                task.tableId(),
+                task.maintenanceId(),
+                task.bucket());
+    }
+
+    @Override
+    public void abort() {
+        for (DataFile f : written) {
+            table.io().deleteFile(f.location());
+        }
+        written = List.of();
+    }
+
+    @Override
+    public void close() {}
+}

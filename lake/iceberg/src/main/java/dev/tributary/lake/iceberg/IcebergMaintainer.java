@@ -1,0 +1,315 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.maintenance.CompactionPlan;
+import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryResult;
+import dev.tributary.lake.api.maintenance.LakeCompactionResult;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.maintenance.LakeTableStats;
+import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
+import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+
+/**
+ * Maintenance of one Iceberg table: statistics from the current snapshot's manifests, compaction
+ * commits as one {@code RewriteFiles} validated from the grant's base snapshot (Iceberg refuses it
+ * when a file it replaces is gone or a position delete for one was added since, and retries it on a
+ * concurrent commit; a tiering commit is never refused because of it), and snapshot expiry with
+ * Iceberg's own {@code ExpireSnapshots}, told to keep the newest tiering snapshot.
+ */
+final class IcebergMaintainer implements LakeMaintainer {
+    private final Catalog catalog;
+    private final TablePath tablePath;
+
+    IcebergMaintainer(Catalog catalog, TablePath tablePath) {
+        this.catalog = catalog;
+        this.tablePath = tablePath;
+    }
+
+    private Table table() {
+        return IcebergLakeStorage.loadTable(catalog, tablePath);
+    }
+
+    @Override
+    public LakeTableStats stats() {
+        return stats(table(), new TreeMap<>());
+    }
+
+    /** Statistics; fills {@code deletesPerBucket} with the live delete files per bucket. */
+    private static LakeTableStats stats(Table t, SortedMap<Integer, Integer> deletesPerBucket) {
+        Snapshot current = t.currentSnapshot();
+        if (current == null) {
+            return LakeTableStats.EMPTY;
+        }
+        int snapshots = 0;
+        long oldest = Long.MAX_VALUE;
+        for (Snapshot s : t.snapshots()) {
+            snapshots++;
+            oldest = Math.min(oldest, s.timestampMillis());
+        }
+        Map<Integer, PartitionSpec> specs = t.specs();
+        SortedMap<Integer, Integer> perBucket = new TreeMap<>();
+        long bytes = 0;
+        for (DataFile f : IcebergBuckets.liveDataFiles(t, current)) {
+            perBucket.merge(IcebergBuckets.bucketOf(f, specs), 1, Integer::sum);
+            bytes += f.fileSizeInBytes();
+        }
+        int deletes = 0;
+        for (DeleteFile f : IcebergBuckets.liveDeleteFiles(t, current)) {
+            deletesPerBucket.merge(IcebergBuckets.bucketOf(f, specs), 1, Integer::sum);
+            deletes++;
+        }
+        return new LakeTableStats(
+                current.snapshotId(), snapshots, oldest, perBucket, deletes, bytes);
+    }
+
+    @Override
+    public CompactionPlan planCompaction(CompactionPolicy policy) {
+        SortedMap<Integer, Integer> deletes = new TreeMap<>();
+        LakeTableStats stats = stats(table(), deletes);
+        Map<Integer, Integer> files = new TreeMap<>(deletes);
+        stats.dataFilesPerBucket().forEach((b, n) -> files.merge(b, n, Integer::sum));
+        List<Integer> buckets = new ArrayList<>();
+        files.forEach(
+                (b, n) -> {
+                    if (n > policy.maxFiles()) {
+                        buckets.add(b);
+                    }
+                });
+        buckets.sort(Comparator.comparing((Integer b) -> -files.get(b)).thenComparing(b -> b));
+        return new CompactionPlan(
+                stats, buckets.subList(0, Math.min(buckets.size(), policy.maxBuckets())));
+    }
+
+    @Override
+    public MaintenanceCommitResult commitCompaction(
+            long tableId, long maintenanceId, List<LakeCompactionResult> results) {
+        List<IcebergCompaction> parts = new ArrayList<>();
+        int removed = 0;
+        int added = 0;
+        long bytesRemoved = 0;
+        long bytesAdded = 0;
+        for (LakeCompactionResult r : results) {
+            check(r, tableId, maintenanceId);
+            if (r.isEmpty()) {
+                continue;
+            }
+            parts.add(IcebergCompaction.decode(r.payload()));
+            removed += r.filesBefore();
+            added += r.filesAfter();
+            bytesRemoved += r.bytesBefore();
+            bytesAdded += r.bytesAfter();
+        }
+        if (parts.isEmpty()) {
+            return MaintenanceCommitResult.nothingToCommit();
+        }
+        IcebergCompaction first = parts.get(0);
+        Table table = table();
+        RewriteFiles rewrite =
+                table.newRewrite()
+                        .validateFromSnapshot(first.baseSnapshotId())
+                        .dataSequenceNumber(first.baseSequenceNumber());
+        for (IcebergCompaction c : parts) {
+            if (c.baseSnapshotId() != first.baseSnapshotId()) {
+                throw new InvalidInputException(
+                        "compaction "
+                                + maintenanceId
+                                + " of '"
+                                + tablePath
+                                + "' read buckets at different snapshots ("
+                                + first.baseSnapshotId()
+                                + " and "
+                                + c.baseSnapshotId()
+                                + "); one grant commits against one base snapshot");
+            }
+            c.replaced().forEach(rewrite::deleteFile);
+            c.removedDeletes().forEach(rewrite::deleteFile);
+            c.added().forEach(rewrite::addFile);
+        }
+        MaintenanceSnapshotProperties.compaction(tableId, maintenanceId)
+                .toProperties()
+                .forEach(rewrite::set);
+        try {
+            rewrite.commit();
+        } catch (ValidationException | CommitFailedException e) {
+            return MaintenanceCommitResult.conflict(e.getMessage());
+        } catch (CommitStateUnknownException e) {
+            throw new StorageException(
+                    "the outcome of compaction "
+                            + maintenanceId
+                            + " of Iceberg table '"
+                            + tablePath
+                            + "' is unknown: "
+                            + e.getMessage(),
+                    e);
+        } catch (RuntimeException e) {
+            throw new StorageException(
+                    "committing compaction "
+                            + maintenanceId
+                            + " of Iceberg table '"
+                            + tablePath
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        table.refresh();
+        long snapshotId = -1;
+        for (Snapshot s = table.currentSnapshot();
+                s != null;
+                s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+            Optional<MaintenanceSnapshotProperties> p =
+                    MaintenanceSnapshotProperties.fromProperties(s.summary());
+            if (p.isPresent() && p.get().maintenanceId() == maintenanceId) {
+                snapshotId = s.snapshotId();
+                break;
+            }
+        }
+        return MaintenanceCommitResult.committed(
+                snapshotId, removed, added, bytesRemoved, bytesAdded);
+    }
+
+    private void check(LakeCompactionResult r, long tableId, long maintenanceId) {
+        if (!r.format().equals(IcebergLakeStoragePlugin.IDENTIFIER)
+                || !r.tablePath().equals(tablePath)
+                || r.tableId() != tableId
+                || r.maintenanceId() != maintenanceId) {
+            throw new InvalidInputException(
+                    "cannot commit "
+                            + r
+                            + " to Iceberg table '"
+                            + tablePath
+                            + "' as compaction "
+                            + maintenanceId
+                            + " of table id "
+                            + tableId
+                            + ": it belongs elsewhere");
+        }
+    }
+
+    @Override
+    public void abortCompaction(List<LakeCompactionResult> results) {
+        Table table = table();
+        Set<String> live = new HashSet<>();
+        Snapshot current = table.currentSnapshot();
+        if (current != null) {
+            for (DataFile f : IcebergBuckets.liveDataFiles(table, current)) {
+                live.add(IcebergOrphanFiles.normalize(f.location()));
+            }
+        }
+        for (LakeCompactionResult r : results) {
+            if (!r.tablePath().equals(tablePath)) {
+                continue;
+            }
+            for (String path : r.newFiles()) {
+                if (!live.contains(IcebergOrphanFiles.normalize(path))) {
+                    table.io().deleteFile(path);
+                }
+            }
+        }
+    }
+
+    @Override
+    public ExpiryResult expireSnapshots(ExpiryPolicy policy) {
+        Table table = table();
+        Snapshot current = table.currentSnapshot();
+        if (current == null) {
+            return ExpiryResult.nothing(0);
+        }
+        // the newest tiering snapshot and every later one stay (T21 reads it)
+        int retain = policy.numRetained();
+        int depth = 0;
+        for (Snapshot s = current;
+                s != null;
+                s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+            depth++;
+            Optional<TieringSnapshotProperties> p =
+                    TieringSnapshotProperties.fromProperties(s.summary());
+            if (p.isPresent() && p.get().tableId() == policy.tableId()) {
+                retain = Math.max(retain, depth);
+                break;
+            }
+        }
+        int before = count(table.snapshots());
+        Map<String, Long> filesBefore = dataFilesOnDisk(table);
+        try {
+            table.expireSnapshots()
+                    .expireOlderThan(System.currentTimeMillis() - policy.timeRetained().toMillis())
+                    .retainLast(retain)
+                    .cleanExpiredFiles(true)
+                    .commit();
+        } catch (RuntimeException e) {
+            throw new StorageException(
+                    "expiring snapshots of Iceberg table '"
+                            + tablePath
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+        table.refresh();
+        int after = count(table.snapshots());
+        Map<String, Long> filesAfter = dataFilesOnDisk(table);
+        int deleted = 0;
+        long bytes = 0;
+        for (Map.Entry<String, Long> f : filesBefore.entrySet()) {
+            if (!filesAfter.containsKey(f.getKey())) {
+                deleted++;
+                bytes += f.getValue();
+            }
+        }
+        return new ExpiryResult(Math.max(0, before - after), after, deleted, bytes);
+    }
+
+    private static int count(Iterable<Snapshot> snapshots) {
+        int n = 0;
+        for (Snapshot ignored : snapshots) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Path -> size of every file under the table's data location. */
+    static Map<String, Long> dataFilesOnDisk(Table table) {
+        Map<String, Long> out = new TreeMap<>();
+        if (!(table.io() instanceof SupportsPrefixOperations io)) {
+            return out;
+        }
+        try {
+            for (FileInfo f : io.listPrefix(IcebergOrphanFiles.dataLocation(table))) {
+                out.put(IcebergOrphanFiles.normalize(f.location()), f.size());
+            }
+        } catch (RuntimeException e) {
+            if (!(e.getCause() instanceof java.io.FileNotFoundException)) {
+                throw e;
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {}
+}

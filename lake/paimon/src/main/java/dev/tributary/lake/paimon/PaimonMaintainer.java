@@ -1,0 +1,343 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.lake.api.commit.LakeSnapshot;
+import dev.tributary.lake.api.maintenance.CompactionPlan;
+import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryResult;
+import dev.tributary.lake.api.maintenance.LakeCompactionResult;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.maintenance.LakeTableStats;
+import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
+import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
+import dev.tributary.lake.api.write.AttemptFileNames;
+import java.io.FileNotFoundException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataFilePathFactory;
+import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.utils.SnapshotManager;
+
+/**
+ * Maintenance of one Paimon table: statistics from the latest snapshot's manifests, compaction
+ * commits under their own commit user (Paimon's conflict check makes a compaction give way to
+ * anything that changed its files, while tiering commits, which only add files, are never checked
+ * against it), and snapshot expiry with Paimon's own {@code ExpireSnapshots}, bounded so the newest
+ * tiering snapshot stays.
+ */
+final class PaimonMaintainer implements LakeMaintainer {
+    /** The commit user of compaction snapshots (its commit identifiers are maintenance ids). */
+    static final String COMMIT_USER = "__tributary_maintenance";
+
+    /** At most this many snapshots are expired per call: bounded work per maintenance pass. */
+    static final int EXPIRE_LIMIT = 100;
+
+    private final Catalog catalog;
+    private final TablePath tablePath;
+
+    PaimonMaintainer(Catalog catalog, TablePath tablePath) {
+        this.catalog = catalog;
+        this.tablePath = tablePath;
+    }
+
+    private FileStoreTable table() {
+        return PaimonLakeStorage.loadTable(catalog, tablePath);
+    }
+
+    @Override
+    public LakeTableStats stats() {
+        FileStoreTable t = table();
+        SnapshotManager snapshots = t.snapshotManager();
+        Snapshot latest = snapshots.latestSnapshot();
+        Long earliest = snapshots.earliestSnapshotId();
+        if (latest == null || earliest == null) {
+            return LakeTableStats.EMPTY;
+        }
+        long oldest = -1;
+        try {
+            oldest = snapshots.tryGetSnapshot(earliest).timeMillis();
+        } catch (FileNotFoundException expiredMeanwhile) {
+            // an expiry raced us: the time is only for status
+        }
+        SortedMap<Integer, Integer> perBucket = new TreeMap<>();
+        long bytes = 0;
+        for (ManifestEntry e : liveFiles(t, latest)) {
+            perBucket.merge(e.bucket(), 1, Integer::sum);
+            bytes += e.file().fileSize();
+        }
+        return new LakeTableStats(
+                latest.id(), (int) (latest.id() - earliest + 1), oldest, perBucket, 0, bytes);
+    }
+
+    static List<ManifestEntry> liveFiles(FileStoreTable t, Snapshot snapshot) {
+        return t.store().newScan().withSnapshot(snapshot).plan().files();
+    }
+
+    @Override
+    public CompactionPlan planCompaction(CompactionPolicy policy) {
+        LakeTableStats stats = stats();
+        List<Integer> buckets = new ArrayList<>();
+        stats.dataFilesPerBucket()
+                .forEach(
+                        (b, n) -> {
+                            if (n > policy.maxFiles()) {
+                                buckets.add(b);
+                            }
+                        });
+        buckets.sort(
+                Comparator.comparing((Integer b) -> -stats.dataFilesPerBucket().get(b))
+                        .thenComparing(b -> b));
+        return new CompactionPlan(
+                stats, buckets.subList(0, Math.min(buckets.size(), policy.maxBuckets())));
+    }
+
+    @Override
+    public MaintenanceCommitResult commitCompaction(
+            long tableId, long maintenanceId, List<LakeCompactionResult> results) {
+        List<CommitMessage> messages = new ArrayList<>();
+        int removed = 0;
+        int added = 0;
+        long bytesRemoved = 0;
+        long bytesAdded = 0;
+        for (LakeCompactionResult r : results) {
+            check(r, tableId, maintenanceId);
+            if (r.isEmpty()) {
+                continue;
+            }
+            messages.addAll(PaimonCommitMessages.decode(r.payload()));
+            removed += r.filesBefore();
+            added += r.filesAfter();
+            bytesRemoved += r.bytesBefore();
+            bytesAdded += r.bytesAfter();
+        }
+        if (messages.isEmpty()) {
+            return MaintenanceCommitResult.nothingToCommit();
+        }
+        FileStoreTable t = table().copy(PaimonSchemas.WRITE_ONLY);
+        String gone = missingInputs(t, messages);
+        if (gone != null) {
+            return MaintenanceCommitResult.conflict(gone);
+        }
+        ManifestCommittable committable = new ManifestCommittable(maintenanceId);
+        messages.forEach(committable::addFileCommittable);
+        MaintenanceSnapshotProperties.compaction(tableId, maintenanceId)
+                .toProperties()
+                .forEach(committable::addProperty);
+        try (TableCommitImpl commit = t.newCommit(COMMIT_USER)) {
+            commit.commit(committable);
+        } catch (Exception e) {
+            if (isConflict(e)) {
+                return MaintenanceCommitResult.conflict(firstLine(e.getMessage()));
+            }
+            throw new StorageException(
+                    "committing compaction "
+                            + maintenanceId
+                            + " of Paimon table '"
+                            + tablePath
+                            + "' failed: "
+                            + firstLine(e.getMessage()),
+                    e);
+        }
+        long snapshotId = committedSnapshot(t.snapshotManager(), maintenanceId);
+        return MaintenanceCommitResult.committed(
+                snapshotId, removed, added, bytesRemoved, bytesAdded);
+    }
+
+    private void check(LakeCompactionResult r, long tableId, long maintenanceId) {
+        if (!r.format().equals(PaimonLakeStoragePlugin.IDENTIFIER)
+                || !r.tablePath().equals(tablePath)
+                || r.tableId() != tableId
+                || r.maintenanceId() != maintenanceId) {
+            throw new InvalidInputException(
+                    "cannot commit "
+                            + r
+                            + " to Paimon table '"
+                            + tablePath
+                            + "' as compaction "
+                            + maintenanceId
+                            + " of table id "
+                            + tableId
+                            + ": it belongs elsewhere");
+        }
+    }
+
+    /**
+     * Why the compaction can no longer apply (a file it replaces is not live any more), or null.
+     * Paimon would refuse it too; checking first keeps the refusal a plain outcome.
+     */
+    private static String missingInputs(FileStoreTable t, List<CommitMessage> messages) {
+        Snapshot latest = t.snapshotManager().latestSnapshot();
+        if (latest == null) {
+            return "the table has no snapshot any more";
+        }
+        for (CommitMessage m : messages) {
+            CommitMessageImpl msg = (CommitMessageImpl) m;
+            Set<String> live = new HashSet<>();
+            for (ManifestEntry e :
+                    t.store()
+                            .newScan()
+                            .withSnapshot(latest)
+                            .withPartitionBucket(msg.partition(), msg.bucket())
+                            .plan()
+                            .files()) {
+                live.add(e.file().fileName());
+            }
+            for (DataFileMeta f : msg.compactIncrement().compactBefore()) {
+                if (!live.contains(f.fileName())) {
+                    return "file "
+                            + f.fileName()
+                            + " of bucket "
+                            + msg.bucket()
+                            + " is no longer live (compacted or removed since)";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isConflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("Give up committing")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static long committedSnapshot(SnapshotManager snapshots, long maintenanceId) {
+        Long latest = snapshots.latestSnapshotId();
+        Long earliest = snapshots.earliestSnapshotId();
+        if (latest == null || earliest == null) {
+            return -1;
+        }
+        // the compaction is among the newest: tiering commits may have landed after it
+        for (long id = latest; id >= Math.max(earliest, latest - 20); id--) {
+            try {
+                Snapshot s = snapshots.tryGetSnapshot(id);
+                Optional<MaintenanceSnapshotProperties> p =
+                        MaintenanceSnapshotProperties.fromProperties(s.properties());
+                if (p.isPresent() && p.get().maintenanceId() == maintenanceId) {
+                    return id;
+                }
+            } catch (FileNotFoundException expired) {
+                break;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void abortCompaction(List<LakeCompactionResult> results) {
+        FileStoreTable t = table();
+        Snapshot latest = t.snapshotManager().latestSnapshot();
+        Set<String> live = new HashSet<>();
+        if (latest != null) {
+            for (ManifestEntry e : liveFiles(t, latest)) {
+                live.add(e.file().fileName());
+            }
+        }
+        for (LakeCompactionResult r : results) {
+            if (r.isEmpty() || !r.tablePath().equals(tablePath)) {
+                continue;
+            }
+            String tag = AttemptFileNames.maintenanceTag(r.tableId(), r.maintenanceId());
+            for (CommitMessage m : PaimonCommitMessages.decode(r.payload())) {
+                CommitMessageImpl msg = (CommitMessageImpl) m;
+                DataFilePathFactory paths =
+                        t.store()
+                                .pathFactory()
+                                .createDataFilePathFactory(msg.partition(), msg.bucket());
+                for (DataFileMeta f : msg.compactIncrement().compactAfter()) {
+                    // only files this grant wrote: an upgraded file keeps its old, live name
+                    if (f.fileName().contains(tag) && !live.contains(f.fileName())) {
+                        t.fileIO().deleteQuietly(paths.toPath(f));
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public ExpiryResult expireSnapshots(ExpiryPolicy policy) {
+        FileStoreTable t = table();
+        SnapshotManager snapshots = t.snapshotManager();
+        Long latest = snapshots.latestSnapshotId();
+        if (latest == null) {
+            return ExpiryResult.nothing(0);
+        }
+        int retainMin = policy.numRetained();
+        Optional<LakeSnapshot> tiering =
+                new PaimonLakeCommitter(catalog, tablePath).latestTieringSnapshot(policy.tableId());
+        if (tiering.isPresent()) {
+            // the newest tiering snapshot and everything after it stay (T21 reads it)
+            retainMin = (int) Math.max(retainMin, latest - tiering.get().snapshotId() + 1);
+        }
+        Map<String, Long> before = PaimonFiles.dataFilesOnDisk(t);
+        int expired;
+        try {
+            expired =
+                    t.newExpireSnapshots()
+                            .config(
+                                    ExpireConfig.builder()
+                                            .snapshotRetainMin(retainMin)
+                                            .snapshotRetainMax(Integer.MAX_VALUE)
+                                            .snapshotTimeRetain(policy.timeRetained())
+                                            .snapshotMaxDeletes(EXPIRE_LIMIT)
+                                            .build())
+                            .expire();
+        } catch (RuntimeException e) {
+            throw new StorageException(
+                    "expiring snapshots of Paimon table '"
+                            + tablePath
+                            + "' failed: "
+                            + firstLine(e.getMessage()),
+                    e);
+        }
+        Map<String, Long> after = PaimonFiles.dataFilesOnDisk(t);
+        int deleted = 0;
+        long bytes = 0;
+        for (Map.Entry<String, Long> f : before.entrySet()) {
+            if (!after.containsKey(f.getKey())) {
+                deleted++;
+                bytes += f.getValue();
+            }
+        }
+        Long earliest = snapshots.earliestSnapshotId();
+        Long newest = snapshots.latestSnapshotId();
+        int retained = earliest == null || newest == null ? 0 : (int) (newest - earliest + 1);
+        return new ExpiryResult(expired, retained, deleted, bytes);
+    }
+
+    static String firstLine(String message) {
+        if (message == null) {
+            return "(no message)";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+
+    @Override
+    public void close() {}
+}

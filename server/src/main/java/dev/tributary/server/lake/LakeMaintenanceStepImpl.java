@@ -1,0 +1,86 @@
+package dev.tributary.server.lake;
+
+import dev.tributary.common.id.TablePath;
+import dev.tributary.coordinator.spi.LakeMaintenanceStep;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.maintenance.CompactionPlan;
+import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryPolicy;
+import dev.tributary.lake.api.maintenance.ExpiryResult;
+import dev.tributary.lake.api.maintenance.LakeCompactionResult;
+import dev.tributary.lake.api.maintenance.LakeCompactionResultSerializer;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
+import dev.tributary.lake.api.maintenance.LakeTableStats;
+import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The coordinator's maintenance step over the server's one {@link LakeStorage}: decodes compaction
+ * results (the lake SPI's versioned serializer) and hands every call to a maintainer of the table,
+ * created per call (cheap) and never shared between threads. A lake table that is gone has nothing
+ * to maintain.
+ */
+public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
+    private final LakeStorage lake;
+
+    public LakeMaintenanceStepImpl(LakeStorage lake) {
+        this.lake = lake;
+    }
+
+    @Override
+    public LakeTableStats stats(TablePath path) {
+        if (!lake.catalog().tableExists(path)) {
+            return LakeTableStats.EMPTY;
+        }
+        try (LakeMaintainer m = lake.createMaintainer(path)) {
+            return m.stats();
+        }
+    }
+
+    @Override
+    public CompactionPlan planCompaction(TablePath path, CompactionPolicy policy) {
+        if (!lake.catalog().tableExists(path)) {
+            return new CompactionPlan(LakeTableStats.EMPTY, List.of());
+        }
+        try (LakeMaintainer m = lake.createMaintainer(path)) {
+            return m.planCompaction(policy);
+        }
+    }
+
+    @Override
+    public ExpiryResult expireSnapshots(TablePath path, ExpiryPolicy policy) {
+        if (!lake.catalog().tableExists(path)) {
+            return ExpiryResult.nothing(0);
+        }
+        try (LakeMaintainer m = lake.createMaintainer(path)) {
+            return m.expireSnapshots(policy);
+        }
+    }
+
+    @Override
+    public MaintenanceCommitResult commitCompaction(
+            TablePath path, long tableId, long maintenanceId, List<byte[]> results) {
+        try (LakeMaintainer m = lake.createMaintainer(path)) {
+            return m.commitCompaction(tableId, maintenanceId, decode(results));
+        }
+    }
+
+    @Override
+    public void abortCompaction(TablePath path, List<byte[]> results) {
+        if (!lake.catalog().tableExists(path)) {
+            return;
+        }
+        try (LakeMaintainer m = lake.createMaintainer(path)) {
+            m.abortCompaction(decode(results));
+        }
+    }
+
+    private static List<LakeCompactionResult> decode(List<byte[]> results) {
+        List<LakeCompactionResult> out = new ArrayList<>(results.size());
+        for (byte[] r : results) {
+            out.add(LakeCompactionResultSerializer.INSTANCE.deserialize(r));
+        }
+        return out;
+    }
+}

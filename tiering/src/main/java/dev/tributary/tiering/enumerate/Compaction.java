@@ -1,0 +1,104 @@
+package dev.tributary.tiering.enumerate;
+
+import dev.tributary.client.tiering.MaintenanceAttempt;
+import dev.tributary.client.tiering.MaintenanceGrant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The job's one compaction grant in progress (T38): buckets still to compact, which reader compacts
+ * which bucket, and the results so far. Scheduler thread only.
+ */
+final class Compaction {
+    /** Where the grant stands. */
+    enum State {
+        COMPACTING,
+        COMMITTING
+    }
+
+    private final MaintenanceGrant grant;
+    private final long deadlineNanos;
+    private final Deque<Integer> pending;
+    private final Map<Integer, Integer> running = new HashMap<>();
+    private final List<byte[]> results = new ArrayList<>();
+    private State state = State.COMPACTING;
+
+    Compaction(MaintenanceGrant grant, long nowNanos) {
+        this.grant = grant;
+        this.deadlineNanos = nowNanos + grant.timeout().toNanos();
+        this.pending = new ArrayDeque<>(grant.buckets());
+    }
+
+    MaintenanceGrant grant() {
+        return grant;
+    }
+
+    MaintenanceAttempt attempt() {
+        return grant.attempt();
+    }
+
+    State state() {
+        return state;
+    }
+
+    void committing() {
+        state = State.COMMITTING;
+    }
+
+    boolean matches(long tableId, long maintenanceId) {
+        return grant.tableId() == tableId && grant.maintenanceId() == maintenanceId;
+    }
+
+    boolean hasPending() {
+        return state == State.COMPACTING && !pending.isEmpty();
+    }
+
+    int runningCount() {
+        return running.size();
+    }
+
+    boolean runsOn(int subtask) {
+        return running.containsKey(subtask);
+    }
+
+    /** Hands the next bucket to {@code subtask}. */
+    int start(int subtask) {
+        int bucket = pending.poll();
+        running.put(subtask, bucket);
+        return bucket;
+    }
+
+    /** The bucket {@code subtask} compacted, if it was compacting one of this grant. */
+    boolean ended(int subtask, int bucket) {
+        Integer b = running.get(subtask);
+        if (b == null || b != bucket) {
+            return false;
+        }
+        running.remove(subtask);
+        return true;
+    }
+
+    void addResult(byte[] result) {
+        results.add(result);
+    }
+
+    List<byte[]> results() {
+        return List.copyOf(results);
+    }
+
+    boolean allEnded() {
+        return pending.isEmpty() && running.isEmpty();
+    }
+
+    Map<Integer, Integer> running() {
+        return Map.copyOf(running);
+    }
+
+    boolean deadlinePassed(long nowNanos) {
+        return nowNanos - deadlineNanos >= 0;
+    }
+}
