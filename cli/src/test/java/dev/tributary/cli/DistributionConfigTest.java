@@ -39,6 +39,7 @@ class DistributionConfigTest {
                         LogOptions.SEGMENT_SIZE,
                         LogOptions.INDEX_INTERVAL,
                         LogOptions.FLUSH_POLICY,
+                        LogOptions.WRITER_STATE_EXPIRATION,
                         KvOptions.SNAPSHOT_INTERVAL,
                         KvOptions.SNAPSHOT_NUM_RETAINED,
                         KvOptions.LEASE_TIMEOUT,

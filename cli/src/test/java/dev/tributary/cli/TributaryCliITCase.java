@@ -3,6 +3,10 @@ package dev.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.LogBatch;
+import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.time.Clock;
 import dev.tributary.server.TributaryServer;
 import java.io.PrintWriter;
@@ -115,6 +119,18 @@ class TributaryCliITCase {
         Result w2 = run("write", "shop.clicks", "--format", "json", "--file", jsonl.toString());
         assertThat(w2.code()).as(w2.toString()).isZero();
         assertThat(w2.out()).contains("wrote 500 rows");
+        // T42: the CLI writes as an idempotent writer by default
+        var clicks = server.coordinator().cachedTable(TablePath.of("shop", "clicks")).orElseThrow();
+        int batches = 0;
+        for (int bucket = 0; bucket < clicks.descriptor().bucketCount(); bucket++) {
+            TableBucket tb = new TableBucket(clicks.tableId(), bucket);
+            for (LogBatch batch : LogBatches.of(server.store().read(tb, 0, 1 << 20).records())) {
+                assertThat(batch.writerId()).as("writer of %s", tb).isNotZero();
+                assertThat(batch.writerSequence()).isNotNegative();
+                batches++;
+            }
+        }
+        assertThat(batches).isPositive();
         Result scan = run("scan", "shop.clicks");
         assertThat(scan.out().lines()).hasSize(500);
         assertThat(scan.out()).contains("+A\t7\tp2\t2026-11-29T10:00:00.123");
@@ -330,5 +346,16 @@ class TributaryCliITCase {
         assertThat(run("--help").out()).contains("server").contains("tiering");
         Result badConf = run("server", "--set", "server.rpc.port=abc");
         assertUserError(badConf, "server.rpc.port", "abc");
+        // a second server on the running server's data directory
+        Result sameDir =
+                run(
+                        "server",
+                        "--set",
+                        "data.dir=" + dir.resolve("data"),
+                        "--set",
+                        "server.rpc.port=0",
+                        "--set",
+                        "server.http.port=-1");
+        assertUserError(sameDir, "is in use by another Tributary server", "another data.dir");
     }
 }

@@ -60,8 +60,19 @@ public final class ClientOptions {
                             "Delay before the first retry of a batch; doubles per retry, at most"
                                     + " 5s.");
 
+    public static final ConfigOption<Boolean> WRITER_IDEMPOTENCE =
+            ConfigOptions.key("client.writer.idempotence")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Each writer sends its batches with a writer id and a sequence number"
+                                    + " per bucket, so a batch re-sent after an ambiguous failure"
+                                    + " (timeout, lost connection, server restart) is written"
+                                    + " once. false: a retry may write a batch twice.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
+                WRITER_IDEMPOTENCE,
                 REQUEST_TIMEOUT,
                 WRITER_BATCH_SIZE,
                 WRITER_LINGER,

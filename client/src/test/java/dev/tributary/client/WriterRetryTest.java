@@ -54,6 +54,9 @@ class WriterRetryTest {
         final List<Long> firstIdsInOrder = new ArrayList<>();
         final AtomicInteger calls = new AtomicInteger();
 
+        /** Per attempt: the batch's first row id, writer id and sequence. */
+        final List<long[]> sent = new ArrayList<>();
+
         ScriptedWrites(int failures, RuntimeException error) {
             this.failures = failures;
             this.error = error;
@@ -64,6 +67,7 @@ class WriterRetryTest {
             calls.incrementAndGet();
             WriteBatch batch = WriteBatch.fromBytes(req.getBatch().toByteArray());
             long firstId = batch.records(SCHEMA).get(0).row().getLong(0);
+            sent.add(new long[] {firstId, batch.writerId(), batch.sequence()});
             String key = req.getBucket() + "/" + firstId;
             int attempt = attempts.merge(key, 1, Integer::sum);
             if (attempt <= failures) {
@@ -260,5 +264,65 @@ class WriterRetryTest {
             w.close();
         }
         assertThat(writes.calls.get()).isEqualTo(4);
+    }
+
+    @Test
+    void t42_retriesResendTheBatchUnderItsWriterIdAndSequence() throws Exception {
+        ScriptedWrites writes = new ScriptedWrites(2, new RetriableException("overloaded"));
+        String address = start(writes);
+        try (Connection conn = connect(address);
+                AppendWriter w = conn.appendWriter(PATH)) {
+            for (long i = 0; i < 500; i++) {
+                w.append(Row.of(i));
+            }
+            w.flush();
+        }
+        long writer = writes.sent.get(0)[1];
+        assertThat(writer).isNotEqualTo(WriteBatch.NO_WRITER);
+        long batches = writes.sent.size() / 3;
+        assertThat(batches).isGreaterThan(1);
+        for (int i = 0; i < writes.sent.size(); i++) {
+            long[] attempt = writes.sent.get(i);
+            assertThat(attempt[1]).isEqualTo(writer);
+            assertThat(attempt[2]).as("attempt %s", i).isEqualTo(i / 3);
+            assertThat(attempt[0]).isEqualTo(writes.sent.get(i / 3 * 3)[0]);
+        }
+    }
+
+    @Test
+    void t42_afterABatchFailsForGoodTheWriterGoesOnUnderANewId() throws Exception {
+        ScriptedWrites writes = new ScriptedWrites(1, new InvalidInputException("bad batch"));
+        String address = start(writes);
+        try (Connection conn = connect(address)) {
+            AppendWriter w = conn.appendWriter(PATH);
+            w.append(Row.of(1L));
+            assertThatThrownBy(w::flush).isInstanceOf(InvalidInputException.class);
+            w.append(Row.of(2L));
+            assertThatThrownBy(w::flush).isInstanceOf(InvalidInputException.class);
+            w.close();
+        }
+        assertThat(writes.sent).hasSize(2);
+        assertThat(writes.sent.get(1)[1])
+                .as("a fresh writer id: the failed batch's sequence is burnt")
+                .isNotEqualTo(writes.sent.get(0)[1]);
+        assertThat(writes.sent.get(0)[2]).isZero();
+        assertThat(writes.sent.get(1)[2]).isZero();
+    }
+
+    @Test
+    void t42_idempotenceCanBeSwitchedOff() throws Exception {
+        ScriptedWrites writes = new ScriptedWrites(0, new RetriableException("unused"));
+        String address = start(writes);
+        try (Connection conn =
+                        Connection.builder()
+                                .address(address)
+                                .option("client.writer.idempotence", "false")
+                                .build();
+                AppendWriter w = conn.appendWriter(PATH)) {
+            w.append(Row.of(1L));
+            w.flush();
+        }
+        assertThat(writes.sent.get(0)[1]).isEqualTo(WriteBatch.NO_WRITER);
+        assertThat(writes.sent.get(0)[2]).isEqualTo(WriteBatch.NO_SEQUENCE);
     }
 }

@@ -31,6 +31,7 @@ import dev.tributary.coordinator.tiering.HeartbeatRequest;
 import dev.tributary.coordinator.tiering.HeartbeatResponse;
 import dev.tributary.coordinator.tiering.JobRegistration;
 import dev.tributary.coordinator.tiering.TieringConfig;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -407,28 +409,58 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Answers parked table requests, stops the loop and the lake I/O pool (commits in flight are
-     * abandoned; see T21) and fails every call still waiting.
+     * {@link #close(Duration)} waiting at most {@code tiering.commit.timeout} for lake commits in
+     * flight.
      */
     @Override
     public void close() {
         CoordinatorCore c = core;
+        close(c == null ? Duration.ZERO : c.tiering().config().commitTimeout());
+    }
+
+    /**
+     * Graceful shutdown: answers parked table requests, starts no new lake commit, and waits up to
+     * {@code maxWait} for the lake commits already running, each of which records and answers its
+     * outcome as usual (so none lands after close unrecorded). Then stops the loop and the lake I/O
+     * pool and fails every call still waiting. A commit still running after {@code maxWait} is
+     * abandoned and named in the log; whether it landed is read from the lake at the next start
+     * (T21).
+     */
+    public void close(Duration maxWait) {
+        CoordinatorCore c = core;
         if (c != null && loop.fatalError() == null) {
             try {
-                loop.submit(
-                                () -> {
-                                    c.tiering().releaseWaiters();
-                                    return null;
-                                })
-                        .get(5, TimeUnit.SECONDS);
+                CompletableFuture<Void> drained =
+                        loop.submit(() -> c.tiering().beginShutdown()).get(5, TimeUnit.SECONDS);
+                drained.get(Math.max(0, maxWait.toMillis()), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                Set<Long> running = Set.of();
+                try {
+                    running =
+                            loop.submit(() -> c.tiering().commitsInFlight())
+                                    .get(5, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // the loop is stuck: the log line below just names no table
+                }
+                LOG.warn(
+                        "lake commits of tables {} still run after waiting {}; abandoning them,"
+                                + " their outcome is read from the lake at the next start",
+                        running,
+                        maxWait);
             } catch (Exception e) {
-                LOG.debug("could not release parked table requests before closing", e);
+                LOG.debug("could not wait for lake commits before closing", e);
             }
         }
         loop.close();
         lakeIo.close();
         maintenanceIo.close();
-        failPending(null);
+        // answers the loop already gave go out before what still waits is failed
         replies.shutdown();
+        try {
+            replies.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        failPending(null);
     }
 }

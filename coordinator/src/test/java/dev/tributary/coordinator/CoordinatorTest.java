@@ -280,7 +280,7 @@ class CoordinatorTest {
                             });
             assertThat(commit).isNotDone();
 
-            c.close();
+            c.close(Duration.ofMillis(300)); // the hung commit is abandoned after the wait
 
             assertThat(cause(commit::join))
                     .isInstanceOf(dev.tributary.common.exception.RetriableException.class)
@@ -291,6 +291,121 @@ class CoordinatorTest {
         } finally {
             c.close();
             store.close();
+        }
+    }
+
+    @Test
+    @DisplayName("close waits for a lake commit in flight, which is recorded and answered")
+    void closeWaitsForLakeCommitsInFlight() throws Exception {
+        ManualClock clock = new ManualClock(1_000_000);
+        FakeBuckets buckets = new FakeBuckets();
+        java.util.concurrent.CountDownLatch inLake = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        FakeLake slowLake =
+                new FakeLake() {
+                    @Override
+                    public synchronized dev.tributary.lake.api.commit.LakeCommitResult commit(
+                            TablePath path,
+                            List<byte[]> results,
+                            dev.tributary.lake.api.commit.TieringSnapshotProperties p) {
+                        inLake.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException("interrupted");
+                        }
+                        return super.commit(path, results, p);
+                    }
+                };
+        FileMetadataStore store = FileMetadataStore.open(dir);
+        Coordinator c = Coordinator.start(new Configuration(), clock, store, buckets, slowLake);
+        long tableId;
+        try {
+            c.createDatabase("db", null, false).join();
+            TableDescriptor d =
+                    TableDescriptor.builder(
+                                    Schema.newBuilder().column("id", DataTypes.INT()).build())
+                            .bucketCount(2)
+                            .property("table.datalake.enabled", "true")
+                            .property("table.datalake.freshness", "1min")
+                            .build();
+            TableInfo t = c.createTable(TablePath.of("db", "t"), d, false).join();
+            TableInfo other = c.createTable(TablePath.of("db", "u"), d, false).join();
+            tableId = t.tableId();
+            c.registerJob("job", null).join();
+            buckets.write(tableId, 0, 3);
+            buckets.write(other.tableId(), 0, 2);
+            clock.advance(Duration.ofMinutes(1));
+            sync(c);
+            RoundPlan p =
+                    c.heartbeat(new HeartbeatRequest("job", null, List.of(), List.of(), true))
+                            .join()
+                            .plan();
+            RoundPlan q =
+                    c.heartbeat(new HeartbeatRequest("job", null, List.of(), List.of(), true))
+                            .join()
+                            .plan();
+            if (p.tableId() != tableId) {
+                RoundPlan swap = p;
+                p = q;
+                q = swap;
+            }
+            var commit =
+                    c.commit(
+                            CommitRequest.of(
+                                    "job",
+                                    tableId,
+                                    p.epoch(),
+                                    p.roundId(),
+                                    Map.of(0, 3L),
+                                    List.of(new byte[] {1}),
+                                    null,
+                                    false));
+            assertThat(inLake.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            java.util.concurrent.CompletableFuture<Void> closed =
+                    java.util.concurrent.CompletableFuture.runAsync(
+                            () -> c.close(Duration.ofSeconds(30)));
+            Thread.sleep(300);
+            assertThat(closed).as("close waits for the lake commit").isNotDone();
+            // a commit that has not started by now is not started any more
+            RoundPlan late = q;
+            assertThat(
+                            cause(
+                                    () ->
+                                            c.commit(
+                                                            CommitRequest.of(
+                                                                    "job",
+                                                                    late.tableId(),
+                                                                    late.epoch(),
+                                                                    late.roundId(),
+                                                                    Map.of(0, 2L),
+                                                                    List.of(new byte[] {2}),
+                                                                    null,
+                                                                    false))
+                                                    .join()))
+                    .isInstanceOf(dev.tributary.common.exception.RetriableException.class)
+                    .hasMessageContaining("shutting down");
+
+            release.countDown();
+            closed.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(commit.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the job got the commit's answer")
+                    .isPositive();
+            assertThat(slowLake.commits()).hasSize(1);
+        } finally {
+            release.countDown();
+            c.close(Duration.ZERO);
+            store.close();
+        }
+        try (FileMetadataStore reopened = FileMetadataStore.open(dir);
+                Coordinator again =
+                        Coordinator.start(
+                                new Configuration(), clock, reopened, buckets, slowLake)) {
+            assertThat(again.tableStatus(tableId).join().orElseThrow().tieredOffsets())
+                    .as("the commit's outcome was recorded before the coordinator closed")
+                    .containsEntry(0, 3L);
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.OutOfOrderSequenceException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
@@ -11,7 +12,9 @@ import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.error.ServerInternalException;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +55,8 @@ class ErrorCodeTest {
             }
         }
         assertThat(ErrorCode.forThrowable(new DiskFull())).isSameAs(ErrorCode.STORAGE);
+        assertThat(ErrorCode.forThrowable(new OutOfOrderSequenceException("gap")))
+                .isSameAs(ErrorCode.OUT_OF_ORDER_SEQUENCE);
         assertThat(
                         ErrorCode.forThrowable(
                                 new dev.tributary.common.exception.PartitionNotFoundException("p")))
@@ -75,5 +80,38 @@ class ErrorCodeTest {
                 .isInstanceOf(ServerInternalException.class);
         assertThat(GrpcErrors.fromThrowable(new FencedException("f")))
                 .isInstanceOf(FencedException.class);
+    }
+
+    /**
+     * Found by the fault soak: a write whose connection broke mid-call (the proxy reset it, the
+     * server was killed) failed with UNKNOWN "channel closed", which was not retriable, so the
+     * writer gave its rows up as failed although a retry was safe (T42). Transport failures caused
+     * by I/O are retriable whatever status gRPC gives them.
+     */
+    @Test
+    void aConnectionThatBrokeMidCallIsRetriableWhateverItsStatus() {
+        for (Status broken :
+                List.of(
+                        Status.UNKNOWN.withDescription("channel closed"),
+                        Status.INTERNAL.withDescription("Encountered end-of-stream mid-frame"),
+                        Status.CANCELLED.withDescription("RST_STREAM"))) {
+            StatusRuntimeException e =
+                    broken.withCause(new java.nio.channels.ClosedChannelException())
+                            .asRuntimeException();
+            assertThat(GrpcErrors.fromThrowable(e))
+                    .as("%s", broken)
+                    .isInstanceOf(RetriableException.class)
+                    .hasMessageContaining("connection to the server broke");
+        }
+        // without an I/O cause the same statuses stay what they were
+        assertThat(
+                        GrpcErrors.fromThrowable(
+                                Status.UNKNOWN.withDescription("x").asRuntimeException()))
+                .isInstanceOf(ServerInternalException.class);
+        // a typed error from the server stays typed, whatever caused it there
+        StatusRuntimeException typed =
+                GrpcErrors.toStatus(
+                        new StorageException("disk gone", new java.io.IOException("EIO")));
+        assertThat(GrpcErrors.fromThrowable(typed)).isInstanceOf(StorageException.class);
     }
 }

@@ -1,6 +1,9 @@
 package dev.tributary.server;
 
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.spi.LakeCommitStep;
+import io.grpc.ServerInterceptor;
+import java.util.List;
 
 /**
  * A component that runs inside the server and follows its table lifecycle: the seam for lake table
@@ -14,6 +17,23 @@ import dev.tributary.coordinator.metadata.TableInfo;
  * change stays). Keep them quick or hand work to an own thread.
  */
 public interface ServerExtension extends AutoCloseable {
+
+    /**
+     * Interceptors wrapped around every gRPC service of the server (inside authentication), e.g.
+     * for auditing or fault injection; asked once, before the server binds its port.
+     */
+    default List<ServerInterceptor> rpcInterceptors() {
+        return List.of();
+    }
+
+    /**
+     * The lake commit step the coordinator uses, given the server's own; an extension may wrap it
+     * (e.g. to audit commits, or to inject faults in tests). Asked once, before the coordinator
+     * starts.
+     */
+    default LakeCommitStep lakeCommitStep(LakeCommitStep step) {
+        return step;
+    }
 
     /** Called once when the server has bound its ports and recovered every table. */
     default void start(ServerContext context) throws Exception {}

@@ -47,6 +47,7 @@ import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.log.LogOptions;
 import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -86,6 +87,7 @@ public final class TributaryServer implements AutoCloseable {
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private DataDirLock dataDirLock;
     private BucketStore store;
     private MetadataStore metadata;
     private LakeStorage lake;
@@ -116,7 +118,8 @@ public final class TributaryServer implements AutoCloseable {
      * Starts a server.
      *
      * @throws InvalidConfigException for an invalid option (nothing is started)
-     * @throws StorageException when the data directory or a port cannot be used
+     * @throws StorageException when the data directory or a port cannot be used, e.g. because
+     *     another server holds the data directory
      */
     public static TributaryServer start(
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
@@ -128,6 +131,7 @@ public final class TributaryServer implements AutoCloseable {
                         LogOptions.SEGMENT_SIZE,
                         LogOptions.INDEX_INTERVAL,
                         LogOptions.FLUSH_POLICY,
+                        LogOptions.WRITER_STATE_EXPIRATION,
                         KvOptions.SNAPSHOT_INTERVAL,
                         KvOptions.SNAPSHOT_NUM_RETAINED,
                         KvOptions.LEASE_TIMEOUT));
@@ -149,6 +153,8 @@ public final class TributaryServer implements AutoCloseable {
 
     private void startAll(Clock clock, List<ServerExtension> exts) throws IOException {
         Files.createDirectories(dataDir);
+        // before anything touches the directory: a second server must fail here
+        dataDirLock = DataDirLock.acquire(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
         metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
         lakeConf = lakeConfiguration(conf, dataDir);
@@ -156,6 +162,11 @@ public final class TributaryServer implements AutoCloseable {
         RoundObservations observed = new RoundObservations(clock);
         LakeCommitStep lakeStep =
                 lake == null ? null : observed.timing(new LakeCommitStepImpl(lake));
+        if (lakeStep != null) {
+            for (ServerExtension e : exts) {
+                lakeStep = e.lakeCommitStep(lakeStep);
+            }
+        }
         TableCatalog catalog = new TableCatalog();
         LakeTables lakeTables = new LakeTables(lake);
         coordinator =
@@ -224,11 +235,16 @@ public final class TributaryServer implements AutoCloseable {
                         // HTTP/2 window updates
                         .flowControlWindow(16 << 20)
                         .maxInboundMessageSize(64 << 20);
+        // the last interceptor runs first: authentication before any extension's
+        List<ServerInterceptor> interceptors = new ArrayList<>();
+        for (ServerExtension e : extensions) {
+            interceptors.addAll(e.rpcInterceptors());
+        }
+        if (auth != null) {
+            interceptors.add(auth);
+        }
         for (BindableService svc : services) {
-            builder.addService(
-                    auth == null
-                            ? svc.bindService()
-                            : ServerInterceptors.intercept(svc.bindService(), auth));
+            builder.addService(ServerInterceptors.intercept(svc.bindService(), interceptors));
         }
         try {
             grpc = builder.build().start();
@@ -487,13 +503,22 @@ public final class TributaryServer implements AutoCloseable {
                 // after the sampler stopped: the file holds the last sample taken
                 lagSaver.save();
             }
-            quietly(coordinator);
+            if (coordinator != null) {
+                // lake commits still running finish and are recorded before the metadata closes
+                try {
+                    coordinator.close(conf.get(ServerOptions.SHUTDOWN_TIMEOUT));
+                } catch (RuntimeException e) {
+                    LOG.warn("error while closing the coordinator", e);
+                }
+            }
             quietly(metadata);
             quietly(store);
             quietly(lake);
             if (metrics != null) {
                 metrics.close();
             }
+            // last: the directory is free only once nothing writes to it any more
+            quietly(dataDirLock);
             LOG.info("Tributary server stopped");
         } finally {
             terminated.countDown();

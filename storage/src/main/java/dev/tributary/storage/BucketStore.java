@@ -82,6 +82,7 @@ public final class BucketStore implements AutoCloseable {
                 LogOptions.FLUSH_POLICY,
                 LogOptions.TTL,
                 LogOptions.RETENTION_SIZE,
+                LogOptions.WRITER_STATE_EXPIRATION,
                 LakeTableOptions.DATALAKE_ENABLED,
                 KvOptions.SNAPSHOT_INTERVAL,
                 KvOptions.SNAPSHOT_NUM_RETAINED,
@@ -117,6 +118,7 @@ public final class BucketStore implements AutoCloseable {
         conf.get(LogOptions.SEGMENT_SIZE);
         conf.get(LogOptions.INDEX_INTERVAL);
         conf.get(LogOptions.FLUSH_POLICY);
+        conf.get(LogOptions.WRITER_STATE_EXPIRATION);
         conf.get(KvOptions.LEASE_TIMEOUT);
         return new BucketStore(dataDir, conf, clock, flushExecutor);
     }
@@ -382,10 +384,11 @@ public final class BucketStore implements AutoCloseable {
     }
 
     /**
-     * One retention pass over every bucket: deletes log segments past {@code table.log.ttl} or
-     * beyond {@code table.log.retention-size} (gated by the tiered offset and, for primary-key
-     * tables, by the oldest kept snapshot), and KV snapshots beyond {@code
-     * kv.snapshot.num-retained} that no live lease holds.
+     * One retention pass over every bucket: forgets idempotent writers idle longer than {@code
+     * server.writer.state-expiration}, deletes log segments past {@code table.log.ttl} or beyond
+     * {@code table.log.retention-size} (gated by the tiered offset and, for primary-key tables, by
+     * the oldest kept snapshot), and KV snapshots beyond {@code kv.snapshot.num-retained} that no
+     * live lease holds.
      */
     public RetentionResult runRetention() {
         RetentionResult total = new RetentionResult(0, 0, 0);

@@ -111,7 +111,8 @@ final class TableStore implements AutoCloseable {
                 new LogBucket.Config(
                         conf.get(LogOptions.SEGMENT_SIZE).bytes(),
                         (int) conf.get(LogOptions.INDEX_INTERVAL).bytes(),
-                        conf.get(LogOptions.FLUSH_POLICY));
+                        conf.get(LogOptions.FLUSH_POLICY),
+                        conf.get(LogOptions.WRITER_STATE_EXPIRATION).toMillis());
         long leaseNanos = conf.get(KvOptions.LEASE_TIMEOUT).toNanos();
         Bucket[] buckets = new Bucket[descriptor.bucketCount()];
         try {
@@ -238,19 +239,26 @@ final class TableStore implements AutoCloseable {
             absentDeletes = written == null ? AppendResult.NONE : written.absentDeletes();
         }
         if (appended == null) {
-            long end = b.log.writtenEndOffset();
-            appended = new LogBucket.Appended(end, end, b.log.awaitDurable(end));
+            appended =
+                    b.log.appendNothing(
+                            batch.writerId(),
+                            batch.sequence(),
+                            clock.currentTimeMillis(),
+                            AppendResult.NONE);
         }
         long base = appended.baseOffset();
         long end = appended.endOffset();
         int[] absent = absentDeletes;
-        return appended.durable().thenApply(v -> new AppendResult(b.id, base, end, absent));
+        boolean duplicate = appended.duplicate();
+        return appended.durable()
+                .thenApply(v -> new AppendResult(b.id, base, end, absent, duplicate));
     }
 
     private LogBucket.Appended appendLog(Bucket b, WriteBatch batch, SchemaVersion sv) {
         WriteBatch.Reader r = batch.reader(sv.schema());
         LogBatchBuilder builder =
-                new LogBatchBuilder(sv.id(), batch.sizeInBytes() + 2 * batch.recordCount());
+                new LogBatchBuilder(sv.id(), batch.sizeInBytes() + 2 * batch.recordCount())
+                        .writer(batch.writerId(), batch.sequence());
         long ts = clock.currentTimeMillis();
         BinaryWriter scratch =
                 routing == null && partitionCheck == null ? null : new BinaryWriter(32);
@@ -263,7 +271,7 @@ final class TableStore implements AutoCloseable {
         if (builder.recordCount() == 0) {
             return null;
         }
-        return b.log.append(builder.build());
+        return b.log.append(builder.build(), AppendResult.NONE);
     }
 
     private KvWritten writeKv(Bucket b, WriteBatch batch, SchemaVersion sv) {
@@ -289,7 +297,17 @@ final class TableStore implements AutoCloseable {
         if (n == 0) {
             return null;
         }
-        return b.kv.write(new KvWrites(sv.id(), n, kinds, keys, batch.toBytes(), offsets, lengths));
+        return b.kv.write(
+                new KvWrites(
+                        sv.id(),
+                        n,
+                        kinds,
+                        keys,
+                        batch.toBytes(),
+                        offsets,
+                        lengths,
+                        batch.writerId(),
+                        batch.sequence()));
     }
 
     /**
@@ -353,6 +371,7 @@ final class TableStore implements AutoCloseable {
         int numRetained = conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
         RetentionResult total = new RetentionResult(0, 0, 0);
         for (Bucket b : buckets) {
+            b.log.expireWriters(now);
             long gate = Long.MAX_VALUE;
             if (lake) {
                 gate = Math.max(0, b.tieredOffset);

@@ -161,7 +161,7 @@ class BadInputTest {
     /** A delete with a NULL key, encoded by hand (the builder would refuse it). */
     private static WriteBatch rawDelete(Schema schema) {
         dev.tributary.common.io.BinaryWriter w = new dev.tributary.common.io.BinaryWriter();
-        w.writeByte(WriteBatch.MAGIC);
+        w.writeByte(WriteBatch.MAGIC_V1); // as a client before T42 encoded it
         w.writeLong(PK_TABLE);
         w.writeInt(0);
         w.writeInt(1);
@@ -197,7 +197,7 @@ class BadInputTest {
     private static WriteBatch rawKind(
             long table, dev.tributary.common.record.WriteKind kind, Schema schema, Row row) {
         dev.tributary.common.io.BinaryWriter w = new dev.tributary.common.io.BinaryWriter();
-        w.writeByte(WriteBatch.MAGIC);
+        w.writeByte(WriteBatch.MAGIC_V1); // as a client before T42 encoded it
         w.writeLong(table);
         w.writeInt(0);
         w.writeInt(1);

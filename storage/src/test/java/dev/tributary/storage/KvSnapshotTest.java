@@ -123,6 +123,44 @@ class KvSnapshotTest {
     }
 
     @Test
+    void T9_aLeaseSurvivesARestartAndLapsesOneTimeoutAfterIt() {
+        upsert(0, 10, "a");
+        KvSnapshotInfo first = store.snapshot(BUCKET);
+        SnapshotLease lease = store.leaseSnapshot(BUCKET, first.snapshotId());
+        SnapshotLease other = store.leaseSnapshot(BUCKET, first.snapshotId());
+        store.releaseLease(BUCKET, other.leaseId());
+        upsert(0, 10, "b");
+        KvSnapshotInfo second = store.snapshot(BUCKET);
+        store.close();
+        clock.advance(Duration.ofMinutes(5)); // longer than the timeout: the server was down
+
+        store = BucketStore.open(dir, conf, clock);
+        store.openTable(TABLE, descriptor, 0, PK_SCHEMA);
+        assertThat(store.runRetention().snapshotsDeleted()).isZero();
+        assertThat(store.listSnapshots(BUCKET)).containsExactly(first, second);
+        // the reader renews after the restart and goes on reading
+        clock.advance(Duration.ofSeconds(20));
+        store.renewLease(BUCKET, lease.leaseId());
+        assertThat(rows(first.snapshotId())).hasSize(10);
+        assertThatThrownBy(() -> store.renewLease(BUCKET, other.leaseId()))
+                .as("a released lease stays released")
+                .isInstanceOf(NotFoundException.class);
+        // lease ids are not reused after a restart
+        assertThat(store.leaseSnapshot(BUCKET, second.snapshotId()).leaseId())
+                .isGreaterThan(other.leaseId());
+
+        store.close();
+        store = BucketStore.open(dir, conf, clock);
+        store.openTable(TABLE, descriptor, 0, PK_SCHEMA);
+        // a reader that never came back: one timeout after this restart the snapshot can go
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(store.runRetention().snapshotsDeleted()).isZero();
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(store.runRetention().snapshotsDeleted()).isEqualTo(1);
+        assertThat(store.listSnapshots(BUCKET)).containsExactly(second);
+    }
+
+    @Test
     void snapshotsAreTakenOnTheIntervalOnlyWhenTheBucketChanged() {
         upsert(0, 3, "a");
         assertThat(store.maybeSnapshot()).isEmpty();

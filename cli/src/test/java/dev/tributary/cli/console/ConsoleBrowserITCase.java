@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.logging.LogEntry;
@@ -129,7 +130,7 @@ class ConsoleBrowserITCase {
                 browser.get(base + "/");
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> plotted(browser, "shop.clicks") == clickSamples);
-                checkOverview(browser, api, committed, failing);
+                onAStableRender(() -> checkOverview(browser, api, committed, failing));
                 save(browser, shots, "overview.png");
 
                 browser.findElement(By.linkText("shop.clicks")).click();
@@ -140,7 +141,7 @@ class ConsoleBrowserITCase {
                                                         .size()
                                                 > 0);
                 assertThat(browser.getCurrentUrl()).endsWith("/tables/shop.clicks");
-                checkCommittedTable(browser, committed, clickSamples);
+                onAStableRender(() -> checkCommittedTable(browser, committed, clickSamples));
                 save(browser, shots, "table.png");
 
                 // the page asks only for newer samples and adds them to its plot
@@ -151,7 +152,7 @@ class ConsoleBrowserITCase {
                 browser.get(base + "/tables/shop.broken");
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> !browser.findElements(By.id("failures")).isEmpty());
-                checkFailingTable(browser, failing);
+                onAStableRender(() -> checkFailingTable(browser, failing));
                 save(browser, shots, "failing-table.png");
 
                 assertNoBrowserErrors(browser);
@@ -321,7 +322,29 @@ class ConsoleBrowserITCase {
         List<WebElement> line =
                 browser.findElements(
                         By.cssSelector(".chart[data-table='" + table + "'] polyline.lag"));
-        return line.isEmpty() ? -1 : Integer.parseInt(line.get(0).getAttribute("data-samples"));
+        try {
+            return line.isEmpty() ? -1 : Integer.parseInt(line.get(0).getAttribute("data-samples"));
+        } catch (StaleElementReferenceException rerendered) {
+            return -1;
+        }
+    }
+
+    /**
+     * Runs checks that read several elements. The page replaces its view on every poll, so an
+     * element found just before a refresh goes stale; the checks then run again on the new render
+     * (the data is the same: the server's clock only moves when the test moves it).
+     */
+    private static void onAStableRender(Runnable checks) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                checks.run();
+                return;
+            } catch (StaleElementReferenceException rerendered) {
+                if (attempt == 5) {
+                    throw rerendered;
+                }
+            }
+        }
     }
 
     private static List<double[]> points(ChromeDriver browser, String css) {

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
  * backoff, up to a retry budget. The bytes are re-sent unchanged.
  *
  * <p>A retry after an ambiguous failure (the server may have applied the batch before the
- * connection broke) can duplicate an appended batch: at-least-once, like any client without
- * idempotent producers.
+ * connection broke) is safe when the batch carries a writer id and sequence (T42): the server
+ * answers a batch it already appended with its first offsets. Without them a retry may append the
+ * batch twice.
  */
 final class BatchSender {
     private static final long MAX_BACKOFF_MILLIS = 5_000;

@@ -42,7 +42,7 @@ import java.util.function.Supplier;
 public final class RpcClient implements AutoCloseable {
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
 
-    private final ManagedChannel channel;
+    private volatile ManagedChannel channel;
     private final NioEventLoopGroup eventLoop;
     private final ExecutorService callbacks;
     private final Duration timeout;
@@ -72,6 +72,14 @@ public final class RpcClient implements AutoCloseable {
         if (token != null && !token.isEmpty()) {
             builder.intercept(new TokenInterceptor(token));
         }
+        builder.intercept(
+                new ReconnectOnUnavailable(
+                        () -> {
+                            ManagedChannel c = channel;
+                            if (c != null) {
+                                c.resetConnectBackoff();
+                            }
+                        }));
         this.channel = builder.build();
         this.timeout = timeout;
         this.admin = AdminServiceGrpc.newBlockingStub(channel);

@@ -16,6 +16,7 @@ import dev.tributary.common.row.Row;
 import dev.tributary.rpc.proto.WriteRequest;
 import dev.tributary.rpc.proto.WriteResponse;
 import java.io.InterruptedIOException;
+import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +38,14 @@ import java.util.concurrent.TimeUnit;
  * <p>A partitioned table's rows are routed by partition first, then by bucket within the partition
  * (T30): each partition a writer has written to has its own bucket queues, created on its first
  * row, and every request names its partition.
+ *
+ * <p>Idempotence (T42, {@code client.writer.idempotence}, on by default): the core is one writer
+ * with a random 64-bit id, and numbers its batches per bucket 0, 1, 2, ... when it sends them; a
+ * retry re-sends the same bytes, so the server recognises a batch it already appended. One request
+ * in flight per bucket means only a bucket's last batch can come again, which is all the server
+ * remembers. When a batch fails for good nobody knows whether it was appended (its rows fail as in
+ * doubt), so the core continues under a new writer id with sequences from 0 instead of leaving a
+ * gap the server would refuse.
  */
 public final class WriterCore {
     private final TableInfo table;
@@ -51,9 +60,12 @@ public final class WriterCore {
     private final PartitionRouter partitionRouter;
     private final Map<String, PartitionQueues> partitions = new HashMap<>();
     private final boolean upsert;
+    private final boolean idempotent;
+    private long writerId;
     // writers of one table start on different buckets so that they do not queue behind each other
     private static final java.util.concurrent.atomic.AtomicInteger WRITER_COUNT =
             new java.util.concurrent.atomic.AtomicInteger();
+    private static final SecureRandom WRITER_IDS = new SecureRandom();
     private int stickyBucket;
     private boolean closed;
     private int holders;
@@ -94,6 +106,25 @@ public final class WriterCore {
         this.stickyBucket = Math.floorMod(WRITER_COUNT.getAndIncrement(), buckets.length);
         this.partitionRouter =
                 table.descriptor().isPartitioned() ? PartitionRouter.of(table.descriptor()) : null;
+        this.idempotent = options.get(ClientOptions.WRITER_IDEMPOTENCE);
+        this.writerId = idempotent ? newWriterId() : WriteBatch.NO_WRITER;
+    }
+
+    /**
+     * A random non-zero id: 64 random bits make two writers of one bucket sharing an id within the
+     * state expiration practically impossible, without a round trip to allocate one.
+     */
+    private static long newWriterId() {
+        long id;
+        do {
+            id = WRITER_IDS.nextLong();
+        } while (id == WriteBatch.NO_WRITER);
+        return id;
+    }
+
+    /** The writer id the next batches are sent under ({@link WriteBatch#NO_WRITER} when off). */
+    public synchronized long writerId() {
+        return writerId;
     }
 
     public TableInfo table() {
@@ -256,6 +287,10 @@ public final class WriterCore {
 
     private synchronized void onDone(BucketQueue bucket, OpenBatch batch, Throwable error) {
         bucket.inFlight = false;
+        if (error != null && idempotent) {
+            // the failed batch may or may not be in the log: its sequence is burnt either way
+            writerId = newWriterId();
+        }
         if (error != null && firstFailure == null) {
             Throwable cause =
                     error instanceof CompletionException && error.getCause() != null
@@ -338,6 +373,8 @@ public final class WriterCore {
         OpenBatch sending;
         boolean inFlight;
         boolean sealedSinceSticky;
+        long sequenceWriter = WriteBatch.NO_WRITER;
+        long nextSequence;
 
         BucketQueue(String partition, int bucket) {
             this.partition = partition;
@@ -405,6 +442,13 @@ public final class WriterCore {
             OpenBatch batch = sealed.poll();
             inFlight = true;
             sending = batch;
+            if (idempotent) {
+                if (sequenceWriter != writerId) {
+                    sequenceWriter = writerId;
+                    nextSequence = 0;
+                }
+                batch.builder.writer(writerId, nextSequence++);
+            }
             WriteBatch wb = batch.builder.build();
             WriteRequest.Builder request =
                     WriteRequest.newBuilder()

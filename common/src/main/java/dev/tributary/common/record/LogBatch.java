@@ -14,34 +14,51 @@ import java.util.zip.CRC32C;
  * A view of one stored record batch, the unit of the log. The bytes are identical in segment files
  * and on the wire, so reads stream them unchanged.
  *
- * <p>Layout (little-endian):
+ * <p>Layout (little-endian), version {@value #MAGIC}:
  *
  * <pre>
  *  0  base offset       int64   offset of the first record
  *  8  length            int32   bytes after this field
- * 12  magic             int8    format version, {@value #MAGIC}
+ * 12  magic             int8    format version
  * 13  crc               uint32  CRC32C of bytes [17, end)
  * 17  schema id         int32
  * 21  record count      int32   >= 1
  * 25  first timestamp   int64   epoch millis of the first record
  * 33  last timestamp    int64   epoch millis of the last record
- * 41  change types      int8[record count]
+ * 41  writer id         int64   the writer whose write batch this is, 0 for none
+ * 49  writer sequence   int64   that write batch's sequence in its bucket, -1 for none
+ * 57  change types      int8[record count]
  *  .. records           per record: timestamp delta from the first (zig-zag varint),
  *                       row length (varint), row ({@link RowCodec})
  * </pre>
  *
+ * <p>Version {@value #MAGIC_V1} (logs written before idempotent writers, T42) has no writer fields:
+ * its change types start at byte 41, and it reads as writer 0, sequence -1. The first 41 bytes are
+ * the same in both versions, so framing ({@link #sizeAt}, {@link #recordCount()}, the offsets and
+ * timestamps) needs only {@link #MIN_HEADER_SIZE} bytes whatever the version.
+ *
  * <p>The base offset is outside the checksum so the store can assign it after encoding; recovery
- * checks offsets for continuity instead.
+ * checks offsets for continuity instead. The writer fields are inside it: the store rebuilds each
+ * writer's last sequence from them when it recovers a log.
  */
 public final class LogBatch {
-    /** Format version byte. */
-    public static final byte MAGIC = 1;
+    /** The format version builders write: with writer id and sequence. */
+    public static final byte MAGIC = 2;
+
+    /** The first format version, without the writer fields; still read. */
+    public static final byte MAGIC_V1 = 1;
 
     /** Bytes before the length field's coverage starts: base offset and length. */
     public static final int LOG_OVERHEAD = 12;
 
-    /** Size of the fixed header, before the change types. */
-    public static final int HEADER_SIZE = 41;
+    /**
+     * The header bytes every version shares (framing, count, timestamps): enough to walk a log
+     * without knowing the version.
+     */
+    public static final int MIN_HEADER_SIZE = 41;
+
+    /** Size of the fixed header of version {@value #MAGIC}, before the change types. */
+    public static final int HEADER_SIZE = 57;
 
     static final int BASE_OFFSET_POS = 0;
     static final int LENGTH_POS = 8;
@@ -52,6 +69,8 @@ public final class LogBatch {
     static final int COUNT_POS = 21;
     static final int FIRST_TS_POS = 25;
     static final int LAST_TS_POS = 33;
+    static final int WRITER_ID_POS = 41;
+    static final int WRITER_SEQUENCE_POS = 49;
 
     private final byte[] buf;
     private final int start;
@@ -70,13 +89,17 @@ public final class LogBatch {
      * @throws CorruptDataException if the header is truncated or impossible
      */
     public static LogBatch wrap(byte[] buf, int offset, int available) {
-        if (available < HEADER_SIZE) {
+        if (available < MIN_HEADER_SIZE) {
             throw new CorruptDataException(
-                    "truncated log batch: " + available + " bytes, header needs " + HEADER_SIZE);
+                    "truncated log batch: "
+                            + available
+                            + " bytes, header needs "
+                            + MIN_HEADER_SIZE);
         }
         int length = readInt(buf, offset + LENGTH_POS);
         int count = readInt(buf, offset + COUNT_POS);
-        if (length < HEADER_SIZE - LOG_OVERHEAD || count < 1 || count > length) {
+        int header = headerSize(buf[offset + MAGIC_POS]);
+        if (length < header - LOG_OVERHEAD || count < 1 || count > length) {
             throw new CorruptDataException(
                     "malformed log batch header at byte "
                             + offset
@@ -134,6 +157,24 @@ public final class LogBatch {
         return buf[start + MAGIC_POS];
     }
 
+    /**
+     * The fixed header size of a batch of format {@code magic}: where its change types start. An
+     * unknown version counts as the newest (such a batch fails {@link #ensureValid()}).
+     */
+    public static int headerSize(byte magic) {
+        return magic == MAGIC_V1 ? MIN_HEADER_SIZE : HEADER_SIZE;
+    }
+
+    /** The id of the writer whose write batch produced this batch; 0 for none (and version 1). */
+    public long writerId() {
+        return magic() == MAGIC_V1 ? 0L : readLong(buf, start + WRITER_ID_POS);
+    }
+
+    /** That write batch's sequence number in its bucket; -1 for none (and version 1). */
+    public long writerSequence() {
+        return magic() == MAGIC_V1 ? -1L : readLong(buf, start + WRITER_SEQUENCE_POS);
+    }
+
     public long firstTimestamp() {
         return readLong(buf, start + FIRST_TS_POS);
     }
@@ -161,14 +202,18 @@ public final class LogBatch {
 
     /** True if the magic is known and the checksum matches. */
     public boolean isValid() {
-        return magic() == MAGIC && checksum() == computeChecksum();
+        return isKnownMagic(magic()) && checksum() == computeChecksum();
+    }
+
+    private static boolean isKnownMagic(byte magic) {
+        return magic == MAGIC || magic == MAGIC_V1;
     }
 
     /**
      * @throws CorruptDataException naming the offsets if the batch fails {@link #isValid()}
      */
     public void ensureValid() {
-        if (magic() != MAGIC) {
+        if (!isKnownMagic(magic())) {
             throw new CorruptDataException(
                     "log batch at offset " + baseOffset() + " has unknown format " + magic());
         }
@@ -189,7 +234,7 @@ public final class LogBatch {
     }
 
     public ChangeType changeType(int index) {
-        return ChangeType.fromByteValue(buf[start + HEADER_SIZE + index]);
+        return ChangeType.fromByteValue(buf[start + headerSize(magic()) + index]);
     }
 
     /** The batch's bytes (a copy). */
@@ -247,7 +292,7 @@ public final class LogBatch {
         private final long base = baseOffset();
         private final long firstTs = firstTimestamp();
         private final int end = start + size;
-        private int pos = start + HEADER_SIZE + count;
+        private int pos = start + headerSize(magic()) + count;
         private int index = -1;
         private long timestamp;
         private int rowOffset;

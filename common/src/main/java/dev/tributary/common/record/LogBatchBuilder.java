@@ -19,6 +19,8 @@ public final class LogBatchBuilder {
     private int count;
     private long firstTimestamp;
     private long lastTimestamp;
+    private long writerId;
+    private long writerSequence = -1;
 
     /**
      * @param schemaId the schema id the rows are encoded under
@@ -58,6 +60,17 @@ public final class LogBatchBuilder {
         return count;
     }
 
+    /**
+     * Records that these records come from batch {@code sequence} of writer {@code writerId} (see
+     * {@link WriteBatch#writerId()}), so that the store can rebuild the writer's last sequence from
+     * its log. Default: no writer (0, -1).
+     */
+    public LogBatchBuilder writer(long writerId, long sequence) {
+        this.writerId = writerId;
+        this.writerSequence = sequence;
+        return this;
+    }
+
     /** The size {@link #build()} will return. */
     public int sizeInBytes() {
         return LogBatch.HEADER_SIZE + count + records.position();
@@ -81,6 +94,8 @@ public final class LogBatchBuilder {
         LogBatch.writeInt(out, LogBatch.COUNT_POS, count);
         LogBatch.writeLong(out, LogBatch.FIRST_TS_POS, firstTimestamp);
         LogBatch.writeLong(out, LogBatch.LAST_TS_POS, lastTimestamp);
+        LogBatch.writeLong(out, LogBatch.WRITER_ID_POS, writerId);
+        LogBatch.writeLong(out, LogBatch.WRITER_SEQUENCE_POS, writerSequence);
         System.arraycopy(changeTypes, 0, out, LogBatch.HEADER_SIZE, count);
         System.arraycopy(
                 records.buffer(), 0, out, LogBatch.HEADER_SIZE + count, records.position());

@@ -14,28 +14,58 @@ import java.util.List;
  * Row}) encoded under one schema id. Build one with {@link #builder}; ship {@link #toBytes()}; the
  * server re-reads it with {@link #fromBytes} and {@link #reader}.
  *
- * <p>Encoding (little-endian): magic byte {@value #MAGIC}, table id (int64), bucket (int32), schema
- * id (int32), record count (int32), then per record a kind byte and the row in {@link RowCodec}
- * form.
+ * <p>Encoding (little-endian): magic byte (the format version), table id (int64), bucket (int32),
+ * schema id (int32), record count (int32); from version 2 on the writer id (int64) and the writer's
+ * sequence number for this bucket (int64); then per record a kind byte and the row in {@link
+ * RowCodec} form. Builders write version {@value #MAGIC}; {@link #fromBytes} also reads version
+ * {@value #MAGIC_V1} (clients from before idempotent writers), whose batches have no writer.
+ *
+ * <p>The writer id and sequence make retries idempotent (T42): the server keeps the last sequence
+ * it appended per (writer, bucket) and answers a batch it already appended with the first answer
+ * instead of appending it again. {@link #NO_WRITER} turns that off for a batch.
  */
 public final class WriteBatch {
-    /** Format version byte. */
-    public static final byte MAGIC = 1;
+    /** The format version builders write: with writer id and sequence. */
+    public static final byte MAGIC = 2;
 
-    static final int HEADER_SIZE = 1 + 8 + 4 + 4 + 4;
+    /** The first format version, without writer id and sequence; still read. */
+    public static final byte MAGIC_V1 = 1;
+
+    /** The writer id of a batch that does not take part in duplicate detection. */
+    public static final long NO_WRITER = 0L;
+
+    /** The sequence of a batch without a writer. */
+    public static final long NO_SEQUENCE = -1L;
+
+    static final int HEADER_SIZE_V1 = 1 + 8 + 4 + 4 + 4;
+    static final int HEADER_SIZE = HEADER_SIZE_V1 + 8 + 8;
 
     private final byte[] bytes;
     private final long tableId;
     private final int bucket;
     private final int schemaId;
     private final int recordCount;
+    private final long writerId;
+    private final long sequence;
+    private final int headerSize;
 
-    WriteBatch(byte[] bytes, long tableId, int bucket, int schemaId, int recordCount) {
+    WriteBatch(
+            byte[] bytes,
+            long tableId,
+            int bucket,
+            int schemaId,
+            int recordCount,
+            long writerId,
+            long sequence,
+            int headerSize) {
         this.bytes = bytes;
         this.tableId = tableId;
         this.bucket = bucket;
         this.schemaId = schemaId;
         this.recordCount = recordCount;
+        this.writerId = writerId;
+        this.sequence = sequence;
+        this.headerSize = headerSize;
     }
 
     /**
@@ -53,25 +83,56 @@ public final class WriteBatch {
      * @throws InvalidInputException if the header is malformed
      */
     public static WriteBatch fromBytes(byte[] bytes) {
-        if (bytes == null || bytes.length < HEADER_SIZE) {
+        if (bytes == null || bytes.length < HEADER_SIZE_V1) {
             throw new InvalidInputException(
                     "malformed write batch: "
                             + (bytes == null ? "null" : bytes.length + " bytes")
                             + ", need at least a "
-                            + HEADER_SIZE
+                            + HEADER_SIZE_V1
                             + "-byte header; build batches with WriteBatch.builder");
         }
         BinaryReader in = new BinaryReader(bytes);
         byte magic = in.readByte();
-        if (magic != MAGIC) {
+        if (magic != MAGIC && magic != MAGIC_V1) {
             throw new InvalidInputException(
-                    "unsupported write batch version " + magic + "; this server reads " + MAGIC);
+                    "unsupported write batch version "
+                            + magic
+                            + "; this server reads versions "
+                            + MAGIC_V1
+                            + " and "
+                            + MAGIC);
+        }
+        int headerSize = magic == MAGIC_V1 ? HEADER_SIZE_V1 : HEADER_SIZE;
+        if (bytes.length < headerSize) {
+            throw new InvalidInputException(
+                    "malformed write batch: "
+                            + bytes.length
+                            + " bytes, version "
+                            + magic
+                            + " needs a "
+                            + headerSize
+                            + "-byte header");
         }
         long tableId = in.readLong();
         int bucket = in.readInt();
         int schemaId = in.readInt();
         int count = in.readInt();
-        if (count < 0 || count > bytes.length - HEADER_SIZE) {
+        long writerId = NO_WRITER;
+        long sequence = NO_SEQUENCE;
+        if (magic != MAGIC_V1) {
+            writerId = in.readLong();
+            sequence = in.readLong();
+            if (writerId == NO_WRITER ? sequence != NO_SEQUENCE : sequence < 0) {
+                throw new InvalidInputException(
+                        "malformed write batch: writer "
+                                + writerId
+                                + " with sequence "
+                                + sequence
+                                + "; a writer's sequences start at 0, a batch without writer"
+                                + " (id 0) has sequence -1");
+            }
+        }
+        if (count < 0 || count > bytes.length - headerSize) {
             throw new InvalidInputException(
                     "malformed write batch: record count "
                             + count
@@ -79,7 +140,8 @@ public final class WriteBatch {
                             + bytes.length
                             + " bytes");
         }
-        return new WriteBatch(bytes, tableId, bucket, schemaId, count);
+        return new WriteBatch(
+                bytes, tableId, bucket, schemaId, count, writerId, sequence, headerSize);
     }
 
     public long tableId() {
@@ -96,6 +158,24 @@ public final class WriteBatch {
 
     public int recordCount() {
         return recordCount;
+    }
+
+    /** The id of the writer that sent the batch, or {@link #NO_WRITER}. */
+    public long writerId() {
+        return writerId;
+    }
+
+    /**
+     * The writer's sequence number of this batch in its bucket (0, 1, 2, ... per writer and
+     * bucket), or {@link #NO_SEQUENCE} without a writer.
+     */
+    public long sequence() {
+        return sequence;
+    }
+
+    /** The format version of the encoding ({@link #MAGIC} or {@link #MAGIC_V1}). */
+    public byte version() {
+        return bytes[0];
     }
 
     public int sizeInBytes() {
@@ -135,7 +215,7 @@ public final class WriteBatch {
         private final Schema schema;
         private final RowCodec codec;
         private final RowLayout layout;
-        private int pos = HEADER_SIZE;
+        private int pos = headerSize;
         private int index = -1;
         private WriteKind kind;
         private Row row;
@@ -252,6 +332,7 @@ public final class WriteBatch {
                 + schemaId
                 + ", records="
                 + recordCount
+                + (writerId == NO_WRITER ? "" : ", writer=" + writerId + ", sequence=" + sequence)
                 + ", bytes="
                 + bytes.length
                 + '}';

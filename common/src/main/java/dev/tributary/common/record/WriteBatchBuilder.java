@@ -18,6 +18,8 @@ public final class WriteBatchBuilder {
     private final BinaryWriter out = new BinaryWriter(4096);
     private int count;
     private boolean built;
+    private long writerId = WriteBatch.NO_WRITER;
+    private long sequence = WriteBatch.NO_SEQUENCE;
 
     WriteBatchBuilder(long tableId, int bucket, int schemaId, Schema schema) {
         this.tableId = tableId;
@@ -63,6 +65,27 @@ public final class WriteBatchBuilder {
         return count;
     }
 
+    /**
+     * Marks the batch as the {@code sequence}-th batch (from 0) of writer {@code writerId} in its
+     * bucket, so the server appends it at most once however often it is sent (T42). Without this
+     * call the batch has no writer and every send appends it.
+     *
+     * @throws IllegalArgumentException for writer id {@link WriteBatch#NO_WRITER} or a negative
+     *     sequence
+     */
+    public WriteBatchBuilder writer(long writerId, long sequence) {
+        if (writerId == WriteBatch.NO_WRITER || sequence < 0) {
+            throw new IllegalArgumentException(
+                    "a writer needs a non-zero id and a sequence >= 0, got writer "
+                            + writerId
+                            + " sequence "
+                            + sequence);
+        }
+        this.writerId = writerId;
+        this.sequence = sequence;
+        return this;
+    }
+
     /** Bytes the batch takes so far, to cap batches by size. */
     public int sizeInBytes() {
         return out.position();
@@ -77,7 +100,17 @@ public final class WriteBatchBuilder {
         out.writeInt(bucket);
         out.writeInt(schemaId);
         out.writeInt(count);
+        out.writeLong(writerId);
+        out.writeLong(sequence);
         out.position(end);
-        return new WriteBatch(out.toByteArray(), tableId, bucket, schemaId, count);
+        return new WriteBatch(
+                out.toByteArray(),
+                tableId,
+                bucket,
+                schemaId,
+                count,
+                writerId,
+                sequence,
+                WriteBatch.HEADER_SIZE);
     }
 }

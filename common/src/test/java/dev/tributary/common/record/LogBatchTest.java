@@ -143,4 +143,58 @@ class LogBatchTest {
         assertThatThrownBy(() -> new LogBatchBuilder(0, 0).build())
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void t42_writerFieldsAreCheckedAndRead() {
+        LogBatchBuilder b = new LogBatchBuilder(4, 64).writer(77L, 5);
+        b.add(ChangeType.APPEND_ONLY, 10, Row.of(1, "a"), RowCodec.of(V1));
+        byte[] bytes = b.build();
+        LogBatch batch = LogBatch.wrap(bytes, 0, bytes.length);
+        batch.ensureValid();
+        assertThat(batch.magic()).isEqualTo(LogBatch.MAGIC);
+        assertThat(batch.writerId()).isEqualTo(77L);
+        assertThat(batch.writerSequence()).isEqualTo(5);
+        bytes[LogBatch.WRITER_SEQUENCE_POS] ^= 1;
+        assertThatThrownBy(batch::ensureValid)
+                .as("the writer fields are under the checksum")
+                .isInstanceOf(CorruptDataException.class);
+    }
+
+    @Test
+    void t42_version1BatchesReadWithoutWriter() {
+        byte[] v2 =
+                batch(
+                        40,
+                        new ChangeType[] {ChangeType.INSERT, ChangeType.DELETE},
+                        new long[] {5, 6},
+                        new Row[] {Row.of(1, "a"), Row.of(1, "a")},
+                        V1);
+        // version 1: no writer fields, checksum over the rest
+        byte[] v1 = new byte[v2.length - 16];
+        System.arraycopy(v2, 0, v1, 0, LogBatch.MIN_HEADER_SIZE);
+        System.arraycopy(
+                v2,
+                LogBatch.HEADER_SIZE,
+                v1,
+                LogBatch.MIN_HEADER_SIZE,
+                v2.length - LogBatch.HEADER_SIZE);
+        v1[LogBatch.MAGIC_POS] = LogBatch.MAGIC_V1;
+        LogBatch.writeInt(v1, LogBatch.LENGTH_POS, v1.length - LogBatch.LOG_OVERHEAD);
+        CRC32C crc = new CRC32C();
+        crc.update(v1, LogBatch.CRC_START, v1.length - LogBatch.CRC_START);
+        LogBatch.writeInt(v1, LogBatch.CRC_POS, (int) crc.getValue());
+
+        LogBatch b = LogBatch.wrap(v1, 0, v1.length);
+        b.ensureValid();
+        assertThat(b.sizeInBytes()).isEqualTo(v1.length);
+        assertThat(b.writerId()).isZero();
+        assertThat(b.writerSequence()).isEqualTo(-1);
+        List<LogRecord> records = new ArrayList<>();
+        b.records(V1).forEach(records::add);
+        assertThat(records)
+                .extracting(LogRecord::changeType)
+                .containsExactly(ChangeType.INSERT, ChangeType.DELETE);
+        assertThat(records).extracting(LogRecord::offset).containsExactly(40L, 41L);
+        assertThat(records).extracting(LogRecord::timestamp).containsExactly(5L, 6L);
+    }
 }

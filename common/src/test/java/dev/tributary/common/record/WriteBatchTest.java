@@ -150,4 +150,66 @@ class WriteBatchTest {
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("version");
     }
+
+    @Test
+    void t42_writerIdAndSequenceTravelInTheHeader() {
+        WriteBatch b =
+                WriteBatch.builder(7, 3, 2, LOG)
+                        .append(Row.of(1L, "a", null, null))
+                        .writer(-99L, 12)
+                        .build();
+        WriteBatch read = WriteBatch.fromBytes(b.toBytes());
+        assertThat(read.version()).isEqualTo(WriteBatch.MAGIC);
+        assertThat(read.writerId()).isEqualTo(-99L);
+        assertThat(read.sequence()).isEqualTo(12);
+        assertThat(read.records(LOG)).hasSize(1);
+        WriteBatch none = WriteBatch.builder(7, 3, 2, LOG).build();
+        assertThat(WriteBatch.fromBytes(none.toBytes()).writerId()).isEqualTo(WriteBatch.NO_WRITER);
+        assertThat(WriteBatch.fromBytes(none.toBytes()).sequence())
+                .isEqualTo(WriteBatch.NO_SEQUENCE);
+        assertThatThrownBy(() -> WriteBatch.builder(7, 3, 2, LOG).writer(0, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> WriteBatch.builder(7, 3, 2, LOG).writer(5, -1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void t42_version1BatchesOfOlderClientsAreStillReadWithoutAWriter() {
+        WriteBatch v2 =
+                WriteBatch.builder(7, 3, 2, LOG)
+                        .append(Row.of(1L, "a", null, null))
+                        .append(Row.of(2L, "b", null, null))
+                        .build();
+        byte[] bytes = v2.toBytes();
+        // version 1: the same header without the 16 writer bytes
+        byte[] v1 = new byte[bytes.length - 16];
+        System.arraycopy(bytes, 0, v1, 0, 21);
+        System.arraycopy(bytes, 37, v1, 21, bytes.length - 37);
+        v1[0] = WriteBatch.MAGIC_V1;
+
+        WriteBatch read = WriteBatch.fromBytes(v1);
+        assertThat(read.version()).isEqualTo(WriteBatch.MAGIC_V1);
+        assertThat(read.tableId()).isEqualTo(7);
+        assertThat(read.bucket()).isEqualTo(3);
+        assertThat(read.schemaId()).isEqualTo(2);
+        assertThat(read.writerId()).isEqualTo(WriteBatch.NO_WRITER);
+        assertThat(read.sequence()).isEqualTo(WriteBatch.NO_SEQUENCE);
+        assertThat(read.records(LOG)).isEqualTo(v2.records(LOG));
+    }
+
+    @Test
+    void t42_inconsistentWriterFieldsAreInvalidInput() {
+        byte[] bytes = WriteBatch.builder(7, 3, 2, LOG).writer(5, 0).build().toBytes();
+        byte[] negative = bytes.clone();
+        java.nio.ByteBuffer.wrap(negative)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putLong(29, -3); // the sequence
+        assertThatThrownBy(() -> WriteBatch.fromBytes(negative))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("sequence -3");
+        byte[] shortV2 = Arrays.copyOf(bytes, 30);
+        assertThatThrownBy(() -> WriteBatch.fromBytes(shortV2))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("header");
+    }
 }

@@ -3,6 +3,7 @@ package dev.tributary.coordinator.tiering;
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.time.Clock;
@@ -62,6 +63,7 @@ public final class TieringManager {
     private final LakeCommitStep lake;
     private final LakeReconciler reconciler;
     private final LakeCommitRunner commits;
+    private final Executor loop;
     private final RoundPlanner planner;
     private final PartitionRegistry partitions;
     private final long epochBase;
@@ -87,6 +89,12 @@ public final class TieringManager {
     private final Map<Long, Long> issuedEpochs = new HashMap<>();
 
     private final TableWaiters waiters;
+
+    /** Set by {@link #beginShutdown}: no lake commit starts any more. */
+    private boolean shuttingDown;
+
+    /** Completes when the last in-flight lake commit ended after {@link #beginShutdown}. */
+    private final CompletableFuture<Void> commitsDrained = new CompletableFuture<>();
 
     private long pendingSeq;
 
@@ -132,6 +140,7 @@ public final class TieringManager {
         this.timers = timers;
         this.store = store;
         this.lake = lake;
+        this.loop = loop;
         this.reconciler = new LakeReconciler(lake, clock, loop, io);
         this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
         this.partitions = partitions;
@@ -515,6 +524,27 @@ public final class TieringManager {
     }
 
     /**
+     * Starts a graceful shutdown: parked table requests are answered, no new lake commit starts (a
+     * commit request fails with {@link RetriableException}), and the returned future completes once
+     * every lake commit already running has ended. Each of those delivers its outcome as usual: a
+     * commit that lands is recorded durably and answered, one that fails is answered as failed, so
+     * close does not leave a commit to land behind it.
+     */
+    public CompletableFuture<Void> beginShutdown() {
+        shuttingDown = true;
+        waiters.releaseAll();
+        if (commitsInFlight.isEmpty()) {
+            commitsDrained.complete(null);
+        }
+        return commitsDrained;
+    }
+
+    /** Ids of the tables whose lake commit I/O still runs. */
+    public Set<Long> commitsInFlight() {
+        return Set.copyOf(commitsInFlight);
+    }
+
+    /**
      * Deletes the files of write results of attempt {@code epoch} of a table that will never be
      * committed (T23). Results of the table's last committed round are never touched: a late
      * duplicate of a commit that landed may name live files.
@@ -709,6 +739,12 @@ public final class TieringManager {
         if (t.commitPending()) {
             return t.commitFuture;
         }
+        if (shuttingDown) {
+            return CompletableFuture.failedFuture(
+                    new RetriableException(
+                            "the coordinator is shutting down; commit again once it is back (the"
+                                    + " round is fenced then and the table tiered again)"));
+        }
         SortedMap<PartitionBucket, Long> offsets;
         try {
             offsets = RoundPlanner.validate(t.plan, request.bucketEndOffsets());
@@ -772,6 +808,10 @@ public final class TieringManager {
                     @Override
                     public void ended() {
                         commitsInFlight.remove(t.tableId());
+                        if (shuttingDown && commitsInFlight.isEmpty()) {
+                            // after this task, which delivers the commit's outcome
+                            loop.execute(() -> commitsDrained.complete(null));
+                        }
                     }
                 });
     }

@@ -6,6 +6,7 @@ import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.OutOfOrderSequenceException;
 import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
@@ -47,6 +48,12 @@ public enum ErrorCode {
     CORRUPT_DATA(9, CorruptDataException.class, Status.Code.DATA_LOSS, CorruptDataException::new),
     /** A server bug or an exception outside the typed hierarchy. */
     INTERNAL(10, ServerInternalException.class, Status.Code.INTERNAL, ServerInternalException::new),
+    /** An idempotent writer's batch out of sequence (T42); older clients see it as INTERNAL. */
+    OUT_OF_ORDER_SEQUENCE(
+            11,
+            OutOfOrderSequenceException.class,
+            Status.Code.FAILED_PRECONDITION,
+            OutOfOrderSequenceException::new),
     /**
      * A write or lookup named a partition that does not exist and is not created on first write
      * (T30); older clients see it as INTERNAL.

@@ -35,7 +35,10 @@ public final class GrpcErrors {
 
     /**
      * The typed exception for a failed call. Statuses without a Tributary trailer come from the
-     * transport: unavailable, deadline exceeded and resource exhausted are retriable.
+     * transport: unavailable, deadline exceeded and resource exhausted are retriable, and so is any
+     * status caused by an I/O failure (the connection broke mid-call: gRPC reports that as UNKNOWN
+     * "channel closed", INTERNAL or CANCELLED depending on where it broke), since whether the
+     * server acted on the call is unknown, exactly as after a timeout.
      */
     public static TributaryException fromThrowable(Throwable t) {
         if (t instanceof TributaryException te) {
@@ -66,6 +69,11 @@ public final class GrpcErrors {
             ex.addSuppressed(t);
             return ex;
         }
+        if (causedByIo(status.getCause()) || causedByIo(t.getCause())) {
+            return new RetriableException(
+                    "the connection to the server broke (" + status.getCode() + "): " + description,
+                    t);
+        }
         switch (status.getCode()) {
             case UNAVAILABLE:
             case DEADLINE_EXCEEDED:
@@ -78,5 +86,14 @@ public final class GrpcErrors {
             default:
                 return new ServerInternalException(status.getCode() + ": " + description, t);
         }
+    }
+
+    private static boolean causedByIo(Throwable t) {
+        for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -100,8 +100,11 @@ public final class ServerMetrics {
         registry.gauge("tributary.tables", tables);
     }
 
-    /** Counts one acknowledged write batch. */
-    public void recordWrite(TableInfo table, int rows, int bytes) {
+    /**
+     * Counts one acknowledged write batch; a duplicate (a retry its writer had sent before, T42)
+     * counts only as a duplicate, since nothing was written.
+     */
+    public void recordWrite(TableInfo table, int rows, int bytes, boolean duplicate) {
         Counter[] c =
                 writeCounters.computeIfAbsent(
                         table.tableId(),
@@ -118,8 +121,18 @@ public final class ServerMetrics {
                                     Counter.builder("tributary.write.batches")
                                             .description("Write batches acknowledged")
                                             .tag("table", table.path().toString())
+                                            .register(registry),
+                                    Counter.builder("tributary.write.duplicates")
+                                            .description(
+                                                    "Retried write batches acknowledged without"
+                                                            + " being written again")
+                                            .tag("table", table.path().toString())
                                             .register(registry)
                                 });
+        if (duplicate) {
+            c[3].increment();
+            return;
+        }
         c[0].increment(rows);
         c[1].increment(bytes);
         c[2].increment();

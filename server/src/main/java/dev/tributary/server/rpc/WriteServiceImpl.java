@@ -19,7 +19,8 @@ import io.grpc.stub.StreamObserver;
 /**
  * The write path: checks that the request names the table its batch was built for, then hands the
  * batch to the store unchanged. The store validates every record before writing any, so a bad batch
- * leaves no trace. The answer is sent when the store reports the batch durable.
+ * leaves no trace. The answer is sent when the store reports the batch durable. A batch its writer
+ * sent before (a retry, T42) is answered with the first attempt's offsets, marked duplicate.
  */
 public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBase {
     private final BucketStore store;
@@ -106,11 +107,12 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                     return store.append(partitionId, toAppend)
                             .thenApply(
                                     r -> {
-                                        metrics.recordWrite(table, rows, bytes);
+                                        metrics.recordWrite(table, rows, bytes, r.duplicate());
                                         WriteResponse.Builder resp =
                                                 WriteResponse.newBuilder()
                                                         .setBaseOffset(r.baseOffset())
-                                                        .setEndOffset(r.endOffset());
+                                                        .setEndOffset(r.endOffset())
+                                                        .setDuplicate(r.duplicate());
                                         for (int i : r.absentDeletes()) {
                                             resp.addAbsentDeletes(i);
                                         }
@@ -140,6 +142,10 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
         Schema current = table.schema();
         WriteBatchBuilder b =
                 WriteBatch.builder(batch.tableId(), batch.bucket(), table.schemaId(), current);
+        if (batch.writerId() != WriteBatch.NO_WRITER) {
+            // re-encoded, still the same batch of the same writer
+            b.writer(batch.writerId(), batch.sequence());
+        }
         for (WriteRecord r : batch.records(old)) {
             b.add(r.kind(), r.row().padTo(current.fieldCount()));
         }

@@ -90,7 +90,7 @@ public final class KvBucket implements AutoCloseable {
         this.keyCodec = RowCodec.of(keySchema);
         this.valueCodec = RowCodec.of(schema);
         this.snapshots = KvSnapshots.open(bucket, kvDir.resolve("snapshots"));
-        this.leases = new SnapshotLeases(bucket, clock, leaseTimeoutNanos);
+        this.leases = new SnapshotLeases(bucket, clock, leaseTimeoutNanos, kvDir.resolve("leases"));
         this.options = newOptions();
         this.writeOptions = new WriteOptions().setDisableWAL(true);
         try {
@@ -260,10 +260,14 @@ public final class KvBucket implements AutoCloseable {
     /**
      * Turns checked upserts and deletes into changelog records, appends them to the log and applies
      * them to the KV state, all under the bucket's write lock so that each old row read is the
-     * latest.
+     * latest. A batch its writer already wrote (a retry, T42) is answered with its first offsets
+     * and touches neither the log nor the KV state: the check runs under the same lock, before any
+     * old row is read.
      *
      * @return the appended offsets ({@code durable} completes once the log is durable) and the
      *     deletes that found no row
+     * @throws dev.tributary.common.exception.OutOfOrderSequenceException if the batch's sequence
+     *     neither repeats nor follows its writer's last batch
      */
     public KvWritten write(KvWrites writes) {
         writeLock.lock();
@@ -272,13 +276,19 @@ public final class KvBucket implements AutoCloseable {
                 throw new StorageException(
                         "the KV state of bucket " + bucket + " failed earlier; reopen the table");
             }
+            Optional<LogBucket.Appended> repeated =
+                    log.duplicateOf(writes.writerId(), writes.sequence());
+            if (repeated.isPresent()) {
+                return new KvWritten(repeated.get(), repeated.get().details());
+            }
             int n = writes.count();
             List<byte[]> keys = Arrays.asList(writes.keys());
             List<byte[]> stored = db.multiGetAsList(keys);
             Map<ByteBuffer, byte[]> pending = new HashMap<>();
             long ts = clock.currentTimeMillis();
             LogBatchBuilder builder =
-                    new LogBatchBuilder(writes.schemaId(), writes.rowBuffer().length + n * 4);
+                    new LogBatchBuilder(writes.schemaId(), writes.rowBuffer().length + n * 4)
+                            .writer(writes.writerId(), writes.sequence());
             int[] absent = new int[0];
             int absentCount = 0;
             try (org.rocksdb.WriteBatch wb = new org.rocksdb.WriteBatch()) {
@@ -315,11 +325,12 @@ public final class KvBucket implements AutoCloseable {
                 }
                 int[] absentDeletes = Arrays.copyOf(absent, absentCount);
                 if (builder.recordCount() == 0) {
-                    long end = log.writtenEndOffset();
                     return new KvWritten(
-                            new LogBucket.Appended(end, end, log.awaitDurable(end)), absentDeletes);
+                            log.appendNothing(
+                                    writes.writerId(), writes.sequence(), ts, absentDeletes),
+                            absentDeletes);
                 }
-                LogBucket.Appended appended = log.append(builder.build());
+                LogBucket.Appended appended = log.append(builder.build(), absentDeletes);
                 try {
                     db.write(writeOptions, wb);
                 } catch (RocksDBException e) {

@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
@@ -32,15 +33,55 @@ import org.slf4j.LoggerFactory;
  * GroupCommitter}; only durable records (below the high watermark) are readable. Opening recovers:
  * the last segment is verified and a torn tail truncated; sealed segments load their index file (or
  * are verified and re-indexed if it is missing).
+ *
+ * <p>The log also keeps each idempotent writer's last batch ({@link WriterStates}, T42): under the
+ * same lock that assigns offsets, a batch that repeats its writer's last sequence is answered with
+ * that batch's offsets instead of being appended again. The state lives in the batches' own
+ * headers, so it is exactly as durable as the log, plus {@code <offset>.writers} snapshots written
+ * at every segment roll and at close; opening loads the newest one and replays the writer fields of
+ * the batches after it.
  */
 public final class LogBucket implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogBucket.class);
 
-    /** Offsets a successful append took. */
-    public record Appended(long baseOffset, long endOffset, CompletableFuture<Void> durable) {}
+    /**
+     * Offsets a successful append took.
+     *
+     * @param duplicate the batch repeated its writer's last batch: nothing was appended, and the
+     *     offsets are those of the first time
+     * @param details what the writer was told besides the offsets the first time (for a duplicate:
+     *     known only if the server did not restart since, else empty)
+     */
+    public record Appended(
+            long baseOffset,
+            long endOffset,
+            CompletableFuture<Void> durable,
+            boolean duplicate,
+            int[] details) {
+        public Appended(long baseOffset, long endOffset, CompletableFuture<Void> durable) {
+            this(baseOffset, endOffset, durable, false, WriterStates.NONE);
+        }
+    }
 
-    /** The static settings of a log. */
-    public record Config(long segmentSize, int indexInterval, FlushPolicy flushPolicy) {}
+    /**
+     * The static settings of a log.
+     *
+     * @param writerStateExpirationMillis a writer whose last batch is older is forgotten ({@link
+     *     #expireWriters}); its next batch is accepted whatever its sequence
+     */
+    public record Config(
+            long segmentSize,
+            int indexInterval,
+            FlushPolicy flushPolicy,
+            long writerStateExpirationMillis) {
+        public Config(long segmentSize, int indexInterval, FlushPolicy flushPolicy) {
+            this(
+                    segmentSize,
+                    indexInterval,
+                    flushPolicy,
+                    LogOptions.WRITER_STATE_EXPIRATION.defaultValue().toMillis());
+        }
+    }
 
     private final TableBucket bucket;
     private final Path dir;
@@ -48,6 +89,7 @@ public final class LogBucket implements AutoCloseable {
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ReentrantLock appendLock = new ReentrantLock();
     private final GroupCommitter committer;
+    private final WriterStates writers;
     private volatile LogSegment active;
     private volatile long writtenEnd;
     private volatile boolean closed;
@@ -66,6 +108,7 @@ public final class LogBucket implements AutoCloseable {
         }
         this.active = segments.lastEntry().getValue();
         this.writtenEnd = active.nextOffset();
+        this.writers = new WriterStates(bucket);
         this.committer =
                 new GroupCommitter(
                         new GroupCommitter.Target() {
@@ -139,7 +182,15 @@ public final class LogBucket implements AutoCloseable {
                 expected = s.nextOffset();
             }
             LogBucket log = new LogBucket(bucket, dir, config, recovered, flushExecutor);
-            log.active.force(); // whatever survived is now durable: it becomes the high watermark
+            try {
+                log.active.force(); // whatever survived is now durable: the high watermark
+                log.recoverWriters();
+            } catch (IOException | RuntimeException e) {
+                for (LogSegment s : recovered) {
+                    s.close();
+                }
+                throw e;
+            }
             return log;
         } catch (IOException e) {
             throw new StorageException("cannot open the log of bucket " + bucket + ": " + e, e);
@@ -198,6 +249,52 @@ public final class LogBucket implements AutoCloseable {
         }
     }
 
+    /**
+     * Loads the newest writer state snapshot at or below the log's end and replays the writer
+     * fields of the batches after it (from the log start if there is none, e.g. a log written
+     * before T42).
+     */
+    private void recoverWriters() throws IOException {
+        long end = writtenEnd;
+        long from = startOffset();
+        var snapshot = WriterStateFiles.loadNewest(dir, bucket, end);
+        if (snapshot.isPresent()) {
+            writers.putAll(snapshot.get().states());
+            from = Math.max(from, snapshot.get().offset());
+        }
+        if (from >= end) {
+            return;
+        }
+        byte[] chunk = new byte[1 << 20];
+        for (LogSegment s : segments.tailMap(segments.floorKey(from)).values()) {
+            long pos = s.index().lookup(Math.max(from, s.baseOffset));
+            long limit = s.size();
+            long chunkStart = 0;
+            int chunkLength = 0;
+            while (pos < limit) {
+                int need = (int) Math.min(LogBatch.HEADER_SIZE, limit - pos);
+                if (pos < chunkStart || pos + need > chunkStart + chunkLength) {
+                    chunkStart = pos;
+                    chunkLength = (int) Math.min(chunk.length, limit - pos);
+                    s.readFully(ByteBuffer.wrap(chunk, 0, chunkLength), pos);
+                }
+                // only the header is read: the segment was verified when it was opened
+                LogBatch b = LogBatch.wrap(chunk, (int) (pos - chunkStart), Integer.MAX_VALUE);
+                if (b.baseOffset() >= from && b.writerId() != 0) {
+                    writers.record(
+                            b.writerId(),
+                            new WriterStates.Entry(
+                                    b.writerSequence(),
+                                    b.baseOffset(),
+                                    b.nextOffset(),
+                                    b.lastTimestamp(),
+                                    WriterStates.NONE));
+                }
+                pos += b.sizeInBytes();
+            }
+        }
+    }
+
     public TableBucket bucket() {
         return bucket;
     }
@@ -207,28 +304,150 @@ public final class LogBucket implements AutoCloseable {
      * completes when it is durable.
      */
     public Appended append(byte[] batch) {
+        return append(batch, WriterStates.NONE);
+    }
+
+    /**
+     * Appends one encoded batch (base offset unset), assigning its offsets, unless the batch's
+     * writer (see {@link LogBatch#writerId()}) appended it already: then the answer is the first
+     * append's offsets, marked {@link Appended#duplicate()}. The returned future completes when the
+     * records are durable.
+     *
+     * @param details what the writer is told besides the offsets, kept to answer a duplicate
+     * @throws dev.tributary.common.exception.OutOfOrderSequenceException if the writer's sequence
+     *     neither repeats nor follows its last batch (nothing is written)
+     */
+    public Appended append(byte[] batch, int[] details) {
         LogBatch header = LogBatch.wrap(batch, 0, batch.length);
         int count = header.recordCount();
         long lastTs = header.lastTimestamp();
+        long writer = header.writerId();
+        long sequence = header.writerSequence();
         long base;
         long end;
+        WriterStates.Entry repeated = null;
         appendLock.lock();
         try {
             ensureOpen();
-            base = writtenEnd;
-            end = base + count;
-            LogBatch.setBaseOffset(batch, 0, base);
-            if (active.size() > 0 && active.size() + batch.length > config.segmentSize()) {
-                roll();
+            if (writer != 0) {
+                repeated = writers.check(writer, sequence);
             }
-            active.append(batch, base, end, lastTs);
-            writtenEnd = end;
+            if (repeated == null) {
+                base = writtenEnd;
+                end = base + count;
+                LogBatch.setBaseOffset(batch, 0, base);
+                if (active.size() > 0 && active.size() + batch.length > config.segmentSize()) {
+                    roll();
+                }
+                active.append(batch, base, end, lastTs);
+                writtenEnd = end;
+                if (writer != 0) {
+                    writers.record(
+                            writer, new WriterStates.Entry(sequence, base, end, lastTs, details));
+                }
+            } else {
+                base = repeated.baseOffset();
+                end = repeated.endOffset();
+            }
         } catch (IOException e) {
             throw new StorageException("cannot write to the log of bucket " + bucket + ": " + e, e);
         } finally {
             appendLock.unlock();
         }
-        return new Appended(base, end, committer.awaitDurable(end));
+        if (repeated != null) {
+            return duplicateAnswer(repeated);
+        }
+        return new Appended(base, end, committer.awaitDurable(end), false, details);
+    }
+
+    /**
+     * If batch {@code sequence} of {@code writerId} was appended already, its answer; for a caller
+     * that must know before it computes the records (a primary-key bucket, under its own write lock
+     * that every append of the bucket takes).
+     *
+     * @throws dev.tributary.common.exception.OutOfOrderSequenceException if the sequence neither
+     *     repeats nor follows the writer's last batch
+     */
+    public Optional<Appended> duplicateOf(long writerId, long sequence) {
+        if (writerId == 0) {
+            return Optional.empty();
+        }
+        WriterStates.Entry repeated;
+        appendLock.lock();
+        try {
+            ensureOpen();
+            repeated = writers.check(writerId, sequence);
+        } finally {
+            appendLock.unlock();
+        }
+        return repeated == null ? Optional.empty() : Optional.of(duplicateAnswer(repeated));
+    }
+
+    /**
+     * Records a writer's batch that appends no record (a primary-key batch deleting only absent
+     * keys), or answers its duplicate. The record is kept in memory only: after a restart such a
+     * batch is applied again, which is safe because it changed nothing the first time (its deletes
+     * then take effect at the retry, still before the writer was answered).
+     *
+     * @param nowMillis the store clock's time, for expiry
+     */
+    public Appended appendNothing(long writerId, long sequence, long nowMillis, int[] details) {
+        WriterStates.Entry repeated = null;
+        long end;
+        appendLock.lock();
+        try {
+            ensureOpen();
+            end = writtenEnd;
+            if (writerId != 0) {
+                repeated = writers.check(writerId, sequence);
+                if (repeated == null) {
+                    writers.record(
+                            writerId,
+                            new WriterStates.Entry(sequence, end, end, nowMillis, details));
+                }
+            }
+        } finally {
+            appendLock.unlock();
+        }
+        if (repeated != null) {
+            return duplicateAnswer(repeated);
+        }
+        return new Appended(end, end, committer.awaitDurable(end), false, details);
+    }
+
+    private Appended duplicateAnswer(WriterStates.Entry e) {
+        // the first attempt may still wait for its fsync: answer only once it is durable
+        return new Appended(
+                e.baseOffset(),
+                e.endOffset(),
+                committer.awaitDurable(e.endOffset()),
+                true,
+                e.details());
+    }
+
+    /**
+     * Forgets writers whose last batch is older than {@code server.writer.state-expiration}.
+     *
+     * @param nowMillis the store clock's time
+     * @return how many writers were forgotten
+     */
+    public int expireWriters(long nowMillis) {
+        appendLock.lock();
+        try {
+            return writers.expire(nowMillis - config.writerStateExpirationMillis());
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** Writers whose last batch this log remembers. */
+    public int writerCount() {
+        appendLock.lock();
+        try {
+            return writers.size();
+        } finally {
+            appendLock.unlock();
+        }
     }
 
     /** Completes when every record below {@code endOffset} is durable. */
@@ -238,6 +457,8 @@ public final class LogBucket implements AutoCloseable {
 
     private void roll() throws IOException {
         active.seal();
+        // recovery then replays writer fields from the new segment on only
+        WriterStateFiles.write(dir, writers, writtenEnd);
         LogSegment next = LogSegment.create(dir, writtenEnd, config.indexInterval());
         segments.put(next.baseOffset, next);
         active = next;
@@ -334,7 +555,7 @@ public final class LogBucket implements AutoCloseable {
             throws IOException {
         long limit = s.size();
         long pos = s.index().lookup(fromOffset);
-        ByteBuffer header = ByteBuffer.allocate(LogBatch.HEADER_SIZE);
+        ByteBuffer header = ByteBuffer.allocate(LogBatch.MIN_HEADER_SIZE);
         // skip batches that end before fromOffset
         while (pos < limit) {
             header.clear();
@@ -442,6 +663,12 @@ public final class LogBucket implements AutoCloseable {
             }
             try {
                 committer.syncNow();
+                try {
+                    WriterStateFiles.write(dir, writers, writtenEnd);
+                } catch (StorageException e) {
+                    // recovery then replays from an older snapshot: slower, not wrong
+                    LOG.warn("bucket {}: could not save the writer state at close", bucket, e);
+                }
             } finally {
                 closed = true;
                 for (LogSegment s : segments.values()) {

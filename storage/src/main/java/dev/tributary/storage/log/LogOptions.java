@@ -55,4 +55,16 @@ public final class LogOptions {
                             "Per bucket: when set, the oldest segments are deleted while the log is"
                                     + " larger than this (never data not yet tiered). Unset: no"
                                     + " size limit.");
+
+    public static final ConfigOption<Duration> WRITER_STATE_EXPIRATION =
+            ConfigOptions.key("server.writer.state-expiration")
+                    .durationType()
+                    .check(d -> d.toMillis() > 0, "must be positive")
+                    .defaultValue(Duration.ofDays(7))
+                    .withDescription(
+                            "How long a bucket remembers an idempotent writer's last batch after"
+                                    + " that batch (store clock). Within it a retried batch is"
+                                    + " acknowledged without being appended again; a writer idle"
+                                    + " longer is forgotten and its next batch is accepted as"
+                                    + " new.");
 }

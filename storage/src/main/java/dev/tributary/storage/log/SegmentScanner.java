@@ -38,11 +38,11 @@ final class SegmentScanner {
         while (pos < fileSize) {
             long remaining = fileSize - pos;
             LogBatch batch = null;
-            if (remaining >= LogBatch.HEADER_SIZE) {
-                ByteBuffer header = ByteBuffer.wrap(buf, 0, LogBatch.HEADER_SIZE);
+            if (remaining >= LogBatch.MIN_HEADER_SIZE) {
+                ByteBuffer header = ByteBuffer.wrap(buf, 0, LogBatch.MIN_HEADER_SIZE);
                 readFully(ch, header, pos);
                 long size = LogBatch.sizeAt(buf, 0) & 0xFFFFFFFFL;
-                if (size >= LogBatch.HEADER_SIZE && size <= remaining) {
+                if (size >= LogBatch.MIN_HEADER_SIZE && size <= remaining) {
                     if (buf.length < size) {
                         buf = new byte[(int) Math.max(size, buf.length * 2L)];
                     }
@@ -104,9 +104,9 @@ final class SegmentScanner {
         int rest = (int) restLong;
         byte[] tail = new byte[rest];
         readFully(ch, ByteBuffer.wrap(tail), badPos);
-        for (int p = 1; p + LogBatch.HEADER_SIZE <= rest; p++) {
+        for (int p = 1; p + LogBatch.MIN_HEADER_SIZE <= rest; p++) {
             long size = LogBatch.sizeAt(tail, p) & 0xFFFFFFFFL;
-            if (size < LogBatch.HEADER_SIZE || size > rest - p) {
+            if (size < LogBatch.MIN_HEADER_SIZE || size > rest - p) {
                 continue;
             }
             try {

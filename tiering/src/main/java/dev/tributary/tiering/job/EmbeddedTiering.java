@@ -6,7 +6,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -40,8 +39,6 @@ public final class EmbeddedTiering implements AutoCloseable {
         org.apache.flink.configuration.Configuration flink =
                 new org.apache.flink.configuration.Configuration();
         flink.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
-        // per-table failures never reach Flink; this only covers bugs and lost tasks
-        flink.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(parallelism, flink);
         String id = TieringJob.build(env, services, config);

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
@@ -35,6 +36,7 @@ public final class TieringJob {
                 config.getOptional(TieringOptions.JOB_ID)
                         .orElseGet(() -> "tiering-" + UUID.randomUUID());
         Map<String, String> settings = config.toMap();
+        keepRunningAfterFailures(env);
         env.fromSource(
                         new TieringSource(services, settings, jobId),
                         WatermarkStrategy.noWatermarks(),
@@ -44,5 +46,20 @@ public final class TieringJob {
                 .sinkTo(new DiscardingSink<>())
                 .name("discard");
         return jobId;
+    }
+
+    /**
+     * Per-table failures never reach Flink (T22); what does is a bug or a lost task manager, and a
+     * job that ended on one would leave every table it serves to go stale. Without checkpoints
+     * Flink's default is not to restart, so the job asks for exponential-delay restarts unless the
+     * user's Flink configuration chose a strategy.
+     */
+    static void keepRunningAfterFailures(StreamExecutionEnvironment env) {
+        if (env.getConfiguration().getOptional(RestartStrategyOptions.RESTART_STRATEGY).isEmpty()) {
+            org.apache.flink.configuration.Configuration restart =
+                    new org.apache.flink.configuration.Configuration();
+            restart.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+            env.configure(restart);
+        }
     }
 }

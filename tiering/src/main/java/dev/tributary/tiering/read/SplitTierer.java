@@ -13,6 +13,8 @@ import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads one split and writes it through a {@link LakeWriter}, in bounded steps so the thread that
@@ -22,8 +24,14 @@ import java.util.function.Function;
  *
  * <p>Lifecycle: {@link #step} until it returns true, or {@link #forceFinish} / {@link #abort}; then
  * {@link #result}. Not thread safe.
+ *
+ * <p>No method throws (T22): a failure of the server or of any lake I/O (open, write, flush, abort,
+ * close) ends the split with a failed result, which fails only its table's round. What an abort
+ * could not delete carries its attempt's name and is deleted by the table's next commit (T23), so
+ * clean-up failures are logged, never thrown into the task that runs every table.
  */
 public final class SplitTierer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SplitTierer.class);
 
     private final TieringSplit split;
     private final TieringService service;
@@ -107,7 +115,15 @@ public final class SplitTierer implements AutoCloseable {
     /** Deletes what was written and drops the split (its round failed or went stale). */
     public void abort() {
         if (writer != null) {
-            writer.abort();
+            try {
+                writer.abort();
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "could not delete the files of aborted split {}; the table's next commit"
+                                + " deletes them",
+                        split,
+                        e);
+            }
         }
         closeResources();
     }
@@ -232,18 +248,27 @@ public final class SplitTierer implements AutoCloseable {
                         e.getClass().getSimpleName() + ": " + e.getMessage());
     }
 
+    /** Releases the cursor, the writer and the lease, each whatever the others do. */
     private void closeResources() {
-        if (cursor != null) {
-            cursor.close();
-            cursor = null;
+        RecordCursor c = cursor;
+        LakeWriter w = writer;
+        SnapshotLease l = lease;
+        cursor = null;
+        writer = null;
+        lease = null;
+        quietly("the log cursor", c);
+        quietly("the lake writer", w);
+        quietly("the snapshot lease", l);
+    }
+
+    private void quietly(String what, AutoCloseable resource) {
+        if (resource == null) {
+            return;
         }
-        if (writer != null) {
-            writer.close();
-            writer = null;
-        }
-        if (lease != null) {
-            lease.close();
-            lease = null;
+        try {
+            resource.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} of split {} failed", what, split, e);
         }
     }
 }

@@ -185,6 +185,11 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     @Override
     public void notifyNoMoreSplits() {}
 
+    /**
+     * Aborts the running split and releases the lake and the connection. Never throws: Flink calls
+     * this while it handles a task failure too, and an exception here would end the TaskManager
+     * (T22).
+     */
     @Override
     public void close() {
         if (compactions != null) {
@@ -194,11 +199,18 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
             current.abort();
             current = null;
         }
-        if (lake != null) {
-            lake.close();
+        closeQuietly("the lake", lake);
+        closeQuietly("the server connection", service);
+    }
+
+    private static void closeQuietly(String what, AutoCloseable c) {
+        if (c == null) {
+            return;
         }
-        if (service != null) {
-            service.close();
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} of a tiering reader failed", what, e);
         }
     }
 }

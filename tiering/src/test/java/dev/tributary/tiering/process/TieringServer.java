@@ -39,15 +39,25 @@ final class TieringServer implements AutoCloseable {
     }
 
     static TieringServer start(Path dataDir) {
-        return start(dataDir, "paimon");
+        return start(dataDir, "paimon", 0);
+    }
+
+    /** A server on a fixed port, so that a job finds it again after a restart. */
+    static TieringServer start(Path dataDir, int rpcPort) {
+        return start(dataDir, "paimon", rpcPort);
     }
 
     /** A server tiering into {@code format} ("paimon" or "iceberg"). */
     static TieringServer start(Path dataDir, String format) {
+        return start(dataDir, format, 0);
+    }
+
+    /** A server tiering into {@code format} on {@code rpcPort} (0: any free port). */
+    static TieringServer start(Path dataDir, String format, int rpcPort) {
         File warehouse = dataDir.resolve("lake").toFile();
         Configuration conf = new Configuration();
         conf.setString("data.dir", dataDir.toString());
-        conf.setString("server.rpc.port", "0");
+        conf.setString("server.rpc.port", Integer.toString(rpcPort));
         conf.setString("server.http.port", "-1");
         conf.setString("datalake.format", format);
         conf.setString("datalake." + format + ".warehouse", warehouse.toURI().toString());

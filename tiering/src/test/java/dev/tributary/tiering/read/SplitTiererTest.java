@@ -31,6 +31,7 @@ class SplitTiererTest {
     private long logId;
     private long pkId;
     private int failWriteAt = -1;
+    private boolean failingFileSystem;
 
     @BeforeEach
     void setUp() {
@@ -63,6 +64,9 @@ class SplitTiererTest {
                 store,
                 ctx -> {
                     RecordingLakeWriter w = new RecordingLakeWriter(ctx, failWriteAt);
+                    w.failComplete = failingFileSystem;
+                    w.failAbort = failingFileSystem;
+                    w.failClose = failingFileSystem;
                     writers.add(w);
                     return w;
                 },
@@ -173,5 +177,36 @@ class SplitTiererTest {
         t.abort();
         assertThat(writers.get(0).aborted).isTrue();
         assertThat(writers.get(0).completed).isFalse();
+    }
+
+    @Test
+    void t22_aFlushFailureWhoseAbortAndCloseFailTooFailsOnlyTheSplit() {
+        failingFileSystem = true;
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        // before the fix the abort's failure escaped step() and killed the task (every table)
+        assertThat(t.step(100)).isTrue();
+        assertThat(t.result().failed()).isTrue();
+        assertThat(t.result().error()).contains("injected flush failure");
+        assertThat(writers.get(0).aborted && writers.get(0).closed).isTrue();
+        t.close();
+    }
+
+    @Test
+    void t22_anAbortWhoseLakeIoFailsDoesNotThrow() {
+        failingFileSystem = true;
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        t.step(5);
+        t.abort();
+        assertThat(writers.get(0).aborted && writers.get(0).closed).isTrue();
+        t.close();
+    }
+
+    @Test
+    void t22_aForceFinishWhoseFlushFailsEndsTheSplitFailed() {
+        failingFileSystem = true;
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        t.step(5);
+        assertThat(t.forceFinish()).isTrue();
+        assertThat(t.result().failed()).isTrue();
     }
 }

@@ -19,6 +19,7 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.lake.paimon.testing.FaultyFileIO;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
@@ -220,6 +221,65 @@ class ServerTieringITCase {
             assertThat(verifyCaughtUp(brokenInfo, warehouse))
                     .as("the failed table recovers once its lake table is back")
                     .isEqualTo(500);
+        }
+    }
+
+    @Test
+    void t22_aLakeFlushFailureOfOneTableFailsOnlyItsRoundsNeverTheJob() throws Exception {
+        File warehouse = new File(dataDir, "lake");
+        // every new file of the broken table fails while armed, as on a full or failing disk
+        startServer(
+                Map.of(
+                        "tiering.failure.backoff.max",
+                        "1s",
+                        "datalake.paimon.warehouse",
+                        "faulty://" + warehouse.getAbsolutePath()));
+        conn.admin().createDatabase("shop", true);
+        TablePath broken = TablePath.of("shop", "broken");
+        TablePath healthy = TablePath.of("shop", "healthy");
+        TableInfo brokenInfo =
+                conn.admin().createTable(broken, lakeTable(PK_SCHEMA, 2, "1s"), false);
+        TableInfo healthyInfo =
+                conn.admin().createTable(healthy, lakeTable(LOG_SCHEMA, 2, "1s"), false);
+        upsertCustomers(broken, 300);
+        appendClicks(healthy, 300);
+        verifyCaughtUp(brokenInfo, warehouse);
+        verifyCaughtUp(healthyInfo, warehouse);
+        long healthyRoundsBefore = conn.admin().tieringStatus(healthy).recentRounds().size();
+        try {
+            FaultyFileIO.failWritesUnder("/shop.db/broken/");
+            for (int i = 0; i < 4; i++) {
+                upsertCustomers(broken, 200);
+                appendClicks(healthy, 200);
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000_000L);
+            }
+            assertThat(verifyCaughtUp(healthyInfo, warehouse))
+                    .as("the healthy table keeps tiering while the other one's flushes fail")
+                    .isEqualTo(1_100);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().tieringStatus(broken).failures() > 0);
+            assertThat(conn.admin().tieringStatus(broken).lastFailure().orElse(""))
+                    .contains("injected");
+        } finally {
+            FaultyFileIO.heal();
+        }
+        verifyCaughtUp(brokenInfo, warehouse);
+        // no round of the healthy table failed: the tasks that run both tables never died
+        assertThat(conn.admin().tieringStatus(healthy).recentRounds())
+                .hasSizeGreaterThan((int) healthyRoundsBefore)
+                .allSatisfy(r -> assertThat(r.outcome()).isNotEqualTo("FAILED"));
+    }
+
+    private void upsertCustomers(TablePath path, int rows) throws Exception {
+        try (UpsertWriter pk = conn.upsertWriter(path)) {
+            List<CompletableFuture<?>> acks = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                long key = random.nextInt(500);
+                Row row = Row.of(key, "c" + key, random.nextInt(1000));
+                acks.add(random.nextInt(8) == 0 ? pk.delete(row) : pk.upsert(row));
+            }
+            pk.flush();
+            CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
         }
     }
 

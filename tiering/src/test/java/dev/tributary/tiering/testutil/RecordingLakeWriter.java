@@ -9,7 +9,10 @@ import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A lake writer for unit tests: remembers what it got, can fail on the n-th record. */
+/**
+ * A lake writer for unit tests: remembers what it got, can fail on the n-th record, and at
+ * complete, abort and close (a failing lake file system, T22).
+ */
 public final class RecordingLakeWriter implements LakeWriter {
     public record Written(Row row, ChangeType type, int bucket, long offset, long timestamp) {}
 
@@ -19,6 +22,9 @@ public final class RecordingLakeWriter implements LakeWriter {
     public boolean completed;
     public boolean aborted;
     public boolean closed;
+    public boolean failComplete;
+    public boolean failAbort;
+    public boolean failClose;
 
     public RecordingLakeWriter(LakeWriterContext context, int failAt) {
         this.context = context;
@@ -35,6 +41,9 @@ public final class RecordingLakeWriter implements LakeWriter {
 
     @Override
     public LakeWriteResult complete() {
+        if (failComplete) {
+            throw new StorageException("injected flush failure");
+        }
         completed = true;
         long max = written.stream().mapToLong(Written::timestamp).max().orElse(0);
         return new LakeWriteResult(
@@ -55,11 +64,17 @@ public final class RecordingLakeWriter implements LakeWriter {
     @Override
     public void abort() {
         aborted = true;
+        if (failAbort) {
+            throw new StorageException("injected failure deleting aborted files");
+        }
     }
 
     @Override
     public void close() {
         closed = true;
+        if (failClose) {
+            throw new StorageException("injected failure closing the writer");
+        }
     }
 
     public List<Long> offsets() {

@@ -56,6 +56,7 @@ final class PaimonLakeWriter implements LakeWriter {
     private final ClassLoader flushLoader;
 
     private LakeWriterState state = LakeWriterState.OPEN;
+    private boolean writeClosed;
     private List<CommitMessage> completed = List.of();
     private long rows;
     private long minTs = Long.MAX_VALUE;
@@ -224,26 +225,61 @@ final class PaimonLakeWriter implements LakeWriter {
         }
     }
 
+    /**
+     * Deletes what this writer wrote, without writing anything more: an open writer is closed
+     * unflushed (Paimon's writers then drop their buffers and delete the files they had already
+     * rolled), a completed one has its files aborted. The writer is ABORTED before any I/O, so a
+     * failing file system fails this call once and never makes {@link #close()} try again (T22); a
+     * file it could not delete carries its attempt's name and goes at the table's next commit
+     * (T23).
+     */
     @Override
     public void abort() {
         if (state == LakeWriterState.ABORTED || state == LakeWriterState.CLOSED) {
             return;
         }
-        List<CommitMessage> toDelete = state == LakeWriterState.OPEN ? flush() : completed;
+        LakeWriterState was = state;
         state = LakeWriterState.ABORTED;
-        if (!toDelete.isEmpty()) {
-            try (TableCommitImpl commit =
-                    (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
-                commit.abort(toDelete);
-            } catch (Exception e) {
-                throw new StorageException(
-                        "deleting aborted Paimon files of '"
-                                + context.tablePath()
-                                + "' failed: "
-                                + e.getMessage(),
-                        e);
+        try {
+            if (was == LakeWriterState.OPEN) {
+                closeWrite();
+            } else if (!completed.isEmpty()) {
+                try (TableCommitImpl commit =
+                        (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
+                    commit.abort(completed);
+                }
             }
+        } catch (Exception e) {
+            throw new StorageException(
+                    "deleting aborted Paimon files of '"
+                            + context.tablePath()
+                            + "' failed (the table's next commit deletes them): "
+                            + e.getMessage(),
+                    e);
         }
+    }
+
+    /** Closes Paimon's writer once; unflushed data is dropped. */
+    private void closeWrite() {
+        if (writeClosed) {
+            return;
+        }
+        writeClosed = true;
+        HadoopXmlFreeClassLoader.callWith(
+                flushLoader,
+                () -> {
+                    try {
+                        write.close();
+                    } catch (Exception e) {
+                        throw new StorageException(
+                                "closing a Paimon writer of '"
+                                        + context.tablePath()
+                                        + "' failed: "
+                                        + e.getMessage(),
+                                e);
+                    }
+                    return null;
+                });
     }
 
     @Override
@@ -251,14 +287,26 @@ final class PaimonLakeWriter implements LakeWriter {
         if (state == LakeWriterState.CLOSED) {
             return;
         }
+        RuntimeException failure = null;
         if (state == LakeWriterState.OPEN) {
-            abort();
+            try {
+                abort();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
         }
         state = LakeWriterState.CLOSED;
         try {
-            write.close();
-        } catch (Exception e) {
-            throw new StorageException("closing a Paimon writer failed: " + e.getMessage(), e);
+            closeWrite();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

@@ -56,12 +56,20 @@ public interface LakeWriter extends AutoCloseable {
      */
     LakeWriteResult complete();
 
-    /** Deletes every file this writer created. Safe to call after {@link #complete()} too. */
+    /**
+     * Deletes every file this writer created, writing nothing more (an open writer's buffered
+     * records are dropped, never flushed to learn what to delete). Safe to call after {@link
+     * #complete()} too. The writer is ABORTED afterwards even when deleting fails: it may then
+     * throw a {@link dev.tributary.common.exception.StorageException} once, the files it could not
+     * delete carry their attempt's name ({@link AttemptFileNames}) and go at the table's next
+     * commit (T23), and neither a second abort nor {@link #close()} tries again.
+     */
     void abort();
 
     /**
      * Releases resources. Files of a completed writer stay (they belong to its result); a writer
-     * closed while still open is aborted. Idempotent.
+     * closed while still open is aborted. Idempotent: the writer is CLOSED afterwards whatever
+     * happened.
      */
     @Override
     void close();

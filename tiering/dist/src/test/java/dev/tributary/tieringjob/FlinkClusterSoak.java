@@ -1,0 +1,37 @@
+package dev.tributary.tieringjob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.tiering.soak.FaultKind;
+import dev.tributary.tiering.soak.FaultSoak;
+import java.nio.file.Path;
+import java.util.EnumSet;
+
+/** The run and the checks of {@link FlinkClusterSoakITCase}. */
+final class FlinkClusterSoak {
+    private FlinkClusterSoak() {}
+
+    static void runAndCheck(Path dir) throws Exception {
+        long seed = Long.getLong("soak.seed", System.nanoTime());
+        int faults = Integer.getInteger("soak.faults", 2);
+        String format = System.getProperty("soak.format", "paimon");
+        Path jar = Path.of(System.getProperty("tributary.tiering-job.jar"));
+        FaultSoak.Options options =
+                FaultSoak.Options.of(seed, faults, format, dir)
+                        .withKinds(
+                                EnumSet.of(FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL))
+                        .onFlinkCluster(jar)
+                        .quick()
+                        .everyKindInTurn();
+        FaultSoak.Result r;
+        try (FaultSoak soak = new FaultSoak(options)) {
+            r = soak.run();
+        }
+        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
+        assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
+        assertThat(r.store().duplicates()).isZero();
+        assertThat(r.store().losses()).isZero();
+        assertThat(r.faults()).isEqualTo(faults);
+        assertThat(r.lakeRowsChecked()).isPositive();
+    }
+}

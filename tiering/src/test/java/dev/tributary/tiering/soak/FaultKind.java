@@ -1,0 +1,50 @@
+package dev.tributary.tiering.soak;
+
+/** The faults the soak injects, with how often each is drawn relative to the others. */
+public enum FaultKind {
+    /** SIGKILL of the server at a random moment, restart on the same data and port. */
+    SERVER_KILL(10, Needs.NOTHING),
+    /** SIGKILL of the server right after a lake commit, before the coordinator records it (T21). */
+    SERVER_KILL_AFTER_LAKE_COMMIT(8, Needs.NOTHING),
+    /** SIGKILL of the server, then garbage appended to a bucket's active log segment. */
+    TORN_LOG_TAIL(6, Needs.NOTHING),
+    /** SIGKILL of a tiering job (a standalone job process), restarted after a while. */
+    JOB_KILL(10, Needs.STANDALONE_JOBS),
+    /** SIGSTOP of a tiering job for seconds, then SIGCONT (its attempts are fenced meanwhile). */
+    JOB_PAUSE(8, Needs.STANDALONE_JOBS),
+    /** A second tiering job joins for a while, then is killed or stopped. */
+    SECOND_JOB(5, Needs.NOTHING),
+    /** Every client connection is reset and new ones refused for seconds. */
+    NETWORK_RESET(8, Needs.NOTHING),
+    /** Bytes stop flowing between clients and server for seconds (a partition). */
+    NETWORK_STALL(8, Needs.NOTHING),
+    /** The next lake commits fail before they reach the lake. */
+    LAKE_COMMIT_ERROR(6, Needs.NOTHING),
+    /** The next lake commit lands, then its call fails: the outcome is unknown (T21). */
+    LAKE_COMMIT_ERROR_AFTER_COMMIT(6, Needs.NOTHING),
+    /** One table's lake directory fails every create, write and delete (chattr +i) for seconds. */
+    LAKE_DIRECTORY_FAILING(6, Needs.ROOT_CHATTR),
+    /** The lake's (loop-mounted) file system is full for seconds. */
+    LAKE_DISK_FULL(6, Needs.LOOP_MOUNT),
+    /** SIGKILL of a Flink TaskManager of the session cluster, started again. */
+    TASKMANAGER_KILL(10, Needs.FLINK_CLUSTER),
+    /** SIGKILL of the Flink JobManager, started again, and the job submitted again. */
+    JOBMANAGER_KILL(6, Needs.FLINK_CLUSTER);
+
+    /** What a fault needs from the machine or the soak's set-up. */
+    public enum Needs {
+        NOTHING,
+        STANDALONE_JOBS,
+        FLINK_CLUSTER,
+        ROOT_CHATTR,
+        LOOP_MOUNT
+    }
+
+    final int weight;
+    final Needs needs;
+
+    FaultKind(int weight, Needs needs) {
+        this.weight = weight;
+        this.needs = needs;
+    }
+}

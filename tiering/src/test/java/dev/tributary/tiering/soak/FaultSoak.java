@@ -1,0 +1,824 @@
+package dev.tributary.tiering.soak;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.testutil.LakeCheck;
+import dev.tributary.tiering.testutil.TestSchemas;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The fault soak: a real server process, real tiering jobs (standalone processes, or a job on a
+ * Flink session cluster), idempotent writers through a proxy the soak controls, and seeded random
+ * faults one after another (see {@link FaultKind}). After each fault it measures how long until the
+ * lake holds everything the store held when the fault ended; at the end it checks that every
+ * acknowledged write is in the store exactly once and nothing in doubt twice ({@link StoreAudit}),
+ * and, with the formats' own readers, that every store offset is in the lake exactly once (log
+ * tables) and the lake's merged view equals the KV state (the PK table) ({@link LakeCheck}).
+ *
+ * <p>It prints the seed, every fault with its time, and a final line with the counts, the rows, the
+ * duplicates and losses found, and the recovery times (p50/p99) per kind of fault.
+ */
+public final class FaultSoak implements AutoCloseable {
+    /** How to run a soak. */
+    public record Options(
+            long seed,
+            int faults,
+            String format,
+            Path workDir,
+            Set<FaultKind> kinds,
+            boolean flinkCluster,
+            Path jobJar,
+            Duration maxRecovery,
+            int logPerTick,
+            int pkPerTick,
+            int quietMaxMillis,
+            double durationScale,
+            boolean kindsInTurn,
+            PrintStream out) {
+        /** Defaults for a run of {@code faults} faults into {@code format}. */
+        public static Options of(long seed, int faults, String format, Path workDir) {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    EnumSet.allOf(FaultKind.class),
+                    false,
+                    null,
+                    Duration.ofMinutes(3),
+                    20,
+                    10,
+                    3_000,
+                    1.0,
+                    false,
+                    System.out);
+        }
+
+        /**
+         * Shorter pauses between faults and faults half as long (for CI): the same kinds and
+         * checks, about half the time.
+         */
+        public Options quick() {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    1_000,
+                    0.5,
+                    kindsInTurn,
+                    out);
+        }
+
+        /**
+         * Faults drawn in turns in which every available kind comes once, in a seeded order,
+         * instead of by weight: a short run (CI) covers every kind.
+         */
+        public Options everyKindInTurn() {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    true,
+                    out);
+        }
+
+        public Options withKinds(Set<FaultKind> k) {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    k,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    kindsInTurn,
+                    out);
+        }
+
+        public Options onFlinkCluster(Path jar) {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    true,
+                    jar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    kindsInTurn,
+                    out);
+        }
+    }
+
+    /** What a soak found. */
+    public record Result(
+            long seed,
+            String format,
+            int faults,
+            Map<FaultKind, Integer> faultsByKind,
+            Map<FaultKind, long[]> recoveryMillis,
+            long rowsWritten,
+            StoreAudit.Result store,
+            long lakeRowsChecked,
+            List<String> problems,
+            Duration took) {
+        public boolean clean() {
+            return problems.isEmpty() && store.clean();
+        }
+    }
+
+    static final TablePath EVENTS = TablePath.of("soak", "events");
+    static final TablePath AUDIT = TablePath.of("soak", "audit");
+    static final TablePath ACCOUNTS = TablePath.of("soak", "accounts");
+    private static final List<TablePath> LOG_TABLES = List.of(EVENTS, AUDIT);
+    private static final List<TablePath> TABLES = List.of(EVENTS, AUDIT, ACCOUNTS);
+
+    private final Options o;
+    private final Random random;
+    private final Path data;
+    private final Path logs;
+    private final Path warehouse;
+    private final SoakControl control;
+    private final long startNanos = System.nanoTime();
+    private final List<String> problems = new ArrayList<>();
+    private final Map<FaultKind, List<Long>> recoveries = new EnumMap<>(FaultKind.class);
+    private final Map<FaultKind, Integer> counts = new EnumMap<>(FaultKind.class);
+    private LakeDisk disk;
+    private int serverPort;
+    private SoakProcess server;
+    private TcpProxy proxy;
+    private Connection direct;
+    private Connection clients;
+    private TieringJobs jobs;
+    private SoakWriters writers;
+    private LakeCheck lake;
+    private final Map<TablePath, TableInfo> infos = new LinkedHashMap<>();
+    private List<FaultKind> available;
+    private final ArrayDeque<FaultKind> turn = new ArrayDeque<>();
+
+    public FaultSoak(Options options) throws IOException {
+        this.o = options;
+        this.random = new Random(options.seed());
+        this.data = options.workDir().resolve("data");
+        this.logs = options.workDir().resolve("logs");
+        this.warehouse = options.workDir().resolve("lake");
+        Files.createDirectories(logs);
+        this.control = new SoakControl(options.workDir().resolve("control"));
+    }
+
+    /** Runs the soak: set-up, the faults, the final checks. Never throws for what it finds. */
+    public Result run() throws Exception {
+        say(
+                "fault soak: seed %d, %d faults (%s), format %s, jobs %s, work dir %s",
+                o.seed(),
+                o.faults(),
+                o.kindsInTurn() ? "every kind in turn" : "drawn by weight",
+                o.format(),
+                o.flinkCluster() ? "on a Flink session cluster" : "as standalone processes",
+                o.workDir());
+        setUp();
+        say("faults drawn from %s", available);
+        for (int i = 1; i <= o.faults(); i++) {
+            Thread.sleep(200 + random.nextInt(Math.max(1, o.quietMaxMillis() - 200)));
+            checkHealthy(i);
+            FaultKind kind = draw();
+            long t0 = System.nanoTime();
+            String detail;
+            try {
+                detail = inject(kind);
+            } catch (Exception e) {
+                problems.add("fault " + i + " " + kind + " could not be injected: " + e);
+                say("fault %d/%d %s FAILED TO INJECT: %s", i, o.faults(), kind, e);
+                healAfterFailedInjection();
+                continue;
+            }
+            long lasted = (System.nanoTime() - t0) / 1_000_000;
+            long recovered = awaitRecovery();
+            if (adoptionExpected != null) {
+                detail += checkAdopted(i);
+            }
+            counts.merge(kind, 1, Integer::sum);
+            if (recovered < 0) {
+                problems.add("fault " + i + " " + kind + ": no recovery within " + o.maxRecovery());
+            } else {
+                recoveries.computeIfAbsent(kind, k -> new ArrayList<>()).add(recovered);
+            }
+            say(
+                    "fault %d/%d %s: %s | lasted %d ms, %s",
+                    i,
+                    o.faults(),
+                    kind,
+                    detail,
+                    lasted,
+                    recovered < 0 ? "NOT RECOVERED" : "recovered in " + recovered + " ms");
+        }
+        return finish();
+    }
+
+    // ---------------------------------------------------------------- set-up
+
+    private void setUp() throws Exception {
+        disk =
+                LakeDisk.create(
+                        warehouse, o.kinds().contains(FaultKind.LAKE_DISK_FULL) ? 8 * 1024 : 0);
+        try (ServerSocket s = new ServerSocket(0)) {
+            serverPort = s.getLocalPort();
+        }
+        startServer();
+        proxy = new TcpProxy(serverPort);
+        direct =
+                Connection.builder()
+                        .address("127.0.0.1:" + serverPort)
+                        .option("client.request.timeout", "30s")
+                        .build();
+        direct.admin().createDatabase("soak", true);
+        infos.put(EVENTS, createTable(EVENTS, TestSchemas.LOG, 4, "id"));
+        infos.put(AUDIT, createTable(AUDIT, TestSchemas.LOG, 2, null));
+        infos.put(ACCOUNTS, createTable(ACCOUNTS, TestSchemas.PK, 3, null));
+        lake = new LakeCheck(warehouse.toFile(), o.format(), o.seed());
+        jobs =
+                o.flinkCluster()
+                        ? new FlinkSessionJobs(
+                                logs, o.workDir(), o.jobJar(), this::jobArgs, o.durationScale())
+                        : new StandaloneJobs(logs, this::jobArgs, o.durationScale());
+        jobs.start();
+        clients =
+                Connection.builder()
+                        .address(proxy.address())
+                        .option("client.request.timeout", "5s")
+                        .option("client.writer.retries", "200")
+                        .option("client.writer.retry-backoff", "100ms")
+                        .option("client.writer.linger", "20ms")
+                        .build();
+        writers = new SoakWriters(clients, LOG_TABLES, ACCOUNTS, o.seed());
+        writers.start(o.logPerTick(), o.pkPerTick());
+        available = new ArrayList<>();
+        for (FaultKind k : o.kinds()) {
+            boolean ok =
+                    switch (k.needs) {
+                        case NOTHING -> true;
+                        case STANDALONE_JOBS, FLINK_CLUSTER -> jobs.supports(k);
+                        case ROOT_CHATTR -> LakeDisk.canMakeImmutable();
+                        case LOOP_MOUNT -> disk.canFill();
+                    };
+            if (ok && (k != FaultKind.SECOND_JOB || jobs.supports(k))) {
+                available.add(k);
+            }
+        }
+        Set<FaultKind> missing = EnumSet.copyOf(o.kinds());
+        missing.removeAll(available);
+        if (!missing.isEmpty()) {
+            say(
+                    "not available here (needs root, chattr, a loop mount or the other job set-up): %s",
+                    missing);
+        }
+        long recovered = awaitRecovery();
+        say("set up: first rounds of every table committed after %d ms", recovered);
+    }
+
+    private TableInfo createTable(
+            TablePath path,
+            dev.tributary.common.types.Schema schema,
+            int buckets,
+            String bucketKey) {
+        TableDescriptor.Builder b =
+                TableDescriptor.builder(schema)
+                        .bucketCount(buckets)
+                        .property("table.datalake.enabled", "true")
+                        .property("table.datalake.freshness", "1s");
+        if (bucketKey != null) {
+            b.bucketKeys(bucketKey);
+        }
+        return direct.admin().createTable(path, b.build(), true);
+    }
+
+    private List<String> serverArgs() {
+        List<String> a = new ArrayList<>();
+        a.add(data.toString());
+        a.add(Integer.toString(serverPort));
+        a.add(control.dir().toString());
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("server.http.port", "-1");
+        conf.put("datalake.format", o.format());
+        conf.put("datalake." + o.format() + ".warehouse", warehouse.toUri().toString());
+        conf.put("tiering.embedded.enabled", "false");
+        conf.put("tiering.heartbeat.interval", "500ms");
+        conf.put("tiering.heartbeat.timeout", "3s");
+        conf.put("tiering.failure.backoff.base", "200ms");
+        conf.put("tiering.failure.backoff.max", "2s");
+        conf.put("tiering.commit.timeout", "30s");
+        conf.put("server.maintenance.interval", "1s");
+        conf.put("server.shutdown.timeout", "5s");
+        conf.put("kv.snapshot.interval", "5s");
+        conf.put("kv.snapshot.lease-timeout", "20s");
+        conf.put("log.segment.size", "1mb");
+        conf.forEach((k, v) -> a.add(k + "=" + v));
+        return a;
+    }
+
+    List<String> jobArgs(String jobId) {
+        List<String> a = new ArrayList<>();
+        a.addAll(List.of("--coordinator", proxy.address()));
+        a.addAll(List.of("--datalake.format", o.format()));
+        a.addAll(List.of("--datalake." + o.format() + ".warehouse", warehouse.toUri().toString()));
+        a.addAll(List.of("--tiering.job.id", jobId));
+        a.addAll(List.of("--tiering.split.shuffle-seed", Long.toString(o.seed())));
+        a.addAll(List.of("--client.request.timeout", "10s"));
+        return a;
+    }
+
+    private void startServer() throws Exception {
+        server =
+                SoakProcess.start(
+                        "server",
+                        logs.resolve("server.out"),
+                        null,
+                        SoakProcess.smallJvm("768m"),
+                        SoakServerMain.class.getName(),
+                        serverArgs(),
+                        Map.of());
+        if (!server.awaitOutput("started ", Duration.ofSeconds(120))) {
+            throw new IllegalStateException(
+                    "the server did not start:\n" + StandaloneJobs.tail(server.outputOfThisRun()));
+        }
+    }
+
+    // ---------------------------------------------------------------- faults
+
+    /** A random duration in [min, max) ms, scaled by {@link Options#durationScale()}. */
+    private long duration(int min, int max) {
+        return (long) ((min + random.nextInt(max - min)) * o.durationScale());
+    }
+
+    private FaultKind draw() {
+        if (o.kindsInTurn()) {
+            if (turn.isEmpty()) {
+                List<FaultKind> next = new ArrayList<>(available);
+                Collections.shuffle(next, random);
+                turn.addAll(next);
+            }
+            return turn.removeFirst();
+        }
+        int total = available.stream().mapToInt(k -> k.weight).sum();
+        int r = random.nextInt(total);
+        for (FaultKind k : available) {
+            r -= k.weight;
+            if (r < 0) {
+                return k;
+            }
+        }
+        throw new AssertionError();
+    }
+
+    private String inject(FaultKind kind) throws Exception {
+        switch (kind) {
+            case SERVER_KILL -> {
+                long pid = server.pid();
+                server.kill();
+                long gap = random.nextInt(2_000);
+                Thread.sleep(gap);
+                startServer();
+                return "killed pid " + pid + ", restarted after " + gap + " ms";
+            }
+            case TORN_LOG_TAIL -> {
+                server.kill();
+                String torn = tearALogTail();
+                startServer();
+                return torn;
+            }
+            case SERVER_KILL_AFTER_LAKE_COMMIT -> {
+                control.arm(SoakControl.KILL_AFTER_COMMIT, 1);
+                int rc = server.awaitExit(Duration.ofSeconds(60));
+                String detail;
+                if (rc == -1) {
+                    control.disarm(SoakControl.KILL_AFTER_COMMIT);
+                    server.kill();
+                    detail = "no lake commit within 60 s: killed at a random moment instead";
+                } else {
+                    detail =
+                            server.outputOfThisRun()
+                                    .lines()
+                                    .filter(l -> l.startsWith("killing myself"))
+                                    .findFirst()
+                                    .orElse("exited with " + rc);
+                    Matcher m = KILLED_AFTER_COMMIT.matcher(detail);
+                    if (m.find()) {
+                        adoptionExpected =
+                                new Adoption(
+                                        TablePath.parse(m.group(1)), Long.parseLong(m.group(2)));
+                    }
+                }
+                startServer();
+                return detail;
+            }
+            case NETWORK_RESET -> {
+                long d = duration(1_000, 5_000);
+                proxy.reset();
+                Thread.sleep(d);
+                proxy.heal(false);
+                return "connections reset, new ones refused for " + d + " ms";
+            }
+            case NETWORK_STALL -> {
+                long d = duration(1_000, 8_000);
+                boolean drop = random.nextBoolean();
+                proxy.stall();
+                Thread.sleep(d);
+                proxy.heal(drop);
+                return "no bytes moved for "
+                        + d
+                        + " ms"
+                        + (drop ? ", then connections dropped" : "");
+            }
+            case LAKE_COMMIT_ERROR, LAKE_COMMIT_ERROR_AFTER_COMMIT -> {
+                String trigger =
+                        kind == FaultKind.LAKE_COMMIT_ERROR
+                                ? SoakControl.FAIL_BEFORE_COMMIT
+                                : SoakControl.FAIL_AFTER_COMMIT;
+                int n = 1 + random.nextInt(kind == FaultKind.LAKE_COMMIT_ERROR ? 3 : 2);
+                control.arm(trigger, n);
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (control.armed(trigger) && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                boolean fired = !control.armed(trigger);
+                control.disarm(trigger);
+                return n
+                        + " lake commit(s) "
+                        + (kind == FaultKind.LAKE_COMMIT_ERROR
+                                ? "failed before the lake"
+                                : "landed, then failed")
+                        + (fired ? "" : " (not all fired within 60 s)");
+            }
+            case LAKE_DIRECTORY_FAILING -> {
+                TablePath t = TABLES.get(random.nextInt(TABLES.size()));
+                Path dir = lakeDirOf(t);
+                long d = duration(2_000, 10_000);
+                boolean on = disk.makeImmutable(dir);
+                try {
+                    Thread.sleep(d);
+                } finally {
+                    disk.makeMutable(dir);
+                }
+                return (on ? "" : "(chattr failed) ")
+                        + t
+                        + "'s lake directory immutable for "
+                        + d
+                        + " ms";
+            }
+            case LAKE_DISK_FULL -> {
+                long d = duration(2_000, 10_000);
+                disk.fill();
+                try {
+                    Thread.sleep(d);
+                } finally {
+                    disk.unfill();
+                }
+                return "the lake's file system full for " + d + " ms";
+            }
+            default -> {
+                return jobs.inject(kind, random);
+            }
+        }
+    }
+
+    private static final Pattern KILLED_AFTER_COMMIT =
+            Pattern.compile("lake commit of (\\S+) epoch (\\d+)");
+
+    /** A lake commit the server was killed after: the restarted coordinator must adopt it. */
+    private record Adoption(TablePath table, long epoch) {}
+
+    private Adoption adoptionExpected;
+
+    /**
+     * T21 with a real server: the restarted coordinator found the lake snapshot its previous run
+     * committed but never recorded, and adopted it instead of tiering its offsets again.
+     */
+    private String checkAdopted(int fault) throws Exception {
+        Adoption a = adoptionExpected;
+        adoptionExpected = null;
+        var status = withServer(() -> direct.admin().tieringStatus(a.table()));
+        boolean adopted =
+                status.recentRounds().stream()
+                        .anyMatch(r -> r.epoch() == a.epoch() && r.outcome().equals("ADOPTED"));
+        if (!adopted) {
+            problems.add(
+                    "fault "
+                            + fault
+                            + ": the lake commit of "
+                            + a.table()
+                            + " epoch "
+                            + a.epoch()
+                            + " was not adopted after the restart (T21); rounds: "
+                            + status.recentRounds());
+            return "; NOT ADOPTED";
+        }
+        return "; adopted by the restarted coordinator (T21)";
+    }
+
+    private Path lakeDirOf(TablePath t) {
+        return o.format().equals("iceberg")
+                ? warehouse.resolve(t.database()).resolve(t.table())
+                : warehouse.resolve(t.database() + ".db").resolve(t.table());
+    }
+
+    /** Appends garbage to the active segment of a random bucket (the server is down). */
+    private String tearALogTail() throws IOException {
+        TableInfo t = infos.get(TABLES.get(random.nextInt(TABLES.size())));
+        int bucket = random.nextInt(t.bucketCount());
+        Path dir =
+                data.resolve("store")
+                        .resolve("tables")
+                        .resolve(Long.toString(t.tableId()))
+                        .resolve(Integer.toString(bucket))
+                        .resolve("log");
+        Path active;
+        try (Stream<Path> files = Files.list(dir)) {
+            active =
+                    files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                            .max(Path::compareTo)
+                            .orElse(null);
+        }
+        if (active == null) {
+            return "no segment in " + dir;
+        }
+        int n = 1 + random.nextInt(300);
+        byte[] garbage = new byte[n];
+        random.nextBytes(garbage);
+        try (RandomAccessFile f = new RandomAccessFile(active.toFile(), "rw")) {
+            long size = f.length();
+            if (size >= 12 && random.nextBoolean()) {
+                // a torn copy of a real header: the start of a batch that never finished
+                byte[] head = new byte[(int) Math.min(n, size)];
+                f.seek(0);
+                f.readFully(head);
+                System.arraycopy(head, 0, garbage, 0, head.length);
+            }
+            f.seek(size);
+            f.write(garbage);
+        }
+        return "killed, "
+                + n
+                + " torn bytes appended to "
+                + t.path()
+                + " bucket "
+                + bucket
+                + " "
+                + active.getFileName()
+                + ", restarted";
+    }
+
+    private void healAfterFailedInjection() throws Exception {
+        proxy.heal(true);
+        for (String t :
+                List.of(
+                        SoakControl.FAIL_BEFORE_COMMIT,
+                        SoakControl.FAIL_AFTER_COMMIT,
+                        SoakControl.KILL_AFTER_COMMIT)) {
+            control.disarm(t);
+        }
+        if (!server.isAlive()) {
+            startServer();
+        }
+    }
+
+    private void checkHealthy(int fault) throws Exception {
+        if (!server.isAlive()) {
+            problems.add(
+                    "before fault "
+                            + fault
+                            + ": the server had exited by itself:\n"
+                            + StandaloneJobs.tail(server.outputOfThisRun()));
+            say("the server exited by itself; restarting it");
+            startServer();
+        }
+        String job = jobs.checkRunning();
+        if (job != null) {
+            problems.add("before fault " + fault + ": " + job);
+            say(
+                    "a tiering job stopped by itself; restarted: %s",
+                    job.lines().findFirst().orElse(""));
+        }
+    }
+
+    // ---------------------------------------------------------------- recovery
+
+    /**
+     * Milliseconds until the lake holds, for every table, everything the store held now (the moment
+     * the fault was over), or -1 after {@link Options#maxRecovery()}.
+     */
+    private long awaitRecovery() throws Exception {
+        long t0 = System.nanoTime();
+        Map<TablePath, Map<Integer, Long>> ends = new LinkedHashMap<>();
+        for (TablePath t : TABLES) {
+            long id = infos.get(t).tableId();
+            ends.put(t, withServer(() -> direct.tieringGateway().endOffsets(id)));
+        }
+        long deadline = t0 + o.maxRecovery().toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            for (TablePath t : TABLES) {
+                Map<Integer, Long> committed = lake.committedOffsets(t);
+                for (Map.Entry<Integer, Long> e : ends.get(t).entrySet()) {
+                    if (committed.getOrDefault(e.getKey(), 0L) < e.getValue()) {
+                        all = false;
+                        break;
+                    }
+                }
+                if (!all) {
+                    break;
+                }
+            }
+            if (all) {
+                return (System.nanoTime() - t0) / 1_000_000;
+            }
+            Thread.sleep(250);
+        }
+        return -1;
+    }
+
+    /** Runs a call against the server, retrying while it restarts. */
+    private <T> T withServer(Callable<T> call) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            try {
+                return call.call();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the end
+
+    private Result finish() throws Exception {
+        checkHealthy(o.faults() + 1);
+        say("faults done; writers flush");
+        writers.stopAndFlush();
+        long caughtUp = awaitRecovery();
+        say("lake caught up with the store %d ms after the writers stopped", caughtUp);
+        if (caughtUp < 0) {
+            problems.add("the lake did not catch up with the store after the last fault");
+        }
+        StoreAudit.Result store = StoreAudit.run(direct, LOG_TABLES, ACCOUNTS, writers);
+        long lakeRows = 0;
+        for (TablePath t : TABLES) {
+            try {
+                lakeRows += lake.verifyCaughtUp(direct, infos.get(t), o.maxRecovery());
+            } catch (AssertionError | RuntimeException e) {
+                problems.add("lake check of " + t + ": " + e.getMessage());
+            }
+        }
+        Map<FaultKind, long[]> rec = new EnumMap<>(FaultKind.class);
+        recoveries.forEach(
+                (k, v) -> rec.put(k, v.stream().mapToLong(Long::longValue).sorted().toArray()));
+        Result r =
+                new Result(
+                        o.seed(),
+                        o.format(),
+                        counts.values().stream().mapToInt(Integer::intValue).sum(),
+                        new EnumMap<>(counts),
+                        rec,
+                        writers.rowsWritten(),
+                        store,
+                        lakeRows,
+                        List.copyOf(problems),
+                        Duration.ofNanos(System.nanoTime() - startNanos));
+        writers.errors().forEach((e, n) -> say("%d rows failed for good with %s", n, e));
+        for (String p : problems) {
+            say("PROBLEM: %s", p);
+        }
+        for (String p : store.problems()) {
+            say("STORE PROBLEM: %s", p);
+        }
+        say("%s", summary(r));
+        return r;
+    }
+
+    /** The final line. */
+    public static String summary(Result r) {
+        StringBuilder kinds = new StringBuilder();
+        StringBuilder rec = new StringBuilder();
+        r.faultsByKind()
+                .forEach(
+                        (k, n) -> {
+                            kinds.append(kinds.length() == 0 ? "" : ", ")
+                                    .append(k)
+                                    .append('=')
+                                    .append(n);
+                            long[] v = r.recoveryMillis().getOrDefault(k, new long[0]);
+                            rec.append(rec.length() == 0 ? "" : ", ")
+                                    .append(k)
+                                    .append('=')
+                                    .append(percentile(v, 50))
+                                    .append('/')
+                                    .append(percentile(v, 99));
+                        });
+        StoreAudit.Result s = r.store();
+        return String.format(
+                "SOAK %s seed=%d format=%s faults=%d [%s] rows written=%d (acknowledged %d, in"
+                        + " doubt %d of which in the store %d) duplicates=%d losses=%d"
+                        + " unknown=%d lake rows checked=%d problems=%d recovery ms p50/p99 [%s]"
+                        + " took %s",
+                r.clean() ? "PASSED" : "FAILED",
+                r.seed(),
+                r.format(),
+                r.faults(),
+                kinds,
+                r.rowsWritten(),
+                s.acked(),
+                s.inDoubt(),
+                s.inDoubtPresent(),
+                s.duplicates(),
+                s.losses(),
+                s.strangers(),
+                r.lakeRowsChecked(),
+                r.problems().size() + s.problems().size(),
+                rec,
+                r.took().withNanos(0));
+    }
+
+    static long percentile(long[] sorted, int p) {
+        if (sorted.length == 0) {
+            return -1;
+        }
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private void say(String format, Object... args) {
+        o.out()
+                .printf(
+                        "[%8.1f s] %s%n",
+                        (System.nanoTime() - startNanos) / 1e9, String.format(format, args));
+        o.out().flush();
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[] {writers, clients, jobs, direct, proxy}) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // keep closing the rest
+                }
+            }
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (disk != null) {
+            disk.close();
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.tributary.tiering.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short fault soak CI runs (issue 14): a real server process, standalone tiering job processes,
+ * idempotent writers through a proxy, and one fault of every kind the machine allows, in a seeded
+ * order (server SIGKILL, also between a lake commit and its record, torn log tails, job SIGKILL and
+ * SIGSTOP, a second job, network resets and stalls, lake commit errors before and after the lake, a
+ * failing lake directory and a full lake disk where root and a loop mount allow), then the store
+ * and the lake are checked exactly once with independent readers. Twelve faults by default (one of
+ * each of the twelve kinds without a Flink cluster): the suite must stay short; the long, weighted
+ * random version is {@code bench}'s {@code FaultSoakBench}. Every run has one server SIGKILL right
+ * after a lake commit, before the coordinator records it, and checks that the restarted coordinator
+ * ADOPTED that epoch's snapshot (T21 against a real lake). {@code -Dsoak.seed}, {@code
+ * -Dsoak.faults}, {@code -Dsoak.format} and {@code -Dsoak.kinds} (e.g. {@code
+ * SERVER_KILL_AFTER_LAKE_COMMIT}) replay or vary a run.
+ */
+class FaultSoakITCase {
+    @TempDir Path dir;
+
+    // measured 112 s on the two-core machine with three other builds running
+    @Test
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
+    void t18_t19_t20_t21_t22_t42_oneFaultOfEveryKindLosesAndDuplicatesNothing() throws Exception {
+        long seed = Long.getLong("soak.seed", System.nanoTime());
+        int faults = Integer.getInteger("soak.faults", 12);
+        // Paimon until an open bug is fixed: with Iceberg, a full lake disk while a PK split
+        // closes its files ended a standalone job process (seed 14404104510080; the exception
+        // escaped the split instead of failing only its table's round, T22). -Dsoak.format=iceberg
+        // reproduces it.
+        String format = System.getProperty("soak.format", "paimon");
+        FaultSoak.Result r;
+        try (FaultSoak soak =
+                new FaultSoak(
+                        FaultSoak.Options.of(seed, faults, format, dir)
+                                .withKinds(kinds())
+                                .quick()
+                                .everyKindInTurn())) {
+            r = soak.run();
+        }
+        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
+        assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
+        assertThat(r.store().duplicates()).isZero();
+        assertThat(r.store().losses()).isZero();
+        assertThat(r.faults()).isEqualTo(faults);
+        assertThat(r.store().acked()).isPositive();
+        assertThat(r.lakeRowsChecked()).isPositive();
+    }
+
+    /** Every kind, or those {@code -Dsoak.kinds} names (comma separated). */
+    private static Set<FaultKind> kinds() {
+        String names = System.getProperty("soak.kinds", "");
+        if (names.isBlank()) {
+            return EnumSet.allOf(FaultKind.class);
+        }
+        Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+        for (String n : names.split(",")) {
+            kinds.add(FaultKind.valueOf(n.strip()));
+        }
+        return kinds;
+    }
+}
