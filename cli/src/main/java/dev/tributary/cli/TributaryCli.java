@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
             ServerCommand.class,
             DbCommand.class,
             TableCommand.class,
+            dev.tributary.cli.command.PartitionCommand.class,
             WriteCommand.class,
             ScanCommand.class,
             dev.tributary.cli.command.QueryCommand.class,

@@ -30,6 +30,7 @@ class DistributionConfigTest {
         Configuration conf = ServerConfigLoader.load(yaml, List.of("server.rpc.port=0"));
         List<ConfigOption<?>> known = new ArrayList<>();
         known.addAll(ServerOptions.all());
+        known.add(dev.tributary.server.partition.PartitionOptions.CHECK_INTERVAL);
         known.addAll(CoordinatorOptions.all());
         known.addAll(TieringOptions.all());
         known.addAll(EmbeddedTieringExtension.options());

@@ -50,6 +50,18 @@ class QueryCommandITCase {
                                     .bucketCount(2)
                                     .build(),
                             false);
+            conn.admin()
+                    .createTable(
+                            TablePath.of("shop", "visits"),
+                            TableDescriptor.builder(
+                                            Schema.newBuilder()
+                                                    .column("id", DataTypes.BIGINT())
+                                                    .column("dt", DataTypes.STRING())
+                                                    .build())
+                                    .partitionKeys("dt")
+                                    .bucketCount(2)
+                                    .build(),
+                            false);
             try (AppendWriter w = conn.appendWriter(orders)) {
                 for (long i = 0; i < 100; i++) {
                     w.append(Row.of(i, "item-" + (i % 3), (int) i));
@@ -97,5 +109,16 @@ class QueryCommandITCase {
         Result r = run("query", "SELECT nope FROM shop.orders");
         assertThat(r.code()).isEqualTo(TributaryCli.USER_ERROR);
         assertThat(r.err()).startsWith("error: ").contains("nope").doesNotContain("\tat ");
+    }
+
+    @Test
+    void t40_aPartitionedTableIsRefusedAtPlanningNamingTheTable() {
+        Result r = run("query", "SELECT COUNT(*) FROM shop.visits");
+        assertThat(r.code()).as(r.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(r.err())
+                .startsWith("error: ")
+                .contains("shop.visits")
+                .contains("partitioned union read is not supported yet")
+                .doesNotContain("\tat ");
     }
 }

@@ -4,6 +4,7 @@ import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
@@ -13,6 +14,8 @@ import dev.tributary.coordinator.maintenance.MaintenanceCommitRequest;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.CoordinatorEventLoop;
@@ -30,6 +33,7 @@ import dev.tributary.coordinator.tiering.JobRegistration;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -297,6 +301,58 @@ public final class Coordinator implements AutoCloseable {
     /** A schema version (for reading batches written under an older schema id). */
     public CompletableFuture<Schema> schema(long tableId, int schemaId) {
         return call(() -> core.schema(tableId, schemaId));
+    }
+
+    // ------------------------------------------------------------------ partitions (T30, T33)
+
+    /**
+     * Adds a partition to a partitioned table; the result says whether this call created it. Fails
+     * with NotFound (table), InvalidInput (values, or a partition still being dropped) or
+     * AlreadyExists.
+     */
+    public CompletableFuture<PartitionRegistry.Created> createPartition(
+            TablePath path, PartitionSpec spec, boolean ignoreIfExists) {
+        return call(() -> core.createPartition(path, spec, ignoreIfExists));
+    }
+
+    /**
+     * Marks a partition DROPPING; the server removes it with {@link #removePartition} once that
+     * allows it. Empty if it did not exist and {@code ignoreIfNotExists}.
+     */
+    public CompletableFuture<Optional<PartitionInfo>> dropPartition(
+            TablePath path, PartitionSpec spec, boolean ignoreIfNotExists, boolean dropLake) {
+        return call(() -> core.dropPartition(path, spec, ignoreIfNotExists, dropLake));
+    }
+
+    /**
+     * Removes a DROPPING partition (and its tiered offsets) durably if it is tiered to {@code
+     * endOffsets} per bucket, or its table is not tiered (T33); else says why not yet. With {@code
+     * checkOnly} nothing is removed: the answer says whether it could be.
+     */
+    public CompletableFuture<Optional<String>> removePartition(
+            long tableId, long partitionId, Map<Integer, Long> endOffsets, boolean checkOnly) {
+        Map<Integer, Long> copy = Map.copyOf(endOffsets);
+        return call(() -> core.removePartition(tableId, partitionId, copy, checkOnly));
+    }
+
+    /** A partitioned table's partitions by name; fails with NotFound for an unknown table. */
+    public CompletableFuture<List<PartitionInfo>> listPartitions(TablePath path) {
+        return call(() -> core.listPartitions(path));
+    }
+
+    /** The partitions of a table without a trip through the loop (for the data path). */
+    public java.util.Collection<PartitionInfo> cachedPartitions(long tableId) {
+        return core.partitions().partitions(tableId);
+    }
+
+    /** A partition by name without a trip through the loop (for the write path). */
+    public Optional<PartitionInfo> cachedPartition(long tableId, String name) {
+        return core.partitions().byName(tableId, name);
+    }
+
+    /** A partition by id without a trip through the loop (for the read path). */
+    public Optional<PartitionInfo> cachedPartition(long tableId, long partitionId) {
+        return core.partitions().byId(tableId, partitionId);
     }
 
     // ------------------------------------------------------------------ tiering

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
@@ -7,6 +8,8 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.metadata.TableRegistry;
@@ -20,6 +23,7 @@ import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringManager;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
@@ -30,6 +34,7 @@ import java.util.concurrent.Executor;
  */
 public final class CoordinatorCore {
     private final TableRegistry registry;
+    private final PartitionRegistry partitions;
     private final TieringManager tiering;
     private final MaintenanceManager maintenance;
     private final long incarnation;
@@ -77,6 +82,7 @@ public final class CoordinatorCore {
         StoredState state = store.load();
         this.incarnation = store.startIncarnation();
         this.registry = new TableRegistry(store, clock, state);
+        this.partitions = new PartitionRegistry(store, clock, state);
         this.maintenance =
                 maintenanceConfig == null || maintenanceLake == null
                         ? null
@@ -98,6 +104,7 @@ public final class CoordinatorCore {
                         io,
                         store,
                         buckets,
+                        partitions,
                         lake,
                         incarnation,
                         maintenance);
@@ -113,6 +120,10 @@ public final class CoordinatorCore {
 
     public TieringManager tiering() {
         return tiering;
+    }
+
+    public PartitionRegistry partitions() {
+        return partitions;
     }
 
     /** Lake maintenance, empty when the coordinator runs none. */
@@ -131,6 +142,7 @@ public final class CoordinatorCore {
     public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
         for (TableInfo t : registry.dropDatabase(name, ignoreIfNotExists, cascade)) {
             tiering.onTableDropped(t.tableId());
+            partitions.forgetTable(t.tableId());
             if (maintenance != null) {
                 maintenance.onTableDropped(t.tableId());
             }
@@ -163,11 +175,37 @@ public final class CoordinatorCore {
         dropped.ifPresent(
                 t -> {
                     tiering.onTableDropped(t.tableId());
+                    partitions.forgetTable(t.tableId());
                     if (maintenance != null) {
                         maintenance.onTableDropped(t.tableId());
                     }
                 });
         return dropped;
+    }
+
+    /** Adds a partition (T30); see {@link PartitionRegistry#create}. */
+    public PartitionRegistry.Created createPartition(
+            TablePath path, PartitionSpec spec, boolean ignoreIfExists) {
+        return partitions.create(registry.describe(path), spec, ignoreIfExists);
+    }
+
+    /**
+     * Marks a partition DROPPING (T33): it refuses writes from now on, and goes once {@link
+     * #removePartition} finds it tiered (at once for a table without the lake).
+     */
+    public Optional<PartitionInfo> dropPartition(
+            TablePath path, PartitionSpec spec, boolean ignoreIfNotExists, boolean dropLake) {
+        return partitions.markDropping(registry.describe(path), spec, ignoreIfNotExists, dropLake);
+    }
+
+    /** See {@link TieringManager#removePartition}. */
+    public Optional<String> removePartition(
+            long tableId, long partitionId, Map<Integer, Long> endOffsets, boolean checkOnly) {
+        return tiering.removePartition(tableId, partitionId, endOffsets, checkOnly);
+    }
+
+    public List<PartitionInfo> listPartitions(TablePath path) {
+        return partitions.list(registry.describe(path).tableId());
     }
 
     public Schema schema(long tableId, int schemaId) {

@@ -147,6 +147,70 @@ public final class TieringHarness {
         return t;
     }
 
+    /** A lake-enabled log table partitioned by a STRING column {@code dt}. */
+    public TableInfo partitionedTable(String name, int bucketCount, Duration freshness) {
+        TableDescriptor d =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("dt", DataTypes.STRING())
+                                        .build())
+                        .partitionKeys("dt")
+                        .bucketCount(bucketCount)
+                        .property("table.datalake.enabled", "true")
+                        .property("table.datalake.freshness", freshness.toMillis() + "ms")
+                        .build();
+        TableInfo t = core.createTable(TablePath.of("db", name), d, false);
+        loop.runReady();
+        return t;
+    }
+
+    /** Adds a partition {@code dt=<value>}; returns its id. */
+    public long addPartition(TableInfo t, String value) {
+        long id =
+                core.createPartition(
+                                t.path(),
+                                dev.tributary.common.id.PartitionSpec.of("dt", value),
+                                false)
+                        .partition()
+                        .partitionId();
+        loop.runReady();
+        return id;
+    }
+
+    /** Commits the given (partition, bucket) end offsets. */
+    public CompletableFuture<Long> commitPartitioned(
+            String job,
+            RoundPlan plan,
+            Map<dev.tributary.common.id.PartitionBucket, Long> ends,
+            boolean forceFinished) {
+        CompletableFuture<Long> f =
+                tiering()
+                        .commit(
+                                new CommitRequest(
+                                        job,
+                                        plan.tableId(),
+                                        plan.epoch(),
+                                        plan.roundId(),
+                                        new TreeMap<>(ends),
+                                        List.of(new byte[] {1, 2, 3}),
+                                        List.of(),
+                                        new RoundStats(10, 100),
+                                        forceFinished));
+        loop.runReady();
+        return f;
+    }
+
+    /** Every (partition, bucket) of the plan at its cutoff. */
+    public static Map<dev.tributary.common.id.PartitionBucket, Long> fullPartitionEnds(
+            RoundPlan plan) {
+        Map<dev.tributary.common.id.PartitionBucket, Long> ends = new TreeMap<>();
+        for (BucketWork w : plan.buckets()) {
+            ends.put(w.key(), w.endOffset());
+        }
+        return ends;
+    }
+
     /** Writes records to every bucket of a table. */
     public void writeAll(TableInfo t, long perBucket) {
         for (int b = 0; b < t.descriptor().bucketCount(); b++) {

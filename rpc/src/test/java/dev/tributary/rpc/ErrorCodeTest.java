@@ -31,6 +31,7 @@ class ErrorCodeTest {
         assertThat(ErrorCode.INVALID_INPUT.code()).isEqualTo(1);
         assertThat(ErrorCode.FENCED.code()).isEqualTo(5);
         assertThat(ErrorCode.RETRIABLE.code()).isEqualTo(7);
+        assertThat(ErrorCode.PARTITION_NOT_FOUND.code()).isEqualTo(12);
         assertThat(ErrorCode.fromCode(999)).isSameAs(ErrorCode.INTERNAL);
     }
 
@@ -56,6 +57,10 @@ class ErrorCodeTest {
         assertThat(ErrorCode.forThrowable(new DiskFull())).isSameAs(ErrorCode.STORAGE);
         assertThat(ErrorCode.forThrowable(new OutOfOrderSequenceException("gap")))
                 .isSameAs(ErrorCode.OUT_OF_ORDER_SEQUENCE);
+        assertThat(
+                        ErrorCode.forThrowable(
+                                new dev.tributary.common.exception.PartitionNotFoundException("p")))
+                .isSameAs(ErrorCode.PARTITION_NOT_FOUND);
         assertThat(ErrorCode.forThrowable(new IllegalStateException("bug")))
                 .isSameAs(ErrorCode.INTERNAL);
     }

@@ -21,6 +21,9 @@ import dev.tributary.server.lake.LakeCommitStepImpl;
 import dev.tributary.server.lake.LakeMaintenanceStepImpl;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.partition.PartitionMaintenance;
+import dev.tributary.server.partition.PartitionOptions;
+import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.plan.RoundObservations;
 import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.plan.WriteRates;
@@ -92,6 +95,7 @@ public final class TributaryServer implements AutoCloseable {
     private Server grpc;
     private HttpApi http;
     private ScheduledExecutorService maintenance;
+    private PartitionMaintenance partitionMaintenance;
     private LagHistorySaver lagSaver;
     private ServerMetrics metrics;
     private final List<ServerExtension> extensions = new ArrayList<>();
@@ -120,6 +124,7 @@ public final class TributaryServer implements AutoCloseable {
     public static TributaryServer start(
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
         conf.validate(ServerOptions.all());
+        conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
         conf.validate(
                 List.of(
@@ -163,6 +168,7 @@ public final class TributaryServer implements AutoCloseable {
             }
         }
         TableCatalog catalog = new TableCatalog();
+        LakeTables lakeTables = new LakeTables(lake);
         coordinator =
                 Coordinator.start(
                         conf,
@@ -178,9 +184,13 @@ public final class TributaryServer implements AutoCloseable {
                         coordinator,
                         store,
                         catalog,
-                        new LakeTables(lake),
+                        lakeTables,
                         extensions,
                         new NewTableDefaults(conf.get(LakeStorageOptions.DATALAKE_FORMAT)));
+        PartitionService partitions =
+                new PartitionService(coordinator, store, catalog, lakeTables, clock);
+        partitionMaintenance = new PartitionMaintenance(catalog, partitions, coordinator, clock);
+        tables.usePartitions(partitions, partitionMaintenance);
         tables.recover();
 
         metrics = new ServerMetrics();
@@ -191,17 +201,26 @@ public final class TributaryServer implements AutoCloseable {
                         catalog,
                         clock,
                         conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
-                        conf.get(LakeStorageOptions.DATALAKE_FORMAT));
+                        conf.get(LakeStorageOptions.DATALAKE_FORMAT),
+                        partitions::list);
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
         String host = conf.get(ServerOptions.BIND_HOST);
         List<BindableService> services =
                 List.of(
                         new AdminServiceImpl(
-                                coordinator, tables, catalog, status, describeLake(lakeConf)),
-                        new WriteServiceImpl(store, catalog, metrics),
+                                coordinator,
+                                tables,
+                                catalog,
+                                status,
+                                partitions,
+                                describeLake(lakeConf)),
+                        new WriteServiceImpl(store, catalog, metrics, partitions),
                         new ReadServiceImpl(
-                                store, catalog, conf.get(ServerOptions.READ_CHUNK_BYTES)),
+                                store,
+                                catalog,
+                                conf.get(ServerOptions.READ_CHUNK_BYTES),
+                                partitions),
                         new TieringServiceImpl(
                                 coordinator,
                                 store,
@@ -289,6 +308,10 @@ public final class TributaryServer implements AutoCloseable {
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
         timer.scheduleWithFixedDelay(
                 new Maintenance(coordinator, store), every, every, TimeUnit.MILLISECONDS);
+        long partitionEvery = conf.get(PartitionOptions.CHECK_INTERVAL).toMillis();
+        // right away too: a server down over midnight creates the new day's partitions at start
+        timer.scheduleWithFixedDelay(
+                partitionMaintenance, 0, partitionEvery, TimeUnit.MILLISECONDS);
         if (lagHistory != null) {
             long lagEvery = conf.get(ServerOptions.LAG_HISTORY_INTERVAL).toMillis();
             // first sample right away, so a page opened just after start shows something; fixed
@@ -423,6 +446,15 @@ public final class TributaryServer implements AutoCloseable {
 
     public BucketStore store() {
         return store;
+    }
+
+    /**
+     * The partition upkeep (T31, T33), which the server runs every {@code
+     * server.auto-partition.check-interval}; tests with a manual clock run a pass with {@link
+     * PartitionMaintenance#runOnce()}.
+     */
+    public PartitionMaintenance partitionMaintenance() {
+        return partitionMaintenance;
     }
 
     /** Blocks until {@link #close()} has finished (e.g. from the SIGTERM hook). */

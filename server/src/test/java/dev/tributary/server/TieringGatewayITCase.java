@@ -211,7 +211,10 @@ class TieringGatewayITCase {
                                                     log.tableId(),
                                                     logPlan.epoch() - 1,
                                                     logPlan.roundId(),
-                                                    Map.of(0, logEnds.get(0)),
+                                                    Map.of(
+                                                            dev.tributary.common.id.PartitionBucket
+                                                                    .of(0),
+                                                            logEnds.get(0)),
                                                     List.of(),
                                                     List.of(),
                                                     false,

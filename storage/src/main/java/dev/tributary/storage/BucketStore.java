@@ -6,8 +6,11 @@ import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.AlreadyExistsException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -43,6 +46,10 @@ import java.util.stream.Stream;
  * does), and periodic work ({@link #runRetention()}, {@link #maybeSnapshot()}) runs when the
  * caller's scheduler calls it. All methods are thread safe.
  *
+ * <p>A partitioned table (T30) holds no buckets of its own: each of its partitions, added with
+ * {@link #createPartition} or {@link #openPartition}, has the table's bucket count, under {@code
+ * tables/<table id>/p<partition id>/}. A {@link TableBucket} names its partition.
+ *
  * <p>Errors: {@link dev.tributary.common.exception.InvalidInputException} for bad requests (nothing
  * written), {@link dev.tributary.common.exception.NotFoundException} for an unknown table, snapshot
  * or lease, {@link dev.tributary.common.exception.CorruptDataException} for data that fails
@@ -50,12 +57,14 @@ import java.util.stream.Stream;
  */
 public final class BucketStore implements AutoCloseable {
     private static final String TABLES_DIR = "tables";
+    private static final String PARTITION_DIR_PREFIX = "p";
 
     private final Path dataDir;
     private final Configuration conf;
     private final Clock clock;
     private final Executor flushExecutor;
     private final Map<Long, TableStore> tables = new ConcurrentHashMap<>();
+    private final Map<Long, PartitionedTable> partitioned = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private BucketStore(Path dataDir, Configuration conf, Clock clock, Executor flushExecutor) {
@@ -124,15 +133,23 @@ public final class BucketStore implements AutoCloseable {
         synchronized (tables) {
             ensureOpen();
             Path dir = tableDir(tableId);
-            if (tables.containsKey(tableId) || Files.exists(dir)) {
+            if (hasTable(tableId) || Files.exists(dir)) {
                 throw new AlreadyExistsException(
                         "table id " + tableId + " already has data in " + dir);
+            }
+            if (descriptor.isPartitioned()) {
+                createDirectory(dir);
+                partitioned.put(
+                        tableId, new PartitionedTable(tableId, descriptor, schemaId, schema));
+                return;
             }
             tables.put(
                     tableId,
                     TableStore.open(
                             dir,
                             tableId,
+                            TableBucket.NO_PARTITION,
+                            null,
                             descriptor,
                             schemaId,
                             schema,
@@ -150,6 +167,19 @@ public final class BucketStore implements AutoCloseable {
     public void openTable(long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
         synchronized (tables) {
             ensureOpen();
+            if (descriptor.isPartitioned()) {
+                PartitionedTable known = partitioned.get(tableId);
+                if (known != null) {
+                    if (schemaId > known.schemaId) {
+                        updateSchema(tableId, schemaId, schema);
+                    }
+                    return;
+                }
+                createDirectory(tableDir(tableId));
+                partitioned.put(
+                        tableId, new PartitionedTable(tableId, descriptor, schemaId, schema));
+                return;
+            }
             TableStore existing = tables.get(tableId);
             if (existing != null) {
                 if (schemaId > existing.currentSchema().id()) {
@@ -162,6 +192,8 @@ public final class BucketStore implements AutoCloseable {
                     TableStore.open(
                             tableDir(tableId),
                             tableId,
+                            TableBucket.NO_PARTITION,
+                            null,
                             descriptor,
                             schemaId,
                             schema,
@@ -177,7 +209,20 @@ public final class BucketStore implements AutoCloseable {
      * columns.
      */
     public void updateSchema(long tableId, int schemaId, Schema schema) {
-        table(tableId).updateSchema(schemaId, schema);
+        PartitionedTable pt = partitioned.get(tableId);
+        if (pt == null) {
+            table(tableId).updateSchema(schemaId, schema);
+            return;
+        }
+        synchronized (pt) {
+            for (Partition part : pt.partitions.values()) {
+                part.store.updateSchema(schemaId, schema);
+            }
+            if (schemaId > pt.schemaId) {
+                pt.schemaId = schemaId;
+                pt.schema = schema;
+            }
+        }
     }
 
     /** Closes a table and deletes all its data. A no-op for an unknown table. */
@@ -186,6 +231,10 @@ public final class BucketStore implements AutoCloseable {
             TableStore t = tables.remove(tableId);
             if (t != null) {
                 t.close();
+            }
+            PartitionedTable pt = partitioned.remove(tableId);
+            if (pt != null) {
+                pt.closeAll();
             }
             try {
                 deleteRecursively(tableDir(tableId));
@@ -198,7 +247,12 @@ public final class BucketStore implements AutoCloseable {
 
     /** True if the table is open in this store. */
     public boolean hasTable(long tableId) {
-        return tables.containsKey(tableId);
+        return tables.containsKey(tableId) || partitioned.containsKey(tableId);
+    }
+
+    /** True if the table is open in this store and partitioned. */
+    public boolean isPartitioned(long tableId) {
+        return partitioned.containsKey(tableId);
     }
 
     /**
@@ -218,7 +272,61 @@ public final class BucketStore implements AutoCloseable {
      *     completed by another appending thread (group commit), so attach only quick callbacks
      */
     public CompletableFuture<AppendResult> append(WriteBatch batch) {
+        if (partitioned.containsKey(batch.tableId())) {
+            throw new InvalidInputException(
+                    "table id "
+                            + batch.tableId()
+                            + " is partitioned: a write batch must name its partition");
+        }
         return table(batch.tableId()).append(batch);
+    }
+
+    /**
+     * Writes a batch to a bucket of a partition of a partitioned table, like {@link
+     * #append(WriteBatch)}; every record must hold the partition's values in the partition columns
+     * (checked before anything is written).
+     *
+     * @throws dev.tributary.common.exception.PartitionNotFoundException if the partition is not
+     *     open or no longer takes writes (dropping); nothing is written
+     */
+    public CompletableFuture<AppendResult> append(long partitionId, WriteBatch batch) {
+        if (partitionId == TableBucket.NO_PARTITION) {
+            return append(batch);
+        }
+        PartitionedTable pt = partitionedTable(batch.tableId());
+        Partition part = pt.partitions.get(partitionId);
+        if (part == null) {
+            throw new PartitionNotFoundException(
+                    "partition id "
+                            + partitionId
+                            + " of table id "
+                            + batch.tableId()
+                            + " is not open in this store (dropped or never created)");
+        }
+        part.appending.incrementAndGet();
+        try {
+            if (part.sealed) {
+                throw new PartitionNotFoundException(
+                        "partition "
+                                + part.spec.name()
+                                + " (id "
+                                + partitionId
+                                + ") of table id "
+                                + batch.tableId()
+                                + " is being dropped and takes no more writes");
+            }
+            return part.store
+                    .append(batch)
+                    .thenApply(
+                            r -> {
+                                // after the end offset moved: the tiering planner drains this set
+                                // before it reads end offsets, so it never misses the write
+                                pt.changed.add(partitionId);
+                                return r;
+                            });
+        } finally {
+            part.appending.decrementAndGet();
+        }
     }
 
     /**
@@ -257,7 +365,7 @@ public final class BucketStore implements AutoCloseable {
      * @param key the primary-key values in primary-key order (arity = number of key columns)
      */
     public Optional<Row> lookup(TableBucket bucket, Row key) {
-        return table(bucket.tableId()).lookup(bucket.bucket(), key);
+        return group(bucket).lookup(bucket.bucket(), key);
     }
 
     /**
@@ -269,7 +377,7 @@ public final class BucketStore implements AutoCloseable {
         if (offset < 0) {
             throw new InvalidInputException("tiered offset must be >= 0, got " + offset);
         }
-        TableStore.Bucket b = table(bucket.tableId()).bucket(bucket.bucket());
+        TableStore.Bucket b = group(bucket).bucket(bucket.bucket());
         synchronized (b) {
             b.tieredOffset = Math.max(b.tieredOffset, offset);
         }
@@ -284,7 +392,7 @@ public final class BucketStore implements AutoCloseable {
      */
     public RetentionResult runRetention() {
         RetentionResult total = new RetentionResult(0, 0, 0);
-        for (TableStore t : tables.values()) {
+        for (TableStore t : allStores()) {
             total = total.plus(t.runRetention());
         }
         return total;
@@ -298,7 +406,7 @@ public final class BucketStore implements AutoCloseable {
      */
     public List<KvSnapshotInfo> maybeSnapshot() {
         List<KvSnapshotInfo> taken = new ArrayList<>();
-        for (TableStore t : tables.values()) {
+        for (TableStore t : allStores()) {
             long interval = t.conf.get(KvOptions.SNAPSHOT_INTERVAL).toMillis();
             int retained = t.conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
             for (TableStore.Bucket b : t.buckets()) {
@@ -315,7 +423,7 @@ public final class BucketStore implements AutoCloseable {
      * end offset. If nothing changed since the newest snapshot, returns that one.
      */
     public KvSnapshotInfo snapshot(TableBucket bucket) {
-        TableStore t = table(bucket.tableId());
+        TableStore t = group(bucket);
         return t.kv(bucket.bucket()).snapshot(t.conf.get(KvOptions.SNAPSHOT_NUM_RETAINED));
     }
 
@@ -385,6 +493,18 @@ public final class BucketStore implements AutoCloseable {
                 }
             }
             tables.clear();
+            for (PartitionedTable pt : partitioned.values()) {
+                try {
+                    pt.closeAll();
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            partitioned.clear();
             if (first != null) {
                 throw first;
             }
@@ -398,6 +518,10 @@ public final class BucketStore implements AutoCloseable {
     private TableStore table(long tableId) {
         TableStore t = tables.get(tableId);
         if (t == null) {
+            if (partitioned.containsKey(tableId)) {
+                throw new InvalidInputException(
+                        "table id " + tableId + " is partitioned: name the bucket's partition");
+            }
             ensureOpen();
             throw new NotFoundException(
                     "table id "
@@ -408,11 +532,297 @@ public final class BucketStore implements AutoCloseable {
     }
 
     private LogBucket log(TableBucket bucket) {
-        return table(bucket.tableId()).bucket(bucket.bucket()).log;
+        return group(bucket).bucket(bucket.bucket()).log;
     }
 
     private KvBucket kv(TableBucket bucket) {
-        return table(bucket.tableId()).kv(bucket.bucket());
+        return group(bucket).kv(bucket.bucket());
+    }
+
+    /** The buckets of the bucket's table, or of its partition. */
+    private TableStore group(TableBucket bucket) {
+        if (!bucket.isPartitioned()) {
+            return table(bucket.tableId());
+        }
+        PartitionedTable pt = partitionedTable(bucket.tableId());
+        Partition part = pt.partitions.get(bucket.partitionId());
+        if (part == null) {
+            throw new NotFoundException(
+                    "partition id "
+                            + bucket.partitionId()
+                            + " of table id "
+                            + bucket.tableId()
+                            + " is not open in this store (dropped or never created)");
+        }
+        return part.store;
+    }
+
+    private PartitionedTable partitionedTable(long tableId) {
+        PartitionedTable pt = partitioned.get(tableId);
+        if (pt == null) {
+            ensureOpen();
+            if (tables.containsKey(tableId)) {
+                throw new InvalidInputException(
+                        "table id " + tableId + " is not partitioned; it has no partitions");
+            }
+            throw new NotFoundException(
+                    "table id "
+                            + tableId
+                            + " is not open in this store (dropped or never created)");
+        }
+        return pt;
+    }
+
+    /** Every open group of buckets: unpartitioned tables and every partition. */
+    private List<TableStore> allStores() {
+        List<TableStore> out = new ArrayList<>(tables.values());
+        for (PartitionedTable pt : partitioned.values()) {
+            for (Partition part : pt.partitions.values()) {
+                out.add(part.store);
+            }
+        }
+        return out;
+    }
+
+    private Path partitionDir(long tableId, long partitionId) {
+        return tableDir(tableId).resolve(PARTITION_DIR_PREFIX + partitionId);
+    }
+
+    private static void createDirectory(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StorageException("cannot create " + dir + ": " + e, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ partitions (T30)
+
+    /**
+     * Creates a new partition's buckets.
+     *
+     * @param spec the partition's values (checked against the table's partition columns)
+     * @throws dev.tributary.common.exception.AlreadyExistsException if the partition id has data
+     */
+    public void createPartition(long tableId, long partitionId, PartitionSpec spec) {
+        synchronized (tables) {
+            ensureOpen();
+            PartitionedTable pt = partitionedTable(tableId);
+            Path dir = partitionDir(tableId, partitionId);
+            if (pt.partitions.containsKey(partitionId) || Files.exists(dir)) {
+                throw new AlreadyExistsException(
+                        "partition id " + partitionId + " already has data in " + dir);
+            }
+            pt.partitions.put(partitionId, openPartitionStore(pt, partitionId, spec, dir));
+        }
+    }
+
+    /**
+     * Opens a partition's buckets, creating them if missing and recovering them if present (as
+     * {@link #openTable} does for a table). Idempotent.
+     */
+    public void openPartition(long tableId, long partitionId, PartitionSpec spec) {
+        synchronized (tables) {
+            ensureOpen();
+            PartitionedTable pt = partitionedTable(tableId);
+            if (pt.partitions.containsKey(partitionId)) {
+                return;
+            }
+            pt.partitions.put(
+                    partitionId,
+                    openPartitionStore(pt, partitionId, spec, partitionDir(tableId, partitionId)));
+            // recovered data may be past what was tiered: let the planner look at it
+            pt.changed.add(partitionId);
+        }
+    }
+
+    private Partition openPartitionStore(
+            PartitionedTable pt, long partitionId, PartitionSpec spec, Path dir) {
+        if (partitionId < 0) {
+            throw new InvalidInputException("partition id must be >= 0, got " + partitionId);
+        }
+        PartitionCheck check = new PartitionCheck(PartitionRouter.of(pt.descriptor), spec);
+        TableStore store =
+                TableStore.open(
+                        dir,
+                        pt.tableId,
+                        partitionId,
+                        check,
+                        pt.descriptor,
+                        pt.schemaId,
+                        pt.schema,
+                        conf,
+                        clock,
+                        flushExecutor);
+        return new Partition(partitionId, check.spec(), store);
+    }
+
+    /**
+     * Stops a partition taking writes (T33: a dropping partition refuses writes while it is still
+     * tiered). Idempotent.
+     *
+     * @return true when no write is in flight any more, so its end offsets are final
+     */
+    public boolean sealPartition(long tableId, long partitionId) {
+        Partition part = partitionedTable(tableId).partitions.get(partitionId);
+        if (part == null) {
+            return true;
+        }
+        part.sealed = true;
+        return part.appending.get() == 0;
+    }
+
+    /** Closes a partition and deletes its data. A no-op for an unknown partition. */
+    public void dropPartition(long tableId, long partitionId) {
+        synchronized (tables) {
+            PartitionedTable pt = partitioned.get(tableId);
+            if (pt != null) {
+                Partition part = pt.partitions.remove(partitionId);
+                pt.changed.remove(partitionId);
+                if (part != null) {
+                    part.store.close();
+                }
+            }
+            try {
+                deleteRecursively(partitionDir(tableId, partitionId));
+            } catch (IOException e) {
+                throw new StorageException(
+                        "cannot delete the data of partition "
+                                + partitionId
+                                + " of table "
+                                + tableId
+                                + ": "
+                                + e,
+                        e);
+            }
+        }
+    }
+
+    /** True if the partition is open in this store. */
+    public boolean hasPartition(long tableId, long partitionId) {
+        PartitionedTable pt = partitioned.get(tableId);
+        return pt != null && pt.partitions.containsKey(partitionId);
+    }
+
+    /** Ids of the open partitions of a partitioned table, ascending. */
+    public List<Long> partitionIds(long tableId) {
+        return partitionedTable(tableId).partitions.keySet().stream().sorted().toList();
+    }
+
+    /**
+     * Deletes the directories of partitions of a table that {@code known} does not list (removed
+     * from the metadata by a drop that crashed before it deleted the data).
+     *
+     * @return the ids deleted
+     */
+    public List<Long> deleteUnknownPartitions(long tableId, java.util.Set<Long> known) {
+        List<Long> deleted = new ArrayList<>();
+        synchronized (tables) {
+            Path dir = tableDir(tableId);
+            if (!Files.isDirectory(dir)) {
+                return deleted;
+            }
+            try (Stream<Path> children = Files.list(dir)) {
+                for (Path child : children.toList()) {
+                    String name = child.getFileName().toString();
+                    if (!name.startsWith(PARTITION_DIR_PREFIX)) {
+                        continue;
+                    }
+                    long id;
+                    try {
+                        id = Long.parseLong(name.substring(PARTITION_DIR_PREFIX.length()));
+                    } catch (NumberFormatException e) {
+                        continue;
+                    }
+                    if (!known.contains(id)) {
+                        PartitionedTable pt = partitioned.get(tableId);
+                        if (pt != null) {
+                            Partition open = pt.partitions.remove(id);
+                            if (open != null) {
+                                open.store.close();
+                            }
+                        }
+                        deleteRecursively(child);
+                        deleted.add(id);
+                    }
+                }
+            } catch (IOException e) {
+                throw new StorageException(
+                        "cannot clean up the partitions of table " + tableId + ": " + e, e);
+            }
+        }
+        return deleted;
+    }
+
+    /**
+     * Ids of the partitions of a table that had a write become durable since the last call, or that
+     * were opened since (recovered data); the set is emptied. The tiering planner calls it before
+     * reading end offsets, so that a round looks only at partitions that may have new data.
+     */
+    public java.util.Set<Long> drainChangedPartitions(long tableId) {
+        PartitionedTable pt = partitioned.get(tableId);
+        if (pt == null) {
+            return java.util.Set.of();
+        }
+        java.util.Set<Long> out = new java.util.HashSet<>();
+        for (Long id : pt.changed) {
+            if (pt.changed.remove(id)) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** A partitioned table: its definition (for new partitions) and its open partitions. */
+    private static final class PartitionedTable {
+        final long tableId;
+        final TableDescriptor descriptor;
+        volatile int schemaId;
+        volatile Schema schema;
+        final Map<Long, Partition> partitions = new ConcurrentHashMap<>();
+        final java.util.Set<Long> changed = ConcurrentHashMap.newKeySet();
+
+        PartitionedTable(long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
+            this.tableId = tableId;
+            this.descriptor = descriptor;
+            this.schemaId = schemaId;
+            this.schema = schema;
+        }
+
+        void closeAll() {
+            RuntimeException first = null;
+            for (Partition p : partitions.values()) {
+                try {
+                    p.store.close();
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            partitions.clear();
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+
+    /** One open partition: its buckets and whether it still takes writes. */
+    private static final class Partition {
+        final long id;
+        final PartitionSpec spec;
+        final TableStore store;
+        volatile boolean sealed;
+        final java.util.concurrent.atomic.AtomicInteger appending =
+                new java.util.concurrent.atomic.AtomicInteger();
+
+        Partition(long id, PartitionSpec spec, TableStore store) {
+            this.id = id;
+            this.spec = spec;
+            this.store = store;
+        }
     }
 
     private void ensureOpen() {

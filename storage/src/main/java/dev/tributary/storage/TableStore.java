@@ -28,7 +28,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
-/** The buckets of one table, and the checks that turn a write batch into log and KV writes. */
+/**
+ * The buckets of one table, or of one partition of a partitioned table (each partition has the
+ * table's bucket count, T30), and the checks that turn a write batch into log and KV writes.
+ */
 final class TableStore implements AutoCloseable {
     /** A schema and its id. */
     record SchemaVersion(int id, Schema schema) {}
@@ -48,6 +51,7 @@ final class TableStore implements AutoCloseable {
     }
 
     final long tableId;
+    final long partitionId;
     final TableDescriptor descriptor;
     final Configuration conf;
     private final Clock clock;
@@ -59,14 +63,21 @@ final class TableStore implements AutoCloseable {
 
     private final int[] routingKeys;
 
+    /** Null for an unpartitioned table: every record must carry this partition's values. */
+    private final PartitionCheck partitionCheck;
+
     private TableStore(
             long tableId,
+            long partitionId,
+            PartitionCheck partitionCheck,
             TableDescriptor descriptor,
             Configuration conf,
             Clock clock,
             SchemaVersion current,
             Bucket[] buckets) {
         this.tableId = tableId;
+        this.partitionId = partitionId;
+        this.partitionCheck = partitionCheck;
         this.descriptor = descriptor;
         this.conf = conf;
         this.clock = clock;
@@ -79,6 +90,8 @@ final class TableStore implements AutoCloseable {
     static TableStore open(
             Path tableDir,
             long tableId,
+            long partitionId,
+            PartitionCheck partitionCheck,
             TableDescriptor descriptor,
             int schemaId,
             Schema schema,
@@ -104,7 +117,7 @@ final class TableStore implements AutoCloseable {
         Bucket[] buckets = new Bucket[descriptor.bucketCount()];
         try {
             for (int b = 0; b < buckets.length; b++) {
-                TableBucket tb = new TableBucket(tableId, b);
+                TableBucket tb = new TableBucket(tableId, partitionId, b);
                 Path dir = tableDir.resolve(Integer.toString(b));
                 LogBucket log = LogBucket.open(tb, dir.resolve("log"), logConfig, flushExecutor);
                 KvBucket kv = null;
@@ -127,7 +140,14 @@ final class TableStore implements AutoCloseable {
             throw e;
         }
         return new TableStore(
-                tableId, descriptor, conf, clock, new SchemaVersion(schemaId, schema), buckets);
+                tableId,
+                partitionId,
+                partitionCheck,
+                descriptor,
+                conf,
+                clock,
+                new SchemaVersion(schemaId, schema),
+                buckets);
     }
 
     private static void checkSchema(TableDescriptor descriptor, Schema schema) {
@@ -240,7 +260,8 @@ final class TableStore implements AutoCloseable {
                 new LogBatchBuilder(sv.id(), batch.sizeInBytes() + 2 * batch.recordCount())
                         .writer(batch.writerId(), batch.sequence());
         long ts = clock.currentTimeMillis();
-        BinaryWriter scratch = routing == null ? null : new BinaryWriter(32);
+        BinaryWriter scratch =
+                routing == null && partitionCheck == null ? null : new BinaryWriter(32);
         // every record is checked before the log sees any of them
         while (r.next()) {
             checkRouting(r, batch.bucket(), scratch);
@@ -295,6 +316,9 @@ final class TableStore implements AutoCloseable {
      * T36) is refused before anything is written.
      */
     private void checkRouting(WriteBatch.Reader r, int bucket, BinaryWriter scratch) {
+        if (partitionCheck != null) {
+            partitionCheck.check(r, scratch, tableId);
+        }
         if (routing == null) {
             return;
         }

@@ -7,6 +7,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.UnsupportedFeatureException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
@@ -59,6 +60,7 @@ public final class UnionScan implements AutoCloseable {
     private UnionScan(Builder b) {
         this.connection = b.connection;
         this.table = b.table != null ? b.table : connection.admin().describeTable(b.path);
+        requireUnpartitioned(table);
         Schema schema = table.schema();
         if (b.columns == null) {
             this.projection = new int[schema.fieldCount()];
@@ -106,6 +108,25 @@ public final class UnionScan implements AutoCloseable {
                                         : " (it does not exist in " + lake.identifier() + ")")
                                 + "; give the lake settings (datalake.*) or add the plugin");
             }
+        }
+    }
+
+    /**
+     * Refuses a partitioned table: a union read plans per bucket of an unpartitioned table, and
+     * reading only some of a partitioned table's data as if it were all would be silently wrong.
+     *
+     * @throws UnsupportedFeatureException naming the table and its partition columns
+     */
+    public static void requireUnpartitioned(TableInfo table) {
+        if (table.descriptor().isPartitioned()) {
+            throw new UnsupportedFeatureException(
+                    "table "
+                            + table.path()
+                            + " is partitioned (by "
+                            + table.descriptor().partitionKeys()
+                            + "): partitioned union read is not supported yet; read the lake"
+                            + " table with the lake format's own engine, or the store per"
+                            + " partition (tributary scan --partition)");
         }
     }
 

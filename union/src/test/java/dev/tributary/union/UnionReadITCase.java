@@ -1,6 +1,7 @@
 package dev.tributary.union;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
@@ -35,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -580,5 +582,31 @@ class UnionReadITCase {
                     "%s: %d recent rounds, %d force-finished%n",
                     p, s.recentRounds().size(), forced);
         }
+    }
+
+    @Test
+    void t40_aPartitionedTableIsRefusedWithATypedErrorNamingIt() {
+        start("paimon", Map.of());
+        Schema schema =
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("dt", DataTypes.STRING())
+                        .build();
+        TablePath path = TablePath.of("db", "by_day");
+        conn.admin()
+                .createTable(
+                        path,
+                        TableDescriptor.builder(schema)
+                                .partitionKeys("dt")
+                                .bucketCount(2)
+                                .bucketKeys("id")
+                                .property("table.datalake.enabled", "true")
+                                .build(),
+                        false);
+
+        assertThatThrownBy(() -> UnionScan.builder(conn, path).lake(lake).build())
+                .isInstanceOf(dev.tributary.common.exception.UnsupportedFeatureException.class)
+                .hasMessageContaining("db.by_day")
+                .hasMessageContaining("partitioned union read is not supported yet");
     }
 }

@@ -41,8 +41,13 @@ import java.util.function.Supplier;
  * twice: on the logic alone (what the event loop spends per call) and through the threaded {@link
  * Coordinator} facade (caller thread -> event loop -> caller, what an RPC handler waits).
  *
- * <p>Usage: {@code CoordinatorCostBench [tables] [inFlight] [jobs] [samples]} (defaults 100000 1000
- * 10 20000).
+ * <p>Usage: {@code CoordinatorCostBench [tables] [inFlight] [jobs] [samples] [partitions] [active]
+ * [buckets]} (defaults 100000 1000 10 20000 0 1 8). With {@code partitions > 0} the tables are
+ * partitioned and the partitions are spread over them (issue 12: 10,000 partitions over 100
+ * tables); the {@code active} newest partitions of each table get writes, the others are tiered, as
+ * with daily partitions; each partition has {@code buckets} buckets. Then only the logic path is
+ * measured, once unpartitioned with {@code active x buckets} buckets per table (the same number of
+ * active buckets) and once partitioned, in the same run, so the figures compare.
  */
 public final class CoordinatorCostBench {
     private static final Clock WALL = Clock.system();
@@ -62,8 +67,59 @@ public final class CoordinatorCostBench {
                 jobs,
                 inFlight / jobs,
                 samples);
-        logic(tables, inFlight, jobs, samples);
+        int partitions = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+        int active = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+        int buckets = args.length > 6 ? Integer.parseInt(args[6]) : 8;
+        if (partitions > 0) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%n== unpartitioned baseline: %d tables x %d buckets ==%n",
+                    tables,
+                    active * buckets);
+            logic(tables, inFlight, jobs, samples, 0, 0, active * buckets, true);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%n== partitioned: %d partitions x %d buckets over %d tables, %d active per"
+                            + " table ==%n",
+                    partitions,
+                    buckets,
+                    tables,
+                    active);
+            logic(tables, inFlight, jobs, samples, partitions, active, buckets, true);
+            return;
+        }
+        logic(tables, inFlight, jobs, samples, 0, 0, 8, false);
         facade(tables, inFlight, jobs, samples);
+    }
+
+    /**
+     * Partitioned tables: the newest partition of each table holds 1,000 records per bucket that
+     * are not tiered and is reported changed on every plan; older partitions are tiered (end offset
+     * 0 here, so a plan finds nothing in them).
+     */
+    private static final class PartitionedBuckets implements BucketStateSource {
+        final java.util.Map<Long, java.util.Set<Long>> active = new java.util.HashMap<>();
+
+        @Override
+        public List<BucketState> bucketStates(long tableId, TablePath path, int bucketCount) {
+            throw new UnsupportedOperationException("partitioned tables only");
+        }
+
+        @Override
+        public List<BucketState> partitionBucketStates(
+                long tableId, long partitionId, TablePath path, int bucketCount) {
+            long end = active.get(tableId).contains(partitionId) ? 1_000 : 0;
+            List<BucketState> out = new ArrayList<>(bucketCount);
+            for (int b = 0; b < bucketCount; b++) {
+                out.add(BucketState.log(b, end));
+            }
+            return out;
+        }
+
+        @Override
+        public java.util.Set<Long> drainChangedPartitions(long tableId) {
+            return active.get(tableId);
+        }
     }
 
     /** 8 buckets per table, every bucket 1,000 records ahead of nothing. */
@@ -100,15 +156,26 @@ public final class CoordinatorCostBench {
     }
 
     private static TableDescriptor descriptor(String freshness) {
-        return TableDescriptor.builder(
-                        Schema.newBuilder()
-                                .column("id", DataTypes.BIGINT())
-                                .column("v", DataTypes.STRING())
-                                .build())
-                .bucketCount(8)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", freshness)
-                .build();
+        return descriptor(freshness, false, 8);
+    }
+
+    private static TableDescriptor descriptor(
+            String freshness, boolean partitioned, int bucketCount) {
+        TableDescriptor.Builder b =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("v", DataTypes.STRING())
+                                        .column("dt", DataTypes.STRING())
+                                        .build())
+                        .bucketCount(bucketCount)
+                        .bucketKeys("id")
+                        .property("table.datalake.enabled", "true")
+                        .property("table.datalake.freshness", freshness);
+        if (partitioned) {
+            b.partitionKeys("dt");
+        }
+        return b.build();
     }
 
     /** Keeps {@code inFlight} rounds spread over the jobs; replaces finished ones. */
@@ -126,9 +193,24 @@ public final class CoordinatorCostBench {
         }
     }
 
-    private static void logic(int tables, int inFlight, int jobs, int samples) {
+    /**
+     * @param cycle few tables: the clock moves 1/50 of the freshness per sample (untimed), so a
+     *     finished table is pending again after 50 samples and the queue never runs dry; needs
+     *     {@code tables > 50 + inFlight}, {@code inFlight < 50} and a heartbeat of each job within
+     *     the 8 s timeout ({@code jobs <= 6})
+     */
+    private static void logic(
+            int tables,
+            int inFlight,
+            int jobs,
+            int samples,
+            int partitions,
+            int active,
+            int buckets,
+            boolean cycle) {
         ManualClock clock = new ManualClock(1_000_000_000_000L);
         ManualLoop loop = new ManualLoop(clock);
+        PartitionedBuckets partitioned = new PartitionedBuckets();
         CoordinatorCore core =
                 new CoordinatorCore(
                         TieringConfig.defaults(),
@@ -137,12 +219,31 @@ public final class CoordinatorCostBench {
                         loop,
                         loop,
                         new InMemoryMetadataStore(),
-                        new Buckets(),
+                        partitions > 0 ? partitioned : new Buckets(),
                         new NoLake());
         core.createDatabase("db", null, false);
         long t0 = WALL.nanoTime();
         for (int i = 0; i < tables; i++) {
-            core.createTable(TablePath.of("db", "t" + i), descriptor("1min"), false);
+            TablePath path = TablePath.of("db", "t" + i);
+            long tableId =
+                    core.createTable(path, descriptor("1min", partitions > 0, buckets), false)
+                            .tableId();
+            java.util.Set<Long> newest = new java.util.HashSet<>();
+            int perTable = partitions / tables + (i < partitions % tables ? 1 : 0);
+            for (int d = 0; d < perTable; d++) {
+                long id =
+                        core.createPartition(
+                                        path,
+                                        dev.tributary.common.id.PartitionSpec.of(
+                                                "dt", String.format(Locale.ROOT, "d%05d", d)),
+                                        false)
+                                .partition()
+                                .partitionId();
+                if (d >= perTable - active) {
+                    newest.add(id);
+                }
+            }
+            partitioned.active.put(tableId, java.util.Set.copyOf(newest));
         }
         loop.advance(Duration.ofMinutes(1));
         System.out.printf(
@@ -180,13 +281,20 @@ public final class CoordinatorCostBench {
                             List.of(),
                             List.of(RoundReport.finished(done.tableId(), done.epoch())),
                             false));
+            if (cycle) {
+                clock.advanceMillis(Duration.ofMinutes(1).toMillis() / 50);
+                loop.runReady();
+            }
             long b = WALL.nanoTime();
             RoundPlan p =
                     m.heartbeat(new HeartbeatRequest(Jobs.id(j), null, List.of(), List.of(), true))
                             .plan();
             req[i] = WALL.nanoTime() - b;
+            if (p == null) {
+                throw new IllegalStateException("no pending table at sample " + i);
+            }
             mine.add(new TableAttempt(p.tableId(), p.epoch()));
-            if (i % 1000 == 0) {
+            if (!cycle && i % 1000 == 0) {
                 clock.advanceMillis(1); // time moves a little; no timeouts (sweep needs 8 s)
                 loop.runReady();
             }

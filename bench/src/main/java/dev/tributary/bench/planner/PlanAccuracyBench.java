@@ -200,7 +200,8 @@ public final class PlanAccuracyBench {
                                 s.path(),
                                 s.schema(),
                                 setup.buckets().getOrDefault(name, s.buckets()),
-                                setup.freshness().getOrDefault(name, s.freshness()));
+                                setup.freshness().getOrDefault(name, s.freshness()),
+                                s.partitionKey());
                 conn.admin().createTable(s.path(), spec.descriptor(DemoLakeFormat.PAIMON), false);
                 System.out.printf(
                         "  %s: %d buckets, freshness %s%n", name, spec.buckets(), spec.freshness());

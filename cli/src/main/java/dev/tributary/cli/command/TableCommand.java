@@ -48,14 +48,17 @@ public final class TableCommand {
     static final class SchemaSource {
         @Option(
                 names = {"-s", "--schema"},
-                description = "Columns as DDL, e.g. \"id BIGINT, name STRING, PRIMARY KEY (id)\".")
+                description =
+                        "Columns as DDL, e.g. \"id BIGINT, name STRING, PRIMARY KEY (id)\"; may end"
+                                + " with PARTITIONED BY (col, ...).")
         String ddl;
 
         @Option(
                 names = "--schema-file",
                 description =
                         "JSON file: {\"columns\":[{\"name\":..,\"type\":..}],\"primaryKey\":[..],"
-                                + "\"buckets\":N,\"bucketKeys\":[..],\"properties\":{..}}.")
+                                + "\"partitionKeys\":[..],\"buckets\":N,\"bucketKeys\":[..],"
+                                + "\"properties\":{..}}.")
         Path file;
     }
 
@@ -78,8 +81,19 @@ public final class TableCommand {
         @Option(
                 names = "--bucket-key",
                 split = ",",
-                description = "Bucket key columns (default: the primary key).")
+                description =
+                        "Bucket key columns (default: the primary key without the partition"
+                                + " keys).")
         List<String> bucketKeys;
+
+        @Option(
+                names = "--partitioned-by",
+                split = ",",
+                paramLabel = "COL",
+                description =
+                        "Partition key columns (STRING, INT, BIGINT or DATE), like PARTITIONED BY;"
+                                + " each partition has --buckets buckets.")
+        List<String> partitionKeys;
 
         @Option(
                 names = {"-p", "--property"},
@@ -99,7 +113,10 @@ public final class TableCommand {
             TableDescriptor.Builder b =
                     schema.file != null
                             ? SchemaParser.parseJsonFile(schema.file)
-                            : TableDescriptor.builder(SchemaParser.parseDdl(schema.ddl));
+                            : SchemaParser.parseTableDdl(schema.ddl);
+            if (partitionKeys != null) {
+                b.partitionKeys(partitionKeys);
+            }
             if (buckets != null) {
                 b.bucketCount(buckets);
             }
@@ -258,7 +275,11 @@ public final class TableCommand {
                         "buckets:     "
                                 + info.bucketCount()
                                 + " by "
-                                + info.descriptor().bucketKeys());
+                                + info.descriptor().bucketKeys()
+                                + (info.descriptor().isPartitioned() ? " in each partition" : ""));
+                if (info.descriptor().isPartitioned()) {
+                    out.println("partitioned: by " + info.descriptor().partitionKeys());
+                }
                 out.println("created:     " + Instant.ofEpochMilli(info.createdAtMillis()));
                 info.descriptor().comment().ifPresent(cm -> out.println("comment:     " + cm));
                 TextTable cols = new TextTable("COLUMN", "TYPE", "COMMENT");
@@ -275,7 +296,11 @@ public final class TableCommand {
                             .properties()
                             .forEach((k, v) -> out.println("  " + k + " = " + v));
                 }
-                out.println("end offsets: " + c.logScanner(info.path()).endOffsets());
+                if (info.descriptor().isPartitioned()) {
+                    PartitionCommand.printPartitions(c, info, out);
+                } else {
+                    out.println("end offsets: " + c.logScanner(info.path()).endOffsets());
+                }
             }
             return 0;
         }

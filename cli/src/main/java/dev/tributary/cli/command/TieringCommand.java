@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -35,7 +36,8 @@ public final class TieringCommand {
                         + " then its lake maintenance: compaction state, live files (most in a"
                         + " bucket against max-files), snapshots retained, the last compaction,"
                         + " compactions by outcome and bytes reclaimed by snapshot expiry; then a"
-                        + " warning line per table whose layout needs attention."
+                        + " warning line per table whose layout needs attention. With"
+                        + " --partitions, also the lag of each partition of partitioned tables."
             })
     static final class Status implements Callable<Integer> {
         @Mixin ConnectionOptions connection;
@@ -44,15 +46,22 @@ public final class TieringCommand {
         @Parameters(arity = "0..1", paramLabel = "DB.TABLE", description = "Only this table.")
         String table;
 
+        @Option(
+                names = "--partitions",
+                description =
+                        "Also a line per partition of partitioned tables: state (ACTIVE or"
+                                + " DROPPING), lake lag in time and records, records stored.")
+        boolean partitions;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try (Connection c = connection.connect()) {
                 List<TableTieringStatus> tables;
                 if (table != null) {
-                    tables = List.of(c.admin().tieringStatus(TablePath.parse(table)));
+                    tables = List.of(c.admin().tieringStatus(TablePath.parse(table), partitions));
                 } else {
-                    TieringOverview o = c.admin().tieringStatus();
+                    TieringOverview o = c.admin().tieringStatus(partitions);
                     tables = o.tables();
                     out.println("pending: " + o.queueLength() + "   live jobs: " + o.liveJobs());
                 }
@@ -92,6 +101,9 @@ public final class TieringCommand {
                             s.failures() == 0 ? "0" : s.failures() + " in a row");
                 }
                 t.print(out);
+                if (partitions) {
+                    printPartitions(out, tables);
+                }
                 printMaintenance(out, tables);
                 for (TableTieringStatus s : tables) {
                     for (String w : s.warnings()) {
@@ -140,6 +152,35 @@ public final class TieringCommand {
                                         .flatMap(TableTieringStatus.Round::failure)
                                         .or(s::lastFailure)
                                         .orElse("(no message)"));
+            }
+        }
+
+        /** One line per partition of the partitioned tables, oldest name first (T35). */
+        static void printPartitions(PrintWriter out, List<TableTieringStatus> tables) {
+            TextTable t =
+                    new TextTable("TABLE", "PARTITION", "STATE", "LAG", "LAG RECORDS", "RECORDS");
+            boolean any = false;
+            for (TableTieringStatus s : tables) {
+                for (TableTieringStatus.PartitionLag p : s.partitions()) {
+                    any = true;
+                    t.row(
+                            s.path(),
+                            p.name(),
+                            p.state(),
+                            p.lagMillis().isPresent()
+                                    ? TieringText.duration(p.lagMillis().getAsLong())
+                                    : "?",
+                            p.lagRecords().isPresent()
+                                    ? Long.toString(p.lagRecords().getAsLong())
+                                    : "?",
+                            p.records());
+                }
+            }
+            out.println();
+            if (any) {
+                t.print(out);
+            } else {
+                out.println("no partitioned lake table");
             }
         }
 

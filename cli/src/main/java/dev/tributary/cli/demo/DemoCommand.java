@@ -240,10 +240,26 @@ public final class DemoCommand implements Callable<Integer> {
             TableInfo info = conn.admin().createTable(t.path(), t.descriptor(lakeFormat), true);
             checkFormat(info);
             out.printf(
-                    "table %-16s %-11s %2d buckets, freshness %s%n",
-                    t.path(), t.kind(), t.buckets(), Durations.format(t.freshness()));
+                    "table %-16s %-11s %2d buckets, freshness %s%s%n",
+                    t.path(),
+                    t.kind(),
+                    t.buckets(),
+                    Durations.format(t.freshness()),
+                    t.partitionKey() == null
+                            ? ""
+                            : ", partitioned by day ("
+                                    + t.partitionKey()
+                                    + "), partitions "
+                                    + partitionNames(conn, t.path()));
         }
         out.flush();
+    }
+
+    private static String partitionNames(Connection conn, TablePath path) {
+        return conn.admin().listPartitions(path).stream()
+                .map(dev.tributary.client.admin.PartitionInfo::name)
+                .toList()
+                .toString();
     }
 
     /**

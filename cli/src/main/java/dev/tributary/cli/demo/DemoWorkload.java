@@ -70,7 +70,8 @@ public final class DemoWorkload implements AutoCloseable {
                             nextOrderId++,
                             (long) random.nextInt(CUSTOMER_KEYS),
                             random.nextInt(50_000),
-                            now);
+                            now,
+                            DemoTables.day(now));
             count(orders.append(order), ordersWritten);
         }
         for (int i = 0; i < customersPerTick; i++) {

@@ -16,32 +16,55 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a table definition from a compact DDL-like string ({@code "id BIGINT, name STRING, PRIMARY
- * KEY (id)"}) or from a JSON file ({@code {"columns":[{"name":"id","type":"BIGINT"}],
- * "primaryKey":["id"],"buckets":4,"bucketKeys":[],"properties":{},"comment":"..."}}).
+ * Reads a table definition from a compact DDL-like string ({@code "id BIGINT, dt STRING, PRIMARY
+ * KEY (id, dt), PARTITIONED BY (dt)"}) or from a JSON file ({@code
+ * {"columns":[{"name":"id","type":"BIGINT"}], "primaryKey":["id"],"partitionKeys":["dt"],
+ * "buckets":4,"bucketKeys":[],"properties":{},"comment":"..."}}).
  */
 public final class SchemaParser {
     private SchemaParser() {}
 
-    /** Parses the compact column list. */
+    /** Parses the compact column list (a {@code PARTITIONED BY} clause is not allowed here). */
     public static Schema parseDdl(String ddl) {
+        Parsed parsed = parse(ddl);
+        if (!parsed.partitionKeys().isEmpty()) {
+            throw new InvalidInputException(
+                    "PARTITIONED BY belongs to a table definition, not to a schema: '" + ddl + "'");
+        }
+        return parsed.schema();
+    }
+
+    /**
+     * Parses a table definition: columns, an optional {@code PRIMARY KEY (...)} and an optional
+     * {@code PARTITIONED BY (...)} (T30), as items of the comma-separated list.
+     */
+    public static TableDescriptor.Builder parseTableDdl(String ddl) {
+        Parsed parsed = parse(ddl);
+        return TableDescriptor.builder(parsed.schema()).partitionKeys(parsed.partitionKeys());
+    }
+
+    private record Parsed(Schema schema, List<String> partitionKeys) {}
+
+    private static Parsed parse(String ddl) {
         List<Column> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();
+        List<String> partitionKeys = new ArrayList<>();
         for (String part : splitTopLevel(ddl)) {
             String p = part.trim();
             if (p.isEmpty()) {
                 throw new InvalidInputException("empty column definition in schema '" + ddl + "'");
             }
-            if (p.toUpperCase(java.util.Locale.ROOT).startsWith("PRIMARY KEY")) {
-                int open = p.indexOf('(');
-                int close = p.lastIndexOf(')');
-                if (open < 0 || close < open) {
+            String upper = p.toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+            if (upper.startsWith("PRIMARY KEY")) {
+                primaryKey.addAll(columnList(p, "PRIMARY KEY (col, ...)"));
+                continue;
+            }
+            if (upper.startsWith("PARTITIONED BY")) {
+                if (!partitionKeys.isEmpty()) {
                     throw new InvalidInputException(
-                            "invalid '" + p + "': expected PRIMARY KEY (col, ...)");
+                            "PARTITIONED BY is given twice in '" + ddl + "'");
                 }
-                for (String k : p.substring(open + 1, close).split(",")) {
-                    primaryKey.add(k.trim());
-                }
+                partitionKeys.addAll(columnList(p, "PARTITIONED BY (col, ...)"));
                 continue;
             }
             int space = p.indexOf(' ');
@@ -56,7 +79,24 @@ public final class SchemaParser {
                             p.substring(0, space).trim(),
                             DataTypeParser.parse(p.substring(space + 1))));
         }
-        return Schema.of(columns, primaryKey);
+        return new Parsed(Schema.of(columns, primaryKey), partitionKeys);
+    }
+
+    private static List<String> columnList(String item, String expected) {
+        int open = item.indexOf('(');
+        int close = item.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            throw new InvalidInputException("invalid '" + item + "': expected " + expected);
+        }
+        List<String> out = new ArrayList<>();
+        for (String k : item.substring(open + 1, close).split(",")) {
+            if (k.isBlank()) {
+                throw new InvalidInputException(
+                        "invalid '" + item + "': empty column name; expected " + expected);
+            }
+            out.add(k.trim());
+        }
+        return out;
     }
 
     /** Reads a whole table definition from JSON; command-line flags may override parts. */
@@ -87,7 +127,15 @@ public final class SchemaParser {
         }
         List<String> pk = new ArrayList<>();
         root.path("primaryKey").forEach(k -> pk.add(k.asText()));
-        TableDescriptor.Builder b = TableDescriptor.builder(Schema.of(columns, pk));
+        List<String> partitionKeys = new ArrayList<>();
+        JsonNode partitioned = root.path("partitionKeys");
+        if (!partitioned.isMissingNode() && !partitioned.isArray()) {
+            throw new InvalidInputException(
+                    "\"partitionKeys\" in " + file + " must be an array of column names");
+        }
+        partitioned.forEach(k -> partitionKeys.add(k.asText()));
+        TableDescriptor.Builder b =
+                TableDescriptor.builder(Schema.of(columns, pk)).partitionKeys(partitionKeys);
         if (root.has("buckets")) {
             b.bucketCount(root.get("buckets").asInt());
         }

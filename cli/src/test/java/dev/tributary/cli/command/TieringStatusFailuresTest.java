@@ -52,6 +52,8 @@ class TieringStatusFailuresTest {
                 Optional.empty(),
                 nextEventAt,
                 rounds,
+                List.of(),
+                0,
                 List.of());
     }
 

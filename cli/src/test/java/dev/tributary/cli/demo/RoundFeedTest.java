@@ -73,6 +73,8 @@ class RoundFeedTest {
                 Optional.empty(),
                 nextEventAt,
                 rounds,
+                List.of(),
+                0,
                 List.of());
     }
 

@@ -1,5 +1,6 @@
 package dev.tributary.client.admin;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.util.List;
@@ -49,11 +50,60 @@ public interface Admin {
 
     TableInfo describeTable(TablePath path);
 
-    /** Tiering status of every lake-enabled table (T28). */
-    TieringOverview tieringStatus();
+    /**
+     * Adds a partition to a partitioned table (T30).
+     *
+     * @param partition its values, e.g. {@code PartitionSpec.parse("dt=2026-12-01")}
+     * @return the partition (the existing one with {@code ignoreIfExists})
+     * @throws dev.tributary.common.exception.InvalidInputException when the values do not fit the
+     *     partition columns, the table is not partitioned, or the partition is still being dropped
+     */
+    PartitionInfo createPartition(TablePath path, PartitionSpec partition, boolean ignoreIfExists);
 
-    /** Tiering status of one table (T28). */
-    TableTieringStatus tieringStatus(TablePath path);
+    /**
+     * Drops a partition. A partition of a lake-enabled table goes only once it is tiered to its end
+     * (T33): until then it is {@code DROPPING}, refuses writes and is still tiered; the result says
+     * which.
+     *
+     * @param dropLakePartition also drop the lake table's partition when the partition goes; by
+     *     default the lake keeps it
+     * @return the drop's outcome; empty if the partition did not exist and {@code
+     *     ignoreIfNotExists}
+     */
+    java.util.Optional<PartitionDrop> dropPartition(
+            TablePath path,
+            PartitionSpec partition,
+            boolean ignoreIfNotExists,
+            boolean dropLakePartition);
+
+    /** The partitions of a table, by name (empty for an unpartitioned table). */
+    List<PartitionInfo> listPartitions(TablePath path);
+
+    /** Tiering status of every lake-enabled table (T28), without the lag of each partition. */
+    default TieringOverview tieringStatus() {
+        return tieringStatus(false);
+    }
+
+    /**
+     * Tiering status of every lake-enabled table (T28).
+     *
+     * @param withPartitions also the lag of each partition of partitioned tables (T35)
+     */
+    TieringOverview tieringStatus(boolean withPartitions);
+
+    /** Tiering status of one table (T28), without the lag of each partition. */
+    default TableTieringStatus tieringStatus(TablePath path) {
+        return tieringStatus(path, false);
+    }
+
+    /**
+     * Tiering status of one table (T28).
+     *
+     * @param withPartitions also the lag of each of its partitions if it is partitioned (T35)
+     * @throws dev.tributary.common.exception.NotFoundException if the table does not exist or is
+     *     not lake-enabled
+     */
+    TableTieringStatus tieringStatus(TablePath path, boolean withPartitions);
 
     /**
      * The lake the server tiers into: its format and the format's settings, for readers that open

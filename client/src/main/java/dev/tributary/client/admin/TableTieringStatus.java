@@ -2,6 +2,7 @@ package dev.tributary.client.admin;
 
 import dev.tributary.common.id.TablePath;
 import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
 import java.util.ArrayList;
@@ -31,6 +32,9 @@ import java.util.OptionalLong;
  * @param recentRounds the last rounds that ended (committed, empty or failed), oldest first
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
+ * @param partitionCount the number of partitions of a partitioned table, 0 for an unpartitioned one
+ * @param partitions each partition's lag, by name (T35); empty unless asked for with {@link
+ *     Admin#tieringStatus(TablePath, boolean)} or {@link Admin#tieringStatus(boolean)}
  * @param maintenance the table's lake maintenance (compaction, snapshot expiry; T38, T39), empty
  *     when the server runs none
  */
@@ -52,7 +56,96 @@ public record TableTieringStatus(
         long nextEventAtMillis,
         List<Round> recentRounds,
         List<String> warnings,
+        int partitionCount,
+        List<PartitionLag> partitions,
         Optional<LakeMaintenance> maintenance) {
+
+    /** A status of an unpartitioned table. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings,
+            Optional<LakeMaintenance> maintenance) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                0,
+                List.of(),
+                maintenance);
+    }
+
+    /** A status without maintenance, with partitions. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings,
+            int partitionCount,
+            List<PartitionLag> partitions) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                partitionCount,
+                partitions,
+                Optional.empty());
+    }
 
     /** A status without maintenance. */
     public TableTieringStatus(
@@ -91,10 +184,13 @@ public record TableTieringStatus(
                 nextEventAtMillis,
                 recentRounds,
                 warnings,
+                0,
+                List.of(),
                 Optional.empty());
     }
 
     public TableTieringStatus {
+        partitions = List.copyOf(partitions);
         recentRounds = List.copyOf(recentRounds);
         warnings = List.copyOf(warnings);
     }
@@ -171,8 +267,41 @@ public record TableTieringStatus(
                 pb.getNextEventAtMillis(),
                 recent,
                 List.copyOf(pb.getWarningsList()),
+                pb.getPartitionCount(),
+                pb.getPartitionsList().stream().map(PartitionLag::fromPb).toList(),
                 pb.hasMaintenance()
                         ? Optional.of(LakeMaintenance.fromPb(pb.getMaintenance()))
                         : Optional.empty());
+    }
+
+    /**
+     * One partition's lake lag (T35).
+     *
+     * @param partitionId the partition's id
+     * @param name its name, {@code dt=2026-12-01}
+     * @param state ACTIVE, or DROPPING while it waits to be tiered before it goes (T33)
+     * @param lagMillis age of its oldest record not yet in the lake (0 when caught up); empty when
+     *     the server could not measure it
+     * @param lagRecords its records not yet in the lake; empty when not measured
+     * @param records the records in its logs (sum of the end offsets of its buckets)
+     */
+    public record PartitionLag(
+            long partitionId,
+            String name,
+            String state,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            long records) {
+
+        static PartitionLag fromPb(PartitionLagPb p) {
+            boolean known = p.hasLagMillis();
+            return new PartitionLag(
+                    p.getPartitionId(),
+                    p.getName(),
+                    p.getState(),
+                    known ? OptionalLong.of(p.getLagMillis()) : OptionalLong.empty(),
+                    known ? OptionalLong.of(p.getLagRecords()) : OptionalLong.empty(),
+                    p.getEndOffsetSum());
+        }
     }
 }

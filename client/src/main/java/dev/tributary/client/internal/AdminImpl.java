@@ -4,28 +4,36 @@ import static dev.tributary.client.internal.RpcClient.call;
 
 import dev.tributary.client.admin.Admin;
 import dev.tributary.client.admin.LakeInfo;
+import dev.tributary.client.admin.PartitionDrop;
+import dev.tributary.client.admin.PartitionInfo;
 import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.admin.TieringOverview;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.AlterTableRequest;
 import dev.tributary.rpc.proto.CreateDatabaseRequest;
+import dev.tributary.rpc.proto.CreatePartitionRequest;
 import dev.tributary.rpc.proto.CreateTableRequest;
 import dev.tributary.rpc.proto.DescribeLakeRequest;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.rpc.proto.DescribeTableRequest;
 import dev.tributary.rpc.proto.DropDatabaseRequest;
+import dev.tributary.rpc.proto.DropPartitionRequest;
+import dev.tributary.rpc.proto.DropPartitionResponse;
 import dev.tributary.rpc.proto.DropTableRequest;
 import dev.tributary.rpc.proto.ListDatabasesRequest;
+import dev.tributary.rpc.proto.ListPartitionsRequest;
 import dev.tributary.rpc.proto.ListTablesRequest;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
 import java.util.List;
+import java.util.Optional;
 
 /** {@link Admin} over the admin gRPC service. */
 public final class AdminImpl implements Admin {
@@ -90,6 +98,59 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
+    public PartitionInfo createPartition(
+            TablePath path, PartitionSpec partition, boolean ignoreIfExists) {
+        return PartitionInfo.fromPb(
+                call(
+                        () ->
+                                rpc.admin()
+                                        .createPartition(
+                                                CreatePartitionRequest.newBuilder()
+                                                        .setPath(ProtoConverters.toPb(path))
+                                                        .setPartition(partition.name())
+                                                        .setIgnoreIfExists(ignoreIfExists)
+                                                        .build())));
+    }
+
+    @Override
+    public Optional<PartitionDrop> dropPartition(
+            TablePath path,
+            PartitionSpec partition,
+            boolean ignoreIfNotExists,
+            boolean dropLakePartition) {
+        DropPartitionResponse r =
+                call(
+                        () ->
+                                rpc.admin()
+                                        .dropPartition(
+                                                DropPartitionRequest.newBuilder()
+                                                        .setPath(ProtoConverters.toPb(path))
+                                                        .setPartition(partition.name())
+                                                        .setIgnoreIfNotExists(ignoreIfNotExists)
+                                                        .setDropLakePartition(dropLakePartition)
+                                                        .build()));
+        return r.hasPartition()
+                ? Optional.of(
+                        new PartitionDrop(PartitionInfo.fromPb(r.getPartition()), r.getRemoved()))
+                : Optional.empty();
+    }
+
+    @Override
+    public List<PartitionInfo> listPartitions(TablePath path) {
+        return call(
+                        () ->
+                                rpc.admin()
+                                        .listPartitions(
+                                                ListPartitionsRequest.newBuilder()
+                                                        .setPath(ProtoConverters.toPb(path))
+                                                        .build()))
+                .getPartitionsList()
+                .stream()
+                .map(PartitionInfo::fromPb)
+                .toList();
+    }
+
+    @Override
     public TableInfo alterTable(TablePath path, TableAlteration alteration) {
         AlterTableRequest.Builder req =
                 AlterTableRequest.newBuilder()
@@ -145,9 +206,15 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public TieringOverview tieringStatus() {
+    public TieringOverview tieringStatus(boolean withPartitions) {
         TieringStatusResponse r =
-                call(() -> rpc.admin().getTieringStatus(TieringStatusRequest.getDefaultInstance()));
+                call(
+                        () ->
+                                rpc.admin()
+                                        .getTieringStatus(
+                                                TieringStatusRequest.newBuilder()
+                                                        .setPartitions(withPartitions)
+                                                        .build()));
         return new TieringOverview(
                 r.getTablesList().stream().map(TableTieringStatus::fromPb).toList(),
                 r.getQueueLength(),
@@ -155,7 +222,7 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public TableTieringStatus tieringStatus(TablePath path) {
+    public TableTieringStatus tieringStatus(TablePath path, boolean withPartitions) {
         TieringStatusResponse r =
                 call(
                         () ->
@@ -163,6 +230,7 @@ public final class AdminImpl implements Admin {
                                         .getTieringStatus(
                                                 TieringStatusRequest.newBuilder()
                                                         .setPath(ProtoConverters.toPb(path))
+                                                        .setPartitions(withPartitions)
                                                         .build()));
         if (r.getTablesCount() == 0) {
             throw new NotFoundException(

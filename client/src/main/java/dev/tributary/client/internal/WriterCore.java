@@ -7,6 +7,7 @@ import dev.tributary.client.write.WriteResult;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.record.WriteBatchBuilder;
 import dev.tributary.common.record.WriteKind;
@@ -18,7 +19,9 @@ import java.io.InterruptedIOException;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,6 +34,10 @@ import java.util.concurrent.TimeUnit;
  * full, when the linger time passes or on flush; at most one request in flight per bucket so a
  * bucket's batches (and their retries) land in the order they were written; a byte budget that
  * blocks callers while too much is unacknowledged.
+ *
+ * <p>A partitioned table's rows are routed by partition first, then by bucket within the partition
+ * (T30): each partition a writer has written to has its own bucket queues, created on its first
+ * row, and every request names its partition.
  *
  * <p>Idempotence (T42, {@code client.writer.idempotence}, on by default): the core is one writer
  * with a random 64-bit id, and numbers its batches per bucket 0, 1, 2, ... when it sends them; a
@@ -50,6 +57,8 @@ public final class WriterCore {
     private final Semaphore budget;
     private final BucketFunction bucketFunction;
     private final BucketQueue[] buckets;
+    private final PartitionRouter partitionRouter;
+    private final Map<String, PartitionQueues> partitions = new HashMap<>();
     private final boolean upsert;
     private final boolean idempotent;
     private long writerId;
@@ -92,9 +101,11 @@ public final class WriterCore {
                         : BucketFunction.of(table.descriptor());
         this.buckets = new BucketQueue[table.bucketCount()];
         for (int i = 0; i < buckets.length; i++) {
-            buckets[i] = new BucketQueue(i);
+            buckets[i] = new BucketQueue(null, i);
         }
         this.stickyBucket = Math.floorMod(WRITER_COUNT.getAndIncrement(), buckets.length);
+        this.partitionRouter =
+                table.descriptor().isPartitioned() ? PartitionRouter.of(table.descriptor()) : null;
         this.idempotent = options.get(ClientOptions.WRITER_IDEMPOTENCE);
         this.writerId = idempotent ? newWriterId() : WriteBatch.NO_WRITER;
     }
@@ -134,7 +145,7 @@ public final class WriterCore {
             if (closed) {
                 throw new IllegalStateException("the writer is closed");
             }
-            bucket = buckets[chooseBucket(row)];
+            bucket = queueOf(row);
             batch = bucket.openBatch();
             int before = batch.builder.sizeInBytes();
             batch.builder.add(kind, row);
@@ -160,6 +171,12 @@ public final class WriterCore {
             for (BucketQueue b : buckets) {
                 b.seal();
                 pending.addAll(b.outstanding());
+            }
+            for (PartitionQueues p : partitions.values()) {
+                for (BucketQueue b : p.buckets) {
+                    b.seal();
+                    pending.addAll(b.outstanding());
+                }
             }
         }
         for (CompletableFuture<WriteResponse> f : pending) {
@@ -199,6 +216,40 @@ public final class WriterCore {
 
     public synchronized boolean isClosed() {
         return closed;
+    }
+
+    /** The queue of the row's (partition, bucket); checks the partition columns first. */
+    private BucketQueue queueOf(Row row) {
+        if (partitionRouter == null) {
+            return buckets[chooseBucket(row)];
+        }
+        checkArity(row);
+        String name = partitionRouter.partitionOf(row).name();
+        PartitionQueues p = partitions.computeIfAbsent(name, PartitionQueues::new);
+        if (bucketFunction != null) {
+            return p.buckets[bucketFunction.bucketOf(row)];
+        }
+        // no bucket key: stay on one bucket of the partition until its batch is sealed
+        BucketQueue sticky = p.buckets[p.stickyBucket];
+        if (sticky.open == null && sticky.sealedSinceSticky) {
+            sticky.sealedSinceSticky = false;
+            p.stickyBucket = (p.stickyBucket + 1) % p.buckets.length;
+        }
+        return p.buckets[p.stickyBucket];
+    }
+
+    private void checkArity(Row row) {
+        if (row.arity() != table.schema().fieldCount()) {
+            throw new InvalidInputException(
+                    "row has "
+                            + row.arity()
+                            + " fields but table "
+                            + table.path()
+                            + " has "
+                            + table.schema().fieldCount()
+                            + " columns "
+                            + table.schema().columnNames());
+        }
     }
 
     private int chooseBucket(Row row) {
@@ -267,7 +318,12 @@ public final class WriterCore {
             this.builder = builder;
         }
 
-        void completeRows(int bucket, boolean append, WriteResponse response, Throwable error) {
+        void completeRows(
+                String partition,
+                int bucket,
+                boolean append,
+                WriteResponse response,
+                Throwable error) {
             // ascending indexes of the deletes that found no row; usually none
             List<Integer> absent = error == null ? response.getAbsentDeletesList() : List.of();
             int nextAbsent = 0;
@@ -285,14 +341,32 @@ public final class WriterCore {
                             new WriteResult(
                                     bucket,
                                     append ? response.getBaseOffset() + i : response.getEndOffset(),
-                                    keyWasAbsent));
+                                    keyWasAbsent,
+                                    partition));
                 }
             }
         }
     }
 
+    /** The bucket queues of one partition; guarded by the core's lock. */
+    private final class PartitionQueues {
+        final BucketQueue[] buckets;
+        int stickyBucket;
+
+        PartitionQueues(String name) {
+            this.buckets = new BucketQueue[table.bucketCount()];
+            for (int i = 0; i < buckets.length; i++) {
+                buckets[i] = new BucketQueue(name, i);
+            }
+            this.stickyBucket = WriterCore.this.stickyBucket;
+        }
+    }
+
     /** One bucket's open batch, sealed batches and in-flight flag; guarded by the core's lock. */
     private final class BucketQueue {
+        /** The partition's name, {@code null} for an unpartitioned table. */
+        final String partition;
+
         final int bucket;
         final ArrayDeque<OpenBatch> sealed = new ArrayDeque<>();
         OpenBatch open;
@@ -302,7 +376,8 @@ public final class WriterCore {
         long sequenceWriter = WriteBatch.NO_WRITER;
         long nextSequence;
 
-        BucketQueue(int bucket) {
+        BucketQueue(String partition, int bucket) {
+            this.partition = partition;
             this.bucket = bucket;
         }
 
@@ -337,7 +412,8 @@ public final class WriterCore {
             open = null;
             sealedSinceSticky = true;
             if (batch.builder.recordCount() == 0) {
-                batch.completeRows(bucket, !upsert, WriteResponse.getDefaultInstance(), null);
+                batch.completeRows(
+                        partition, bucket, !upsert, WriteResponse.getDefaultInstance(), null);
                 batch.result.complete(WriteResponse.getDefaultInstance());
                 return;
             }
@@ -374,18 +450,20 @@ public final class WriterCore {
                 batch.builder.writer(writerId, nextSequence++);
             }
             WriteBatch wb = batch.builder.build();
-            WriteRequest request =
+            WriteRequest.Builder request =
                     WriteRequest.newBuilder()
                             .setTableId(table.tableId())
                             .setSchemaId(table.schemaId())
                             .setBucket(bucket)
-                            .setBatch(UnsafeByteOperations.unsafeWrap(wb.toBytes()))
-                            .build();
-            sender.send(request)
+                            .setBatch(UnsafeByteOperations.unsafeWrap(wb.toBytes()));
+            if (partition != null) {
+                request.setPartition(partition);
+            }
+            sender.send(request.build())
                     .whenComplete(
                             (response, error) -> {
                                 onDone(this, batch, error);
-                                batch.completeRows(bucket, !upsert, response, error);
+                                batch.completeRows(partition, bucket, !upsert, response, error);
                                 if (error != null) {
                                     batch.result.completeExceptionally(error);
                                 } else {

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Point lookups by primary key in a primary-key table; answers come from the table's current KV
@@ -29,6 +29,7 @@ public final class Lookuper {
     private volatile RowCodec rowCodec;
     private volatile int rowSchemaId;
     private final BucketFunction bucketFunction;
+    private final PartitionRouter partitionRouter;
 
     public Lookuper(RpcClient rpc, TableInfo table) {
         if (!table.hasPrimaryKey()) {
@@ -47,6 +48,8 @@ public final class Lookuper {
         this.rowCodec = RowCodec.of(schema);
         this.rowSchemaId = table.schemaId();
         this.bucketFunction = BucketFunction.of(table.descriptor());
+        this.partitionRouter =
+                table.descriptor().isPartitioned() ? PartitionRouter.of(table.descriptor()) : null;
     }
 
     private void refreshSchema(int schemaId) {
@@ -76,9 +79,14 @@ public final class Lookuper {
         return lookupAll(List.of(key)).get(0);
     }
 
-    /** Looks up many keys with one request per bucket; results are in the order of the keys. */
+    /**
+     * Looks up many keys with one request per (partition, bucket); results are in the order of the
+     * keys. A key of a partitioned table names its partition in its partition columns (they are
+     * part of the primary key); a partition that does not exist fails with {@link
+     * dev.tributary.common.exception.PartitionNotFoundException}.
+     */
     public List<Optional<Row>> lookupAll(List<Row> keys) {
-        Map<Integer, List<Integer>> byBucket = new TreeMap<>();
+        Map<Map.Entry<String, Integer>, List<Integer>> byBucket = new java.util.LinkedHashMap<>();
         List<byte[]> encoded = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             Row key = keys.get(i);
@@ -104,17 +112,26 @@ public final class Lookuper {
                 full[keyPositions[k]] = key.getField(k);
             }
             encoded.add(keyCodec.encode(key));
+            Row row = Row.wrap(full);
+            String partition =
+                    partitionRouter == null ? "" : partitionRouter.partitionOf(row).name();
             byBucket.computeIfAbsent(
-                            bucketFunction.bucketOf(Row.wrap(full)), b -> new ArrayList<>())
+                            Map.entry(partition, bucketFunction.bucketOf(row)),
+                            b -> new ArrayList<>())
                     .add(i);
         }
         List<Optional<Row>> out = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             out.add(Optional.empty());
         }
-        for (Map.Entry<Integer, List<Integer>> e : byBucket.entrySet()) {
+        for (Map.Entry<Map.Entry<String, Integer>, List<Integer>> e : byBucket.entrySet()) {
             LookupRequest.Builder req =
-                    LookupRequest.newBuilder().setTableId(table.tableId()).setBucket(e.getKey());
+                    LookupRequest.newBuilder()
+                            .setTableId(table.tableId())
+                            .setBucket(e.getKey().getValue());
+            if (partitionRouter != null) {
+                req.setPartition(e.getKey().getKey());
+            }
             for (int i : e.getValue()) {
                 req.addKeys(ByteString.copyFrom(encoded.get(i)));
             }

@@ -4,6 +4,8 @@ import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogRecord;
 import dev.tributary.common.types.Schema;
 import dev.tributary.rpc.proto.BucketOffsetPb;
@@ -41,17 +43,37 @@ public final class LogScanner {
         return table;
     }
 
-    /** Each bucket's end offset (the offset the next record will get). */
+    /**
+     * Each bucket's end offset (the offset the next record will get), for an unpartitioned table.
+     *
+     * @throws InvalidInputException for a partitioned table: use {@link #endOffsets(long)} or
+     *     {@link #partitionEndOffsets()}
+     */
     public Map<Integer, Long> endOffsets() {
+        requireUnpartitioned("end");
         return toMap(listOffsets().getEndOffsetsList());
     }
 
     /**
      * Each bucket's start offset: the first record still in the store (retention deletes older
-     * ones; for a lake table only records already tiered).
+     * ones; for a lake table only records already tiered), for an unpartitioned table.
+     *
+     * @throws InvalidInputException for a partitioned table
      */
     public Map<Integer, Long> startOffsets() {
+        requireUnpartitioned("start");
         return toMap(listOffsets().getStartOffsetsList());
+    }
+
+    private void requireUnpartitioned(String which) {
+        if (table.descriptor().isPartitioned()) {
+            throw new InvalidInputException(
+                    "table "
+                            + table.path()
+                            + " is partitioned: ask for one partition's "
+                            + which
+                            + " offsets");
+        }
     }
 
     private static Map<Integer, Long> toMap(java.util.List<BucketOffsetPb> offsets) {
@@ -60,6 +82,75 @@ public final class LogScanner {
             out.put(b.getBucket(), b.getOffset());
         }
         return out;
+    }
+
+    /** Each bucket's end offset in one partition of a partitioned table. */
+    public Map<Integer, Long> endOffsets(long partitionId) {
+        Map<Integer, Long> out = new TreeMap<>();
+        listEnds(partitionId).forEach((pb, o) -> out.put(pb.bucket(), o));
+        return out;
+    }
+
+    /** The end offset of every bucket of every partition of a partitioned table. */
+    public Map<PartitionBucket, Long> partitionEndOffsets() {
+        return listEnds(null);
+    }
+
+    private Map<PartitionBucket, Long> listEnds(Long partitionId) {
+        ListOffsetsRequest.Builder req =
+                ListOffsetsRequest.newBuilder().setTableId(table.tableId());
+        if (partitionId != null) {
+            req.setPartitionId(partitionId);
+        }
+        ListOffsetsResponse r = RpcClient.call(() -> rpc.read().listOffsets(req.build()));
+        Map<PartitionBucket, Long> out = new TreeMap<>();
+        for (BucketOffsetPb b : r.getEndOffsetsList()) {
+            out.put(
+                    new PartitionBucket(
+                            b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION,
+                            b.getBucket()),
+                    b.getOffset());
+        }
+        return out;
+    }
+
+    /** Streams {@code [fromOffset, toOffset)} of one bucket of one partition. */
+    public RecordIterator scan(long partitionId, int bucket, long fromOffset, long toOffset) {
+        if (partitionId == TableBucket.NO_PARTITION) {
+            return scan(bucket, fromOffset, toOffset);
+        }
+        checkRange(bucket, fromOffset, toOffset);
+        return RecordIterator.ofLog(
+                rpc,
+                new TableBucket(table.tableId(), partitionId, bucket),
+                fromOffset,
+                toOffset,
+                this::schema);
+    }
+
+    /** Every record of a bucket of a partition up to its current end. */
+    public java.util.List<LogRecord> readAll(long partitionId, int bucket) {
+        java.util.List<LogRecord> out = new java.util.ArrayList<>();
+        try (RecordIterator it = scan(partitionId, bucket, 0, Long.MAX_VALUE)) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private void checkRange(int bucket, long fromOffset, long toOffset) {
+        if (bucket < 0 || bucket >= table.bucketCount()) {
+            throw new InvalidInputException(
+                    "bucket "
+                            + bucket
+                            + " does not exist: table "
+                            + table.path()
+                            + " has buckets 0.."
+                            + (table.bucketCount() - 1));
+        }
+        if (fromOffset < 0 || toOffset < fromOffset) {
+            throw new InvalidInputException(
+                    "invalid offset range [" + fromOffset + ", " + toOffset + ")");
+        }
     }
 
     private ListOffsetsResponse listOffsets() {

@@ -1,6 +1,7 @@
 package dev.tributary.client.scan;
 
 import dev.tributary.client.internal.RpcClient;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.record.LogRecord;
@@ -50,6 +51,19 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
         return new RecordIterator(logChunks(rpc, tableId, bucket, from, to), from, to, schemas);
     }
 
+    /** Streams {@code [from, to)} of any bucket's log (a partition's too). */
+    public static RecordIterator ofLog(
+            RpcClient rpc, TableBucket bucket, long from, long to, IntFunction<Schema> schemas) {
+        return new RecordIterator(logChunks(rpc, bucket, from, to), from, to, schemas);
+    }
+
+    /** Streams every row of a KV snapshot of any bucket as INSERT records. */
+    public static RecordIterator ofSnapshot(
+            RpcClient rpc, TableBucket bucket, long snapshotId, IntFunction<Schema> schemas) {
+        return new RecordIterator(
+                snapshotChunks(rpc, bucket, snapshotId), 0, Long.MAX_VALUE, schemas);
+    }
+
     /** Streams every row of a KV snapshot as INSERT records. */
     public static RecordIterator ofSnapshot(
             RpcClient rpc, long tableId, int bucket, long snapshotId, IntFunction<Schema> schemas) {
@@ -64,11 +78,21 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
      */
     public static LogChunkStream logChunks(
             RpcClient rpc, long tableId, int bucket, long from, long to) {
+        return logChunks(rpc, new TableBucket(tableId, bucket), from, to);
+    }
+
+    /**
+     * Like {@link #logChunks(RpcClient, long, int, long, long)} for any bucket (partitions too).
+     */
+    public static LogChunkStream logChunks(RpcClient rpc, TableBucket bucket, long from, long to) {
         ReadLogRequest.Builder req =
                 ReadLogRequest.newBuilder()
-                        .setTableId(tableId)
-                        .setBucket(bucket)
+                        .setTableId(bucket.tableId())
+                        .setBucket(bucket.bucket())
                         .setFromOffset(from);
+        if (bucket.isPartitioned()) {
+            req.setPartitionId(bucket.partitionId());
+        }
         if (to != Long.MAX_VALUE) {
             req.setToOffset(to);
         }
@@ -81,12 +105,21 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
     /** Streams a KV snapshot's rows as the raw log batch chunks the server sends. */
     public static LogChunkStream snapshotChunks(
             RpcClient rpc, long tableId, int bucket, long snapshotId) {
-        ReadSnapshotRequest req =
+        return snapshotChunks(rpc, new TableBucket(tableId, bucket), snapshotId);
+    }
+
+    /** Like {@link #snapshotChunks(RpcClient, long, int, long)} for any bucket. */
+    public static LogChunkStream snapshotChunks(
+            RpcClient rpc, TableBucket bucket, long snapshotId) {
+        ReadSnapshotRequest.Builder b =
                 ReadSnapshotRequest.newBuilder()
-                        .setTableId(tableId)
-                        .setBucket(bucket)
-                        .setSnapshotId(snapshotId)
-                        .build();
+                        .setTableId(bucket.tableId())
+                        .setBucket(bucket.bucket())
+                        .setSnapshotId(snapshotId);
+        if (bucket.isPartitioned()) {
+            b.setPartitionId(bucket.partitionId());
+        }
+        ReadSnapshotRequest req = b.build();
         Context.CancellableContext context = Context.current().withCancellation();
         Iterator<ReadSnapshotResponse> responses =
                 inContext(context, () -> rpc.readStream().readSnapshot(req));

@@ -1,12 +1,13 @@
 package dev.tributary.client.tiering;
 
+import dev.tributary.common.id.PartitionBucket;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A round's request for a fenced lake commit (T19).
  *
- * @param tieredOffsets new tiered offset per bucket, only for buckets that advanced
+ * @param tieredOffsets new tiered offset per (partition, bucket), only for buckets that advanced
  * @param writeResults serialized lake write results to commit atomically (may be empty: the round
  *     then only records offsets that moved, T27)
  * @param discardedWriteResults results written by this attempt that must not be committed (beyond a
@@ -18,7 +19,7 @@ public record RoundCommit(
         long tableId,
         long epoch,
         long roundId,
-        Map<Integer, Long> tieredOffsets,
+        Map<PartitionBucket, Long> tieredOffsets,
         List<byte[]> writeResults,
         List<byte[]> discardedWriteResults,
         boolean forceFinished,

@@ -7,6 +7,7 @@ import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.Schema;
@@ -231,9 +232,16 @@ public final class TieringGateway {
                                         .setRecordsRead(commit.recordsRead())
                                         .setBytesRead(commit.bytesRead())
                                         .setForceFinished(commit.forceFinished()));
-        for (Map.Entry<Integer, Long> e : new TreeMap<>(commit.tieredOffsets()).entrySet()) {
-            req.addEndOffsets(
-                    BucketOffsetPb.newBuilder().setBucket(e.getKey()).setOffset(e.getValue()));
+        for (Map.Entry<PartitionBucket, Long> e :
+                new TreeMap<>(commit.tieredOffsets()).entrySet()) {
+            BucketOffsetPb.Builder b =
+                    BucketOffsetPb.newBuilder()
+                            .setBucket(e.getKey().bucket())
+                            .setOffset(e.getValue());
+            if (e.getKey().isPartitioned()) {
+                b.setPartitionId(e.getKey().partitionId());
+            }
+            req.addEndOffsets(b);
         }
         commit.writeResults().forEach(c -> req.addCommittables(ByteString.copyFrom(c)));
         commit.discardedWriteResults()
@@ -261,11 +269,15 @@ public final class TieringGateway {
                         () ->
                                 rpc.tiering()
                                         .takeSnapshotLease(
-                                                TakeSnapshotLeaseRequest.newBuilder()
-                                                        .setTableId(bucket.tableId())
-                                                        .setBucket(bucket.bucket())
-                                                        .setSnapshotId(snapshotId)
-                                                        .setHolder(holder)
+                                                withPartition(
+                                                                TakeSnapshotLeaseRequest
+                                                                        .newBuilder()
+                                                                        .setTableId(
+                                                                                bucket.tableId())
+                                                                        .setBucket(bucket.bucket())
+                                                                        .setSnapshotId(snapshotId)
+                                                                        .setHolder(holder),
+                                                                bucket)
                                                         .build())));
     }
 
@@ -279,10 +291,14 @@ public final class TieringGateway {
                         () ->
                                 rpc.tiering()
                                         .renewSnapshotLease(
-                                                RenewSnapshotLeaseRequest.newBuilder()
-                                                        .setTableId(bucket.tableId())
-                                                        .setBucket(bucket.bucket())
-                                                        .setLeaseId(leaseId)
+                                                withPartition(
+                                                                RenewSnapshotLeaseRequest
+                                                                        .newBuilder()
+                                                                        .setTableId(
+                                                                                bucket.tableId())
+                                                                        .setBucket(bucket.bucket())
+                                                                        .setLeaseId(leaseId),
+                                                                bucket)
                                                         .build())));
     }
 
@@ -291,10 +307,12 @@ public final class TieringGateway {
                 () ->
                         rpc.tiering()
                                 .releaseSnapshotLease(
-                                        ReleaseSnapshotLeaseRequest.newBuilder()
-                                                .setTableId(bucket.tableId())
-                                                .setBucket(bucket.bucket())
-                                                .setLeaseId(leaseId)
+                                        withPartition(
+                                                        ReleaseSnapshotLeaseRequest.newBuilder()
+                                                                .setTableId(bucket.tableId())
+                                                                .setBucket(bucket.bucket())
+                                                                .setLeaseId(leaseId),
+                                                        bucket)
                                                 .build()));
     }
 
@@ -304,7 +322,7 @@ public final class TieringGateway {
      * to stop early (force-finish).
      */
     public RecordIterator readLog(TableBucket bucket, long from, long to, Schema schema) {
-        return RecordIterator.ofLog(rpc, bucket.tableId(), bucket.bucket(), from, to, id -> schema);
+        return RecordIterator.ofLog(rpc, bucket, from, to, id -> schema);
     }
 
     /**
@@ -312,18 +330,17 @@ public final class TieringGateway {
      * a reader that verifies and decodes them itself. Close the stream to stop early.
      */
     public LogChunkStream readLogChunks(TableBucket bucket, long from, long to) {
-        return RecordIterator.logChunks(rpc, bucket.tableId(), bucket.bucket(), from, to);
+        return RecordIterator.logChunks(rpc, bucket, from, to);
     }
 
     /** Streams a KV snapshot's rows as raw log batch chunks (all INSERTs). */
     public LogChunkStream readSnapshotChunks(TableBucket bucket, long snapshotId) {
-        return RecordIterator.snapshotChunks(rpc, bucket.tableId(), bucket.bucket(), snapshotId);
+        return RecordIterator.snapshotChunks(rpc, bucket, snapshotId);
     }
 
     /** Streams every row of a KV snapshot as INSERT records. */
     public RecordIterator readSnapshot(TableBucket bucket, long snapshotId, Schema schema) {
-        return RecordIterator.ofSnapshot(
-                rpc, bucket.tableId(), bucket.bucket(), snapshotId, id -> schema);
+        return RecordIterator.ofSnapshot(rpc, bucket, snapshotId, id -> schema);
     }
 
     /** Each bucket's end offset. */
@@ -356,6 +373,21 @@ public final class TieringGateway {
             out.put(s.getBucket(), s.getSnapshotId());
         }
         return out;
+    }
+
+    private static TakeSnapshotLeaseRequest.Builder withPartition(
+            TakeSnapshotLeaseRequest.Builder b, TableBucket bucket) {
+        return bucket.isPartitioned() ? b.setPartitionId(bucket.partitionId()) : b;
+    }
+
+    private static RenewSnapshotLeaseRequest.Builder withPartition(
+            RenewSnapshotLeaseRequest.Builder b, TableBucket bucket) {
+        return bucket.isPartitioned() ? b.setPartitionId(bucket.partitionId()) : b;
+    }
+
+    private static ReleaseSnapshotLeaseRequest.Builder withPartition(
+            ReleaseSnapshotLeaseRequest.Builder b, TableBucket bucket) {
+        return bucket.isPartitioned() ? b.setPartitionId(bucket.partitionId()) : b;
     }
 
     private static MaintenanceAttemptPb toPb(MaintenanceAttempt a) {
@@ -421,9 +453,11 @@ public final class TieringGateway {
     }
 
     private static RoundPlan fromPb(RoundPlanPb pb) {
+        Map<Long, String> names = new java.util.HashMap<>();
+        pb.getPartitionsList().forEach(p -> names.put(p.getPartitionId(), p.getName()));
         List<BucketPlan> buckets = new ArrayList<>();
         for (BucketSplitPlanPb b : pb.getBucketsList()) {
-            buckets.add(
+            BucketPlan plan =
                     b.hasSnapshotId()
                             ? BucketPlan.snapshot(
                                     b.getBucket(),
@@ -431,8 +465,18 @@ public final class TieringGateway {
                                     b.hasSnapshotLogOffset()
                                             ? b.getSnapshotLogOffset()
                                             : b.getCutoffOffset())
-                            : BucketPlan.log(
-                                    b.getBucket(), b.getFromOffset(), b.getCutoffOffset()));
+                            : BucketPlan.log(b.getBucket(), b.getFromOffset(), b.getCutoffOffset());
+            if (b.hasPartitionId()) {
+                String name = names.get(b.getPartitionId());
+                if (name == null) {
+                    throw new dev.tributary.common.exception.CorruptDataException(
+                            "round plan names partition "
+                                    + b.getPartitionId()
+                                    + " without its name");
+                }
+                plan = plan.inPartition(b.getPartitionId(), name);
+            }
+            buckets.add(plan);
         }
         TablePath path = ProtoConverters.fromPb(pb.getTable().getPath());
         // the coordinator states the round's ceiling as a deadline; the job measures it from now

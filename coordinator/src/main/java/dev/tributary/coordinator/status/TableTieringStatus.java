@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.status;
 
 import dev.tributary.common.id.TablePath;
+import dev.tributary.coordinator.store.TieredOffsets;
 import dev.tributary.coordinator.tiering.TieringState;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ import java.util.SortedMap;
  * @param consecutiveFailures failures since the last successful round
  * @param totalFailures failures since the coordinator started
  * @param lastFailure the last failure's message, or {@code null}
- * @param tieredOffsets per bucket, the exclusive end offset in the lake
+ * @param offsets per (partition, bucket), the exclusive end offset in the lake
  * @param lastTieredTimeMillis wall time of the last commit, -1 if none
  * @param lakeSnapshotId the last lake snapshot, -1 if none
  * @param maintenance the table's lake maintenance (T38, T39), or {@code null} when the coordinator
@@ -52,7 +53,7 @@ public record TableTieringStatus(
         long consecutiveFailures,
         long totalFailures,
         String lastFailure,
-        SortedMap<Integer, Long> tieredOffsets,
+        TieredOffsets offsets,
         long lastTieredTimeMillis,
         long lakeSnapshotId,
         TableMaintenanceStatus maintenance) {
@@ -60,7 +61,7 @@ public record TableTieringStatus(
         recentRounds = List.copyOf(recentRounds);
     }
 
-    /** A status without maintenance. */
+    /** A status of an unpartitioned table without maintenance, its tiered offsets by bucket. */
     public TableTieringStatus(
             long tableId,
             TablePath path,
@@ -100,9 +101,60 @@ public record TableTieringStatus(
                 consecutiveFailures,
                 totalFailures,
                 lastFailure,
-                tieredOffsets,
+                TieredOffsets.ofBuckets(tieredOffsets),
                 lastTieredTimeMillis,
                 lakeSnapshotId,
                 null);
+    }
+
+    /** A status without maintenance. */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String group,
+            TieringState state,
+            long epoch,
+            String jobId,
+            int queuePosition,
+            long pendingSinceMillis,
+            long roundStartMillis,
+            boolean commitInFlight,
+            long nextDueMillis,
+            Duration freshness,
+            RoundSummary lastRound,
+            List<RoundSummary> recentRounds,
+            long consecutiveFailures,
+            long totalFailures,
+            String lastFailure,
+            TieredOffsets offsets,
+            long lastTieredTimeMillis,
+            long lakeSnapshotId) {
+        this(
+                tableId,
+                path,
+                group,
+                state,
+                epoch,
+                jobId,
+                queuePosition,
+                pendingSinceMillis,
+                roundStartMillis,
+                commitInFlight,
+                nextDueMillis,
+                freshness,
+                lastRound,
+                recentRounds,
+                consecutiveFailures,
+                totalFailures,
+                lastFailure,
+                offsets,
+                lastTieredTimeMillis,
+                lakeSnapshotId,
+                null);
+    }
+
+    /** The tiered offsets of an unpartitioned table's buckets. */
+    public SortedMap<Integer, Long> tieredOffsets() {
+        return offsets.partition(dev.tributary.common.id.TableBucket.NO_PARTITION);
     }
 }

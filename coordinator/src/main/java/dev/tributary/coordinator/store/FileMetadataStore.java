@@ -5,6 +5,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +44,10 @@ public final class FileMetadataStore implements MetadataStore {
     static final String CHECKPOINT_FILE = "metadata.checkpoint";
     static final String CHECKPOINT_TMP = "metadata.checkpoint.tmp";
     private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
-    private static final int VERSION = 1;
+
+    /** Checkpoints of version 1 (before partitions, T30) are still read. */
+    private static final int VERSION = 2;
+
     private static final long DEFAULT_CHECKPOINT_BYTES = 8L << 20;
 
     private static final byte PUT_DB = 1;
@@ -52,6 +56,11 @@ public final class FileMetadataStore implements MetadataStore {
     private static final byte REMOVE_TABLE = 4;
     private static final byte PUT_TIERING = 5;
     private static final byte INCARNATION = 6;
+    // layout 2 (T30): tables with partition keys, tiering records per (partition, bucket)
+    private static final byte PUT_TABLE_V2 = 7;
+    private static final byte PUT_TIERING_V2 = 8;
+    private static final byte PUT_PARTITION = 9;
+    private static final byte REMOVE_PARTITION = 10;
 
     /**
      * Hook called at named points of every write; tests throw from it to simulate a crash (an
@@ -171,7 +180,8 @@ public final class FileMetadataStore implements MetadataStore {
                             + " fails its checksum; restore it from a backup");
         }
         BinaryReader r = new BinaryReader(bytes, 0, bytes.length - 4);
-        if (r.readInt() != CHECKPOINT_MAGIC || r.readInt() != VERSION) {
+        int version = r.readInt() == CHECKPOINT_MAGIC ? r.readInt() : -1;
+        if (version < 1 || version > VERSION) {
             throw new CorruptDataException(
                     "coordinator checkpoint "
                             + dir.resolve(CHECKPOINT_FILE)
@@ -186,12 +196,19 @@ public final class FileMetadataStore implements MetadataStore {
         }
         n = r.readVarInt();
         for (int i = 0; i < n; i++) {
-            state.putTable(MetadataCodec.readTable(r));
+            state.putTable(MetadataCodec.readTable(r, version));
         }
         n = r.readVarInt();
         for (int i = 0; i < n; i++) {
-            TieringRecord t = MetadataCodec.readTiering(r);
+            TieringRecord t = MetadataCodec.readTiering(r, version);
             state.tiering.put(t.tableId(), t);
+        }
+        if (version >= 2) {
+            n = r.readVarInt();
+            for (int i = 0; i < n; i++) {
+                state.putPartition(MetadataCodec.readPartition(r));
+            }
+            state.maxPartitionId = Math.max(state.maxPartitionId, r.readLong());
         }
         return cpSeq;
     }
@@ -205,13 +222,25 @@ public final class FileMetadataStore implements MetadataStore {
                 state.removeDatabase(r.readString());
                 break;
             case PUT_TABLE:
-                state.putTable(MetadataCodec.readTable(r));
+                state.putTable(MetadataCodec.readTable(r, 1));
+                break;
+            case PUT_TABLE_V2:
+                state.putTable(MetadataCodec.readTable(r, 2));
                 break;
             case REMOVE_TABLE:
                 state.removeTable(r.readLong());
                 break;
             case PUT_TIERING:
-                state.putTiering(MetadataCodec.readTiering(r));
+                state.putTiering(MetadataCodec.readTiering(r, 1));
+                break;
+            case PUT_TIERING_V2:
+                state.putTiering(MetadataCodec.readTiering(r, 2));
+                break;
+            case PUT_PARTITION:
+                state.putPartition(MetadataCodec.readPartition(r));
+                break;
+            case REMOVE_PARTITION:
+                state.removePartition(r.readLong(), r.readLong());
                 break;
             case INCARNATION:
                 state.incarnation = Math.max(state.incarnation, r.readLong());
@@ -294,6 +323,9 @@ public final class FileMetadataStore implements MetadataStore {
             state.tables.values().forEach(t -> MetadataCodec.writeTable(w, t));
             w.writeVarInt(state.tiering.size());
             state.tiering.values().forEach(t -> MetadataCodec.writeTiering(w, t));
+            w.writeVarInt(state.partitions.size());
+            state.partitions.values().forEach(p -> MetadataCodec.writePartition(w, p));
+            w.writeLong(state.maxPartitionId);
             w.writeInt(crc(w.buffer(), 0, w.position()));
             Path tmp = dir.resolve(CHECKPOINT_TMP);
             try (FileChannel ch =
@@ -370,7 +402,7 @@ public final class FileMetadataStore implements MetadataStore {
 
     @Override
     public synchronized void putTable(TableInfo table) {
-        MetadataCodec.writeTable(begin(PUT_TABLE), table);
+        MetadataCodec.writeTable(begin(PUT_TABLE_V2), table);
         append();
     }
 
@@ -385,9 +417,23 @@ public final class FileMetadataStore implements MetadataStore {
         if (!state.tables.containsKey(record.tableId())) {
             return false;
         }
-        MetadataCodec.writeTiering(begin(PUT_TIERING), record);
+        MetadataCodec.writeTiering(begin(PUT_TIERING_V2), record);
         append();
         return true;
+    }
+
+    @Override
+    public synchronized void putPartition(PartitionInfo partition) {
+        MetadataCodec.writePartition(begin(PUT_PARTITION), partition);
+        append();
+    }
+
+    @Override
+    public synchronized void removePartition(long tableId, long partitionId) {
+        BinaryWriter w = begin(REMOVE_PARTITION);
+        w.writeLong(tableId);
+        w.writeLong(partitionId);
+        append();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
@@ -9,6 +11,8 @@ import dev.tributary.common.types.DataTypeParser;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.PartitionState;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.RoundSummary;
 import java.util.ArrayList;
@@ -17,8 +21,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Binary encoding of the metadata records; types are stored as their SQL-like strings. */
+/**
+ * Binary encoding of the metadata records; types are stored as their SQL-like strings. Layouts are
+ * versioned by the caller (the record type of a log entry, the checkpoint version): version 1 is
+ * the layout before partitions (T30), still read; version 2 adds partition keys to tables and
+ * partitions to tiering records.
+ */
 final class MetadataCodec {
+    /** The layout this build writes. */
+    static final int CURRENT = 2;
+
     private MetadataCodec() {}
 
     static void writeDatabase(BinaryWriter w, DatabaseInfo db) {
@@ -32,6 +44,10 @@ final class MetadataCodec {
     }
 
     static void writeTable(BinaryWriter w, TableInfo t) {
+        writeTable(w, t, CURRENT);
+    }
+
+    static void writeTable(BinaryWriter w, TableInfo t, int version) {
         w.writeLong(t.tableId());
         w.writeString(t.path().database());
         w.writeString(t.path().table());
@@ -44,6 +60,11 @@ final class MetadataCodec {
         TableDescriptor d = t.descriptor();
         w.writeVarInt(d.bucketCount());
         writeStrings(w, d.bucketKeys());
+        if (version >= 2) {
+            writeStrings(w, d.partitionKeys());
+        } else if (d.isPartitioned()) {
+            throw new IllegalArgumentException("layout 1 cannot hold partition keys");
+        }
         w.writeVarInt(d.properties().size());
         for (Map.Entry<String, String> e : new TreeMap<>(d.properties()).entrySet()) {
             w.writeString(e.getKey());
@@ -55,6 +76,10 @@ final class MetadataCodec {
     }
 
     static TableInfo readTable(BinaryReader r) {
+        return readTable(r, CURRENT);
+    }
+
+    static TableInfo readTable(BinaryReader r, int version) {
         long id = r.readLong();
         TablePath path = TablePath.of(r.readString(), r.readString());
         int schemaId = r.readVarInt();
@@ -66,6 +91,7 @@ final class MetadataCodec {
         }
         int buckets = r.readVarInt();
         List<String> bucketKeys = readStrings(r);
+        List<String> partitionKeys = version >= 2 ? readStrings(r) : List.of();
         int np = r.readVarInt();
         Map<String, String> props = new LinkedHashMap<>();
         for (int i = 0; i < np; i++) {
@@ -74,6 +100,7 @@ final class MetadataCodec {
         String comment = readNullable(r);
         TableDescriptor.Builder b =
                 TableDescriptor.builder(schemas.get(schemaId))
+                        .partitionKeys(partitionKeys)
                         .bucketCount(buckets)
                         .bucketKeys(bucketKeys)
                         .properties(props);
@@ -105,11 +132,25 @@ final class MetadataCodec {
     }
 
     static void writeTiering(BinaryWriter w, TieringRecord t) {
+        writeTiering(w, t, CURRENT);
+    }
+
+    static void writeTiering(BinaryWriter w, TieringRecord t, int version) {
         w.writeLong(t.tableId());
-        w.writeVarInt(t.tieredOffsets().size());
-        for (Map.Entry<Integer, Long> e : t.tieredOffsets().entrySet()) {
-            w.writeVarInt(e.getKey());
-            w.writeLong(e.getValue());
+        if (version >= 2) {
+            TieredOffsets offsets = t.offsets();
+            List<Long> ids = new ArrayList<>(offsets.partitionIds());
+            java.util.Collections.sort(ids);
+            w.writeVarInt(ids.size());
+            for (long id : ids) {
+                w.writeLong(id);
+                writeBucketOffsets(w, offsets.partition(id));
+            }
+        } else {
+            if (t.offsets().partitionIds().stream().anyMatch(id -> id >= 0)) {
+                throw new IllegalArgumentException("layout 1 cannot hold partitions");
+            }
+            writeBucketOffsets(w, t.tieredOffsets());
         }
         w.writeLong(t.lastTieredTimeMillis());
         w.writeLong(t.enabledSinceMillis());
@@ -208,13 +249,41 @@ final class MetadataCodec {
         }
     }
 
-    static TieringRecord readTiering(BinaryReader r) {
-        long id = r.readLong();
+    private static void writeBucketOffsets(BinaryWriter w, Map<Integer, Long> offsets) {
+        w.writeVarInt(offsets.size());
+        for (Map.Entry<Integer, Long> e : offsets.entrySet()) {
+            w.writeVarInt(e.getKey());
+            w.writeLong(e.getValue());
+        }
+    }
+
+    private static TreeMap<Integer, Long> readBucketOffsets(BinaryReader r) {
         int n = r.readVarInt();
         TreeMap<Integer, Long> offsets = new TreeMap<>();
         for (int i = 0; i < n; i++) {
             int b = r.readVarInt();
             offsets.put(b, r.readLong());
+        }
+        return offsets;
+    }
+
+    static TieringRecord readTiering(BinaryReader r) {
+        return readTiering(r, CURRENT);
+    }
+
+    static TieringRecord readTiering(BinaryReader r, int version) {
+        long id = r.readLong();
+        TieredOffsets offsets;
+        if (version >= 2) {
+            Map<PartitionBucket, Long> all = new java.util.HashMap<>();
+            int partitions = r.readVarInt();
+            for (int i = 0; i < partitions; i++) {
+                long pid = r.readLong();
+                readBucketOffsets(r).forEach((b, o) -> all.put(new PartitionBucket(pid, b), o));
+            }
+            offsets = TieredOffsets.of(all);
+        } else {
+            offsets = TieredOffsets.ofBuckets(readBucketOffsets(r));
         }
         long lastTiered = r.readLong();
         long enabledSince = r.readLong();
@@ -225,6 +294,36 @@ final class MetadataCodec {
         RoundSummary s = readRound(r);
         return new TieringRecord(
                 id, offsets, lastTiered, enabledSince, snapshot, epoch, round, cont, s);
+    }
+
+    static void writePartition(BinaryWriter w, PartitionInfo p) {
+        w.writeLong(p.tableId());
+        w.writeLong(p.partitionId());
+        writeStrings(w, p.spec().keys());
+        writeStrings(w, p.spec().values());
+        w.writeByte(p.state().ordinal());
+        w.writeLong(p.createdTimeMillis());
+        w.writeLong(p.dropRequestedMillis());
+        w.writeByte(p.dropLakePartition() ? 1 : 0);
+    }
+
+    static PartitionInfo readPartition(BinaryReader r) {
+        long tableId = r.readLong();
+        long partitionId = r.readLong();
+        PartitionSpec spec = PartitionSpec.of(readStrings(r), readStrings(r));
+        int state = r.readByte();
+        if (state < 0 || state >= PartitionState.values().length) {
+            throw new CorruptDataException(
+                    "unknown partition state " + state + " in the coordinator metadata");
+        }
+        return new PartitionInfo(
+                tableId,
+                partitionId,
+                spec,
+                PartitionState.values()[state],
+                r.readLong(),
+                r.readLong(),
+                r.readByte() != 0);
     }
 
     private static void writeStrings(BinaryWriter w, List<String> list) {

@@ -1,13 +1,15 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 
 /**
- * Durable coordinator metadata: databases, tables, per-table tiering records, the table id high
- * mark and the coordinator incarnation. Every mutating call is durable when it returns, and atomic:
- * after a crash at any point the store holds either the state before or after the call.
- * Implementations are thread safe (lake commits record their outcome from the commit pool).
+ * Durable coordinator metadata: databases, tables, partitions, per-table tiering records, the table
+ * and partition id high marks and the coordinator incarnation. Every mutating call is durable when
+ * it returns, and atomic: after a crash at any point the store holds either the state before or
+ * after the call. Implementations are thread safe (lake commits record their outcome from the
+ * commit pool).
  *
  * <p>{@link FileMetadataStore} is the embedded implementation; a ZooKeeper or database one can
  * follow for HA.
@@ -31,7 +33,7 @@ public interface MetadataStore extends AutoCloseable {
     /** Creates or replaces a table; raises the table id high mark to at least its id. */
     void putTable(TableInfo table);
 
-    /** Removes a table and its tiering record; the id is never reused. */
+    /** Removes a table, its partitions and its tiering record; the id is never reused. */
     void removeTable(long tableId);
 
     /**
@@ -41,6 +43,18 @@ public interface MetadataStore extends AutoCloseable {
      * @return false if the table no longer exists and nothing was written
      */
     boolean putTieringRecord(TieringRecord record);
+
+    /**
+     * Creates or replaces a partition (T30) if its table still exists; raises the partition id high
+     * mark to at least its id either way, so the id is never handed out again.
+     */
+    void putPartition(PartitionInfo partition);
+
+    /**
+     * Removes a partition and, atomically with it, its offsets from the table's tiering record
+     * (T33); the id is never reused. A no-op for an unknown partition.
+     */
+    void removePartition(long tableId, long partitionId);
 
     /** The table's tiering record, if the table exists and has one. */
     java.util.Optional<TieringRecord> tieringRecord(long tableId);

@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,7 +12,9 @@ final class MutableState {
     final Map<String, DatabaseInfo> databases = new HashMap<>();
     final Map<Long, TableInfo> tables = new HashMap<>();
     final Map<Long, TieringRecord> tiering = new HashMap<>();
+    final Map<Long, PartitionInfo> partitions = new HashMap<>();
     long maxTableId;
+    long maxPartitionId;
     long incarnation;
 
     void putDatabase(DatabaseInfo db) {
@@ -30,6 +33,7 @@ final class MutableState {
     void removeTable(long id) {
         tables.remove(id);
         tiering.remove(id);
+        partitions.values().removeIf(p -> p.tableId() == id);
     }
 
     boolean putTiering(TieringRecord r) {
@@ -44,7 +48,29 @@ final class MutableState {
         return Optional.ofNullable(tiering.get(id));
     }
 
+    /** False (and nothing stored) when the partition's table no longer exists. */
+    boolean putPartition(PartitionInfo p) {
+        maxPartitionId = Math.max(maxPartitionId, p.partitionId());
+        if (!tables.containsKey(p.tableId())) {
+            return false;
+        }
+        partitions.put(p.partitionId(), p);
+        return true;
+    }
+
+    void removePartition(long tableId, long partitionId) {
+        PartitionInfo p = partitions.get(partitionId);
+        if (p != null && p.tableId() == tableId) {
+            partitions.remove(partitionId);
+        }
+        TieringRecord r = tiering.get(tableId);
+        if (r != null) {
+            tiering.put(tableId, r.withoutPartition(partitionId));
+        }
+    }
+
     StoredState snapshot() {
-        return new StoredState(databases, tables, tiering, maxTableId, incarnation);
+        return new StoredState(
+                databases, tables, tiering, maxTableId, incarnation, partitions, maxPartitionId);
     }
 }

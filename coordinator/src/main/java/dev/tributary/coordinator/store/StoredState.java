@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Collections;
 import java.util.Map;
@@ -14,13 +15,17 @@ import java.util.TreeMap;
  * @param tiering tiering records by table id (only for tables that exist)
  * @param maxTableId the largest table id ever assigned (also of dropped tables), 0 if none
  * @param incarnation the number of the last coordinator start, 0 if never started
+ * @param partitions partitions of partitioned tables by partition id (only for tables that exist)
+ * @param maxPartitionId the largest partition id ever assigned (also of removed ones), 0 if none
  */
 public record StoredState(
         Map<String, DatabaseInfo> databases,
         Map<Long, TableInfo> tables,
         Map<Long, TieringRecord> tiering,
         long maxTableId,
-        long incarnation) {
+        long incarnation,
+        Map<Long, PartitionInfo> partitions,
+        long maxPartitionId) {
 
     public StoredState {
         // Sorted, so that restarts rebuild state in the same order every time (reproducible
@@ -28,5 +33,16 @@ public record StoredState(
         databases = Collections.unmodifiableMap(new TreeMap<>(databases));
         tables = Collections.unmodifiableMap(new TreeMap<>(tables));
         tiering = Collections.unmodifiableMap(new TreeMap<>(tiering));
+        partitions = Collections.unmodifiableMap(new TreeMap<>(partitions));
+    }
+
+    /** A state without partitions. */
+    public StoredState(
+            Map<String, DatabaseInfo> databases,
+            Map<Long, TableInfo> tables,
+            Map<Long, TieringRecord> tiering,
+            long maxTableId,
+            long incarnation) {
+        this(databases, tables, tiering, maxTableId, incarnation, Map.of(), 0);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.id.PartitionBucket;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,9 +15,9 @@ import java.util.TreeMap;
  * @param tableId the table id
  * @param epoch the round's epoch
  * @param roundId the round's id
- * @param bucketEndOffsets per bucket that made progress, the new exclusive end offset: for a LOG
- *     bucket within {@code (startOffset, endOffset]} of its {@link BucketWork} (less than the
- *     cutoff only if force-finished); for a SNAPSHOT bucket exactly the snapshot's log offset.
+ * @param bucketEndOffsets per (partition, bucket) that made progress, the new exclusive end offset:
+ *     for a LOG bucket within {@code (startOffset, endOffset]} of its {@link BucketWork} (less than
+ *     the cutoff only if force-finished); for a SNAPSHOT bucket exactly the snapshot's log offset.
  *     Buckets left out keep their tiered offset.
  * @param writeResults the lake write results to commit as one snapshot, each serialized by the lake
  *     SPI's versioned {@code LakeWriteResultSerializer}; opaque to the coordinator
@@ -30,7 +31,7 @@ public record CommitRequest(
         long tableId,
         long epoch,
         long roundId,
-        SortedMap<Integer, Long> bucketEndOffsets,
+        SortedMap<PartitionBucket, Long> bucketEndOffsets,
         List<byte[]> writeResults,
         List<byte[]> discardedResults,
         RoundStats stats,
@@ -43,6 +44,7 @@ public record CommitRequest(
         stats = stats == null ? RoundStats.EMPTY : stats;
     }
 
+    /** A commit of a round of an unpartitioned table, end offsets by bucket. */
     public static CommitRequest of(
             String jobId,
             long tableId,
@@ -57,15 +59,22 @@ public record CommitRequest(
                 tableId,
                 epoch,
                 roundId,
-                new TreeMap<>(bucketEndOffsets),
+                keyed(bucketEndOffsets),
                 writeResults,
                 List.of(),
                 stats,
                 forceFinished);
     }
 
+    /** Unpartitioned buckets' offsets keyed as {@link PartitionBucket}s. */
+    public static SortedMap<PartitionBucket, Long> keyed(Map<Integer, Long> bucketEndOffsets) {
+        SortedMap<PartitionBucket, Long> out = new TreeMap<>();
+        bucketEndOffsets.forEach((b, o) -> out.put(PartitionBucket.of(b), o));
+        return out;
+    }
+
     /** The same request with its offsets replaced by validated ones. */
-    CommitRequest withOffsets(SortedMap<Integer, Long> offsets) {
+    CommitRequest withOffsets(SortedMap<PartitionBucket, Long> offsets) {
         return new CommitRequest(
                 jobId,
                 tableId,

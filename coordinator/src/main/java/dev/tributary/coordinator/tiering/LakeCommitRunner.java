@@ -9,6 +9,7 @@ import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.MetadataStoreFailedException;
+import dev.tributary.coordinator.store.TieredOffsets;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.OrphanPolicy;
@@ -92,6 +93,8 @@ final class LakeCommitRunner {
      * @param base the table's durable record before this round
      * @param round who ran the round, its queue wait and when it was handed out (for the summary)
      * @param sweepOrphans whether earlier attempts of the table may have left files behind
+     * @param partitionNames the name of every partition of a partitioned table that has tiered
+     *     offsets after this round (they go into the snapshot properties, T32)
      * @param deadMaintenanceUpTo the newest maintenance grant of the table known to be over: the
      *     sweep may delete the unreferenced files of grants up to it (-1: none)
      */
@@ -101,6 +104,7 @@ final class LakeCommitRunner {
             RoundStart round,
             CommitRequest r,
             boolean sweepOrphans,
+            java.util.function.LongFunction<String> partitionNames,
             long deadMaintenanceUpTo,
             Callbacks callbacks) {
         if (lake == null) {
@@ -109,13 +113,23 @@ final class LakeCommitRunner {
             return;
         }
         long startedAt = clock.currentTimeMillis();
+        TieredOffsets after = base.offsets().merge(r.bucketEndOffsets());
+        java.util.Map<Long, String> names = new java.util.HashMap<>();
+        for (long id : after.partitionIds()) {
+            if (id != dev.tributary.common.id.TableBucket.NO_PARTITION) {
+                String name = partitionNames.apply(id);
+                if (name != null) {
+                    names.put(id, name);
+                }
+            }
+        }
         TieringSnapshotProperties props =
                 TieringSnapshotProperties.of(
                         table.tableId(),
                         r.epoch(),
                         r.roundId(),
-                        base.afterCommit(r.bucketEndOffsets(), startedAt, -1, 0, 0, false, null)
-                                .tieredOffsets(),
+                        after.asSortedMap(),
+                        names,
                         startedAt);
         Delivery delivery = new Delivery(callbacks);
         LakeIo.Handle handle =
@@ -173,7 +187,7 @@ final class LakeCommitRunner {
                         snapshotId,
                         null);
         TieringRecord next =
-                base.afterCommit(
+                base.afterRound(
                         r.bucketEndOffsets(),
                         end,
                         snapshotId,

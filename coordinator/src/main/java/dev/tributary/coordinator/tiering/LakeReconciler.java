@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.tiering;
 
 import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.spi.LakeCommitStep;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,12 +71,18 @@ final class LakeReconciler {
      *
      * @param epochCeiling the first epoch this coordinator has not issued yet in any run (the next
      *     incarnation's base): a snapshot at or above it was written by another cluster
+     * @param partitionExists whether a partition of the table still exists: offsets of removed
+     *     partitions (T33) in the snapshot are not adopted
      * @throws CorruptDataException when the lake and the record disagree in a way that adopting or
      *     ignoring could turn into lost or duplicated data, or the snapshot is another cluster's
      *     (wall-clock times cannot tell: clocks step back, epochs never do)
      */
     Optional<TieringRecord> adoption(
-            TableInfo table, TieringRecord known, Optional<LakeSnapshot> found, long epochCeiling) {
+            TableInfo table,
+            TieringRecord known,
+            Optional<LakeSnapshot> found,
+            long epochCeiling,
+            LongPredicate partitionExists) {
         if (found.isEmpty()) {
             if (known.lakeSnapshotId() >= 0) {
                 // snapshots expired by another engine, or the lake table replaced: the record
@@ -121,8 +129,8 @@ final class LakeReconciler {
                             + known.roundId()
                             + "): the lake table was rolled back or replaced");
         }
-        for (Map.Entry<Integer, Long> e : known.tieredOffsets().entrySet()) {
-            Long lakeOffset = p.bucketOffsets().get(e.getKey());
+        for (Map.Entry<PartitionBucket, Long> e : known.offsets().asSortedMap().entrySet()) {
+            Long lakeOffset = p.offsets().get(e.getKey());
             if (lakeOffset == null || lakeOffset < e.getValue()) {
                 throw inconsistent(
                         table,
@@ -139,9 +147,17 @@ final class LakeReconciler {
         }
         // an older writer may not have stamped the commit time: the adoption time is the best bound
         long at = p.committedAtMillis() > 0 ? p.committedAtMillis() : clock.currentTimeMillis();
+        Map<PartitionBucket, Long> lakeOffsets = new java.util.HashMap<>();
+        p.offsets()
+                .forEach(
+                        (pb, o) -> {
+                            if (!pb.isPartitioned() || partitionExists.test(pb.partitionId())) {
+                                lakeOffsets.put(pb, o);
+                            }
+                        });
         TieringRecord adopted =
-                known.afterCommit(
-                        p.bucketOffsets(),
+                known.afterRound(
+                        lakeOffsets,
                         at,
                         snap.snapshotId(),
                         p.epoch(),

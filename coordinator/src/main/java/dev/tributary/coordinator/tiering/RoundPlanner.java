@@ -1,86 +1,159 @@
 package dev.tributary.coordinator.tiering;
 
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.store.TieringRecord;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Turns a table's record and its buckets' state into round work, and checks commits against it. */
+/**
+ * Turns a table's record and its buckets' state into round work, and checks commits against it. A
+ * partitioned table's round covers every (partition, bucket) with new data (T32); only the
+ * partitions its {@link PartitionTracker} names are read, so a round over 50 written partitions of
+ * 1,000 costs about what 50 cost.
+ */
 final class RoundPlanner {
     private static final Logger LOG = LoggerFactory.getLogger(RoundPlanner.class);
 
     private final BucketStateSource buckets;
+    private final PartitionRegistry partitions;
 
-    RoundPlanner(BucketStateSource buckets) {
+    RoundPlanner(BucketStateSource buckets, PartitionRegistry partitions) {
         this.buckets = buckets;
+        this.partitions = partitions;
+    }
+
+    /** The work of a round and the names of the partitions it covers. */
+    record Work(List<BucketWork> buckets, Map<Long, String> partitionNames) {
+        boolean isEmpty() {
+            return buckets.isEmpty();
+        }
     }
 
     /**
-     * The work of a round (T1, T7): one entry per bucket with data past its tiered offset; a PK
-     * bucket never tiered reads its newest KV snapshot if one exists.
+     * The work of a round (T1, T7, T32): one entry per (partition, bucket) with data past its
+     * tiered offset; a PK bucket never tiered reads its newest KV snapshot if one exists.
+     *
+     * @param tracker the table's partition tracker; unused for an unpartitioned table
      */
-    List<BucketWork> work(TableInfo table, TieringRecord record) {
+    Work work(TableInfo table, TieringRecord record, PartitionTracker tracker) {
         int n = table.descriptor().bucketCount();
-        List<BucketState> states = buckets.bucketStates(table.tableId(), table.path(), n);
+        if (!table.descriptor().isPartitioned()) {
+            List<BucketWork> work = new ArrayList<>();
+            List<BucketState> states = buckets.bucketStates(table.tableId(), table.path(), n);
+            addWork(table, record, TableBucket.NO_PARTITION, states, work);
+            return new Work(work, Map.of());
+        }
+        List<Long> ids =
+                tracker.candidates(
+                        buckets.drainChangedPartitions(table.tableId()),
+                        () ->
+                                partitions.partitions(table.tableId()).stream()
+                                        .map(PartitionInfo::partitionId)
+                                        .toList());
+        List<BucketWork> work = new ArrayList<>();
+        Map<Long, String> names = new HashMap<>();
+        for (long id : ids) {
+            Optional<PartitionInfo> p = partitions.byId(table.tableId(), id);
+            if (p.isEmpty()) {
+                tracker.forget(id);
+                continue;
+            }
+            List<BucketState> states =
+                    buckets.partitionBucketStates(table.tableId(), id, table.path(), n);
+            if (addWork(table, record, id, states, work)) {
+                names.put(id, p.get().name());
+            } else {
+                tracker.caughtUp(id);
+            }
+        }
+        return new Work(work, names);
+    }
+
+    /**
+     * @return true when a bucket of the partition has work
+     */
+    private static boolean addWork(
+            TableInfo table,
+            TieringRecord record,
+            long partitionId,
+            List<BucketState> states,
+            List<BucketWork> work) {
+        int n = table.descriptor().bucketCount();
         if (states.size() != n) {
             throw new IllegalStateException(
                     "bucket state source returned "
                             + states.size()
                             + " buckets for "
                             + table.path()
+                            + (partitionId == TableBucket.NO_PARTITION
+                                    ? ""
+                                    : " partition " + partitionId)
                             + " which has "
                             + n);
         }
         boolean pk = table.descriptor().hasPrimaryKey();
-        List<BucketWork> work = new ArrayList<>();
+        boolean any = false;
         for (BucketState s : states) {
-            long tiered = record.tieredOffset(s.bucket());
+            long tiered = record.tieredOffset(new PartitionBucket(partitionId, s.bucket()));
             if (tiered < 0) {
                 if (pk && s.newestKvSnapshot() != null && s.newestKvSnapshot().logOffset() > 0) {
                     work.add(
                             BucketWork.snapshot(
+                                    partitionId,
                                     s.bucket(),
                                     s.newestKvSnapshot().snapshotId(),
                                     s.newestKvSnapshot().logOffset()));
+                    any = true;
                 } else if (s.endOffset() > 0) {
-                    work.add(BucketWork.log(s.bucket(), 0, s.endOffset()));
+                    work.add(BucketWork.log(partitionId, s.bucket(), 0, s.endOffset()));
+                    any = true;
                 }
             } else if (s.endOffset() > tiered) {
-                work.add(BucketWork.log(s.bucket(), tiered, s.endOffset()));
+                work.add(BucketWork.log(partitionId, s.bucket(), tiered, s.endOffset()));
+                any = true;
             } else if (s.endOffset() < tiered) {
                 LOG.warn(
-                        "bucket {} of {} ends at {} below its tiered offset {}; skipping it",
+                        "bucket {} of {}{} ends at {} below its tiered offset {}; skipping it",
                         s.bucket(),
                         table.path(),
+                        partitionId == TableBucket.NO_PARTITION ? "" : " partition " + partitionId,
                         s.endOffset(),
                         tiered);
             }
         }
-        return work;
+        return any;
     }
 
     /**
      * Checks a commit's end offsets against the round plan, so a commit can neither skip data nor
      * claim data past the cutoff.
      *
-     * @return the per-bucket end offsets to record (buckets that made no progress dropped)
+     * @return the per-(partition, bucket) end offsets to record (buckets that made no progress
+     *     dropped)
      * @throws InvalidInputException naming the bucket and the allowed range
      */
-    static SortedMap<Integer, Long> validate(RoundPlan plan, Map<Integer, Long> endOffsets) {
-        Map<Integer, BucketWork> byBucket = new TreeMap<>();
+    static SortedMap<PartitionBucket, Long> validate(
+            RoundPlan plan, Map<PartitionBucket, Long> endOffsets) {
+        Map<PartitionBucket, BucketWork> byBucket = new HashMap<>();
         for (BucketWork w : plan.buckets()) {
-            byBucket.put(w.bucket(), w);
+            byBucket.put(w.key(), w);
         }
-        SortedMap<Integer, Long> out = new TreeMap<>();
-        for (Map.Entry<Integer, Long> e : endOffsets.entrySet()) {
+        SortedMap<PartitionBucket, Long> out = new TreeMap<>();
+        for (Map.Entry<PartitionBucket, Long> e : endOffsets.entrySet()) {
             BucketWork w = byBucket.get(e.getKey());
             long end = e.getValue();
             if (w == null) {
@@ -99,20 +172,20 @@ final class RoundPlanner {
                             "commit of "
                                     + plan.path()
                                     + " bucket "
-                                    + w.bucket()
+                                    + w.key()
                                     + ": a snapshot split must end at the snapshot's log offset "
                                     + w.endOffset()
                                     + ", got "
                                     + end);
                 }
-                out.put(w.bucket(), end);
+                out.put(w.key(), end);
             } else {
                 if (end < w.startOffset() || end > w.endOffset()) {
                     throw new InvalidInputException(
                             "commit of "
                                     + plan.path()
                                     + " bucket "
-                                    + w.bucket()
+                                    + w.key()
                                     + ": end offset "
                                     + end
                                     + " is outside the round's range ["
@@ -122,7 +195,7 @@ final class RoundPlanner {
                                     + "]");
                 }
                 if (end > w.startOffset()) {
-                    out.put(w.bucket(), end);
+                    out.put(w.key(), end);
                 }
             }
         }

@@ -49,6 +49,9 @@ final class TableTiering {
      */
     boolean orphansPossible;
 
+    /** Which partitions of a partitioned table the next round looks at (T32). */
+    final PartitionTracker partitions = new PartitionTracker();
+
     /** The last rounds, committed or not (T28). */
     final RoundHistory rounds;
 

@@ -5,10 +5,13 @@ import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
 import dev.tributary.coordinator.maintenance.MaintenanceGrant;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
 import dev.tributary.coordinator.runtime.TimerService;
@@ -62,6 +65,7 @@ public final class TieringManager {
     private final LakeCommitRunner commits;
     private final Executor loop;
     private final RoundPlanner planner;
+    private final PartitionRegistry partitions;
     private final long epochBase;
 
     /** Lake maintenance (T38, T39), or {@code null} when there is none. */
@@ -109,9 +113,10 @@ public final class TieringManager {
             LakeIo io,
             MetadataStore store,
             BucketStateSource buckets,
+            PartitionRegistry partitions,
             LakeCommitStep lake,
             long incarnation) {
-        this(config, clock, timers, loop, io, store, buckets, lake, incarnation, null);
+        this(config, clock, timers, loop, io, store, buckets, partitions, lake, incarnation, null);
     }
 
     /**
@@ -126,6 +131,7 @@ public final class TieringManager {
             LakeIo io,
             MetadataStore store,
             BucketStateSource buckets,
+            PartitionRegistry partitions,
             LakeCommitStep lake,
             long incarnation,
             MaintenanceManager maintenance) {
@@ -137,7 +143,8 @@ public final class TieringManager {
         this.loop = loop;
         this.reconciler = new LakeReconciler(lake, clock, loop, io);
         this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
-        this.planner = new RoundPlanner(buckets);
+        this.partitions = partitions;
+        this.planner = new RoundPlanner(buckets, partitions);
         this.jobs = new JobRegistry(clock);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.waiters = new TableWaiters(timers);
@@ -329,7 +336,11 @@ public final class TieringManager {
         try {
             adopted =
                     reconciler.adoption(
-                            t.table, t.record, found, Math.addExact(epochBase, EPOCH_STRIDE));
+                            t.table,
+                            t.record,
+                            found,
+                            Math.addExact(epochBase, EPOCH_STRIDE),
+                            id -> partitions.byId(t.tableId(), id).isPresent());
         } catch (CorruptDataException e) {
             onReconcileFailed(t, e);
             return;
@@ -590,7 +601,7 @@ public final class TieringManager {
                         "table " + t.tableId() + " was queued while " + t.state);
             }
             long now = clock.currentTimeMillis();
-            List<BucketWork> work = planner.work(t.table, t.record);
+            RoundPlanner.Work work = planner.work(t.table, t.record, t.partitions);
             t.transition(TieringState.TIERING);
             t.roundId = t.nextRoundId++;
             t.roundStartMillis = now;
@@ -610,9 +621,10 @@ public final class TieringManager {
                             t.table.schemaId(),
                             t.epoch,
                             t.roundId,
-                            work,
+                            work.buckets(),
                             now,
-                            t.table.freshness());
+                            t.table.freshness(),
+                            work.partitionNames());
             tiering.add(t);
             job.tables.add(t.tableId());
             plan = t.plan;
@@ -733,7 +745,7 @@ public final class TieringManager {
                             "the coordinator is shutting down; commit again once it is back (the"
                                     + " round is fenced then and the table tiered again)"));
         }
-        SortedMap<Integer, Long> offsets;
+        SortedMap<PartitionBucket, Long> offsets;
         try {
             offsets = RoundPlanner.validate(t.plan, request.bucketEndOffsets());
         } catch (InvalidInputException e) {
@@ -779,6 +791,7 @@ public final class TieringManager {
                 new LakeCommitRunner.RoundStart(t.jobId, t.queueWaitMillis, t.roundStartMillis),
                 r,
                 sweep,
+                id -> partitions.byId(t.tableId(), id).map(PartitionInfo::name).orElse(null),
                 maintenance == null ? -1 : maintenance.deadUpTo(t.tableId()),
                 new LakeCommitRunner.Callbacks() {
                     @Override
@@ -873,6 +886,36 @@ public final class TieringManager {
                                 + " failed; the round is dropped and the table retried: "
                                 + why,
                         e));
+    }
+
+    // ---------------------------------------------------------------- partitions (T33)
+
+    /**
+     * Removes a partition from the registry and from its table's tiered offsets, durably and
+     * atomically, if nothing of it would be lost: its table is not lake-enabled, or every bucket is
+     * tiered to {@code endOffsets} (the store's final end offsets of the sealed partition) and no
+     * round or commit of the table is running (it could still name the partition).
+     *
+     * @param checkOnly only answer whether it could go now; remove nothing
+     * @return empty when removed (or already gone, or removable with {@code checkOnly}), else why
+     *     not yet
+     */
+    public Optional<String> removePartition(
+            long tableId, long partitionId, Map<Integer, Long> endOffsets, boolean checkOnly) {
+        TableTiering t = tables.get(tableId);
+        String blocker =
+                t == null
+                        ? null
+                        : PartitionRemoval.blocker(t, partitionId, endOffsets, commitsInFlight);
+        if (blocker != null || checkOnly) {
+            return Optional.ofNullable(blocker);
+        }
+        partitions.remove(tableId, partitionId);
+        if (t != null) {
+            t.record = t.record.withoutPartition(partitionId);
+            t.partitions.forget(partitionId);
+        }
+        return Optional.empty();
     }
 
     // ---------------------------------------------------------------- status (T28)

@@ -76,7 +76,7 @@ final class TieringStatusBuilder {
                 t.consecutiveFailures,
                 t.totalFailures,
                 t.lastFailure,
-                t.record.tieredOffsets(),
+                t.record.offsets(),
                 t.record.lastTieredTimeMillis(),
                 t.record.lakeSnapshotId(),
                 m.maintenanceStatus(t.tableId()));

@@ -158,6 +158,18 @@ class ChaosSimulationTest {
         }
 
         @Override
+        public void putPartition(dev.tributary.coordinator.metadata.PartitionInfo p) {
+            check();
+            delegate.putPartition(p);
+        }
+
+        @Override
+        public void removePartition(long tableId, long partitionId) {
+            check();
+            delegate.removePartition(tableId, partitionId);
+        }
+
+        @Override
         public void close() {}
     }
 

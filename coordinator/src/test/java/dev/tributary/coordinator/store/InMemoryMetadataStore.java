@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Optional;
 
@@ -44,6 +45,16 @@ public final class InMemoryMetadataStore implements MetadataStore {
     @Override
     public synchronized boolean putTieringRecord(TieringRecord record) {
         return state.putTiering(record);
+    }
+
+    @Override
+    public synchronized void putPartition(PartitionInfo partition) {
+        state.putPartition(partition);
+    }
+
+    @Override
+    public synchronized void removePartition(long tableId, long partitionId) {
+        state.removePartition(tableId, partitionId);
     }
 
     @Override

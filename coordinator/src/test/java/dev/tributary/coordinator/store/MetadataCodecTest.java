@@ -35,7 +35,7 @@ class MetadataCodecTest {
         w.writeByte(1); // force-finished
         w.writeLong(3); // snapshot
 
-        TieringRecord r = MetadataCodec.readTiering(new BinaryReader(w.toByteArray()));
+        TieringRecord r = MetadataCodec.readTiering(new BinaryReader(w.toByteArray()), 1);
 
         assertThat(r.tieredOffsets()).isEqualTo(new TreeMap<>(Map.of(0, 40L)));
         assertThat(r.lastRound())

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,7 +52,7 @@ class LakeCommitRunnerTest {
                     TABLE_ID,
                     6,
                     3,
-                    new TreeMap<>(Map.of(1, 80L, 2, 10L)),
+                    CommitRequest.keyed(Map.of(1, 80L, 2, 10L)),
                     List.of(new byte[] {9, 8}, new byte[] {1, 2, 3}),
                     List.of(discarded),
                     new RoundStats(40, 4_000),
@@ -78,6 +77,7 @@ class LakeCommitRunnerTest {
                 new LakeCommitRunner.RoundStart("job-a", 250, START - 700),
                 request,
                 sweep,
+                id -> null,
                 -1,
                 new LakeCommitRunner.Callbacks() {
                     @Override
@@ -368,6 +368,16 @@ class LakeCommitRunnerTest {
         @Override
         public Optional<TieringRecord> tieringRecord(long tableId) {
             return delegate.tieringRecord(tableId);
+        }
+
+        @Override
+        public void putPartition(dev.tributary.coordinator.metadata.PartitionInfo partition) {
+            delegate.putPartition(partition);
+        }
+
+        @Override
+        public void removePartition(long tableId, long partitionId) {
+            delegate.removePartition(tableId, partitionId);
         }
 
         @Override

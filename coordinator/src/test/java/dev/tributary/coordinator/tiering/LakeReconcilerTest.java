@@ -174,7 +174,7 @@ class LakeReconcilerTest {
     }
 
     private Optional<TieringRecord> adoption(Optional<LakeSnapshot> found) {
-        return reconciler.adoption(table, known, found, CEILING);
+        return reconciler.adoption(table, known, found, CEILING, id -> true);
     }
 
     private static TieringSnapshotProperties props(

@@ -39,7 +39,7 @@ class OrphanCleanupTest {
                                         p.tableId(),
                                         p.epoch(),
                                         p.roundId(),
-                                        new TreeMap<>(TieringHarness.fullEnds(p)),
+                                        CommitRequest.keyed(TieringHarness.fullEnds(p)),
                                         results,
                                         gone,
                                         RoundStats.EMPTY,

@@ -64,7 +64,9 @@ public final class FlinkTables {
     public static TableDescriptor toDescriptor(ResolvedCatalogTable table) {
         if (table.isPartitioned()) {
             throw new InvalidInputException(
-                    "Tributary tables are not partitioned yet; drop PARTITIONED BY");
+                    "creating a partitioned Tributary table from Flink is not supported yet;"
+                            + " drop PARTITIONED BY, or create it with 'tributary table create"
+                            + " ... --schema \"..., PARTITIONED BY (c)\"'");
         }
         if (!table.getResolvedSchema().getWatermarkSpecs().isEmpty()) {
             throw new InvalidInputException(

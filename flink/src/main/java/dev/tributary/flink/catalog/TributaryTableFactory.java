@@ -1,8 +1,11 @@
 package dev.tributary.flink.catalog;
 
+import dev.tributary.client.Connection;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.flink.sink.TributaryTableSink;
 import dev.tributary.flink.source.TributaryTableSource;
+import dev.tributary.union.UnionScan;
 import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
@@ -48,6 +51,13 @@ public final class TributaryTableFactory
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
+        // the catalog does not show Flink a table's partitions (writes route by them on their
+        // own); a read of a partitioned table is refused here, at planning, with the union
+        // reader's own error instead of a failed job
+        try (Connection c = connection.connect()) {
+            UnionScan.requireUnpartitioned(
+                    c.admin().describeTable(TablePath.parse(tablePath(context))));
+        }
         Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
         TableDescriptor descriptor = FlinkTables.toDescriptor(context.getCatalogTable());
         boolean streaming =

@@ -1,6 +1,7 @@
 package dev.tributary.planner.sim;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
@@ -17,12 +18,15 @@ final class SimulationStore implements MetadataStore {
     private final Map<String, DatabaseInfo> databases = new HashMap<>();
     private final Map<Long, TableInfo> tables = new HashMap<>();
     private final Map<Long, TieringRecord> tiering = new HashMap<>();
+    private final Map<Long, PartitionInfo> partitions = new HashMap<>();
     private long maxTableId;
+    private long maxPartitionId;
     private long incarnation;
 
     @Override
     public StoredState load() {
-        return new StoredState(databases, tables, tiering, maxTableId, incarnation);
+        return new StoredState(
+                databases, tables, tiering, maxTableId, incarnation, partitions, maxPartitionId);
     }
 
     @Override
@@ -50,6 +54,28 @@ final class SimulationStore implements MetadataStore {
     public void removeTable(long tableId) {
         tables.remove(tableId);
         tiering.remove(tableId);
+        partitions.values().removeIf(p -> p.tableId() == tableId);
+    }
+
+    @Override
+    public void putPartition(PartitionInfo partition) {
+        maxPartitionId = Math.max(maxPartitionId, partition.partitionId());
+        if (tables.containsKey(partition.tableId())) {
+            partitions.put(partition.partitionId(), partition);
+        }
+    }
+
+    @Override
+    public void removePartition(long tableId, long partitionId) {
+        PartitionInfo p = partitions.get(partitionId);
+        if (p == null || p.tableId() != tableId) {
+            return;
+        }
+        partitions.remove(partitionId);
+        TieringRecord r = tiering.get(tableId);
+        if (r != null) {
+            tiering.put(tableId, r.withoutPartition(partitionId));
+        }
     }
 
     @Override

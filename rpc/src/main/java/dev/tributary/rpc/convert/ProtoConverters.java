@@ -69,6 +69,7 @@ public final class ProtoConverters {
         TableDescriptorPb.Builder b =
                 TableDescriptorPb.newBuilder()
                         .setSchema(toPb(d.schema()))
+                        .addAllPartitionKeys(d.partitionKeys())
                         .setBucketCount(d.bucketCount())
                         .addAllBucketKeys(d.bucketKeys())
                         .putAllProperties(d.properties());
@@ -82,6 +83,7 @@ public final class ProtoConverters {
         }
         TableDescriptor.Builder b =
                 TableDescriptor.builder(fromPb(pb.getSchema()))
+                        .partitionKeys(pb.getPartitionKeysList())
                         .bucketCount(pb.getBucketCount())
                         .bucketKeys(pb.getBucketKeysList())
                         .properties(pb.getPropertiesMap());

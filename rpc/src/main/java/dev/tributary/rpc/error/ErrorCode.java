@@ -7,6 +7,7 @@ import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.OutOfOrderSequenceException;
+import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
@@ -52,7 +53,16 @@ public enum ErrorCode {
             11,
             OutOfOrderSequenceException.class,
             Status.Code.FAILED_PRECONDITION,
-            OutOfOrderSequenceException::new);
+            OutOfOrderSequenceException::new),
+    /**
+     * A write or lookup named a partition that does not exist and is not created on first write
+     * (T30); older clients see it as INTERNAL.
+     */
+    PARTITION_NOT_FOUND(
+            12,
+            PartitionNotFoundException.class,
+            Status.Code.NOT_FOUND,
+            PartitionNotFoundException::new);
 
     private final int code;
     private final Class<? extends TributaryException> exceptionClass;

@@ -117,6 +117,30 @@ public final class LakeTables {
         }
     }
 
+    /**
+     * Drops a partition of the table's lake table (the user asked for it with the partition's drop,
+     * T33). A no-op without a lake table.
+     */
+    public void dropPartition(TableInfo table, dev.tributary.common.id.PartitionSpec partition) {
+        if (lake == null || !sameFormat(table) || !lake.catalog().tableExists(table.path())) {
+            return;
+        }
+        try {
+            lake.catalog().dropPartition(table.path(), table.descriptor(), partition);
+            LOG.info("dropped lake partition {} of {}", partition, table.path());
+        } catch (RuntimeException e) {
+            throw new StorageException(
+                    "could not drop lake partition "
+                            + partition
+                            + " of "
+                            + table.path()
+                            + " ("
+                            + describe(e)
+                            + "); the partition stays dropping and is retried",
+                    e);
+        }
+    }
+
     private void checkTierable(TableInfo table) {
         checkTierable(table.path(), table.descriptor().properties());
     }

@@ -1,5 +1,6 @@
 package dev.tributary.server.rpc;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
@@ -12,21 +13,28 @@ import dev.tributary.rpc.proto.AlterTableRequest;
 import dev.tributary.rpc.proto.ColumnPb;
 import dev.tributary.rpc.proto.CreateDatabaseRequest;
 import dev.tributary.rpc.proto.CreateDatabaseResponse;
+import dev.tributary.rpc.proto.CreatePartitionRequest;
 import dev.tributary.rpc.proto.CreateTableRequest;
 import dev.tributary.rpc.proto.DescribeLakeRequest;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.rpc.proto.DescribeTableRequest;
 import dev.tributary.rpc.proto.DropDatabaseRequest;
 import dev.tributary.rpc.proto.DropDatabaseResponse;
+import dev.tributary.rpc.proto.DropPartitionRequest;
+import dev.tributary.rpc.proto.DropPartitionResponse;
 import dev.tributary.rpc.proto.DropTableRequest;
 import dev.tributary.rpc.proto.DropTableResponse;
 import dev.tributary.rpc.proto.ListDatabasesRequest;
 import dev.tributary.rpc.proto.ListDatabasesResponse;
+import dev.tributary.rpc.proto.ListPartitionsRequest;
+import dev.tributary.rpc.proto.ListPartitionsResponse;
 import dev.tributary.rpc.proto.ListTablesRequest;
 import dev.tributary.rpc.proto.ListTablesResponse;
+import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
+import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableCatalog;
@@ -41,6 +49,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     private final TableService tables;
     private final TableCatalog catalog;
     private final TieringStatusService status;
+    private final PartitionService partitions;
     private final DescribeLakeResponse lake;
 
     /**
@@ -51,17 +60,70 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
             TableService tables,
             TableCatalog catalog,
             TieringStatusService status,
+            PartitionService partitions,
             DescribeLakeResponse lake) {
         this.coordinator = coordinator;
         this.tables = tables;
         this.catalog = catalog;
         this.status = status;
         this.lake = lake;
+        this.partitions = partitions;
     }
 
     @Override
     public void describeLake(DescribeLakeRequest req, StreamObserver<DescribeLakeResponse> out) {
         Calls.unary(out, () -> lake);
+    }
+
+    @Override
+    public void createPartition(CreatePartitionRequest req, StreamObserver<PartitionInfoPb> out) {
+        Calls.unary(
+                out,
+                () ->
+                        ServerConverters.toPb(
+                                partitions.create(
+                                        ProtoConverters.fromPb(req.getPath()),
+                                        PartitionSpec.parse(req.getPartition()),
+                                        req.getIgnoreIfExists())));
+    }
+
+    @Override
+    public void dropPartition(DropPartitionRequest req, StreamObserver<DropPartitionResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    DropPartitionResponse.Builder b = DropPartitionResponse.newBuilder();
+                    partitions
+                            .drop(
+                                    ProtoConverters.fromPb(req.getPath()),
+                                    PartitionSpec.parse(req.getPartition()),
+                                    req.getIgnoreIfNotExists(),
+                                    req.getDropLakePartition())
+                            .ifPresent(
+                                    d ->
+                                            b.setPartition(ServerConverters.toPb(d.partition()))
+                                                    .setRemoved(d.removed()));
+                    return b.build();
+                });
+    }
+
+    @Override
+    public void listPartitions(
+            ListPartitionsRequest req, StreamObserver<ListPartitionsResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TablePath path = ProtoConverters.fromPb(req.getPath());
+                    TableInfo table = TableService.join(coordinator.describeTable(path));
+                    ListPartitionsResponse.Builder b =
+                            ListPartitionsResponse.newBuilder().setTableId(table.tableId());
+                    if (table.descriptor().isPartitioned()) {
+                        partitions
+                                .list(path)
+                                .forEach(p -> b.addPartitions(ServerConverters.toPb(p)));
+                    }
+                    return b.build();
+                });
     }
 
     @Override
@@ -191,7 +253,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                     for (TableStatusView v : o.tables()) {
                         if (only == null || only == v.tableId()) {
                             TableInfo t = catalog.get(v.tableId());
-                            b.addTables(ServerConverters.toPb(v, t));
+                            b.addTables(ServerConverters.toPb(v, t, req.getPartitions()));
                         }
                     }
                     return b.build();

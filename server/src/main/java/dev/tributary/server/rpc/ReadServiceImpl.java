@@ -26,6 +26,7 @@ import dev.tributary.rpc.proto.ReadServiceGrpc;
 import dev.tributary.rpc.proto.ReadSnapshotRequest;
 import dev.tributary.rpc.proto.ReadSnapshotResponse;
 import dev.tributary.rpc.proto.SnapshotInfoPb;
+import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.CloseableIterator;
@@ -41,11 +42,17 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
     private final BucketStore store;
     private final TableCatalog catalog;
     private final int defaultChunkBytes;
+    private final PartitionService partitions;
 
-    public ReadServiceImpl(BucketStore store, TableCatalog catalog, int defaultChunkBytes) {
+    public ReadServiceImpl(
+            BucketStore store,
+            TableCatalog catalog,
+            int defaultChunkBytes,
+            PartitionService partitions) {
         this.store = store;
         this.catalog = catalog;
         this.defaultChunkBytes = defaultChunkBytes;
+        this.partitions = partitions;
     }
 
     @Override
@@ -54,7 +61,11 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         long to;
         try {
             TableInfo table = catalog.get(req.getTableId());
-            bucket = bucketOf(table, req.getBucket());
+            bucket =
+                    bucketOf(
+                            table,
+                            partitionOf(req.hasPartitionId(), req.getPartitionId()),
+                            req.getBucket());
             long end = store.endOffset(bucket);
             to = req.hasToOffset() ? req.getToOffset() : end;
             if (req.getFromOffset() < 0 || to < req.getFromOffset()) {
@@ -106,7 +117,11 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         try {
             table = catalog.get(req.getTableId());
             requirePrimaryKey(table);
-            bucket = bucketOf(table, req.getBucket());
+            bucket =
+                    bucketOf(
+                            table,
+                            partitionOf(req.hasPartitionId(), req.getPartitionId()),
+                            req.getBucket());
             logOffset =
                     store.listSnapshots(bucket).stream()
                             .filter(s -> s.snapshotId() == req.getSnapshotId())
@@ -153,7 +168,16 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                 () -> {
                     TableInfo table = catalog.get(req.getTableId());
                     requirePrimaryKey(table);
-                    TableBucket bucket = bucketOf(table, req.getBucket());
+                    long partitionId = TableBucket.NO_PARTITION;
+                    if (table.descriptor().isPartitioned() || req.hasPartition()) {
+                        partitionId =
+                                partitions
+                                        .existing(
+                                                table,
+                                                req.hasPartition() ? req.getPartition() : null)
+                                        .partitionId();
+                    }
+                    TableBucket bucket = bucketOf(table, partitionId, req.getBucket());
                     Schema schema = table.schema();
                     List<DataType> keyTypes = new ArrayList<>();
                     for (int p : schema.primaryKeyIndexes()) {
@@ -191,16 +215,13 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                 () -> {
                     TableInfo table = catalog.get(req.getTableId());
                     ListOffsetsResponse.Builder b = ListOffsetsResponse.newBuilder();
-                    for (int i = 0; i < table.descriptor().bucketCount(); i++) {
-                        TableBucket tb = new TableBucket(table.tableId(), i);
-                        b.addEndOffsets(
-                                BucketOffsetPb.newBuilder()
-                                        .setBucket(i)
-                                        .setOffset(store.endOffset(tb)));
-                        b.addStartOffsets(
-                                BucketOffsetPb.newBuilder()
-                                        .setBucket(i)
-                                        .setOffset(store.startOffset(tb)));
+                    for (long pid :
+                            partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
+                        for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                            TableBucket tb = bucketOf(table, pid, i);
+                            b.addEndOffsets(offsetPb(tb, store.endOffset(tb)));
+                            b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
+                        }
                     }
                     return b.build();
                 });
@@ -216,17 +237,25 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                     if (!table.descriptor().hasPrimaryKey()) {
                         return b.build();
                     }
-                    for (int i = 0; i < table.descriptor().bucketCount(); i++) {
-                        store.latestSnapshot(new TableBucket(table.tableId(), i))
-                                .ifPresent(
-                                        s ->
-                                                b.addSnapshots(
+                    for (long pid :
+                            partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
+                        for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                            store.latestSnapshot(bucketOf(table, pid, i))
+                                    .ifPresent(
+                                            s -> {
+                                                SnapshotInfoPb.Builder info =
                                                         SnapshotInfoPb.newBuilder()
                                                                 .setBucket(s.bucket().bucket())
                                                                 .setSnapshotId(s.snapshotId())
                                                                 .setLogOffset(s.logOffset())
                                                                 .setCreatedAtMillis(
-                                                                        s.createdAtMillis())));
+                                                                        s.createdAtMillis());
+                                                if (s.bucket().isPartitioned()) {
+                                                    info.setPartitionId(s.bucket().partitionId());
+                                                }
+                                                b.addSnapshots(info);
+                                            });
+                        }
                     }
                     return b.build();
                 });
@@ -236,7 +265,49 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         return requested > 0 ? Math.min(requested, 32 << 20) : defaultChunkBytes;
     }
 
-    private static TableBucket bucketOf(TableInfo table, int bucket) {
+    private static BucketOffsetPb offsetPb(TableBucket tb, long offset) {
+        BucketOffsetPb.Builder b =
+                BucketOffsetPb.newBuilder().setBucket(tb.bucket()).setOffset(offset);
+        if (tb.isPartitioned()) {
+            b.setPartitionId(tb.partitionId());
+        }
+        return b.build();
+    }
+
+    private static long partitionOf(boolean has, long partitionId) {
+        return has ? partitionId : TableBucket.NO_PARTITION;
+    }
+
+    /** The partitions a listing covers: one, every open one, or none for unpartitioned tables. */
+    private List<Long> partitionsToList(TableInfo table, boolean has, long partitionId) {
+        if (!table.descriptor().isPartitioned()) {
+            if (has) {
+                throw new InvalidInputException(
+                        "table " + table.path() + " is not partitioned; name no partition");
+            }
+            return List.of(TableBucket.NO_PARTITION);
+        }
+        return has ? List.of(partitionId) : store.partitionIds(table.tableId());
+    }
+
+    private static TableBucket bucketOf(TableInfo table, long partitionId, int bucket) {
+        if (table.descriptor().isPartitioned() != (partitionId != TableBucket.NO_PARTITION)) {
+            throw new InvalidInputException(
+                    table.descriptor().isPartitioned()
+                            ? "table "
+                                    + table.path()
+                                    + " is partitioned by "
+                                    + table.descriptor().partitionKeys()
+                                    + ": name the bucket's partition"
+                            : "table " + table.path() + " is not partitioned; name no partition");
+        }
+        return TableBucket.of(
+                table.tableId(),
+                dev.tributary.common.id.PartitionBucket.of(
+                        partitionId, checkBucket(table, bucket)));
+    }
+
+    private static int checkBucket(TableInfo table, int bucket) {
         if (bucket < 0 || bucket >= table.descriptor().bucketCount()) {
             throw new InvalidInputException(
                     "bucket "
@@ -246,7 +317,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                             + " has buckets 0.."
                             + (table.descriptor().bucketCount() - 1));
         }
-        return new TableBucket(table.tableId(), bucket);
+        return bucket;
     }
 
     private static void requirePrimaryKey(TableInfo table) {

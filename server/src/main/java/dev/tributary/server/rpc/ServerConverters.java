@@ -1,13 +1,17 @@
 package dev.tributary.server.rpc;
 
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.CompactionRunPb;
+import dev.tributary.rpc.proto.PartitionInfoPb;
+import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TableMaintenancePb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
 import dev.tributary.server.status.MaintenanceView;
+import dev.tributary.server.status.PartitionLagView;
 import dev.tributary.server.status.TableStatusView;
 
 /** Server-side domain to wire conversions. */
@@ -24,7 +28,21 @@ final class ServerConverters {
                 .build();
     }
 
-    static TableTieringStatusPb toPb(TableStatusView v, TableInfo table) {
+    static PartitionInfoPb toPb(PartitionInfo p) {
+        return PartitionInfoPb.newBuilder()
+                .setPartitionId(p.partitionId())
+                .setName(p.name())
+                .setState(p.state().name())
+                .setCreatedAtMillis(p.createdTimeMillis())
+                .setDropRequestedAtMillis(Math.max(0, p.dropRequestedMillis()))
+                .setDropLakePartition(p.dropLakePartition())
+                .build();
+    }
+
+    /**
+     * @param withPartitions also each partition's lag (T35); otherwise only their number
+     */
+    static TableTieringStatusPb toPb(TableStatusView v, TableInfo table, boolean withPartitions) {
         TableTieringStatusPb.Builder b =
                 TableTieringStatusPb.newBuilder()
                         .setTableId(v.tableId())
@@ -52,8 +70,26 @@ final class ServerConverters {
             b.setLastRound(toPb(v.lastRound()));
         }
         v.rounds().forEach(r -> b.addRecentRounds(toPb(r)));
+        b.setPartitionCount(v.partitions().size());
+        if (withPartitions) {
+            v.partitions().forEach(p -> b.addPartitions(toPb(p)));
+        }
         if (v.maintenance() != null) {
             b.setMaintenance(toPb(v.maintenance()));
+        }
+        return b.build();
+    }
+
+    private static PartitionLagPb toPb(PartitionLagView p) {
+        PartitionLagPb.Builder b =
+                PartitionLagPb.newBuilder()
+                        .setPartitionId(p.partitionId())
+                        .setName(p.name())
+                        .setState(p.state())
+                        .setEndOffsetSum(
+                                p.endOffsets().values().stream().mapToLong(Long::longValue).sum());
+        if (p.lagKnown()) {
+            b.setLagMillis(p.lagMillis()).setLagRecords(p.lagRecords());
         }
         return b.build();
     }

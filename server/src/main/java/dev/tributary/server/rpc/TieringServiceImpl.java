@@ -2,6 +2,7 @@ package dev.tributary.server.rpc;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
@@ -33,6 +34,7 @@ import dev.tributary.rpc.proto.MaintenanceAttemptPb;
 import dev.tributary.rpc.proto.MaintenanceGrantPb;
 import dev.tributary.rpc.proto.MaintenanceOutcomePb;
 import dev.tributary.rpc.proto.MaintenanceReportPb;
+import dev.tributary.rpc.proto.PartitionNamePb;
 import dev.tributary.rpc.proto.RegisterJobRequest;
 import dev.tributary.rpc.proto.RegisterJobResponse;
 import dev.tributary.rpc.proto.ReleaseSnapshotLeaseRequest;
@@ -285,6 +287,9 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         .setForceFinishAtMillis(p.plannedAtMillis() + p.freshness().toMillis());
         for (BucketWork w : p.buckets()) {
             BucketSplitPlanPb.Builder s = BucketSplitPlanPb.newBuilder().setBucket(w.bucket());
+            if (w.partitionId() != TableBucket.NO_PARTITION) {
+                s.setPartitionId(w.partitionId());
+            }
             if (w.kind() == BucketWork.Kind.SNAPSHOT) {
                 s.setSnapshotId(w.snapshotId())
                         .setSnapshotLogOffset(w.endOffset())
@@ -295,6 +300,13 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
             }
             b.addBuckets(s);
         }
+        p.partitionNames()
+                .forEach(
+                        (id, name) ->
+                                b.addPartitions(
+                                        PartitionNamePb.newBuilder()
+                                                .setPartitionId(id)
+                                                .setName(name)));
         return b.build();
     }
 
@@ -303,11 +315,17 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
         Calls.async(
                 out,
                 () -> {
-                    Map<Integer, Long> ends = new TreeMap<>();
+                    Map<PartitionBucket, Long> ends = new TreeMap<>();
                     for (BucketOffsetPb b : req.getEndOffsetsList()) {
-                        if (ends.put(b.getBucket(), b.getOffset()) != null) {
+                        PartitionBucket key =
+                                new PartitionBucket(
+                                        b.hasPartitionId()
+                                                ? b.getPartitionId()
+                                                : TableBucket.NO_PARTITION,
+                                        b.getBucket());
+                        if (ends.put(key, b.getOffset()) != null) {
                             throw new InvalidInputException(
-                                    "bucket " + b.getBucket() + " is listed twice in a commit");
+                                    "bucket " + key + " is listed twice in a commit");
                         }
                     }
                     CommitRequest request =
@@ -345,7 +363,12 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 () ->
                         toPb(
                                 store.leaseSnapshot(
-                                        bucket(req.getTableId(), req.getBucket()),
+                                        bucket(
+                                                req.getTableId(),
+                                                req.hasPartitionId()
+                                                        ? req.getPartitionId()
+                                                        : TableBucket.NO_PARTITION,
+                                                req.getBucket()),
                                         req.getSnapshotId())));
     }
 
@@ -357,7 +380,12 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 () ->
                         toPb(
                                 store.renewLease(
-                                        bucket(req.getTableId(), req.getBucket()),
+                                        bucket(
+                                                req.getTableId(),
+                                                req.hasPartitionId()
+                                                        ? req.getPartitionId()
+                                                        : TableBucket.NO_PARTITION,
+                                                req.getBucket()),
                                         leaseId(req.getLeaseId()))));
     }
 
@@ -368,18 +396,30 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 out,
                 () -> {
                     store.releaseLease(
-                            bucket(req.getTableId(), req.getBucket()), leaseId(req.getLeaseId()));
+                            bucket(
+                                    req.getTableId(),
+                                    req.hasPartitionId()
+                                            ? req.getPartitionId()
+                                            : TableBucket.NO_PARTITION,
+                                    req.getBucket()),
+                            leaseId(req.getLeaseId()));
                     return ReleaseSnapshotLeaseResponse.getDefaultInstance();
                 });
     }
 
-    private TableBucket bucket(long tableId, int bucket) {
+    private TableBucket bucket(long tableId, long partitionId, int bucket) {
         TableInfo t = catalog.get(tableId);
         if (bucket < 0 || bucket >= t.descriptor().bucketCount()) {
             throw new InvalidInputException(
                     "bucket " + bucket + " does not exist in table " + t.path());
         }
-        return new TableBucket(tableId, bucket);
+        if (t.descriptor().isPartitioned() != (partitionId != TableBucket.NO_PARTITION)) {
+            throw new InvalidInputException(
+                    t.descriptor().isPartitioned()
+                            ? "table " + t.path() + " is partitioned: name the bucket's partition"
+                            : "table " + t.path() + " is not partitioned");
+        }
+        return new TableBucket(tableId, partitionId, bucket);
     }
 
     private SnapshotLeasePb toPb(SnapshotLease lease) {

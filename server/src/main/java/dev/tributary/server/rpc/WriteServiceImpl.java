@@ -1,6 +1,7 @@
 package dev.tributary.server.rpc;
 
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.record.WriteBatchBuilder;
 import dev.tributary.common.record.WriteRecord;
@@ -10,6 +11,7 @@ import dev.tributary.rpc.proto.WriteRequest;
 import dev.tributary.rpc.proto.WriteResponse;
 import dev.tributary.rpc.proto.WriteServiceGrpc;
 import dev.tributary.server.metrics.ServerMetrics;
+import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
 import io.grpc.stub.StreamObserver;
@@ -24,11 +26,17 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
     private final BucketStore store;
     private final TableCatalog catalog;
     private final ServerMetrics metrics;
+    private final PartitionService partitions;
 
-    public WriteServiceImpl(BucketStore store, TableCatalog catalog, ServerMetrics metrics) {
+    public WriteServiceImpl(
+            BucketStore store,
+            TableCatalog catalog,
+            ServerMetrics metrics,
+            PartitionService partitions) {
         this.store = store;
         this.catalog = catalog;
         this.metrics = metrics;
+        this.partitions = partitions;
     }
 
     @Override
@@ -78,13 +86,25 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                                         + req.getSchemaId()
                                         + ")");
                     }
+                    // a partitioned table's batch names its partition (T30); a missing one is
+                    // created
+                    // now if the table allows it, else the batch fails here, unwritten
+                    long partitionId = TableBucket.NO_PARTITION;
+                    if (table.descriptor().isPartitioned() || req.hasPartition()) {
+                        partitionId =
+                                partitions
+                                        .resolveForWrite(
+                                                table,
+                                                req.hasPartition() ? req.getPartition() : null)
+                                        .partitionId();
+                    }
                     if (batch.schemaId() != table.schemaId()) {
                         batch = upgradeSchema(table, batch);
                     }
                     int bytes = batch.sizeInBytes();
                     int rows = batch.recordCount();
                     WriteBatch toAppend = batch;
-                    return store.append(toAppend)
+                    return store.append(partitionId, toAppend)
                             .thenApply(
                                     r -> {
                                         metrics.recordWrite(table, rows, bytes, r.duplicate());

@@ -20,6 +20,11 @@ import java.util.Map;
  *     its running round is force-finished; -1 if none
  * @param warnings conditions that do not stop tiering but that the user should fix (e.g. a bucket
  *     function that is not the lake format's, T36)
+ * @param partitions a partitioned table's lag per partition, ordered by name (T35); empty for an
+ *     unpartitioned table. The table's lag is over all of them: records summed, the oldest age. The
+ *     table's {@code endOffsets} are then summed over its partitions per bucket number (write rates
+ *     are measured from them) and its {@code tieredOffsets} are empty: each partition's are in its
+ *     view
  * @param maintenance the table's lake maintenance (T38, T39), {@code null} when the server runs
  *     none
  */
@@ -46,6 +51,7 @@ public record TableStatusView(
         Map<Integer, Long> tieredOffsets,
         Map<Integer, Long> endOffsets,
         List<String> warnings,
+        List<PartitionLagView> partitions,
         MaintenanceView maintenance) {
 
     /** A view without maintenance. */
@@ -95,12 +101,14 @@ public record TableStatusView(
                 tieredOffsets,
                 endOffsets,
                 warnings,
+                List.of(),
                 null);
     }
 
     public TableStatusView {
         rounds = List.copyOf(rounds);
         warnings = List.copyOf(warnings);
+        partitions = List.copyOf(partitions);
         if ((lagError == null) != (lagMillis != null && lagRecords != null)) {
             throw new IllegalArgumentException("a lag is either measured or has an error");
         }
@@ -142,6 +150,7 @@ public record TableStatusView(
                 tieredOffsets,
                 endOffsets,
                 warnings,
+                partitions,
                 maintenance);
     }
 

@@ -2,11 +2,15 @@ package dev.tributary.server.status;
 
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.JobStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
@@ -17,9 +21,11 @@ import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.LogReadResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Joins the coordinator's tiering status with the store's end offsets and record timestamps into
@@ -32,9 +38,12 @@ public final class TieringStatusService {
     private final Clock clock;
     private final Duration heartbeatTimeout;
     private final String serverLakeFormat;
+    private final Function<TablePath, List<PartitionInfo>> partitions;
 
     /**
      * @param serverLakeFormat the server's {@code datalake.format}, for layout warnings
+     * @param partitions the partitions of a partitioned table (ACTIVE and DROPPING), for the lag
+     *     per partition (T35)
      */
     public TieringStatusService(
             Coordinator coordinator,
@@ -42,7 +51,9 @@ public final class TieringStatusService {
             TableCatalog catalog,
             Clock clock,
             Duration heartbeatTimeout,
-            String serverLakeFormat) {
+            String serverLakeFormat,
+            Function<TablePath, List<PartitionInfo>> partitions) {
+        this.partitions = partitions;
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
@@ -94,11 +105,12 @@ public final class TieringStatusService {
 
     TableStatusView view(TableTieringStatus t) {
         Map<Integer, Long> ends = new TreeMap<>();
+        List<PartitionLagView> partitionLags = new ArrayList<>();
         Long lagMillis = null;
         Long lagRecords = null;
         String lagError = null;
         try {
-            Lag lag = lag(t, ends);
+            Lag lag = lag(t, ends, partitionLags);
             lagMillis = lag.millis();
             lagRecords = lag.records();
         } catch (TributaryException e) {
@@ -140,25 +152,79 @@ public final class TieringStatusService {
                 new TreeMap<>(t.tieredOffsets()),
                 ends,
                 warnings,
+                partitionLags,
                 MaintenanceView.of(t.maintenance()));
     }
 
     private record Lag(long millis, long records) {}
 
     /**
-     * Records behind and the age of the oldest of them, over every bucket; fills {@code ends}.
+     * Records behind and the age of the oldest of them, over every bucket; fills {@code ends} (for
+     * a partitioned table summed over its partitions per bucket number) and, for a partitioned
+     * table, {@code views} (one per partition).
      *
-     * @throws TributaryException when the table or a bucket cannot be read
+     * @throws TributaryException when the table cannot be read
      */
-    private Lag lag(TableTieringStatus t, Map<Integer, Long> ends) {
-        int buckets = catalog.get(t.tableId()).descriptor().bucketCount();
+    private Lag lag(TableTieringStatus t, Map<Integer, Long> ends, List<PartitionLagView> views) {
+        TableInfo table = catalog.get(t.tableId());
+        int buckets = table.descriptor().bucketCount();
+        if (!table.descriptor().isPartitioned()) {
+            return lag(t, TableBucket.NO_PARTITION, buckets, ends);
+        }
+        List<PartitionInfo> all = new ArrayList<>(partitions.apply(t.path()));
+        all.sort(Comparator.comparing(PartitionInfo::name));
+        long records = 0;
+        long millis = 0;
+        TributaryException failed = null;
+        for (PartitionInfo p : all) {
+            Map<Integer, Long> partitionEnds = new TreeMap<>();
+            Map<Integer, Long> tiered = new TreeMap<>(t.offsets().partition(p.partitionId()));
+            try {
+                Lag lag = lag(t, p.partitionId(), buckets, partitionEnds);
+                // the table's ends per bucket number, over its partitions: what rates are
+                // measured from (tributary plan); a partition's own are in its view
+                partitionEnds.forEach((b, e) -> ends.merge(b, e, Long::sum));
+                records += lag.records();
+                millis = Math.max(millis, lag.millis());
+                views.add(
+                        new PartitionLagView(
+                                p.partitionId(),
+                                p.name(),
+                                p.state().name(),
+                                lag.millis(),
+                                lag.records(),
+                                null,
+                                tiered,
+                                partitionEnds));
+            } catch (TributaryException e) {
+                // an unreadable partition leaves the others' lag visible and the table's unknown
+                views.add(
+                        new PartitionLagView(
+                                p.partitionId(),
+                                p.name(),
+                                p.state().name(),
+                                null,
+                                null,
+                                e.getMessage(),
+                                tiered,
+                                partitionEnds));
+                failed = failed == null ? e : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+        return new Lag(millis, records);
+    }
+
+    private Lag lag(TableTieringStatus t, long partitionId, int buckets, Map<Integer, Long> ends) {
         long records = 0;
         long oldest = Long.MAX_VALUE;
         for (int b = 0; b < buckets; b++) {
-            TableBucket tb = new TableBucket(t.tableId(), b);
+            TableBucket tb = new TableBucket(t.tableId(), partitionId, b);
             long end = store.endOffset(tb);
             ends.put(b, end);
-            long tiered = t.tieredOffsets().getOrDefault(b, 0L);
+            long tiered = Math.max(0, t.offsets().get(new PartitionBucket(partitionId, b)));
             if (end > tiered) {
                 records += end - tiered;
                 oldest = Math.min(oldest, timestampAt(tb, tiered));

@@ -1,5 +1,6 @@
 package dev.tributary.server.store;
 
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.status.TableTieringStatus;
@@ -54,8 +55,12 @@ public final class Maintenance implements Runnable {
             if (!store.hasTable(t.tableId())) {
                 continue;
             }
-            for (Map.Entry<Integer, Long> e : t.tieredOffsets().entrySet()) {
-                store.setTieredOffset(new TableBucket(t.tableId(), e.getKey()), e.getValue());
+            for (Map.Entry<PartitionBucket, Long> e : t.offsets().asSortedMap().entrySet()) {
+                TableBucket b = TableBucket.of(t.tableId(), e.getKey());
+                if (b.isPartitioned() && !store.hasPartition(b.tableId(), b.partitionId())) {
+                    continue; // removed meanwhile
+                }
+                store.setTieredOffset(b, e.getValue());
             }
         }
     }

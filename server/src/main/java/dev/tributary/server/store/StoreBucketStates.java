@@ -10,6 +10,7 @@ import dev.tributary.storage.kv.KvSnapshotInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** The coordinator's view of the buckets, read from the store's in-memory state. */
 public final class StoreBucketStates implements BucketStateSource {
@@ -46,5 +47,38 @@ public final class StoreBucketStates implements BucketStateSource {
                                     .orElse(null)));
         }
         return out;
+    }
+
+    @Override
+    public List<BucketState> partitionBucketStates(
+            long tableId, long partitionId, TablePath path, int bucketCount) {
+        List<BucketState> out = new ArrayList<>(bucketCount);
+        boolean open = store.hasPartition(tableId, partitionId);
+        boolean primaryKey =
+                open
+                        && catalog.find(tableId)
+                                .map(t -> t.descriptor().hasPrimaryKey())
+                                .orElse(false);
+        for (int b = 0; b < bucketCount; b++) {
+            if (!open) {
+                out.add(BucketState.log(b, 0));
+                continue;
+            }
+            TableBucket tb = new TableBucket(tableId, partitionId, b);
+            Optional<KvSnapshotInfo> snap =
+                    primaryKey ? store.latestSnapshot(tb) : Optional.empty();
+            out.add(
+                    new BucketState(
+                            b,
+                            store.endOffset(tb),
+                            snap.map(s -> new KvSnapshotRef(s.snapshotId(), s.logOffset()))
+                                    .orElse(null)));
+        }
+        return out;
+    }
+
+    @Override
+    public Set<Long> drainChangedPartitions(long tableId) {
+        return store.drainChangedPartitions(tableId);
     }
 }

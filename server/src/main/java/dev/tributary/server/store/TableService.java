@@ -12,6 +12,10 @@ import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.planner.PlannerOptions;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.lake.LakeTables;
+import dev.tributary.server.partition.PartitionMaintenance;
+import dev.tributary.server.partition.PartitionOptions;
+import dev.tributary.server.partition.PartitionService;
+import dev.tributary.server.partition.TimePartitions;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.log.LogOptions;
 import java.util.HashMap;
@@ -38,6 +42,8 @@ public final class TableService {
     private final LakeTables lakeTables;
     private final List<ServerExtension> extensions;
     private final NewTableDefaults defaults;
+    private PartitionService partitions;
+    private PartitionMaintenance partitionMaintenance;
 
     public TableService(
             Coordinator coordinator,
@@ -54,12 +60,24 @@ public final class TableService {
         this.defaults = defaults;
     }
 
+    /**
+     * Connects the partition side (T30, T31): recovery opens partitions, a new auto-partitioned
+     * table gets its partitions at once.
+     */
+    public void usePartitions(PartitionService service, PartitionMaintenance maintenance) {
+        this.partitions = service;
+        this.partitionMaintenance = maintenance;
+    }
+
     /** Opens the buckets of every registered table (recovery) and fills the catalog. */
     public void recover() {
         for (String db : join(coordinator.listDatabases()).stream().map(d -> d.name()).toList()) {
             for (TablePath path : join(coordinator.listTables(db))) {
                 TableInfo t = join(coordinator.describeTable(path));
                 store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
+                if (partitions != null) {
+                    partitions.recover(t);
+                }
                 catalog.put(t);
                 LOG.info("recovered table {} (id {})", t.path(), t.tableId());
             }
@@ -73,6 +91,8 @@ public final class TableService {
         try {
             PlannerOptions.validate(descriptor.properties());
             withDefaults = defaults.apply(descriptor);
+            // partition options are the server's: refused before anything is stored
+            validatePartitionOptions(withDefaults);
         } catch (InvalidInputException e) {
             // IF NOT EXISTS of a table that exists answers with it, whatever the descriptor
             if (ignoreIfExists) {
@@ -98,6 +118,17 @@ public final class TableService {
             catalog.put(t);
             for (ServerExtension e : extensions) {
                 e.onTableCreated(t);
+            }
+            if (partitionMaintenance != null && t.descriptor().isPartitioned()) {
+                try {
+                    partitionMaintenance.autoPartition(
+                            t, java.time.Instant.ofEpochMilli(partitions.nowMillis()));
+                } catch (RuntimeException e) {
+                    LOG.warn(
+                            "pre-creating the partitions of {} failed; the next pass retries",
+                            t.path(),
+                            e);
+                }
             }
         }
         return t;
@@ -131,6 +162,7 @@ public final class TableService {
         }
         // refused before anything is stored, not after
         lakeTables.checkTierable(path, properties);
+        validatePartitionOptions(before.descriptor().withProperties(properties));
         TableInfo after = join(coordinator.alterTable(path, changes));
         if (after.schemaId() != before.schemaId()) {
             store.updateSchema(after.tableId(), after.schemaId(), after.schema());
@@ -170,6 +202,12 @@ public final class TableService {
             e.onTableDropped(t, dropLakeTable);
         }
         lakeTables.onDropped(t, dropLakeTable);
+    }
+
+    /** Auto-partitioning options must fit the table (T31). */
+    private static void validatePartitionOptions(TableDescriptor table) {
+        Configuration.fromMap(table.properties()).validate(PartitionOptions.tableOptions());
+        TimePartitions.of(table);
     }
 
     /** The store reads these table properties; a bad value must fail the DDL, not a later open. */

@@ -117,6 +117,14 @@ class LakeCommitStepImplTest {
 
                 @Override
                 public void validateTable(TablePath tablePath, TableDescriptor table) {}
+
+                @Override
+                public void dropPartition(
+                        TablePath tablePath,
+                        TableDescriptor table,
+                        dev.tributary.common.id.PartitionSpec partition) {
+                    throw new UnsupportedOperationException();
+                }
             };
         }
 

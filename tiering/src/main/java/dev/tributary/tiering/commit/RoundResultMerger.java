@@ -1,6 +1,7 @@
 package dev.tributary.tiering.commit;
 
 import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.ArrayList;
@@ -12,11 +13,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Turns the ended splits of a round into one commit request. A bucket's tiered offset may only
- * advance over a gap-free prefix: with several offset-range splits per bucket (T5) and force-finish
- * (T13), a later range can finish while an earlier one stopped short or was skipped. Such later
- * ranges are not committed (their files are listed as discarded) and are read again next round, so
- * nothing is tiered twice.
+ * Turns the ended splits of a round into one commit request: one atomic commit over every
+ * (partition, bucket) of the round (T32). A bucket's tiered offset may only advance over a gap-free
+ * prefix: with several offset-range splits per bucket (T5) and force-finish (T13), a later range
+ * can finish while an earlier one stopped short or was skipped. Such later ranges are not committed
+ * (their files are listed as discarded) and are read again next round, so nothing is tiered twice.
  */
 public final class RoundResultMerger {
     private RoundResultMerger() {}
@@ -34,16 +35,16 @@ public final class RoundResultMerger {
             List<TieringSplit> splits,
             Map<String, SplitResultEvent> results,
             Set<String> skipped) {
-        Map<Integer, List<TieringSplit>> byBucket = new TreeMap<>();
+        Map<PartitionBucket, List<TieringSplit>> byBucket = new TreeMap<>();
         for (TieringSplit s : splits) {
-            byBucket.computeIfAbsent(s.bucket(), b -> new ArrayList<>()).add(s);
+            byBucket.computeIfAbsent(s.partitionBucket(), b -> new ArrayList<>()).add(s);
         }
-        Map<Integer, Long> offsets = new HashMap<>();
+        Map<PartitionBucket, Long> offsets = new HashMap<>();
         List<byte[]> commit = new ArrayList<>();
         List<byte[]> discard = new ArrayList<>();
         long records = 0;
         long bytes = 0;
-        for (Map.Entry<Integer, List<TieringSplit>> e : byBucket.entrySet()) {
+        for (Map.Entry<PartitionBucket, List<TieringSplit>> e : byBucket.entrySet()) {
             List<TieringSplit> chain = e.getValue();
             chain.sort(Comparator.comparingLong(TieringSplit::startOffset));
             long reached = chain.get(0).startOffset();

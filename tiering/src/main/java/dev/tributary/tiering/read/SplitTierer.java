@@ -1,5 +1,6 @@
 package dev.tributary.tiering.read;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.write.LakeWriteResult;
@@ -176,7 +177,11 @@ public final class SplitTierer implements AutoCloseable {
                                     descriptor,
                                     split.bucket(),
                                     split.epoch(),
-                                    split.roundId()));
+                                    split.roundId(),
+                                    split.partitionId(),
+                                    split.partitionName() == null
+                                            ? null
+                                            : PartitionSpec.parse(split.partitionName())));
         }
         if (!split.isSnapshot() && cursor.offset() >= split.endOffset()) {
             throw new IllegalStateException(

@@ -12,7 +12,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /** Versioned binary form of {@link TieringSplit} for Flink's split transport. */
 public final class TieringSplitSerializer implements SimpleVersionedSerializer<TieringSplit> {
     public static final TieringSplitSerializer INSTANCE = new TieringSplitSerializer();
-    private static final int VERSION = 1;
+
+    /** Version 2 adds the partition (T32); version 1 splits are read as unpartitioned. */
+    private static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -32,13 +34,15 @@ public final class TieringSplitSerializer implements SimpleVersionedSerializer<T
             out.writeLong(s.startOffset());
             out.writeLong(s.endOffset());
             out.writeLong(s.snapshotId());
+            out.writeLong(s.partitionId());
+            out.writeUTF(s.partitionName() == null ? "" : s.partitionName());
         }
         return bytes.toByteArray();
     }
 
     @Override
     public TieringSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "tiering split version "
                             + version
@@ -49,15 +53,24 @@ public final class TieringSplitSerializer implements SimpleVersionedSerializer<T
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             long tableId = in.readLong();
             TablePath path = TablePath.of(in.readUTF(), in.readUTF());
-            return new TieringSplit(
-                    tableId,
-                    path,
-                    in.readLong(),
-                    in.readLong(),
-                    in.readInt(),
-                    in.readLong(),
-                    in.readLong(),
-                    in.readLong());
+            TieringSplit split =
+                    new TieringSplit(
+                            tableId,
+                            path,
+                            in.readLong(),
+                            in.readLong(),
+                            in.readInt(),
+                            in.readLong(),
+                            in.readLong(),
+                            in.readLong());
+            if (version >= 2) {
+                long partitionId = in.readLong();
+                String name = in.readUTF();
+                if (partitionId != dev.tributary.common.id.TableBucket.NO_PARTITION) {
+                    split = split.inPartition(partitionId, name);
+                }
+            }
+            return split;
         }
     }
 }

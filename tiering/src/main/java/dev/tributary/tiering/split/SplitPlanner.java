@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Turns a round plan into splits: at most one split per bucket with new data (T1), log-table ranges
- * larger than {@code maxRecordsPerSplit} cut into near-equal offset ranges (T5), then shuffled with
- * the given random (T2) so that a heavy bucket, or the tail that force-finish skips, does not
- * always land on the same reader or bucket.
+ * Turns a round plan into splits: at most one split per (partition, bucket) with new data (T1,
+ * T32), log-table ranges larger than {@code maxRecordsPerSplit} cut into near-equal offset ranges
+ * (T5), then shuffled with the given random (T2) so that a heavy bucket, or the tail that
+ * force-finish skips, does not always land on the same reader or bucket.
  *
  * <p>A PK table's changelog range is never cut: its records must reach the lake in log order per
  * key, and the lake orders the files of one commit by writer, not by offset, so two writers of one
@@ -37,13 +37,14 @@ public final class SplitPlanner {
             if (b.isSnapshot()) {
                 splits.add(
                         TieringSplit.snapshot(
-                                round.tableId(),
-                                round.tablePath(),
-                                round.epoch(),
-                                round.roundId(),
-                                b.bucket(),
-                                b.snapshotId(),
-                                b.startOffset()));
+                                        round.tableId(),
+                                        round.tablePath(),
+                                        round.epoch(),
+                                        round.roundId(),
+                                        b.bucket(),
+                                        b.snapshotId(),
+                                        b.startOffset())
+                                .inPartition(b.partitionId(), b.partitionName()));
                 continue;
             }
             long pending = b.pendingRecords();
@@ -60,13 +61,14 @@ public final class SplitPlanner {
                 long to = b.startOffset() + (pending * (i + 1)) / pieces;
                 splits.add(
                         TieringSplit.log(
-                                round.tableId(),
-                                round.tablePath(),
-                                round.epoch(),
-                                round.roundId(),
-                                b.bucket(),
-                                from,
-                                to));
+                                        round.tableId(),
+                                        round.tablePath(),
+                                        round.epoch(),
+                                        round.roundId(),
+                                        b.bucket(),
+                                        from,
+                                        to)
+                                .inPartition(b.partitionId(), b.partitionName()));
                 from = to;
             }
         }

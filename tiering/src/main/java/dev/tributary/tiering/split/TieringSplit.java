@@ -1,5 +1,6 @@
 package dev.tributary.tiering.split;
 
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import java.util.Objects;
@@ -10,7 +11,8 @@ import java.util.Objects;
  * produces can be matched to its round and stale results dropped (T20).
  *
  * <p>For a log split, {@code startOffset}/{@code endOffset} bound the range {@code [start, end)};
- * for a snapshot split both are the snapshot's log offset.
+ * for a snapshot split both are the snapshot's log offset. A split of a partitioned table (T32)
+ * names its partition's id and name; its id carries {@code -p<partition id>}.
  */
 public final class TieringSplit implements org.apache.flink.api.connector.source.SourceSplit {
     private final long tableId;
@@ -21,7 +23,10 @@ public final class TieringSplit implements org.apache.flink.api.connector.source
     private final long startOffset;
     private final long endOffset;
     private final long snapshotId;
+    private final long partitionId;
+    private final String partitionName;
 
+    /** A split of a bucket of an unpartitioned table. */
     public TieringSplit(
             long tableId,
             TablePath tablePath,
@@ -39,6 +44,32 @@ public final class TieringSplit implements org.apache.flink.api.connector.source
         this.startOffset = startOffset;
         this.endOffset = endOffset;
         this.snapshotId = snapshotId;
+        this.partitionId = TableBucket.NO_PARTITION;
+        this.partitionName = null;
+    }
+
+    private TieringSplit(TieringSplit s, long partitionId, String partitionName) {
+        this.tableId = s.tableId;
+        this.tablePath = s.tablePath;
+        this.epoch = s.epoch;
+        this.roundId = s.roundId;
+        this.bucket = s.bucket;
+        this.startOffset = s.startOffset;
+        this.endOffset = s.endOffset;
+        this.snapshotId = s.snapshotId;
+        if ((partitionId == TableBucket.NO_PARTITION) != (partitionName == null)) {
+            throw new IllegalArgumentException(
+                    "a partition needs an id and a name: " + partitionId + " / " + partitionName);
+        }
+        this.partitionId = partitionId;
+        this.partitionName = partitionName;
+    }
+
+    /** This split, of a bucket of the given partition. */
+    public TieringSplit inPartition(long id, String name) {
+        return id == partitionId && java.util.Objects.equals(name, partitionName)
+                ? this
+                : new TieringSplit(this, id, name);
     }
 
     public static TieringSplit log(
@@ -81,6 +112,7 @@ public final class TieringSplit implements org.apache.flink.api.connector.source
                 + epoch
                 + "-r"
                 + roundId
+                + (partitionId == TableBucket.NO_PARTITION ? "" : "-p" + partitionId)
                 + "-b"
                 + bucket
                 + (isSnapshot() ? "-s" + snapshotId : "-o" + startOffset);
@@ -107,7 +139,22 @@ public final class TieringSplit implements org.apache.flink.api.connector.source
     }
 
     public TableBucket tableBucket() {
-        return new TableBucket(tableId, bucket);
+        return new TableBucket(tableId, partitionId, bucket);
+    }
+
+    /** The bucket within its table. */
+    public PartitionBucket partitionBucket() {
+        return new PartitionBucket(partitionId, bucket);
+    }
+
+    /** The partition id, {@link TableBucket#NO_PARTITION} for an unpartitioned table. */
+    public long partitionId() {
+        return partitionId;
+    }
+
+    /** The partition's name ({@code dt=2026-12-01}), {@code null} for an unpartitioned table. */
+    public String partitionName() {
+        return partitionName;
     }
 
     public long startOffset() {
@@ -141,17 +188,21 @@ public final class TieringSplit implements org.apache.flink.api.connector.source
                 && s.startOffset == startOffset
                 && s.endOffset == endOffset
                 && s.snapshotId == snapshotId
+                && s.partitionId == partitionId
+                && java.util.Objects.equals(s.partitionName, partitionName)
                 && s.tablePath.equals(tablePath);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(tableId, epoch, roundId, bucket, startOffset, endOffset, snapshotId);
+        return Objects.hash(
+                tableId, epoch, roundId, partitionId, bucket, startOffset, endOffset, snapshotId);
     }
 
     @Override
     public String toString() {
         return tablePath
+                + (partitionName == null ? "" : "/" + partitionName)
                 + "["
                 + splitId()
                 + (isSnapshot() ? "" : " [" + startOffset + ", " + endOffset + ")")

@@ -3,6 +3,7 @@ package dev.tributary.tiering.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.TieringSplit;
@@ -44,7 +45,9 @@ class RoundResultMergerTest {
         results.put(c.splitId(), done(c, 9, "c"));
         RoundCommit r =
                 RoundResultMerger.merge(1, 2, 3, false, List.of(b, c, a), results, Set.of());
-        assertThat(r.tieredOffsets()).containsExactlyInAnyOrderEntriesOf(Map.of(0, 100L, 1, 9L));
+        assertThat(r.tieredOffsets())
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(PartitionBucket.of(0), 100L, PartitionBucket.of(1), 9L));
         assertThat(r.writeResults())
                 .extracting(String::new)
                 .containsExactlyInAnyOrder("a", "b", "c");
@@ -64,7 +67,7 @@ class RoundResultMergerTest {
         RoundCommit r =
                 RoundResultMerger.merge(
                         1, 2, 3, true, List.of(a, b, c), results, Set.of(c.splitId()));
-        assertThat(r.tieredOffsets()).containsExactly(Map.entry(0, 30L));
+        assertThat(r.tieredOffsets()).containsExactly(Map.entry(PartitionBucket.of(0), 30L));
         assertThat(r.writeResults()).extracting(String::new).containsExactly("a");
         assertThat(r.discardedWriteResults()).extracting(String::new).containsExactly("b");
         assertThat(r.forceFinished()).isTrue();
@@ -95,7 +98,7 @@ class RoundResultMergerTest {
                         List.of(s),
                         Map.of(s.splitId(), done(s, 1234, "s")),
                         Set.of());
-        assertThat(r.tieredOffsets()).containsExactly(Map.entry(4, 1234L));
+        assertThat(r.tieredOffsets()).containsExactly(Map.entry(PartitionBucket.of(4), 1234L));
         assertThat(r.writeResults()).hasSize(1);
     }
 
@@ -113,6 +116,6 @@ class RoundResultMergerTest {
                         Set.of());
         assertThat(r.writeResults()).isEmpty();
         assertThat(r.isEmpty()).as("the offset moved: the coordinator must record it").isFalse();
-        assertThat(r.tieredOffsets()).containsExactly(Map.entry(0, 20L));
+        assertThat(r.tieredOffsets()).containsExactly(Map.entry(PartitionBucket.of(0), 20L));
     }
 }

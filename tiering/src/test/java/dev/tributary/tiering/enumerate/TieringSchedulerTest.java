@@ -8,6 +8,7 @@ import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.HeartbeatResult;
 import dev.tributary.client.tiering.JobSettings;
 import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.tiering.event.RoundControlEvent;
@@ -173,7 +174,8 @@ class TieringSchedulerTest {
         }
         assertThat(fx.commits).hasSize(1);
         assertThat(fx.commits.get(new Attempt(1, 1)).tieredOffsets())
-                .containsOnlyKeys(0, 1, 2)
+                .containsOnlyKeys(
+                        PartitionBucket.of(0), PartitionBucket.of(1), PartitionBucket.of(2))
                 .containsValues(10L);
         scheduler.onCommitDone(new Attempt(1, 1), CommitOutcome.COMMITTED, null);
         assertThat(scheduler.inFlight()).isEmpty();
@@ -201,7 +203,7 @@ class TieringSchedulerTest {
         var commit = fx.commits.get(new Attempt(1, 1));
         assertThat(commit.forceFinished()).isTrue();
         assertThat(commit.tieredOffsets())
-                .containsExactly(java.util.Map.entry(running.bucket(), 4L));
+                .containsExactly(java.util.Map.entry(PartitionBucket.of(running.bucket()), 4L));
     }
 
     @Test
@@ -280,7 +282,7 @@ class TieringSchedulerTest {
         assertThat(fx.commits).as("the snapshot split is still running").isEmpty();
         scheduler.onSplitResult(0, done(snapshot, 300));
         assertThat(fx.commits.get(new Attempt(1, 1)).tieredOffsets())
-                .containsExactly(java.util.Map.entry(0, 300L));
+                .containsExactly(java.util.Map.entry(PartitionBucket.of(0), 300L));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.tributary.tiering.process;
 
 import dev.tributary.client.tiering.CommitOutcome;
 import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import dev.tributary.tiering.testutil.ForwardingTieringService;
@@ -43,7 +44,17 @@ final class GatedCommitService extends ForwardingTieringService {
             return delegate.commit(jobId, r);
         }
         String attempt = "table=" + r.tableId() + " epoch=" + r.epoch() + " round=" + r.roundId();
-        print(HELD + " " + attempt + " results=" + r.writeResults().size());
+        print(
+                HELD
+                        + " "
+                        + attempt
+                        + " results="
+                        + r.writeResults().size()
+                        + " partitions="
+                        + r.tieredOffsets().keySet().stream()
+                                .mapToLong(PartitionBucket::partitionId)
+                                .distinct()
+                                .count());
         while (!Files.exists(gate)) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
             if (Thread.currentThread().isInterrupted()) {

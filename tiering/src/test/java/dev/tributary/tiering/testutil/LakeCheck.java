@@ -188,8 +188,9 @@ public final class LakeCheck {
     }
 
     private static boolean isPaimonBucketFile(Path table, Path file) {
-        Path bucket = table.relativize(file).getName(0);
-        return bucket.toString().startsWith("bucket-");
+        // unpartitioned: bucket-N/file; partitioned: dt=.../bucket-N/file
+        Path parent = table.relativize(file).getParent();
+        return parent != null && parent.getFileName().toString().startsWith("bucket-");
     }
 
     private Path tableDir(TablePath path) {

@@ -65,6 +65,7 @@ public final class PaimonLakeReader {
             case BIGINT -> r.getLong(i);
             case INT -> r.getInt(i);
             case STRING -> r.getString(i).toString();
+            case DATE -> java.time.LocalDate.ofEpochDay(r.getInt(i));
             default -> throw new IllegalArgumentException("test reader does not map " + root);
         };
     }

@@ -1,6 +1,8 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
@@ -19,6 +21,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -78,6 +82,19 @@ final class IcebergLakeCatalog implements LakeCatalog {
     @Override
     public boolean dropTable(TablePath tablePath) {
         return catalog.dropTable(IcebergLakeStorage.identifier(tablePath), true);
+    }
+
+    @Override
+    public void dropPartition(TablePath tablePath, TableDescriptor table, PartitionSpec partition) {
+        Table t = IcebergLakeStorage.loadTable(catalog, tablePath);
+        Object[] values = PartitionRouter.of(table).values(partition);
+        Expression filter = Expressions.alwaysTrue();
+        for (int i = 0; i < values.length; i++) {
+            Object v = values[i] instanceof java.time.LocalDate d ? d.toString() : values[i];
+            filter = Expressions.and(filter, Expressions.equal(partition.keys().get(i), v));
+        }
+        // identity partitions: every file of the partition matches entirely, so whole files go
+        t.newDelete().deleteFromRowFilter(filter).commit();
     }
 
     @Override

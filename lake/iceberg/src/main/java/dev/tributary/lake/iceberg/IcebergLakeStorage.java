@@ -143,6 +143,15 @@ final class IcebergLakeStorage implements LakeStorage {
             dev.tributary.common.types.TableDescriptor expected,
             LakeSchemaDiff.Mode mode) {
         List<String> diffs = IcebergSchemas.differences(expected, table, mode);
+        List<String> identity = IcebergSchemas.identityColumns(table.spec(), table.schema());
+        if (!identity.equals(expected.partitionKeys())) {
+            diffs = new java.util.ArrayList<>(diffs);
+            diffs.add(
+                    "partitioned by identity on "
+                            + identity
+                            + ", the Tributary table by "
+                            + expected.partitionKeys());
+        }
         if (!diffs.isEmpty()) {
             throw new LakeTableMismatchException(IcebergLakeStoragePlugin.IDENTIFIER, path, diffs);
         }

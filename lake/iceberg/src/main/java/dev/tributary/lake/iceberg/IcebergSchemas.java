@@ -43,19 +43,25 @@ final class IcebergSchemas {
     }
 
     /**
-     * The partition spec of a new table: {@code bucket[N](k)} when the bucket key is one column
-     * Iceberg can bucket, so Iceberg's own planning prunes an equality filter on {@code k} to one
-     * partition (T37), and with {@code table.bucket.function=iceberg} store bucket b is partition
-     * value b (T36). The spec follows the key, not the table's bucket function: a table bucketed
-     * with another function still gets pruning (its splits then write into many partitions).
-     * Without a bucket key, or with one Iceberg cannot bucket (several columns; BOOLEAN, FLOAT,
-     * DOUBLE), the table is unpartitioned: engines cannot prune it by key.
+     * The partition spec of a new table: identity partitions on the table's partition columns
+     * (T32), then {@code bucket[N](k)} when the bucket key is one column Iceberg can bucket, so
+     * Iceberg's own planning prunes an equality filter on {@code k} to one partition (T37), and
+     * with {@code table.bucket.function=iceberg} store bucket b is partition value b (T36). The
+     * spec follows the key, not the table's bucket function: a table bucketed with another function
+     * still gets pruning (its splits then write into many partitions). Without a bucket key, or
+     * with one Iceberg cannot bucket (several columns; BOOLEAN, FLOAT, DOUBLE), the table is
+     * unpartitioned: engines cannot prune it by key.
      */
     static PartitionSpec partitionSpec(TableDescriptor table, org.apache.iceberg.Schema schema) {
+        PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
+        // a partitioned Tributary table (T32): identity on each partition column, then the bucket
+        for (String column : table.partitionKeys()) {
+            spec.identity(column);
+        }
         List<String> keys = table.bucketKeys();
         if (keys.isEmpty()
                 || BucketFunctionType.ICEBERG.unsupportedReason(table.schema(), keys).isPresent()) {
-            return PartitionSpec.unpartitioned();
+            return spec.build();
         }
         String column = keys.get(0);
         // Iceberg's default name for the field, unless a column already has it
@@ -63,7 +69,18 @@ final class IcebergSchemas {
         while (schema.findField(name) != null) {
             name = "_" + name;
         }
-        return PartitionSpec.builderFor(schema).bucket(column, table.bucketCount(), name).build();
+        return spec.bucket(column, table.bucketCount(), name).build();
+    }
+
+    /** The names of the spec's identity source columns, in spec order. */
+    static List<String> identityColumns(PartitionSpec spec, org.apache.iceberg.Schema schema) {
+        List<String> out = new ArrayList<>();
+        for (org.apache.iceberg.PartitionField f : spec.fields()) {
+            if (f.transform().isIdentity()) {
+                out.add(schema.findColumnName(f.sourceId()));
+            }
+        }
+        return out;
     }
 
     /**

@@ -138,7 +138,16 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
         }
     }
 
+    /**
+     * Iceberg keeps the keys written by this writer in a map that compares them as Iceberg's
+     * internal values (days for a DATE, microseconds for a TIMESTAMP): keys and rows are looked up
+     * through wrappers that convert, or a retraction of a key written earlier in the split would
+     * not find it and would become an equality delete, which does not apply within its own commit.
+     */
     private final class DeltaWriter extends BaseEqualityDeltaWriter {
+        private final InternalRecordWrapper rowWrapper;
+        private final InternalRecordWrapper keyWrapper;
+
         DeltaWriter(StructLike partition, Schema schema, Schema keySchema) {
             super(
                     partition,
@@ -146,16 +155,18 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
                     keySchema,
                     org.apache.iceberg.deletes.DeleteGranularity.FILE,
                     dvFileWriter());
+            this.rowWrapper = new InternalRecordWrapper(schema.asStruct());
+            this.keyWrapper = new InternalRecordWrapper(keySchema.asStruct());
         }
 
         @Override
         protected StructLike asStructLike(Record data) {
-            return data;
+            return rowWrapper.wrap(data);
         }
 
         @Override
         protected StructLike asStructLikeKey(Record key) {
-            return key;
+            return keyWrapper.wrap(key);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.tributary.lake.paimon;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataType;
@@ -86,6 +87,17 @@ final class PaimonLakeCatalog implements LakeCatalog {
     }
 
     @Override
+    public void dropPartition(TablePath tablePath, TableDescriptor table, PartitionSpec partition) {
+        try {
+            catalog.dropPartitions(
+                    PaimonLakeStorage.identifier(tablePath), List.of(partition.asMap()));
+        } catch (Catalog.TableNotExistException e) {
+            throw new dev.tributary.common.exception.NotFoundException(
+                    "Paimon lake table '" + tablePath + "' does not exist", e);
+        }
+    }
+
+    @Override
     public boolean tableExists(TablePath tablePath) {
         try {
             catalog.getTable(PaimonLakeStorage.identifier(tablePath));
@@ -167,6 +179,14 @@ final class PaimonLakeCatalog implements LakeCatalog {
                     lake.mergeEngine().toString(),
                     want.get("merge-engine"),
                     diffs);
+        }
+        if (!t.partitionKeys().equals(table.partitionKeys())) {
+            diffs = new ArrayList<>(diffs);
+            diffs.add(
+                    "partitioned by "
+                            + t.partitionKeys()
+                            + ", the Tributary table by "
+                            + table.partitionKeys());
         }
         if (!diffs.isEmpty()) {
             throw new LakeTableMismatchException(PaimonLakeStoragePlugin.IDENTIFIER, path, diffs);

@@ -120,6 +120,8 @@ final class PaimonSchemas {
         if (table.hasPrimaryKey()) {
             b.primaryKey(table.schema().primaryKey());
         }
+        // the same partition columns as the Tributary table (T32); fixed buckets per partition
+        b.partitionKeys(table.partitionKeys());
         b.options(tableOptions(table, overrides));
         table.comment().ifPresent(b::comment);
         return b.build();

@@ -1,12 +1,14 @@
 package dev.tributary.lake.api.catalog;
 
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 
 /**
  * Creates and evolves the lake table of a Tributary table. The Tributary table {@code db.t} maps to
  * lake database {@code db} and lake table {@code t}. The lake table has the Tributary columns in
- * order, then the system columns of {@link LakeSystemColumns}, and the same primary key.
+ * order, then the system columns of {@link LakeSystemColumns}, and the same primary key; a
+ * partitioned Tributary table (T30) gives a lake table partitioned by the same columns (T32).
  *
  * <p>Thread safe. Every method is safe to retry.
  */
@@ -36,6 +38,17 @@ public interface LakeCatalog {
 
     /** Drops the lake table and its data. Returns false when there was nothing to drop. */
     boolean dropTable(TablePath tablePath);
+
+    /**
+     * Drops one partition of a partitioned lake table and its data (a user dropped the Tributary
+     * partition and asked for its lake data to go too, T33). Commits a snapshot that is not a
+     * tiering snapshot. Idempotent: dropping a partition that holds no data does nothing.
+     *
+     * @param table the Tributary descriptor (its partition columns and their types)
+     * @param partition the partition's values, in the table's canonical form
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     */
+    void dropPartition(TablePath tablePath, TableDescriptor table, PartitionSpec partition);
 
     /** True when the lake table exists. */
     boolean tableExists(TablePath tablePath);

@@ -1,0 +1,85 @@
+package dev.tributary.server.partition;
+
+import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.server.store.TableCatalog;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pass of partition upkeep on the server's {@link Clock} (T31, T33): for every table with
+ * auto-partitioning, create the partitions due ahead and drop those past retention; then remove
+ * every dropping partition that may go. The decisions are {@link TimePartitions}'; the server's
+ * scheduler runs a pass every {@code server.auto-partition.check-interval}, and tests call {@link
+ * #runOnce()} after moving a manual clock. A failure is logged and the next pass tries again.
+ */
+public final class PartitionMaintenance implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionMaintenance.class);
+
+    private final TableCatalog catalog;
+    private final PartitionService partitions;
+    private final Coordinator coordinator;
+    private final Clock clock;
+
+    public PartitionMaintenance(
+            TableCatalog catalog,
+            PartitionService partitions,
+            Coordinator coordinator,
+            Clock clock) {
+        this.catalog = catalog;
+        this.partitions = partitions;
+        this.coordinator = coordinator;
+        this.clock = clock;
+    }
+
+    @Override
+    public void run() {
+        try {
+            runOnce();
+        } catch (RuntimeException e) {
+            LOG.warn("partition maintenance failed; retrying at the next pass", e);
+        }
+    }
+
+    /** One pass now. */
+    public synchronized void runOnce() {
+        Instant now = Instant.ofEpochMilli(clock.currentTimeMillis());
+        for (TableInfo table : catalog.all()) {
+            try {
+                autoPartition(table, now);
+            } catch (RuntimeException e) {
+                LOG.warn("auto-partitioning {} failed; retrying at the next pass", table.path(), e);
+            }
+        }
+        partitions.removeDropped();
+    }
+
+    /** Creates and expires the partitions of one table (a no-op without auto-partitioning). */
+    public synchronized void autoPartition(TableInfo table, Instant now) {
+        Optional<TimePartitions> rule = TimePartitions.of(table.descriptor());
+        if (rule.isEmpty()) {
+            return;
+        }
+        for (PartitionSpec spec : rule.get().toPrecreate(now)) {
+            if (coordinator.cachedPartition(table.tableId(), spec.name()).isEmpty()) {
+                partitions.create(table.path(), spec, true);
+            }
+        }
+        List<PartitionInfo> existing = List.copyOf(coordinator.cachedPartitions(table.tableId()));
+        for (PartitionInfo p : existing) {
+            if (!p.isDropping() && rule.get().expired(p.spec(), now)) {
+                LOG.info(
+                        "partition {} of {} is past its retention; dropping it",
+                        p.name(),
+                        table.path());
+                partitions.drop(table.path(), p.spec(), true, false);
+            }
+        }
+    }
+}
