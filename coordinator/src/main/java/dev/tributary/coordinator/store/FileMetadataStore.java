@@ -4,16 +4,15 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -328,25 +327,9 @@ public final class FileMetadataStore implements MetadataStore {
             w.writeLong(state.maxPartitionId);
             w.writeInt(crc(w.buffer(), 0, w.position()));
             Path tmp = dir.resolve(CHECKPOINT_TMP);
-            try (FileChannel ch =
-                    FileChannel.open(
-                            tmp,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.TRUNCATE_EXISTING,
-                            StandardOpenOption.WRITE)) {
-                ByteBuffer bb = ByteBuffer.wrap(w.buffer(), 0, w.position());
-                while (bb.hasRemaining()) {
-                    ch.write(bb);
-                }
-                ch.force(true);
-            }
+            DurableFiles.writeSynced(tmp, ByteBuffer.wrap(w.buffer(), 0, w.position()));
             faults.at("checkpoint.tmp-written");
-            Files.move(
-                    tmp,
-                    dir.resolve(CHECKPOINT_FILE),
-                    StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            fsyncDir();
+            DurableFiles.moveAtomically(tmp, dir.resolve(CHECKPOINT_FILE));
             faults.at("checkpoint.renamed");
             log.truncate(0);
             log.force(true);
@@ -364,15 +347,6 @@ public final class FileMetadataStore implements MetadataStore {
         failure = e;
         return new MetadataStoreFailedException(
                 what + dir + "; restart the server to recover: " + e, e);
-    }
-
-    private void fsyncDir() throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (UncheckedIOException | IOException e) {
-            // Some file systems cannot fsync a directory; the rename is still atomic there.
-            LOG.debug("cannot fsync directory {}: {}", dir, e.toString());
-        }
     }
 
     @Override

@@ -3,15 +3,11 @@ package dev.tributary.server.status;
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.io.DurableFiles;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -68,27 +64,8 @@ public final class LagHistoryFile {
         crc.update(w.buffer(), 0, w.position());
         w.writeInt((int) crc.getValue());
 
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        try (FileChannel ch =
-                FileChannel.open(
-                        tmp,
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.TRUNCATE_EXISTING,
-                        StandardOpenOption.WRITE)) {
-            ByteBuffer bb = ByteBuffer.wrap(w.buffer(), 0, w.position());
-            while (bb.hasRemaining()) {
-                ch.write(bb);
-            }
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException | UncheckedIOException e) {
-            // some file systems cannot fsync a directory; the rename is still atomic there
-        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        DurableFiles.replace(file, w.buffer(), 0, w.position());
     }
 
     /**

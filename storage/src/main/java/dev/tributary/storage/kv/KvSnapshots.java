@@ -4,14 +4,14 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.io.DurableFiles;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -265,17 +265,9 @@ final class KvSnapshots {
                         + "\nfiles="
                         + files
                         + "\n";
-        Path tmp = snapshotDir.resolve(META_FILE + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
-        Files.move(tmp, snapshotDir.resolve(META_FILE), StandardCopyOption.ATOMIC_MOVE);
-        try (FileChannel d = FileChannel.open(snapshotDir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            // some file systems cannot fsync a directory; the rename is still atomic
-        }
+        DurableFiles.replace(
+                snapshotDir.resolve(META_FILE),
+                ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static Properties loadProperties(Path meta) throws IOException {

@@ -6,14 +6,11 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.time.Clock;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -111,22 +108,8 @@ final class SnapshotLeases {
         CRC32C crc = new CRC32C();
         crc.update(out.buffer(), 0, out.position());
         out.writeInt((int) crc.getValue());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            try (FileChannel ch =
-                    FileChannel.open(
-                            tmp,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.WRITE,
-                            StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buf = ByteBuffer.wrap(out.buffer(), 0, out.position());
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            Files.move(
-                    tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.replace(file, out.buffer(), 0, out.position());
         } catch (IOException e) {
             throw new StorageException(
                     "cannot save the snapshot leases of bucket " + bucket + ": " + e, e);

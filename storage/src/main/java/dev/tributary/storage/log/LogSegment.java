@@ -1,6 +1,7 @@
 package dev.tributary.storage.log;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.io.DurableFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -71,7 +72,7 @@ final class LogSegment {
                             StandardOpenOption.CREATE_NEW,
                             StandardOpenOption.READ,
                             StandardOpenOption.WRITE);
-            syncDirectory(dir);
+            DurableFiles.syncDirectory(dir);
             return new LogSegment(
                     dir,
                     baseOffset,
@@ -83,18 +84,6 @@ final class LogSegment {
                     Long.MIN_VALUE);
         } catch (IOException e) {
             throw new StorageException("cannot create log segment " + file + ": " + e, e);
-        }
-    }
-
-    /**
-     * fsyncs a directory so a file just created in it survives a machine crash (fsync of the file
-     * alone does not promise its directory entry).
-     */
-    static void syncDirectory(Path dir) {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            // some file systems cannot fsync a directory; nothing more can be done there
         }
     }
 

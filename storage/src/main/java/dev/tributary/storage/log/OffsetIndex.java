@@ -1,13 +1,11 @@
 package dev.tributary.storage.log;
 
+import dev.tributary.common.io.DurableFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -88,19 +86,7 @@ final class OffsetIndex {
         crc.update(buf.array(), 0, buf.position());
         buf.putInt((int) crc.getValue());
         buf.flip();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel ch =
-                FileChannel.open(
-                        tmp,
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        DurableFiles.replace(file, buf);
     }
 
     /**

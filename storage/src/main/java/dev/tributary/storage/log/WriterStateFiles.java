@@ -3,13 +3,11 @@ package dev.tributary.storage.log;
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.io.DurableFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -49,23 +47,8 @@ final class WriterStateFiles {
     /** Writes the state as of {@code offset} atomically (temp file, fsync, rename), keeping two. */
     static void write(Path dir, WriterStates states, long offset) {
         Path file = dir.resolve(fileName(offset));
-        Path tmp = dir.resolve(fileName(offset) + ".tmp");
         try {
-            try (FileChannel ch =
-                    FileChannel.open(
-                            tmp,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.WRITE,
-                            StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buf = ByteBuffer.wrap(states.encode(offset));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            Files.move(
-                    tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            LogSegment.syncDirectory(dir);
+            DurableFiles.replace(file, ByteBuffer.wrap(states.encode(offset)));
         } catch (IOException e) {
             throw new StorageException("cannot write writer state " + file + ": " + e, e);
         }
