@@ -1,12 +1,10 @@
 package dev.tributary.coordinator.tiering;
 
-import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
 import dev.tributary.coordinator.maintenance.MaintenanceGrant;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
@@ -21,7 +19,6 @@ import dev.tributary.coordinator.status.TableMaintenanceStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
-import dev.tributary.lake.api.commit.LakeSnapshot;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -43,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * thread with a {@code ManualLoop}). Lake I/O runs on {@code io} and posts its outcome back through
  * {@code loop}, so the loop never blocks on the lake. The commit path (held commits, the lake
  * commit's outcome, files that can never commit, the shutdown drain) is {@link TieringCommits};
- * {@link LakeReconciler} reads and judges the lake's newest snapshot (T21); this class decides what
- * the table does with their outcome.
+ * {@link TableReconciliation} adopts the lake's newest snapshot before a round (T21); {@link
+ * JobHeartbeats} answers the jobs' registrations and heartbeats. This class owns the table states
+ * and decides what a table does next with their outcome.
  */
 public final class TieringManager {
     private static final Logger LOG = LoggerFactory.getLogger(TieringManager.class);
@@ -57,8 +55,9 @@ public final class TieringManager {
     private final TimerService timers;
     private final MetadataStore store;
     private final LakeCommitStep lake;
-    private final LakeReconciler reconciler;
+    private final TableReconciliation reconciliation;
     private final TieringCommits commits;
+    private final JobHeartbeats heartbeats;
     private final RoundPlanner planner;
     private final PartitionRegistry partitions;
     private final long epochBase;
@@ -123,7 +122,6 @@ public final class TieringManager {
         this.timers = timers;
         this.store = store;
         this.lake = lake;
-        this.reconciler = new LakeReconciler(lake, clock, loop, io);
         this.partitions = partitions;
         this.planner = new RoundPlanner(buckets, partitions);
         this.jobs = new JobRegistry(clock);
@@ -141,8 +139,22 @@ public final class TieringManager {
                         jobs,
                         new CommitRounds());
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
+        this.reconciliation =
+                new TableReconciliation(
+                        lake,
+                        clock,
+                        loop,
+                        io,
+                        store,
+                        partitions,
+                        config,
+                        epochBase,
+                        new ReconcileRounds());
         this.waiters = new TableWaiters(timers);
         this.maintenance = maintenance;
+        this.heartbeats =
+                new JobHeartbeats(
+                        config, clock, jobs, waiters, commits, maintenance, new JobRounds());
         if (maintenance != null) {
             maintenance.listen(
                     new MaintenanceManager.Listener() {
@@ -313,55 +325,26 @@ public final class TieringManager {
             enterPending(t);
             return;
         }
-        t.reconciling = true;
-        reconciler.readLatest(
-                t.table, found -> onReconciled(t, found), e -> onReconcileFailed(t, e));
+        reconciliation.start(t);
     }
 
-    private void onReconciled(TableTiering t, Optional<LakeSnapshot> found) {
-        if (tables.get(t.tableId()) != t) {
-            return;
+    /** The state machine's side of reconciliation. */
+    private final class ReconcileRounds implements TableReconciliation.Rounds {
+        @Override
+        public TableTiering current(long tableId) {
+            return tables.get(tableId);
         }
-        Optional<TieringRecord> adopted;
-        try {
-            adopted =
-                    reconciler.adoption(
-                            t.table,
-                            t.record,
-                            found,
-                            Math.addExact(epochBase, EPOCH_STRIDE),
-                            id -> partitions.byId(t.tableId(), id).isPresent());
-        } catch (CorruptDataException e) {
-            onReconcileFailed(t, e);
-            return;
-        }
-        t.reconciling = false;
-        if (adopted.isPresent()) {
-            TieringRecord r = adopted.get();
-            store.putTieringRecord(r);
-            t.record = r;
-            t.rounds.add(r.lastRound());
-            t.nextRoundId = Math.max(t.nextRoundId, r.roundId() + 1);
-            t.epoch = Math.max(t.epoch, r.epoch());
-        }
-        t.needsReconcile = false;
-        enterPending(t);
-    }
 
-    private void onReconcileFailed(TableTiering t, Throwable e) {
-        if (tables.get(t.tableId()) != t) {
-            return;
+        @Override
+        public void enterPending(TableTiering t) {
+            TieringManager.this.enterPending(t);
         }
-        t.reconciling = false;
-        t.totalFailures++;
-        t.consecutiveFailures++;
-        t.lastFailure =
-                e instanceof CorruptDataException
-                        ? e.getMessage()
-                        : "reading the lake for reconciliation failed: " + e;
-        LOG.warn("reconciling {} with the lake failed; retrying with backoff", t.table.path(), e);
-        t.nextDueMillis = clock.currentTimeMillis() + config.backoffMillis(t.consecutiveFailures);
-        t.timer = timers.schedule(config.backoffMillis(t.consecutiveFailures), () -> onTimer(t));
+
+        @Override
+        public void retryAfter(TableTiering t, long delayMillis) {
+            t.nextDueMillis = clock.currentTimeMillis() + delayMillis;
+            t.timer = timers.schedule(delayMillis, () -> onTimer(t));
+        }
     }
 
     /** Every entry into Pending bumps the epoch (T17) and queues the table (T16). */
@@ -391,30 +374,7 @@ public final class TieringManager {
      * @param parallelism the job's readers, 0 when unknown; kept for status and planning (T44)
      */
     public JobRegistration registerJob(String jobId, String group, int parallelism) {
-        JobRegistry.checkRegistration(jobId, parallelism);
-        String g = Attempts.normalizeGroup(group);
-        JobInfo known = jobs.get(jobId);
-        if (known != null) {
-            for (Long id : List.copyOf(known.tables)) {
-                TableTiering t = tables.get(id);
-                if (t != null && t.state == TieringState.TIERING && !t.commitPending()) {
-                    fail(t, "job " + jobId + " registered again (restarted)");
-                }
-            }
-        }
-        if (known != null && maintenance != null) {
-            maintenance.jobRestarted(jobId);
-        }
-        jobs.registered(jobId, g, parallelism);
-        return new JobRegistration(
-                jobId,
-                g,
-                config.heartbeatInterval(),
-                config.heartbeatTimeout(),
-                config.commitOrder(),
-                config.commitTimeout(),
-                maintenance == null ? 0 : maintenance.config().jobSlots(),
-                maintenance == null ? config.commitTimeout() : maintenance.config().timeout());
+        return heartbeats.registerJob(jobId, group, parallelism);
     }
 
     /**
@@ -424,72 +384,7 @@ public final class TieringManager {
      * are deleted (T23).
      */
     public HeartbeatResponse heartbeat(HeartbeatRequest request) {
-        if (request.requestTable()) {
-            // a newer table request answers the job's parked one; plain heartbeats leave it
-            waiters.release(request.jobId());
-        }
-        JobInfo job = jobs.seen(request.jobId(), Attempts.normalizeGroup(request.group()));
-        if (request.requestTable()) {
-            job.tableRequests++;
-        }
-        List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
-        List<TableAttempt> forceFinish = new ArrayList<>();
-        long now = clock.currentTimeMillis();
-        for (TableAttempt a : request.inFlight()) {
-            TableTiering t = tables.get(a.tableId());
-            String stale = Attempts.staleness(t, a.tableId(), a.epoch(), request.jobId());
-            if (stale != null) {
-                acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.FENCED, stale));
-                continue;
-            }
-            t.lastHeartbeatNanos = clock.nanoTime();
-            acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.OK, null));
-            if (!t.commitPending() && now - t.roundStartMillis >= t.freshnessMillis()) {
-                forceFinish.add(a);
-            }
-        }
-        for (RoundReport r : request.reports()) {
-            TableTiering t = tables.get(r.tableId());
-            commits.abortUncommitted(t, r.epoch(), r.discardedResults());
-            String stale = Attempts.staleness(t, r.tableId(), r.epoch(), request.jobId());
-            if (stale != null) {
-                acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.FENCED, stale));
-                continue;
-            }
-            acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.OK, null));
-            if (t.commitPending()) {
-                continue; // the commit's outcome decides
-            }
-            switch (r.outcome()) {
-                case FINISHED:
-                    finishWithoutCommit(t, false);
-                    break;
-                case FORCE_FINISHED:
-                    finishWithoutCommit(t, true);
-                    break;
-                case FAILED:
-                    fail(t, r.message() == null ? "reported failed by the job" : r.message());
-                    break;
-                default:
-                    throw new AssertionError(r.outcome());
-            }
-        }
-        List<MaintenanceAttempt> fencedMaintenance = List.of();
-        if (maintenance != null) {
-            fencedMaintenance =
-                    maintenance.heartbeat(
-                            request.jobId(),
-                            request.maintenanceInFlight(),
-                            request.maintenanceReports());
-        }
-        TableWaiters.Work work =
-                request.requestTable() ? assignWork(job, request.acceptMaintenance()) : null;
-        return new HeartbeatResponse(
-                acks,
-                forceFinish,
-                work == null ? null : work.plan(),
-                fencedMaintenance,
-                work == null ? null : work.grant());
+        return heartbeats.heartbeat(request);
     }
 
     /**
@@ -497,15 +392,30 @@ public final class TieringManager {
      * ({@link HeartbeatRequest#waitForTableMillis()}, capped at the heartbeat interval).
      */
     public CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
-        HeartbeatResponse now = heartbeat(request);
-        if (now.plan() != null
-                || now.maintenance() != null
-                || !request.requestTable()
-                || request.waitForTableMillis() == 0) {
-            return CompletableFuture.completedFuture(now);
+        return heartbeats.heartbeatAsync(request);
+    }
+
+    /** The state machine's side of the job protocol. */
+    private final class JobRounds implements JobHeartbeats.Rounds {
+        @Override
+        public TableTiering current(long tableId) {
+            return tables.get(tableId);
         }
-        long wait = Math.min(request.waitForTableMillis(), config.heartbeatInterval().toMillis());
-        return waiters.park(jobs.get(request.jobId()), now, wait, request.acceptMaintenance());
+
+        @Override
+        public void fail(TableTiering t, String why) {
+            TieringManager.this.fail(t, why);
+        }
+
+        @Override
+        public void finishWithoutCommit(TableTiering t, boolean forceFinished) {
+            TieringManager.this.finishWithoutCommit(t, forceFinished);
+        }
+
+        @Override
+        public TableWaiters.Work assignWork(JobInfo job, boolean acceptMaintenance) {
+            return TieringManager.this.assignWork(job, acceptMaintenance);
+        }
     }
 
     /** Answers every parked table request at once (the coordinator is closing). */
