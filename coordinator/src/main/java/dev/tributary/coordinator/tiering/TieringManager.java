@@ -80,6 +80,9 @@ public final class TieringManager {
 
     private long pendingSeq;
 
+    /** How the commit path, the job protocol and reconciliation reach the state machine. */
+    private final Hooks hooks = new Hooks();
+
     /**
      * @param incarnation this coordinator start's number from {@link
      *     MetadataStore#startIncarnation()}
@@ -137,24 +140,15 @@ public final class TieringManager {
                         lake,
                         maintenance,
                         jobs,
-                        new CommitRounds());
+                        hooks);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
         this.reconciliation =
                 new TableReconciliation(
-                        lake,
-                        clock,
-                        loop,
-                        io,
-                        store,
-                        partitions,
-                        config,
-                        epochBase,
-                        new ReconcileRounds());
+                        lake, clock, loop, io, store, partitions, config, epochBase, hooks);
         this.waiters = new TableWaiters(timers);
         this.maintenance = maintenance;
         this.heartbeats =
-                new JobHeartbeats(
-                        config, clock, jobs, waiters, commits, maintenance, new JobRounds());
+                new JobHeartbeats(config, clock, jobs, waiters, commits, maintenance, hooks);
         if (maintenance != null) {
             maintenance.listen(
                     new MaintenanceManager.Listener() {
@@ -328,25 +322,6 @@ public final class TieringManager {
         reconciliation.start(t);
     }
 
-    /** The state machine's side of reconciliation. */
-    private final class ReconcileRounds implements TableReconciliation.Rounds {
-        @Override
-        public TableTiering current(long tableId) {
-            return tables.get(tableId);
-        }
-
-        @Override
-        public void enterPending(TableTiering t) {
-            TieringManager.this.enterPending(t);
-        }
-
-        @Override
-        public void retryAfter(TableTiering t, long delayMillis) {
-            t.nextDueMillis = clock.currentTimeMillis() + delayMillis;
-            t.timer = timers.schedule(delayMillis, () -> onTimer(t));
-        }
-    }
-
     /** Every entry into Pending bumps the epoch (T17) and queues the table (T16). */
     private void enterPending(TableTiering t) {
         t.transition(TieringState.PENDING);
@@ -393,29 +368,6 @@ public final class TieringManager {
      */
     public CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
         return heartbeats.heartbeatAsync(request);
-    }
-
-    /** The state machine's side of the job protocol. */
-    private final class JobRounds implements JobHeartbeats.Rounds {
-        @Override
-        public TableTiering current(long tableId) {
-            return tables.get(tableId);
-        }
-
-        @Override
-        public void fail(TableTiering t, String why) {
-            TieringManager.this.fail(t, why);
-        }
-
-        @Override
-        public void finishWithoutCommit(TableTiering t, boolean forceFinished) {
-            TieringManager.this.finishWithoutCommit(t, forceFinished);
-        }
-
-        @Override
-        public TableWaiters.Work assignWork(JobInfo job, boolean acceptMaintenance) {
-            return TieringManager.this.assignWork(job, acceptMaintenance);
-        }
     }
 
     /** Answers every parked table request at once (the coordinator is closing). */
@@ -602,8 +554,14 @@ public final class TieringManager {
         return commits.commit(request);
     }
 
-    /** The state machine's side of the commit path. */
-    private final class CommitRounds implements TieringCommits.Rounds {
+    // ---------------------------------------------------------------- hooks
+
+    /**
+     * The state machine's side of {@link TieringCommits}, {@link JobHeartbeats} and {@link
+     * TableReconciliation}: the only moves they make on a table's state.
+     */
+    private final class Hooks
+            implements TieringCommits.Rounds, JobHeartbeats.Rounds, TableReconciliation.Rounds {
         @Override
         public TableTiering current(long tableId) {
             return tables.get(tableId);
@@ -623,6 +581,27 @@ public final class TieringManager {
             } else {
                 schedule(t, false);
             }
+        }
+
+        @Override
+        public void finishWithoutCommit(TableTiering t, boolean forceFinished) {
+            TieringManager.this.finishWithoutCommit(t, forceFinished);
+        }
+
+        @Override
+        public TableWaiters.Work assignWork(JobInfo job, boolean acceptMaintenance) {
+            return TieringManager.this.assignWork(job, acceptMaintenance);
+        }
+
+        @Override
+        public void enterPending(TableTiering t) {
+            TieringManager.this.enterPending(t);
+        }
+
+        @Override
+        public void retryAfter(TableTiering t, long delayMillis) {
+            t.nextDueMillis = clock.currentTimeMillis() + delayMillis;
+            t.timer = timers.schedule(delayMillis, () -> onTimer(t));
         }
     }
 
