@@ -1,16 +1,12 @@
 package dev.tributary.coordinator.tiering;
 
-import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
-import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
 import dev.tributary.coordinator.maintenance.MaintenanceGrant;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
-import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
@@ -23,8 +19,6 @@ import dev.tributary.coordinator.status.TableMaintenanceStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
-import dev.tributary.lake.api.commit.LakeCommitResult;
-import dev.tributary.lake.api.commit.LakeSnapshot;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -41,14 +34,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tiering brain (T10-T23, T25-T27): per-table state machine, freshness timers, pending queues
- * per group, epochs, job liveness, failures with backoff, fenced commits, reconciliation and the
- * deletion of files that attempts leave behind.
+ * per group, epochs, job liveness, failures with backoff, and the hand-out of rounds to jobs.
  *
  * <p>Not thread safe by design: every method runs on the coordinator's event loop (or the test's
  * thread with a {@code ManualLoop}). Lake I/O runs on {@code io} and posts its outcome back through
- * {@code loop}, so the loop never blocks on the lake: {@link LakeCommitRunner} does a commit's lake
- * write, durable record and clean-up, {@link LakeReconciler} reads and judges the lake's newest
- * snapshot (T21); this class decides what the table does with their outcome.
+ * {@code loop}, so the loop never blocks on the lake. The commit path (held commits, the lake
+ * commit's outcome, files that can never commit, the shutdown drain) is {@link TieringCommits};
+ * {@link TableReconciliation} adopts the lake's newest snapshot before a round (T21); {@link
+ * JobHeartbeats} answers the jobs' registrations and heartbeats. This class owns the table states
+ * and decides what a table does next with their outcome.
  */
 public final class TieringManager {
     private static final Logger LOG = LoggerFactory.getLogger(TieringManager.class);
@@ -61,9 +55,9 @@ public final class TieringManager {
     private final TimerService timers;
     private final MetadataStore store;
     private final LakeCommitStep lake;
-    private final LakeReconciler reconciler;
-    private final LakeCommitRunner commits;
-    private final Executor loop;
+    private final TableReconciliation reconciliation;
+    private final TieringCommits commits;
+    private final JobHeartbeats heartbeats;
     private final RoundPlanner planner;
     private final PartitionRegistry partitions;
     private final long epochBase;
@@ -77,12 +71,6 @@ public final class TieringManager {
     private final LinkedHashSet<TableTiering> tiering = new LinkedHashSet<>();
 
     /**
-     * Tables whose lake commit I/O still runs, also across a disable/enable of the table and after
-     * the commit timed out: no new round of such a table starts before it returned.
-     */
-    private final Set<Long> commitsInFlight = new java.util.HashSet<>();
-
-    /**
      * Highest epoch handed out per table in this incarnation, kept across disable/enable so a
      * re-enabled table never reuses an epoch a stale attempt may still hold.
      */
@@ -90,13 +78,10 @@ public final class TieringManager {
 
     private final TableWaiters waiters;
 
-    /** Set by {@link #beginShutdown}: no lake commit starts any more. */
-    private boolean shuttingDown;
-
-    /** Completes when the last in-flight lake commit ended after {@link #beginShutdown}. */
-    private final CompletableFuture<Void> commitsDrained = new CompletableFuture<>();
-
     private long pendingSeq;
+
+    /** How the commit path, the job protocol and reconciliation reach the state machine. */
+    private final Hooks hooks = new Hooks();
 
     /**
      * @param incarnation this coordinator start's number from {@link
@@ -140,15 +125,30 @@ public final class TieringManager {
         this.timers = timers;
         this.store = store;
         this.lake = lake;
-        this.loop = loop;
-        this.reconciler = new LakeReconciler(lake, clock, loop, io);
-        this.commits = new LakeCommitRunner(lake, store, clock, loop, io, timers, config);
         this.partitions = partitions;
         this.planner = new RoundPlanner(buckets, partitions);
         this.jobs = new JobRegistry(clock);
+        this.commits =
+                new TieringCommits(
+                        config,
+                        clock,
+                        timers,
+                        loop,
+                        io,
+                        store,
+                        partitions,
+                        lake,
+                        maintenance,
+                        jobs,
+                        hooks);
         this.epochBase = Math.multiplyExact(incarnation, EPOCH_STRIDE);
+        this.reconciliation =
+                new TableReconciliation(
+                        lake, clock, loop, io, store, partitions, config, epochBase, hooks);
         this.waiters = new TableWaiters(timers);
         this.maintenance = maintenance;
+        this.heartbeats =
+                new JobHeartbeats(config, clock, jobs, waiters, commits, maintenance, hooks);
         if (maintenance != null) {
             maintenance.listen(
                     new MaintenanceManager.Listener() {
@@ -260,7 +260,7 @@ public final class TieringManager {
         TableTiering t = new TableTiering(table, record);
         t.epoch = Math.max(t.epoch, issuedEpochs.getOrDefault(table.tableId(), 0L));
         // A commit of the table's previous enablement may still land or fail ambiguously.
-        t.needsReconcile = lake != null && commitsInFlight.contains(table.tableId());
+        t.needsReconcile = lake != null && commits.inFlight(table.tableId());
         tables.put(table.tableId(), t);
         schedule(t, false);
     }
@@ -272,11 +272,7 @@ public final class TieringManager {
             queue(t.queuedInGroup).remove(t);
         }
         tiering.remove(t);
-        if (t.heldCommit != null) {
-            t.heldCommit = null;
-            t.commitFuture.completeExceptionally(Attempts.fenced(t.tableId(), why));
-            t.commitFuture = null;
-        }
+        commits.fenceHeld(t, why);
         releaseFromJob(t);
     }
 
@@ -314,7 +310,7 @@ public final class TieringManager {
 
     /** Scheduled/Failed -> Pending, first adopting any lake snapshot we do not know (T21). */
     private void enterPendingAfterReconcile(TableTiering t) {
-        if (!t.commitInFlight && commitsInFlight.contains(t.tableId())) {
+        if (!t.commitInFlight && commits.inFlight(t.tableId())) {
             // A previous enablement's commit still runs: wait for its outcome first.
             arm(t, Math.max(1, config.heartbeatInterval().toMillis() / 2));
             return;
@@ -323,55 +319,7 @@ public final class TieringManager {
             enterPending(t);
             return;
         }
-        t.reconciling = true;
-        reconciler.readLatest(
-                t.table, found -> onReconciled(t, found), e -> onReconcileFailed(t, e));
-    }
-
-    private void onReconciled(TableTiering t, Optional<LakeSnapshot> found) {
-        if (tables.get(t.tableId()) != t) {
-            return;
-        }
-        Optional<TieringRecord> adopted;
-        try {
-            adopted =
-                    reconciler.adoption(
-                            t.table,
-                            t.record,
-                            found,
-                            Math.addExact(epochBase, EPOCH_STRIDE),
-                            id -> partitions.byId(t.tableId(), id).isPresent());
-        } catch (CorruptDataException e) {
-            onReconcileFailed(t, e);
-            return;
-        }
-        t.reconciling = false;
-        if (adopted.isPresent()) {
-            TieringRecord r = adopted.get();
-            store.putTieringRecord(r);
-            t.record = r;
-            t.rounds.add(r.lastRound());
-            t.nextRoundId = Math.max(t.nextRoundId, r.roundId() + 1);
-            t.epoch = Math.max(t.epoch, r.epoch());
-        }
-        t.needsReconcile = false;
-        enterPending(t);
-    }
-
-    private void onReconcileFailed(TableTiering t, Throwable e) {
-        if (tables.get(t.tableId()) != t) {
-            return;
-        }
-        t.reconciling = false;
-        t.totalFailures++;
-        t.consecutiveFailures++;
-        t.lastFailure =
-                e instanceof CorruptDataException
-                        ? e.getMessage()
-                        : "reading the lake for reconciliation failed: " + e;
-        LOG.warn("reconciling {} with the lake failed; retrying with backoff", t.table.path(), e);
-        t.nextDueMillis = clock.currentTimeMillis() + config.backoffMillis(t.consecutiveFailures);
-        t.timer = timers.schedule(config.backoffMillis(t.consecutiveFailures), () -> onTimer(t));
+        reconciliation.start(t);
     }
 
     /** Every entry into Pending bumps the epoch (T17) and queues the table (T16). */
@@ -401,30 +349,7 @@ public final class TieringManager {
      * @param parallelism the job's readers, 0 when unknown; kept for status and planning (T44)
      */
     public JobRegistration registerJob(String jobId, String group, int parallelism) {
-        JobRegistry.checkRegistration(jobId, parallelism);
-        String g = Attempts.normalizeGroup(group);
-        JobInfo known = jobs.get(jobId);
-        if (known != null) {
-            for (Long id : List.copyOf(known.tables)) {
-                TableTiering t = tables.get(id);
-                if (t != null && t.state == TieringState.TIERING && !t.commitPending()) {
-                    fail(t, "job " + jobId + " registered again (restarted)");
-                }
-            }
-        }
-        if (known != null && maintenance != null) {
-            maintenance.jobRestarted(jobId);
-        }
-        jobs.registered(jobId, g, parallelism);
-        return new JobRegistration(
-                jobId,
-                g,
-                config.heartbeatInterval(),
-                config.heartbeatTimeout(),
-                config.commitOrder(),
-                config.commitTimeout(),
-                maintenance == null ? 0 : maintenance.config().jobSlots(),
-                maintenance == null ? config.commitTimeout() : maintenance.config().timeout());
+        return heartbeats.registerJob(jobId, group, parallelism);
     }
 
     /**
@@ -434,72 +359,7 @@ public final class TieringManager {
      * are deleted (T23).
      */
     public HeartbeatResponse heartbeat(HeartbeatRequest request) {
-        if (request.requestTable()) {
-            // a newer table request answers the job's parked one; plain heartbeats leave it
-            waiters.release(request.jobId());
-        }
-        JobInfo job = jobs.seen(request.jobId(), Attempts.normalizeGroup(request.group()));
-        if (request.requestTable()) {
-            job.tableRequests++;
-        }
-        List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
-        List<TableAttempt> forceFinish = new ArrayList<>();
-        long now = clock.currentTimeMillis();
-        for (TableAttempt a : request.inFlight()) {
-            TableTiering t = tables.get(a.tableId());
-            String stale = Attempts.staleness(t, a.tableId(), a.epoch(), request.jobId());
-            if (stale != null) {
-                acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.FENCED, stale));
-                continue;
-            }
-            t.lastHeartbeatNanos = clock.nanoTime();
-            acks.add(new TableAck(a.tableId(), a.epoch(), TableAck.Status.OK, null));
-            if (!t.commitPending() && now - t.roundStartMillis >= t.freshnessMillis()) {
-                forceFinish.add(a);
-            }
-        }
-        for (RoundReport r : request.reports()) {
-            TableTiering t = tables.get(r.tableId());
-            abortUncommitted(t, r.epoch(), r.discardedResults());
-            String stale = Attempts.staleness(t, r.tableId(), r.epoch(), request.jobId());
-            if (stale != null) {
-                acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.FENCED, stale));
-                continue;
-            }
-            acks.add(new TableAck(r.tableId(), r.epoch(), TableAck.Status.OK, null));
-            if (t.commitPending()) {
-                continue; // the commit's outcome decides
-            }
-            switch (r.outcome()) {
-                case FINISHED:
-                    finishWithoutCommit(t, false);
-                    break;
-                case FORCE_FINISHED:
-                    finishWithoutCommit(t, true);
-                    break;
-                case FAILED:
-                    fail(t, r.message() == null ? "reported failed by the job" : r.message());
-                    break;
-                default:
-                    throw new AssertionError(r.outcome());
-            }
-        }
-        List<MaintenanceAttempt> fencedMaintenance = List.of();
-        if (maintenance != null) {
-            fencedMaintenance =
-                    maintenance.heartbeat(
-                            request.jobId(),
-                            request.maintenanceInFlight(),
-                            request.maintenanceReports());
-        }
-        TableWaiters.Work work =
-                request.requestTable() ? assignWork(job, request.acceptMaintenance()) : null;
-        return new HeartbeatResponse(
-                acks,
-                forceFinish,
-                work == null ? null : work.plan(),
-                fencedMaintenance,
-                work == null ? null : work.grant());
+        return heartbeats.heartbeat(request);
     }
 
     /**
@@ -507,15 +367,7 @@ public final class TieringManager {
      * ({@link HeartbeatRequest#waitForTableMillis()}, capped at the heartbeat interval).
      */
     public CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
-        HeartbeatResponse now = heartbeat(request);
-        if (now.plan() != null
-                || now.maintenance() != null
-                || !request.requestTable()
-                || request.waitForTableMillis() == 0) {
-            return CompletableFuture.completedFuture(now);
-        }
-        long wait = Math.min(request.waitForTableMillis(), config.heartbeatInterval().toMillis());
-        return waiters.park(jobs.get(request.jobId()), now, wait, request.acceptMaintenance());
+        return heartbeats.heartbeatAsync(request);
     }
 
     /** Answers every parked table request at once (the coordinator is closing). */
@@ -531,36 +383,14 @@ public final class TieringManager {
      * close does not leave a commit to land behind it.
      */
     public CompletableFuture<Void> beginShutdown() {
-        shuttingDown = true;
+        commits.refuseNew();
         waiters.releaseAll();
-        if (commitsInFlight.isEmpty()) {
-            commitsDrained.complete(null);
-        }
-        return commitsDrained;
+        return commits.drain();
     }
 
     /** Ids of the tables whose lake commit I/O still runs. */
     public Set<Long> commitsInFlight() {
-        return Set.copyOf(commitsInFlight);
-    }
-
-    /**
-     * Deletes the files of write results of attempt {@code epoch} of a table that will never be
-     * committed (T23). Results of the table's last committed round are never touched: a late
-     * duplicate of a commit that landed may name live files.
-     */
-    private void abortUncommitted(TableTiering t, long epoch, List<byte[]> results) {
-        if (results.isEmpty()) {
-            return;
-        }
-        if (t == null) {
-            LOG.debug(
-                    "dropping {} results of a table that is no longer tiered; its lake table keeps"
-                            + " their files until orphan cleanup",
-                    results.size());
-        } else if (epoch != t.record.epoch()) {
-            commits.abort(t.table.path(), epoch, results);
-        }
+        return Set.copyOf(commits.inFlightView());
     }
 
     /**
@@ -685,7 +515,7 @@ public final class TieringManager {
     private void releaseFromJob(TableTiering t) {
         JobInfo job = jobs.get(t.jobId);
         if (job != null && job.tables.remove(t.tableId())) {
-            releaseHeldCommits(job);
+            commits.releaseHeld(job);
         }
     }
 
@@ -721,171 +551,58 @@ public final class TieringManager {
      *     before its next round)
      */
     public CompletableFuture<Long> commit(CommitRequest request) {
-        TableTiering t = tables.get(request.tableId());
-        String stale = Attempts.staleness(t, request.tableId(), request.epoch(), request.jobId());
-        if (stale == null && t.roundId != request.roundId()) {
-            stale =
-                    "round "
-                            + request.roundId()
-                            + " of "
-                            + t.table.path()
-                            + " is not the current round "
-                            + t.roundId;
-        }
-        if (stale != null) {
-            abortUncommitted(t, request.epoch(), request.allResults());
-            return CompletableFuture.failedFuture(new FencedException(stale));
-        }
-        if (t.commitPending()) {
-            return t.commitFuture;
-        }
-        if (shuttingDown) {
-            return CompletableFuture.failedFuture(
-                    new RetriableException(
-                            "the coordinator is shutting down; commit again once it is back (the"
-                                    + " round is fenced then and the table tiered again)"));
-        }
-        SortedMap<PartitionBucket, Long> offsets;
-        try {
-            offsets = RoundPlanner.validate(t.plan, request.bucketEndOffsets());
-        } catch (InvalidInputException e) {
-            fail(t, e.getMessage());
-            abortUncommitted(t, request.epoch(), request.allResults());
-            return CompletableFuture.failedFuture(e);
-        }
-        CompletableFuture<Long> future = new CompletableFuture<>();
-        t.commitFuture = future;
-        CommitRequest validated = request.withOffsets(offsets);
-        JobInfo job = jobs.get(t.jobId);
-        if (config.commitOrder() == CommitOrder.ASSIGNMENT
-                && job != null
-                && !job.tables.isEmpty()
-                && job.tables.iterator().next() != t.tableId()) {
-            t.heldCommit = validated;
-        } else {
-            startCommit(t, validated);
-        }
-        return future;
+        return commits.commit(request);
     }
 
-    /** Starts held commits whose predecessors (in assignment order) are all resolved. */
-    private void releaseHeldCommits(JobInfo job) {
-        if (job.tables.isEmpty()) {
-            return;
+    // ---------------------------------------------------------------- hooks
+
+    /**
+     * The state machine's side of {@link TieringCommits}, {@link JobHeartbeats} and {@link
+     * TableReconciliation}: the only moves they make on a table's state.
+     */
+    private final class Hooks
+            implements TieringCommits.Rounds, JobHeartbeats.Rounds, TableReconciliation.Rounds {
+        @Override
+        public TableTiering current(long tableId) {
+            return tables.get(tableId);
         }
-        TableTiering head = tables.get(job.tables.iterator().next());
-        if (head != null && head.heldCommit != null) {
-            CommitRequest r = head.heldCommit;
-            head.heldCommit = null;
-            startCommit(head, r);
+
+        @Override
+        public void fail(TableTiering t, String why) {
+            TieringManager.this.fail(t, why);
         }
-    }
 
-    private void startCommit(TableTiering t, CommitRequest r) {
-        t.commitInFlight = true;
-        commitsInFlight.add(t.tableId());
-        boolean sweep = t.orphansPossible;
-        commits.run(
-                t.table,
-                t.record,
-                new LakeCommitRunner.RoundStart(t.jobId, t.queueWaitMillis, t.roundStartMillis),
-                r,
-                sweep,
-                id -> partitions.byId(t.tableId(), id).map(PartitionInfo::name).orElse(null),
-                maintenance == null ? -1 : maintenance.deadUpTo(t.tableId()),
-                new LakeCommitRunner.Callbacks() {
-                    @Override
-                    public void committed(
-                            TieringRecord next, LakeCommitResult result, boolean cleanedUp) {
-                        onCommitted(t, r, next, result, sweep, cleanedUp);
-                    }
-
-                    @Override
-                    public void failed(Throwable cause, boolean outcomeUnknown) {
-                        onCommitFailed(t, r, cause, outcomeUnknown);
-                    }
-
-                    @Override
-                    public void ended() {
-                        commitsInFlight.remove(t.tableId());
-                        if (shuttingDown && commitsInFlight.isEmpty()) {
-                            // after this task, which delivers the commit's outcome
-                            loop.execute(() -> commitsDrained.complete(null));
-                        }
-                    }
-                });
-    }
-
-    private void onCommitted(
-            TableTiering t,
-            CommitRequest r,
-            TieringRecord next,
-            LakeCommitResult result,
-            boolean swept,
-            boolean cleanedUp) {
-        CompletableFuture<Long> future = t.commitFuture;
-        t.commitInFlight = false;
-        t.commitFuture = null;
-        if (maintenance != null) {
-            maintenance.onTieringCommitted(t.tableId(), result.fileCount());
-        }
-        TableTiering current = tables.get(t.tableId());
-        if (current == t) {
-            t.record = next;
-            t.rounds.add(next.lastRound());
-            t.consecutiveFailures = 0;
-            if (!cleanedUp) {
-                t.orphansPossible = true;
-            } else if (swept) {
-                t.orphansPossible = false;
-            }
+        @Override
+        public void committed(TableTiering t, boolean forceFinished) {
             t.transition(TieringState.TIERED);
             endRound(t);
-            if (r.forceFinished()) {
+            if (forceFinished) {
                 enterPendingAfterReconcile(t);
             } else {
                 schedule(t, false);
             }
-        } else if (current != null) {
-            // Tiering was switched off and on while this commit ran: keep its offsets.
-            current.record = next.withEnabledSince(current.record.enabledSinceMillis());
         }
-        future.complete(result.snapshot().orElse(-1L));
-    }
 
-    private void onCommitFailed(TableTiering t, CommitRequest r, Throwable e, boolean unknown) {
-        CompletableFuture<Long> future = t.commitFuture;
-        t.commitInFlight = false;
-        t.commitFuture = null;
-        TableTiering current = tables.get(t.tableId());
-        if (current != null && unknown) {
-            current.needsReconcile = lake != null;
+        @Override
+        public void finishWithoutCommit(TableTiering t, boolean forceFinished) {
+            TieringManager.this.finishWithoutCommit(t, forceFinished);
         }
-        boolean timedOut = e instanceof java.util.concurrent.TimeoutException;
-        String why =
-                timedOut
-                        ? e.getMessage()
-                                + " ("
-                                + config.commitTimeout()
-                                + "); whether it landed is read from the lake before the next"
-                                + " round"
-                        : "commit of round " + r.roundId() + " failed: " + e;
-        if (current == t && t.state == TieringState.TIERING) {
-            fail(t, why);
+
+        @Override
+        public TableWaiters.Work assignWork(JobInfo job, boolean acceptMaintenance) {
+            return TieringManager.this.assignWork(job, acceptMaintenance);
         }
-        if (!unknown) {
-            // nothing reached the lake: the round's files will never be referenced
-            abortUncommitted(current, r.epoch(), r.allResults());
+
+        @Override
+        public void enterPending(TableTiering t) {
+            TieringManager.this.enterPending(t);
         }
-        future.completeExceptionally(
-                new StorageException(
-                        "lake commit of table "
-                                + r.tableId()
-                                + " round "
-                                + r.roundId()
-                                + " failed; the round is dropped and the table retried: "
-                                + why,
-                        e));
+
+        @Override
+        public void retryAfter(TableTiering t, long delayMillis) {
+            t.nextDueMillis = clock.currentTimeMillis() + delayMillis;
+            t.timer = timers.schedule(delayMillis, () -> onTimer(t));
+        }
     }
 
     // ---------------------------------------------------------------- partitions (T33)
@@ -906,7 +623,8 @@ public final class TieringManager {
         String blocker =
                 t == null
                         ? null
-                        : PartitionRemoval.blocker(t, partitionId, endOffsets, commitsInFlight);
+                        : PartitionRemoval.blocker(
+                                t, partitionId, endOffsets, commits.inFlightView());
         if (blocker != null || checkOnly) {
             return Optional.ofNullable(blocker);
         }
