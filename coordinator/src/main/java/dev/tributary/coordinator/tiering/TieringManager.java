@@ -600,8 +600,7 @@ public final class TieringManager {
 
         @Override
         public void retryAfter(TableTiering t, long delayMillis) {
-            t.nextDueMillis = clock.currentTimeMillis() + delayMillis;
-            t.timer = timers.schedule(delayMillis, () -> onTimer(t));
+            arm(t, delayMillis);
         }
     }
 
