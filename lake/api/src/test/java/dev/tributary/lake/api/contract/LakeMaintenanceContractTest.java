@@ -787,6 +787,38 @@ public abstract class LakeMaintenanceContractTest {
         t.assertLakeHoldsExactlyTheExpectedRows();
     }
 
+    @Test
+    void t38_t32_roundsCommittedWhileAPartitionedCompactionRanWinAndStayExact() throws Exception {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        Tiered t = new Tiered("carts", partitionedPkTable(2)).days(DAYS.toArray(String[]::new));
+        t.inserts(0, 90);
+        for (int r = 0; r < 4; r++) {
+            t.updatesAndDeletes(random.nextInt(45), 90);
+        }
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(2);
+        assertThat(plan.buckets()).as("seed %s", seed).isNotEmpty();
+        List<LakeCompactionResult> results = t.compact(plan, 2, id);
+        // tiering commits rounds into every partition before the compaction commits
+        t.updatesAndDeletes(0, 90);
+        t.inserts(90, 110);
+        t.days(DAYS.get(1));
+        t.updatesAndDeletes(0, 110);
+        t.days(DAYS.toArray(String[]::new));
+        MaintenanceCommitResult c = t.commitCompaction(id, results);
+        assertThat(c.outcome())
+                .as("seed %s: %s", seed, c.conflict())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        assertThat(t.latestTieringSnapshot().orElseThrow().properties().roundId())
+                .isEqualTo(t.round);
+        assertThat(t.stats().dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS));
+        t.updatesAndDeletes(0, 110);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
     // ---------------------------------------------------------------- T39
 
     @Test
