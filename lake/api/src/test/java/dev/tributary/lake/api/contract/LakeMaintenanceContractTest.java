@@ -819,6 +819,42 @@ public abstract class LakeMaintenanceContractTest {
         t.assertLakeHoldsExactlyTheExpectedRows();
     }
 
+    @Test
+    void t38_t32_aPartitionedLogTableWithoutBucketKeyIsCompactedPerPartition() throws Exception {
+        TableDescriptor unkeyed =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("name", DataTypes.STRING())
+                                        .column("dt", DataTypes.STRING())
+                                        .build())
+                        .partitionKeys("dt")
+                        .bucketCount(2)
+                        .build();
+        Tiered t = new Tiered("raw_days", unkeyed).days(DAYS.get(0), DAYS.get(1));
+        for (int r = 0; r < 5; r++) {
+            t.inserts(r * 20, r * 20 + 20);
+        }
+        LakeTableStats before = t.stats();
+        assertThat(before.dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS.subList(0, 2)));
+        assertThat(before.dataFilesPerBucket().keySet())
+                .as("no lake buckets: one group of files per partition")
+                .containsExactly(0);
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(3);
+        assertThat(plan.buckets()).containsExactly(0);
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 3, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        LakeTableStats after = t.stats();
+        assertThat(after.maxDataFilesPerBucket()).isLessThanOrEqualTo(3);
+        assertThat(after.dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS.subList(0, 2)));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        t.dropPartition(DAYS.get(0));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
     // ---------------------------------------------------------------- T39
 
     @Test
