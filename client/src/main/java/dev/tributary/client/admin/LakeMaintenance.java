@@ -17,8 +17,9 @@ import java.util.TreeMap;
  * @param queuePosition position in the compaction queue, -1 unless queued
  * @param jobId the job compacting the table now
  * @param statsAtMillis when the figures below were read; empty before the first pass
- * @param dataFilesPerBucket live data files per lake bucket
- * @param maxFilesPerBucket the most live data files a bucket has
+ * @param dataFilesPerBucket per lake bucket, the most live data files one partition holds in it (an
+ *     unpartitioned table has one partition)
+ * @param maxFilesPerBucket the most live data files a (partition, bucket) has
  * @param deleteFiles live delete files (Iceberg)
  * @param liveDataBytes bytes of the live data files
  * @param snapshotsRetained snapshots the lake table keeps
@@ -33,6 +34,7 @@ import java.util.TreeMap;
  * @param filesDeleted files snapshot expiry deleted
  * @param bytesReclaimed their bytes
  * @param lastError the last maintenance failure
+ * @param liveDataFiles live data files over every (partition, bucket)
  */
 public record LakeMaintenance(
         String state,
@@ -56,15 +58,61 @@ public record LakeMaintenance(
         long snapshotsExpired,
         long filesDeleted,
         long bytesReclaimed,
-        Optional<String> lastError) {
+        Optional<String> lastError,
+        int liveDataFiles) {
 
     public LakeMaintenance {
         dataFilesPerBucket = Map.copyOf(dataFilesPerBucket);
     }
 
-    /** Live data files over every bucket. */
-    public int liveDataFiles() {
-        return dataFilesPerBucket.values().stream().mapToInt(Integer::intValue).sum();
+    /** An unpartitioned table's figures: its live data files are those of its buckets. */
+    public LakeMaintenance(
+            String state,
+            boolean autoCompaction,
+            int maxFiles,
+            int queuePosition,
+            Optional<String> jobId,
+            OptionalLong statsAtMillis,
+            Map<Integer, Integer> dataFilesPerBucket,
+            int maxFilesPerBucket,
+            int deleteFiles,
+            long liveDataBytes,
+            int snapshotsRetained,
+            long nextPassAtMillis,
+            Optional<Compaction> lastCompaction,
+            long compactions,
+            long compactionsYielded,
+            long compactionFailures,
+            long bytesRewritten,
+            long lastExpiryAtMillis,
+            long snapshotsExpired,
+            long filesDeleted,
+            long bytesReclaimed,
+            Optional<String> lastError) {
+        this(
+                state,
+                autoCompaction,
+                maxFiles,
+                queuePosition,
+                jobId,
+                statsAtMillis,
+                dataFilesPerBucket,
+                maxFilesPerBucket,
+                deleteFiles,
+                liveDataBytes,
+                snapshotsRetained,
+                nextPassAtMillis,
+                lastCompaction,
+                compactions,
+                compactionsYielded,
+                compactionFailures,
+                bytesRewritten,
+                lastExpiryAtMillis,
+                snapshotsExpired,
+                filesDeleted,
+                bytesReclaimed,
+                lastError,
+                dataFilesPerBucket.values().stream().mapToInt(Integer::intValue).sum());
     }
 
     /**
@@ -134,6 +182,11 @@ public record LakeMaintenance(
                 pb.getSnapshotsExpired(),
                 pb.getFilesDeleted(),
                 pb.getBytesReclaimed(),
-                pb.hasLastError() ? Optional.of(pb.getLastError()) : Optional.empty());
+                pb.hasLastError() ? Optional.of(pb.getLastError()) : Optional.empty(),
+                pb.hasLiveDataFiles()
+                        ? pb.getLiveDataFiles()
+                        : pb.getDataFilesPerBucketMap().values().stream()
+                                .mapToInt(Integer::intValue)
+                                .sum());
     }
 }

@@ -104,6 +104,7 @@ final class ServerConverters {
                         .setStatsAtMillis(Math.max(0, m.statsAtMillis()))
                         .putAllDataFilesPerBucket(m.dataFilesPerBucket())
                         .setMaxFilesPerBucket(m.maxFilesPerBucket())
+                        .setLiveDataFiles(m.liveDataFiles())
                         .setDeleteFiles(m.deleteFiles())
                         .setLiveDataBytes(m.liveDataBytes())
                         .setSnapshotsRetained(m.snapshotsRetained())

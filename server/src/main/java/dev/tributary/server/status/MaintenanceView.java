@@ -14,9 +14,10 @@ import java.util.TreeMap;
  * @param queuePosition position in the compaction queue, -1 unless queued
  * @param jobId the job compacting it, or {@code null}
  * @param statsAtMillis when the lake's statistics below were read, -1 before the first pass
- * @param dataFilesPerBucket live data files per lake bucket
- * @param liveDataFiles live data files in all buckets
- * @param maxFilesPerBucket the most live data files any bucket has
+ * @param dataFilesPerBucket per lake bucket, the most live data files one partition holds in it (an
+ *     unpartitioned table has one partition)
+ * @param liveDataFiles live data files in all (partition, bucket)s
+ * @param maxFilesPerBucket the most live data files any (partition, bucket) has
  * @param deleteFiles live delete files (Iceberg)
  * @param liveDataBytes bytes of the live data files
  * @param snapshotsRetained lake snapshots the table keeps

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.LakeMaintenance;
 import dev.tributary.client.admin.PartitionDrop;
 import dev.tributary.client.admin.PartitionInfo;
 import dev.tributary.client.admin.TableAlteration;
@@ -330,6 +331,107 @@ class PartitionTieringITCase {
                 .findFirst()
                 .orElseThrow()
                 .partitionId();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"paimon", "iceberg"})
+    void t38_t32_partitionsAreCompactedPerPartitionAndBucketWhileTiered(String lakeFormat)
+            throws Exception {
+        this.format = lakeFormat;
+        String why = format + " (seed " + seed + ")";
+        start();
+        conn.admin().createDatabase("shop", true);
+        Map<String, String> compaction =
+                Map.of(
+                        "table.datalake.enabled", "true",
+                        "table.datalake.freshness", "300ms",
+                        "table.datalake.compaction.max-files", "2",
+                        "table.datalake.compaction.interval", "0s");
+        TableDescriptor.Builder ev =
+                TableDescriptor.builder(EVENT_SCHEMA)
+                        .partitionKeys("dt")
+                        .bucketCount(2)
+                        .bucketKeys("id");
+        TableDescriptor.Builder or =
+                TableDescriptor.builder(ORDER_SCHEMA).partitionKeys("dt").bucketCount(2);
+        compaction.forEach(ev::property);
+        compaction.forEach(or::property);
+        TableInfo events = conn.admin().createTable(EVENTS, ev.build(), false);
+        TableInfo orders = conn.admin().createTable(ORDERS, or.build(), false);
+
+        // rounds into three days of each table: every (partition, bucket) gains a file a round
+        LakeCheck lake = new LakeCheck(warehouse(), format, seed);
+        long nextId = 0;
+        Map<String, Integer> perDay = new HashMap<>();
+        for (int round = 0; round < 4; round++) {
+            int before = lake.tieringSnapshots(EVENTS).size();
+            try (AppendWriter ew = conn.appendWriter(EVENTS);
+                    UpsertWriter ow = conn.upsertWriter(ORDERS)) {
+                List<CompletableFuture<?>> acks = new ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    String dt = "2026-12-0" + (1 + i % 3);
+                    perDay.merge(dt, 1, Integer::sum);
+                    acks.add(ew.append(Row.of(nextId++, dt, "p" + i)));
+                    LocalDate day = LocalDate.of(2026, 12, 1 + i % 3);
+                    Row order = Row.of((long) random.nextInt(40), day, random.nextInt(100));
+                    acks.add(random.nextInt(6) == 0 ? ow.delete(order) : ow.upsert(order));
+                }
+                ew.flush();
+                ow.flush();
+                CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
+            }
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> lake.tieringSnapshots(EVENTS).size() > before);
+        }
+        awaitCaughtUp(events);
+        awaitCaughtUp(orders);
+
+        for (TableInfo t : List.of(events, orders)) {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(
+                            () -> {
+                                LakeMaintenance m =
+                                        conn.admin()
+                                                .tieringStatus(t.path())
+                                                .maintenance()
+                                                .orElseThrow();
+                                assertThat(m.compactions()).as("%s %s", why, t.path()).isPositive();
+                                assertThat(m.maxFilesPerBucket())
+                                        .as(
+                                                "%s %s: files of one (partition, bucket)",
+                                                why, t.path())
+                                        .isBetween(1, 2);
+                            });
+            LakeMaintenance m = conn.admin().tieringStatus(t.path()).maintenance().orElseThrow();
+            assertThat(m.dataFilesPerBucket()).as(why).containsOnlyKeys(0, 1);
+            assertThat(m.liveDataFiles())
+                    .as("%s %s: live files over every (partition, bucket)", why, t.path())
+                    .isGreaterThanOrEqualTo(3 * 2);
+            assertThat(conn.admin().tieringStatus(t.path()).failures()).as(why).isZero();
+        }
+
+        // compacted files stay in their partitions, and every offset is in the lake once
+        LakePartitions.Layout eventLayout =
+                LakePartitions.read(format, warehouse(), EVENTS, EVENT_SCHEMA, "dt");
+        assertThat(eventLayout.rows().keySet()).as(why).isEqualTo(perDay.keySet());
+        for (Map.Entry<String, List<PaimonLakeReader.LakeRow>> e : eventLayout.rows().entrySet()) {
+            assertThat(e.getValue())
+                    .as("%s: the lake partition dt=%s holds its rows only", why, e.getKey())
+                    .hasSize(perDay.get(e.getKey()))
+                    .allSatisfy(r -> assertThat(r.row().getString(1)).isEqualTo(e.getKey()));
+        }
+        LakePartitions.Layout orderLayout =
+                LakePartitions.read(format, warehouse(), ORDERS, ORDER_SCHEMA, "dt");
+        assertThat(orderLayout.rows()).as(why).hasSize(3);
+        for (Map.Entry<String, List<PaimonLakeReader.LakeRow>> e : orderLayout.rows().entrySet()) {
+            assertThat(e.getValue())
+                    .allSatisfy(
+                            r -> assertThat(r.row().getField(1).toString()).isEqualTo(e.getKey()));
+        }
+        verifyExactlyOnce(events);
+        verifyExactlyOnce(orders);
     }
 
     private List<String> partitionNames(TablePath path) {

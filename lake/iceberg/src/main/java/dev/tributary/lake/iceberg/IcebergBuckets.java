@@ -1,6 +1,7 @@
 package dev.tributary.lake.iceberg;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.lake.api.maintenance.LakeTableStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,14 +12,18 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.transforms.Transform;
+import org.apache.iceberg.types.Types;
 
 /**
- * Files of an Iceberg snapshot grouped by lake bucket: the value of the {@code bucket[N]} partition
- * field Tributary creates (T36), -1 for the partition of NULL keys, 0 for files of an unpartitioned
- * spec.
+ * Files of an Iceberg snapshot grouped by lake (partition, bucket): the bucket is the value of the
+ * {@code bucket[N]} partition field Tributary creates (T36), -1 for the partition of NULL keys, 0
+ * for files of a spec without one; the partition is the table's identity partition fields (T32),
+ * named {@code k1=v1/k2=v2} as Tributary names partitions.
  */
 final class IcebergBuckets {
     private IcebergBuckets() {}
@@ -28,8 +33,49 @@ final class IcebergBuckets {
         if (spec == null || spec.isUnpartitioned()) {
             return 0;
         }
-        Object v = file.partition().get(0, Object.class);
-        return v == null ? -1 : ((Number) v).intValue();
+        // the bucket field follows the identity fields of a partitioned table: find it by kind
+        List<PartitionField> fields = spec.fields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).transform().toString().startsWith("bucket[")) {
+                Object v = file.partition().get(i, Object.class);
+                return v == null ? -1 : ((Number) v).intValue();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The lake partition of a file: its identity partition values as {@code k1=v1/k2=v2}, {@link
+     * LakeTableStats#UNPARTITIONED} for a spec without identity fields.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static String partitionOf(ContentFile<?> file, Map<Integer, PartitionSpec> specs) {
+        PartitionSpec spec = specs.get(file.specId());
+        if (spec == null || spec.isUnpartitioned()) {
+            return LakeTableStats.UNPARTITIONED;
+        }
+        StringBuilder name = new StringBuilder();
+        List<PartitionField> fields = spec.fields();
+        List<Types.NestedField> types = spec.partitionType().fields();
+        for (int i = 0; i < fields.size(); i++) {
+            PartitionField f = fields.get(i);
+            if (!f.transform().isIdentity()) {
+                continue;
+            }
+            if (name.length() > 0) {
+                name.append('/');
+            }
+            Object v = file.partition().get(i, Object.class);
+            name.append(spec.schema().findColumnName(f.sourceId()))
+                    .append('=')
+                    .append(((Transform) f.transform()).toHumanString(types.get(i).type(), v));
+        }
+        return name.toString();
+    }
+
+    /** A file's lake (partition, bucket), as {@code partition + '#' + bucket}: a grouping key. */
+    static String partitionBucketOf(ContentFile<?> file, Map<Integer, PartitionSpec> specs) {
+        return partitionOf(file, specs) + "#" + bucketOf(file, specs);
     }
 
     /** The live data files of {@code snapshot}, with their data sequence numbers. */

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -36,14 +37,15 @@ import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * Compacts one bucket (one {@code bucket[N]} partition) of an Iceberg table as of the grant's base
- * snapshot: its small data files are read with their deletes applied (Iceberg's own delete filter)
- * and rewritten into files of the table's target size. In a PK table with delete files, every data
- * file of the bucket is rewritten, so readers stop merging equality and position deletes on every
- * scan; a delete file is dropped once no remaining data file is old enough for it to apply (an
- * equality delete applies to files of lower data sequence number, a position delete to files of
- * lower or equal one). The new files take the base snapshot's sequence number, so deletes tiering
- * commits after the base still apply to them.
+ * Compacts one bucket (one {@code bucket[N]} partition value) of an Iceberg table as of the grant's
+ * base snapshot, in each identity partition apart (T32) where it holds more than {@code max-files}
+ * files: its small data files are read with their deletes applied (Iceberg's own delete filter) and
+ * rewritten into files of the table's target size. In a PK table with delete files, every data file
+ * of the bucket is rewritten, so readers stop merging equality and position deletes on every scan;
+ * a delete file is dropped once no remaining data file is old enough for it to apply (an equality
+ * delete applies to files of lower data sequence number, a position delete to files of lower or
+ * equal one). The new files take the base snapshot's sequence number, so deletes tiering commits
+ * after the base still apply to them.
  */
 final class IcebergCompactor implements LakeCompactor {
     private static final int INTERRUPT_CHECK_ROWS = 1024;
@@ -80,31 +82,108 @@ final class IcebergCompactor implements LakeCompactor {
         }
         Map<Integer, PartitionSpec> specs = table.specs();
         PartitionSpec spec = table.spec();
-        List<FileScanTask> inBucket = new ArrayList<>();
+        // bucket b of each lake partition is its own unit: grouped, judged and rewritten apart, so
+        // a rewritten file only ever holds rows of one partition
+        Map<String, List<FileScanTask>> inBucket = new TreeMap<>();
         try (CloseableIterable<FileScanTask> planned =
                 table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
             for (FileScanTask t : planned) {
                 if (IcebergBuckets.bucketOf(t.file(), specs) == task.bucket()) {
-                    inBucket.add(t);
+                    inBucket.computeIfAbsent(
+                                    IcebergBuckets.partitionOf(t.file(), specs),
+                                    p -> new ArrayList<>())
+                            .add(t);
                 }
             }
         } catch (IOException e) {
             throw new StorageException("planning Iceberg files failed: " + e.getMessage(), e);
         }
-        List<DeleteFile> deletes = new ArrayList<>();
+        Map<String, List<DeleteFile>> deletes = new TreeMap<>();
         for (DeleteFile d : IcebergBuckets.liveDeleteFiles(table, base)) {
             if (IcebergBuckets.bucketOf(d, specs) == task.bucket()) {
-                deletes.add(d);
+                deletes.computeIfAbsent(
+                                IcebergBuckets.partitionOf(d, specs), p -> new ArrayList<>())
+                        .add(d);
             }
-        }
-        if (inBucket.size() + deletes.size() <= task.maxFiles()) {
-            return empty();
         }
         long target =
                 PropertyUtil.propertyAsLong(
                         table.properties(),
                         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
                         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, task.bucket(), (int) task.maintenanceId())
+                        .operationId(tag + "-" + UUID.randomUUID())
+                        .format(FileFormat.PARQUET)
+                        .build();
+        List<DataFile> replaced = new ArrayList<>();
+        List<DeleteFile> removable = new ArrayList<>();
+        List<DataFile> added = new ArrayList<>();
+        written = added;
+        int filesBefore = 0;
+        long bytesBefore = 0;
+        for (Map.Entry<String, List<FileScanTask>> p : inBucket.entrySet()) {
+            List<FileScanTask> partitionFiles = p.getValue();
+            List<DeleteFile> partitionDeletes = deletes.getOrDefault(p.getKey(), List.of());
+            Rewrite r = plan(partitionFiles, partitionDeletes, spec, target);
+            if (r == null) {
+                continue;
+            }
+            if (!r.rewrite.isEmpty()) {
+                added.addAll(write(r.rewrite, spec, target, files));
+            }
+            for (FileScanTask t : r.rewrite) {
+                replaced.add(t.file());
+                filesBefore++;
+                bytesBefore += t.file().fileSizeInBytes();
+            }
+            for (DeleteFile d : r.removable) {
+                removable.add(d);
+                filesBefore++;
+                bytesBefore += d.fileSizeInBytes();
+            }
+        }
+        if (replaced.isEmpty() && removable.isEmpty()) {
+            return empty();
+        }
+        long bytesAfter = 0;
+        List<String> paths = new ArrayList<>();
+        for (DataFile f : added) {
+            bytesAfter += f.fileSizeInBytes();
+            paths.add(f.location());
+        }
+        IcebergCompaction payload =
+                new IcebergCompaction(
+                        base.snapshotId(), base.sequenceNumber(), replaced, removable, added);
+        return new LakeCompactionResult(
+                IcebergLakeStoragePlugin.IDENTIFIER,
+                task.tablePath(),
+                task.tableId(),
+                task.maintenanceId(),
+                task.bucket(),
+                filesBefore,
+                bytesBefore,
+                added.size(),
+                bytesAfter,
+                paths,
+                payload.encode());
+    }
+
+    /** What one (partition, bucket) rewrites and which of its delete files go. */
+    private record Rewrite(List<FileScanTask> rewrite, List<DeleteFile> removable) {}
+
+    /**
+     * The rewrite of one (partition, bucket): null when it holds at most {@code max-files} files
+     * (data and delete) or there is nothing worth rewriting.
+     */
+    private Rewrite plan(
+            List<FileScanTask> inBucket,
+            List<DeleteFile> deletes,
+            PartitionSpec spec,
+            long target) {
+        if (inBucket.size() + deletes.size() <= task.maxFiles()) {
+            return null;
+        }
         boolean applyDeletes = !deletes.isEmpty();
         List<FileScanTask> rewrite = new ArrayList<>();
         for (FileScanTask t : inBucket) {
@@ -134,54 +213,17 @@ final class IcebergCompactor implements LakeCompactor {
             }
         }
         if (rewrite.size() < 2 && removable.isEmpty()) {
-            return empty();
+            return null;
         }
-        List<DataFile> added = rewrite.isEmpty() ? List.of() : write(rewrite, spec, target);
-        written = added;
-        List<DataFile> replaced = new ArrayList<>();
-        int filesBefore = 0;
-        long bytesBefore = 0;
-        for (FileScanTask t : rewrite) {
-            replaced.add(t.file());
-            filesBefore++;
-            bytesBefore += t.file().fileSizeInBytes();
-        }
-        for (DeleteFile d : removable) {
-            filesBefore++;
-            bytesBefore += d.fileSizeInBytes();
-        }
-        long bytesAfter = 0;
-        List<String> paths = new ArrayList<>();
-        for (DataFile f : added) {
-            bytesAfter += f.fileSizeInBytes();
-            paths.add(f.location());
-        }
-        IcebergCompaction payload =
-                new IcebergCompaction(
-                        base.snapshotId(), base.sequenceNumber(), replaced, removable, added);
-        return new LakeCompactionResult(
-                IcebergLakeStoragePlugin.IDENTIFIER,
-                task.tablePath(),
-                task.tableId(),
-                task.maintenanceId(),
-                task.bucket(),
-                filesBefore,
-                bytesBefore,
-                added.size(),
-                bytesAfter,
-                paths,
-                payload.encode());
+        return new Rewrite(rewrite, removable);
     }
 
     /** Reads {@code tasks} with their deletes applied and writes the rows into new files. */
-    private List<DataFile> write(List<FileScanTask> tasks, PartitionSpec spec, long target) {
+    private List<DataFile> write(
+            List<FileScanTask> tasks, PartitionSpec spec, long target, OutputFileFactory files) {
         Schema schema = table.schema();
+        // every task is of one (partition, bucket): the files' partition is the new files' one
         StructLike partition = tasks.get(0).file().partition();
-        OutputFileFactory files =
-                OutputFileFactory.builderFor(table, task.bucket(), (int) task.maintenanceId())
-                        .operationId(tag + "-" + UUID.randomUUID())
-                        .format(FileFormat.PARQUET)
-                        .build();
         RollingDataWriter<Record> writer =
                 new RollingDataWriter<>(
                         new GenericFileWriterFactory.Builder(table)

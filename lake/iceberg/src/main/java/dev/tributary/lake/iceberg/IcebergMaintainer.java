@@ -60,8 +60,11 @@ final class IcebergMaintainer implements LakeMaintainer {
         return stats(table(), new TreeMap<>());
     }
 
-    /** Statistics; fills {@code deletesPerBucket} with the live delete files per bucket. */
-    private static LakeTableStats stats(Table t, SortedMap<Integer, Integer> deletesPerBucket) {
+    /**
+     * Statistics; fills {@code deletesPerPartitionBucket} with the live delete files per {@link
+     * IcebergBuckets#partitionBucketOf (partition, bucket)}.
+     */
+    private static LakeTableStats stats(Table t, Map<String, Integer> deletesPerPartitionBucket) {
         Snapshot current = t.currentSnapshot();
         if (current == null) {
             return LakeTableStats.EMPTY;
@@ -73,35 +76,52 @@ final class IcebergMaintainer implements LakeMaintainer {
             oldest = Math.min(oldest, s.timestampMillis());
         }
         Map<Integer, PartitionSpec> specs = t.specs();
-        SortedMap<Integer, Integer> perBucket = new TreeMap<>();
+        // a partition's bucket b is its own set of files: counted, and compacted, on its own
+        SortedMap<String, SortedMap<Integer, Integer>> perPartition = new TreeMap<>();
         long bytes = 0;
         for (DataFile f : IcebergBuckets.liveDataFiles(t, current)) {
-            perBucket.merge(IcebergBuckets.bucketOf(f, specs), 1, Integer::sum);
+            perPartition
+                    .computeIfAbsent(IcebergBuckets.partitionOf(f, specs), p -> new TreeMap<>())
+                    .merge(IcebergBuckets.bucketOf(f, specs), 1, Integer::sum);
             bytes += f.fileSizeInBytes();
         }
         int deletes = 0;
         for (DeleteFile f : IcebergBuckets.liveDeleteFiles(t, current)) {
-            deletesPerBucket.merge(IcebergBuckets.bucketOf(f, specs), 1, Integer::sum);
+            deletesPerPartitionBucket.merge(
+                    IcebergBuckets.partitionBucketOf(f, specs), 1, Integer::sum);
             deletes++;
         }
-        return new LakeTableStats(
-                current.snapshotId(), snapshots, oldest, perBucket, deletes, bytes);
+        return LakeTableStats.of(
+                current.snapshotId(), snapshots, oldest, perPartition, deletes, bytes);
     }
 
     @Override
     public CompactionPlan planCompaction(CompactionPolicy policy) {
-        SortedMap<Integer, Integer> deletes = new TreeMap<>();
+        Map<String, Integer> deletes = new TreeMap<>();
         LakeTableStats stats = stats(table(), deletes);
-        Map<Integer, Integer> files = new TreeMap<>(deletes);
-        stats.dataFilesPerBucket().forEach((b, n) -> files.merge(b, n, Integer::sum));
-        List<Integer> buckets = new ArrayList<>();
+        // files (data + delete) per (partition, bucket); a bucket is planned when any one
+        // partition's files in it are over the limit, ranked by its worst partition
+        Map<String, Integer> files = new TreeMap<>(deletes);
+        stats.dataFilesPerPartition()
+                .forEach(
+                        (p, buckets) ->
+                                buckets.forEach(
+                                        (b, n) -> files.merge(p + "#" + b, n, Integer::sum)));
+        Map<Integer, Integer> worst = new TreeMap<>();
         files.forEach(
+                (pb, n) ->
+                        worst.merge(
+                                Integer.parseInt(pb.substring(pb.lastIndexOf('#') + 1)),
+                                n,
+                                Math::max));
+        List<Integer> buckets = new ArrayList<>();
+        worst.forEach(
                 (b, n) -> {
                     if (n > policy.maxFiles()) {
                         buckets.add(b);
                     }
                 });
-        buckets.sort(Comparator.comparing((Integer b) -> -files.get(b)).thenComparing(b -> b));
+        buckets.sort(Comparator.comparing((Integer b) -> -worst.get(b)).thenComparing(b -> b));
         return new CompactionPlan(
                 stats, buckets.subList(0, Math.min(buckets.size(), policy.maxBuckets())));
     }

@@ -7,17 +7,21 @@ import dev.tributary.lake.api.maintenance.LakeCompactionResult;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
+import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
@@ -115,13 +119,57 @@ final class PaimonCompactor implements LakeCompactor {
 
     private List<CommitMessage> compactBucket() throws Exception {
         boolean primaryKey = !table.primaryKeys().isEmpty();
+        List<BinaryRow> partitions = partitionsToCompact();
+        if (partitions.isEmpty()) {
+            return List.of();
+        }
         try (TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER)) {
             write.withCompactExecutor(executor);
             // PK: universal compaction picks runs so that at most max-files remain; append: merge
-            // every small file of the bucket (files at the target size stay as they are)
-            write.compact(BinaryRow.EMPTY_ROW, task.bucket(), !primaryKey);
+            // every small file of the bucket (files at the target size stay as they are). Each
+            // partition's bucket is compacted on its own and gets its own commit message.
+            for (BinaryRow partition : partitions) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException();
+                }
+                write.compact(partition, task.bucket(), !primaryKey);
+            }
             return write.prepareCommit(true, task.maintenanceId());
         }
+    }
+
+    /**
+     * The partitions whose bucket {@code task.bucket()} holds more than {@code max-files} live
+     * files; the empty partition of an unpartitioned table always (its plan already counted it).
+     */
+    private List<BinaryRow> partitionsToCompact() {
+        if (table.partitionKeys().isEmpty()) {
+            return List.of(BinaryRow.EMPTY_ROW);
+        }
+        Snapshot latest = table.snapshotManager().latestSnapshot();
+        if (latest == null) {
+            return List.of();
+        }
+        Map<BinaryRow, Integer> files = new HashMap<>();
+        for (ManifestEntry e :
+                table.store()
+                        .newScan()
+                        .withSnapshot(latest)
+                        .withBucket(task.bucket())
+                        .plan()
+                        .files()) {
+            if (e.bucket() == task.bucket()) {
+                files.merge(e.partition(), 1, Integer::sum);
+            }
+        }
+        List<BinaryRow> out = new ArrayList<>();
+        files.forEach(
+                (partition, n) -> {
+                    if (n > task.maxFiles()) {
+                        out.add(partition);
+                    }
+                });
+        return out;
     }
 
     private List<CommitMessage> compactUnaware() throws Exception {

@@ -17,6 +17,7 @@ import dev.tributary.lake.api.write.AttemptFileNames;
 import java.io.FileNotFoundException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.manifest.ManifestCommittable;
@@ -35,6 +37,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.utils.InternalRowPartitionComputer;
 import org.apache.paimon.utils.SnapshotManager;
 
 /**
@@ -78,14 +81,42 @@ final class PaimonMaintainer implements LakeMaintainer {
         } catch (FileNotFoundException expiredMeanwhile) {
             // an expiry raced us: the time is only for status
         }
-        SortedMap<Integer, Integer> perBucket = new TreeMap<>();
+        // a partition's bucket b is its own set of files: counted, and compacted, on its own
+        SortedMap<String, SortedMap<Integer, Integer>> perPartition = new TreeMap<>();
+        Map<BinaryRow, String> names = new HashMap<>();
         long bytes = 0;
         for (ManifestEntry e : liveFiles(t, latest)) {
-            perBucket.merge(e.bucket(), 1, Integer::sum);
+            String partition = names.computeIfAbsent(e.partition(), p -> partitionName(t, p));
+            perPartition
+                    .computeIfAbsent(partition, p -> new TreeMap<>())
+                    .merge(e.bucket(), 1, Integer::sum);
             bytes += e.file().fileSize();
         }
-        return new LakeTableStats(
-                latest.id(), (int) (latest.id() - earliest + 1), oldest, perBucket, 0, bytes);
+        return LakeTableStats.of(
+                latest.id(), (int) (latest.id() - earliest + 1), oldest, perPartition, 0, bytes);
+    }
+
+    /** {@code k1=v1/k2=v2} of a partition, {@link LakeTableStats#UNPARTITIONED} for none. */
+    static String partitionName(FileStoreTable t, BinaryRow partition) {
+        if (t.partitionKeys().isEmpty()) {
+            return LakeTableStats.UNPARTITIONED;
+        }
+        InternalRowPartitionComputer computer =
+                new InternalRowPartitionComputer(
+                        t.coreOptions().partitionDefaultName(),
+                        t.schema().logicalPartitionType(),
+                        t.partitionKeys().toArray(new String[0]),
+                        t.coreOptions().legacyPartitionName());
+        StringBuilder name = new StringBuilder();
+        computer.generatePartValues(partition)
+                .forEach(
+                        (k, v) -> {
+                            if (name.length() > 0) {
+                                name.append('/');
+                            }
+                            name.append(k).append('=').append(v);
+                        });
+        return name.toString();
     }
 
     static List<ManifestEntry> liveFiles(FileStoreTable t, Snapshot snapshot) {

@@ -5,17 +5,19 @@ import dev.tributary.common.types.TableDescriptor;
 import java.util.Objects;
 
 /**
- * One bucket to compact, as the coordinator granted it. The ids are copied into the {@link
- * LakeCompactionResult} and into the names of the files the compactor writes ({@link
- * dev.tributary.lake.api.write.AttemptFileNames#maintenanceTag}), so a grant that never commits
- * leaves files the next orphan cleanup recognises (T23).
+ * One lake bucket to compact, as the coordinator granted it. In a partitioned table the compactor
+ * compacts bucket {@code bucket} of every partition whose bucket holds more than {@code maxFiles}
+ * live files, each (partition, bucket) on its own: no written file mixes rows of two partitions.
+ * The ids are copied into the {@link LakeCompactionResult} and into the names of the files the
+ * compactor writes ({@link dev.tributary.lake.api.write.AttemptFileNames#maintenanceTag}), so a
+ * grant that never commits leaves files the next orphan cleanup recognises (T23).
  *
  * @param tablePath the Tributary table (= lake database.table)
  * @param tableId the Tributary table id
  * @param table the Tributary descriptor
  * @param maintenanceId the grant's id; grows per coordinator, across restarts
- * @param bucket the lake bucket ({@link LakeTableStats#dataFilesPerBucket()}); -1 is Iceberg's
- *     partition of NULL keys
+ * @param bucket the lake bucket number ({@link LakeTableStats#dataFilesPerBucket()}); -1 is
+ *     Iceberg's partition of NULL keys
  * @param maxFiles the table's {@code table.datalake.compaction.max-files}
  * @param baseSnapshotId the snapshot the plan was made from, -1 for the latest: a format that
  *     rewrites a fixed view of the bucket (Iceberg) reads this one, so every bucket of a grant

@@ -19,8 +19,10 @@ public interface LakeMaintainer extends AutoCloseable {
     LakeTableStats stats();
 
     /**
-     * The buckets that hold more than {@link CompactionPolicy#maxFiles()} live files, most first,
-     * at most {@link CompactionPolicy#maxBuckets()} of them.
+     * The buckets that hold more than {@link CompactionPolicy#maxFiles()} live files in at least
+     * one partition (files are counted per (partition, bucket), never summed over partitions), the
+     * one with the most files in one partition first, at most {@link CompactionPolicy#maxBuckets()}
+     * of them.
      */
     CompactionPlan planCompaction(CompactionPolicy policy);
 

@@ -2,6 +2,9 @@ package dev.tributary.lake.api.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.BucketFunctionType;
@@ -115,15 +118,58 @@ public abstract class LakeMaintenanceContractTest {
                 .build();
     }
 
+    /** A log table partitioned by {@code dt} (STRING), bucketed by {@code id}. */
+    protected TableDescriptor partitionedLogTable(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("name", DataTypes.STRING())
+                                .column("dt", DataTypes.STRING())
+                                .build())
+                .partitionKeys("dt")
+                .bucketCount(buckets)
+                .bucketKeys("id")
+                .property(
+                        BucketFunctionType.OPTION.key(),
+                        BucketFunctionType.forLakeFormat(format()).value())
+                .build();
+    }
+
+    /** A PK table (id, dt) partitioned by {@code dt} (STRING), bucketed by {@code id}. */
+    protected TableDescriptor partitionedPkTable(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.INT())
+                                .column("name", DataTypes.STRING())
+                                .column("score", DataTypes.BIGINT())
+                                .column("dt", DataTypes.STRING())
+                                .primaryKey("id", "dt")
+                                .build())
+                .partitionKeys("dt")
+                .bucketCount(buckets)
+                .property(
+                        BucketFunctionType.OPTION.key(),
+                        BucketFunctionType.forLakeFormat(format()).value())
+                .build();
+    }
+
     /** A table being tiered: its rounds, its offsets and what the lake must hold. */
     protected final class Tiered {
         final TablePath path;
         final TableDescriptor table;
         final BucketFunction buckets;
         final Map<Integer, Long> offsets = new TreeMap<>();
+
+        /** Offsets per (partition, bucket); the partition ids of {@link #partitionIds}. */
+        final TreeMap<PartitionBucket, Long> partitionOffsets = new TreeMap<>();
+
+        final Map<String, Long> partitionIds = new TreeMap<>();
         final Map<Object, Map<String, Object>> expected = new HashMap<>();
         List<LakeWriteResult> lastResults = List.of();
         long round;
+
+        /** The {@code dt} values {@link #inserts} and {@link #updatesAndDeletes} write to. */
+        List<String> days = List.of();
 
         Tiered(String name, TableDescriptor table) {
             this.path = TablePath.of("db", name);
@@ -133,31 +179,74 @@ public abstract class LakeMaintenanceContractTest {
             storage.catalog().createTable(path, table);
         }
 
-        /** One round: one split per store bucket = lake bucket; returns the lake commit. */
+        /** A partitioned table's rounds write these days (each key once per day). */
+        Tiered days(String... days) {
+            this.days = List.of(days);
+            return this;
+        }
+
+        private String partitionOf(Row r) {
+            if (!table.isPartitioned()) {
+                return null;
+            }
+            return "dt=" + r.getField(table.schema().columnNames().indexOf("dt"));
+        }
+
+        /**
+         * One round: one split per (partition, store bucket) = lake (partition, bucket); returns
+         * the lake commit.
+         */
         LakeCommitResult round(List<Row> rows, List<ChangeType> types) {
             round++;
-            Map<Integer, List<Object[]>> splits = new TreeMap<>();
+            Map<PartitionBucket, List<Object[]>> splits = new TreeMap<>();
             for (int i = 0; i < rows.size(); i++) {
                 Row r = rows.get(i);
                 int b = buckets == null ? i % table.bucketCount() : buckets.bucketOf(r);
-                long offset = offsets.merge(b, 1L, Long::sum) - 1;
-                splits.computeIfAbsent(b, x -> new ArrayList<>())
+                String partition = partitionOf(r);
+                long partitionId =
+                        partition == null
+                                ? TableBucket.NO_PARTITION
+                                : partitionIds.computeIfAbsent(
+                                        partition, x -> 100L + partitionIds.size());
+                PartitionBucket pb = new PartitionBucket(partitionId, b);
+                long offset = partitionOffsets.merge(pb, 1L, Long::sum) - 1;
+                if (partition == null) {
+                    offsets.put(b, offset + 1);
+                }
+                splits.computeIfAbsent(pb, x -> new ArrayList<>())
                         .add(new Object[] {r, types.get(i), offset});
                 Map<String, Object> named = new HashMap<>();
                 for (int c = 0; c < r.arity(); c++) {
                     named.put(table.schema().columns().get(c).name(), r.getField(c));
                 }
-                Object key = table.hasPrimaryKey() ? r.getField(0) : b + ":" + offset;
+                Object key =
+                        table.hasPrimaryKey()
+                                ? key((Integer) r.getField(0), partition)
+                                : partition + ":" + b + ":" + offset;
                 switch (types.get(i)) {
                     case UPDATE_BEFORE, DELETE -> expected.remove(key);
                     default -> expected.put(key, named);
                 }
             }
+            Map<Long, String> names = new TreeMap<>();
+            partitionIds.forEach((n, id) -> names.put(id, n));
             List<LakeWriteResult> results = new ArrayList<>();
             splits.forEach(
-                    (b, recs) -> {
+                    (pb, recs) -> {
+                        int b = pb.bucket();
                         LakeWriterContext ctx =
-                                new LakeWriterContext(path, TABLE_ID, table, b, round, round);
+                                table.isPartitioned()
+                                        ? new LakeWriterContext(
+                                                path,
+                                                TABLE_ID,
+                                                table,
+                                                b,
+                                                round,
+                                                round,
+                                                pb.partitionId(),
+                                                PartitionSpec.parse(names.get(pb.partitionId())))
+                                        : new LakeWriterContext(
+                                                path, TABLE_ID, table, b, round, round);
                         try (LakeWriter w = storage.createWriter(ctx)) {
                             for (Object[] rec : recs) {
                                 long offset = (Long) rec[2];
@@ -172,23 +261,54 @@ public abstract class LakeMaintenanceContractTest {
             try (LakeCommitter c = storage.createCommitter(path)) {
                 return c.commit(
                         results,
-                        TieringSnapshotProperties.of(
-                                TABLE_ID, round, round, new TreeMap<>(offsets)));
+                        table.isPartitioned()
+                                ? TieringSnapshotProperties.of(
+                                        TABLE_ID,
+                                        round,
+                                        round,
+                                        new TreeMap<>(partitionOffsets),
+                                        names,
+                                        -1)
+                                : TieringSnapshotProperties.of(
+                                        TABLE_ID, round, round, new TreeMap<>(offsets)));
             }
+        }
+
+        private Object key(int k, String partition) {
+            return partition == null ? (Object) k : k + "@" + partition;
+        }
+
+        private List<String> daysOrNone() {
+            List<String> out = new ArrayList<>(days);
+            if (out.isEmpty()) {
+                out.add(null);
+            }
+            return out;
         }
 
         LakeCommitResult inserts(int from, int to) {
             List<Row> rows = new ArrayList<>();
             List<ChangeType> types = new ArrayList<>();
             for (int k = from; k < to; k++) {
-                rows.add(row(k, "v" + round + "-" + k));
-                types.add(table.hasPrimaryKey() ? ChangeType.INSERT : ChangeType.APPEND_ONLY);
+                for (String day : daysOrNone()) {
+                    rows.add(row(k, "v" + round + "-" + k, day));
+                    types.add(table.hasPrimaryKey() ? ChangeType.INSERT : ChangeType.APPEND_ONLY);
+                }
             }
             return round(rows, types);
         }
 
         Row row(int k, String name) {
-            return table.hasPrimaryKey() ? Row.of(k, name, (long) k) : Row.of((long) k, name);
+            return row(k, name, null);
+        }
+
+        private Row row(int k, String name, String day) {
+            if (day == null) {
+                return table.hasPrimaryKey() ? Row.of(k, name, (long) k) : Row.of((long) k, name);
+            }
+            return table.hasPrimaryKey()
+                    ? Row.of(k, name, (long) k, day)
+                    : Row.of((long) k, name, day);
         }
 
         /** Updates every key in [from, to) whose k % 3 == 0 and deletes those with k % 5 == 0. */
@@ -196,22 +316,38 @@ public abstract class LakeMaintenanceContractTest {
             List<Row> rows = new ArrayList<>();
             List<ChangeType> types = new ArrayList<>();
             for (int k = from; k < to; k++) {
-                Map<String, Object> old = expected.get(k);
-                if (old == null) {
-                    continue;
-                }
-                Row before = Row.of(k, old.get("name"), old.get("score"));
-                if (k % 5 == 0) {
-                    rows.add(before);
-                    types.add(ChangeType.DELETE);
-                } else if (k % 3 == 0) {
-                    rows.add(before);
-                    types.add(ChangeType.UPDATE_BEFORE);
-                    rows.add(Row.of(k, "u" + round + "-" + k, -(long) k));
-                    types.add(ChangeType.UPDATE_AFTER);
+                for (String day : daysOrNone()) {
+                    Map<String, Object> old =
+                            expected.get(key(k, day == null ? null : "dt=" + day));
+                    if (old == null) {
+                        continue;
+                    }
+                    Row before =
+                            day == null
+                                    ? Row.of(k, old.get("name"), old.get("score"))
+                                    : Row.of(k, old.get("name"), old.get("score"), day);
+                    if (k % 5 == 0) {
+                        rows.add(before);
+                        types.add(ChangeType.DELETE);
+                    } else if (k % 3 == 0) {
+                        rows.add(before);
+                        types.add(ChangeType.UPDATE_BEFORE);
+                        String name = "u" + round + "-" + k;
+                        rows.add(
+                                day == null
+                                        ? Row.of(k, name, -(long) k)
+                                        : Row.of(k, name, -(long) k, day));
+                        types.add(ChangeType.UPDATE_AFTER);
+                    }
                 }
             }
             return round(rows, types);
+        }
+
+        /** Drops a lake partition (T33) and the rows the lake must no longer hold. */
+        void dropPartition(String day) {
+            storage.catalog().dropPartition(path, table, PartitionSpec.parse("dt=" + day));
+            expected.values().removeIf(r -> day.equals(r.get("dt")));
         }
 
         /** The user columns of every live row, by the format's own reader. */
@@ -487,6 +623,235 @@ public abstract class LakeMaintenanceContractTest {
                     .containsExactlyInAnyOrderElementsOf(left);
         }
         assertThat(t.unreferencedFiles()).isEmpty();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    // ---------------------------------------------------------------- T38 per (partition, bucket)
+
+    private static final List<String> DAYS = List.of("2026-12-01", "2026-12-02", "2026-12-03");
+
+    /** The partition names of {@code days}, as the stats name them. */
+    private static List<String> partitionNames(List<String> days) {
+        return days.stream().map(d -> "dt=" + d).toList();
+    }
+
+    @Test
+    void t38_t32_aPartitionedLogTableIsCompactedPerPartitionAndBucket() throws Exception {
+        Tiered t = new Tiered("visits", partitionedLogTable(3)).days(DAYS.toArray(String[]::new));
+        for (int r = 0; r < 5; r++) {
+            t.inserts(r * 30, r * 30 + 30);
+        }
+        // two more rounds in the first day only: its buckets have 7 files, the others' 5
+        t.days(DAYS.get(0));
+        t.inserts(150, 180);
+        t.inserts(180, 210);
+        t.days(DAYS.toArray(String[]::new));
+        LakeTableStats before = t.stats();
+        assertThat(before.dataFilesPerPartition().keySet())
+                .as("files counted per lake partition")
+                .containsExactlyElementsOf(partitionNames(DAYS));
+        for (String p : partitionNames(DAYS)) {
+            assertThat(before.dataFilesPerPartition().get(p).keySet())
+                    .as("partition %s has all three buckets", p)
+                    .containsExactly(0, 1, 2);
+        }
+        assertThat(before.dataFilesPerPartition().get("dt=" + DAYS.get(0)).values())
+                .containsOnly(7);
+        assertThat(before.dataFilesPerPartition().get("dt=" + DAYS.get(1)).values())
+                .containsOnly(5);
+        assertThat(before.dataFiles()).isEqualTo(3 * 3 * 5 + 3 * 2);
+        assertThat(before.maxDataFilesPerBucket())
+                .as("the most files ONE (partition, bucket) holds, not a sum over partitions")
+                .isEqualTo(7);
+        assertThat(t.plan(7).isEmpty())
+                .as(
+                        "no (partition, bucket) is over 7 files, though a bucket has 17 over partitions")
+                .isTrue();
+
+        CompactionPlan plan = t.plan(5);
+        assertThat(plan.buckets()).containsExactlyInAnyOrder(0, 1, 2);
+        long id = maintenanceId();
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 5, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        assertThat(c.filesRemoved())
+                .as("only the first day's buckets were over the limit")
+                .isEqualTo(3 * 7);
+        LakeTableStats after = t.stats();
+        assertThat(after.dataFilesPerPartition().keySet())
+                .as("the table keeps its partitions")
+                .containsExactlyElementsOf(partitionNames(DAYS));
+        assertThat(after.dataFilesPerPartition().get("dt=" + DAYS.get(0)).values())
+                .as("compacted in its own partition")
+                .containsOnly(1);
+        assertThat(after.dataFilesPerPartition().get("dt=" + DAYS.get(1)))
+                .isEqualTo(before.dataFilesPerPartition().get("dt=" + DAYS.get(1)));
+        assertThat(after.dataFilesPerPartition().get("dt=" + DAYS.get(2)))
+                .isEqualTo(before.dataFilesPerPartition().get("dt=" + DAYS.get(2)));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // every partition over the limit: each compacted apart, none mixed with another
+        t.inserts(210, 240);
+        t.inserts(240, 270);
+        id = maintenanceId();
+        c = t.commitCompaction(id, t.compact(t.plan(2), 2, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        after = t.stats();
+        for (String p : partitionNames(DAYS)) {
+            assertThat(after.dataFilesPerPartition().get(p))
+                    .as("partition %s keeps each of its buckets, compacted", p)
+                    .containsOnlyKeys(0, 1, 2)
+                    .allSatisfy((b, n) -> assertThat(n).isBetween(1, 2));
+        }
+        assertThat(t.plan(2).isEmpty()).isTrue();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // the lake still partitions by dt: dropping one partition takes exactly its rows
+        t.dropPartition(DAYS.get(1));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        assertThat(t.stats().dataFilesPerPartition().keySet())
+                .containsExactly("dt=" + DAYS.get(0), "dt=" + DAYS.get(2));
+        t.inserts(270, 300);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_t32_aPartitionedPkTableIsCompactedPerPartitionAndBucketWithItsChanges()
+            throws Exception {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        Tiered t = new Tiered("accounts", partitionedPkTable(2)).days(DAYS.toArray(String[]::new));
+        t.inserts(0, 120);
+        for (int r = 0; r < 5; r++) {
+            t.updatesAndDeletes(random.nextInt(60), 120);
+            // the same ids in one day only: a key is (id, dt), the other days' rows stay
+            t.days(DAYS.get(r % DAYS.size()));
+            t.updatesAndDeletes(0, 120);
+            t.inserts(120 + r * 10, 130 + r * 10);
+            t.days(DAYS.toArray(String[]::new));
+        }
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        LakeTableStats before = t.stats();
+        assertThat(before.dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS));
+        assertThat(before.maxDataFilesPerBucket() + before.deleteFiles())
+                .as("seed %s", seed)
+                .isGreaterThan(3);
+
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(3);
+        assertThat(plan.buckets()).isNotEmpty();
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 3, id));
+        assertThat(c.outcome())
+                .as("seed %s: %s", seed, c.conflict())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        LakeTableStats after = t.stats();
+        assertThat(after.maxDataFilesPerBucket()).as("seed %s", seed).isLessThanOrEqualTo(3);
+        assertThat(after.deleteFiles()).as("deletes are applied").isZero();
+        assertThat(after.dataFilesPerPartition().keySet())
+                .as("the table keeps its partitions")
+                .containsExactlyElementsOf(partitionNames(DAYS));
+        for (String p : partitionNames(DAYS)) {
+            assertThat(after.dataFilesPerPartition().get(p).keySet())
+                    .as("partition %s keeps its buckets", p)
+                    .isEqualTo(before.dataFilesPerPartition().get(p).keySet());
+        }
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // tiering goes on over the compacted files, in every partition
+        LakeSnapshot beforeRounds = t.latestTieringSnapshot().orElseThrow();
+        t.updatesAndDeletes(0, 200);
+        t.inserts(200, 220);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        LakeSnapshot tiering = t.latestTieringSnapshot().orElseThrow();
+        assertThat(tiering.snapshotId()).isNotEqualTo(beforeRounds.snapshotId());
+        assertThat(tiering.properties().partitionNames().values())
+                .containsExactlyInAnyOrderElementsOf(partitionNames(DAYS));
+
+        // a second compaction, then expiry: the newest tiering snapshot stays (T39)
+        id = maintenanceId();
+        c = t.commitCompaction(id, t.compact(t.plan(1), 1, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        ExpiryResult r;
+        try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+            r = m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, Duration.ZERO));
+        }
+        assertThat(r.snapshotsRetained()).as("the compaction and the round under it").isEqualTo(2);
+        assertThat(t.latestTieringSnapshot()).contains(tiering);
+        assertThat(t.unreferencedFiles()).isEmpty();
+        t.assertLakeHoldsExactlyTheExpectedRows();
+
+        // the lake still partitions by dt: dropping one partition takes exactly its rows
+        t.dropPartition(DAYS.get(0));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        t.updatesAndDeletes(0, 220);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_t32_roundsCommittedWhileAPartitionedCompactionRanWinAndStayExact() throws Exception {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        Tiered t = new Tiered("carts", partitionedPkTable(2)).days(DAYS.toArray(String[]::new));
+        t.inserts(0, 90);
+        for (int r = 0; r < 4; r++) {
+            t.updatesAndDeletes(random.nextInt(45), 90);
+        }
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(2);
+        assertThat(plan.buckets()).as("seed %s", seed).isNotEmpty();
+        List<LakeCompactionResult> results = t.compact(plan, 2, id);
+        // tiering commits rounds into every partition before the compaction commits
+        t.updatesAndDeletes(0, 90);
+        t.inserts(90, 110);
+        t.days(DAYS.get(1));
+        t.updatesAndDeletes(0, 110);
+        t.days(DAYS.toArray(String[]::new));
+        MaintenanceCommitResult c = t.commitCompaction(id, results);
+        assertThat(c.outcome())
+                .as("seed %s: %s", seed, c.conflict())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        assertThat(t.latestTieringSnapshot().orElseThrow().properties().roundId())
+                .isEqualTo(t.round);
+        assertThat(t.stats().dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS));
+        t.updatesAndDeletes(0, 110);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_t32_aPartitionedLogTableWithoutBucketKeyIsCompactedPerPartition() throws Exception {
+        TableDescriptor unkeyed =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("name", DataTypes.STRING())
+                                        .column("dt", DataTypes.STRING())
+                                        .build())
+                        .partitionKeys("dt")
+                        .bucketCount(2)
+                        .build();
+        Tiered t = new Tiered("raw_days", unkeyed).days(DAYS.get(0), DAYS.get(1));
+        for (int r = 0; r < 5; r++) {
+            t.inserts(r * 20, r * 20 + 20);
+        }
+        LakeTableStats before = t.stats();
+        assertThat(before.dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS.subList(0, 2)));
+        assertThat(before.dataFilesPerBucket().keySet())
+                .as("no lake buckets: one group of files per partition")
+                .containsExactly(0);
+        long id = maintenanceId();
+        CompactionPlan plan = t.plan(3);
+        assertThat(plan.buckets()).containsExactly(0);
+        MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 3, id));
+        assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        LakeTableStats after = t.stats();
+        assertThat(after.maxDataFilesPerBucket()).isLessThanOrEqualTo(3);
+        assertThat(after.dataFilesPerPartition().keySet())
+                .containsExactlyElementsOf(partitionNames(DAYS.subList(0, 2)));
+        t.assertLakeHoldsExactlyTheExpectedRows();
+        t.dropPartition(DAYS.get(0));
         t.assertLakeHoldsExactlyTheExpectedRows();
     }
 
