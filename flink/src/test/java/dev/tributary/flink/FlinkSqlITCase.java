@@ -11,6 +11,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.server.TributaryServer;
+import dev.tributary.tiering.server.EmbeddedTieringExtension;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +57,9 @@ class FlinkSqlITCase {
         // retention deletes tiered log segments quickly: a SELECT then needs the lake
         conf.setString("log.segment.size", "4kb");
         conf.setString("server.maintenance.interval", "200ms");
-        server = TributaryServer.start(conf, Clock.system(), List.of(new TestTieringExtension()));
+        server =
+                TributaryServer.start(
+                        conf, Clock.system(), List.of(new EmbeddedTieringExtension()));
         conn = Connection.open(server.rpcTarget());
     }
 

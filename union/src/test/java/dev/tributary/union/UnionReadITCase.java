@@ -24,6 +24,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.read.LakePredicate;
 import dev.tributary.server.TributaryServer;
+import dev.tributary.tiering.server.EmbeddedTieringExtension;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +92,9 @@ class UnionReadITCase {
         conf.setString("tiering.embedded.parallelism", "2");
         conf.setString("tiering.split.shuffle-seed", Long.toString(seed));
         extra.forEach(conf::setString);
-        server = TributaryServer.start(conf, Clock.system(), List.of(new TestTieringExtension()));
+        server =
+                TributaryServer.start(
+                        conf, Clock.system(), List.of(new EmbeddedTieringExtension()));
         conn = Connection.open(server.rpcTarget());
         lake = LakeAccess.open(conn.admin(), Map.of()).orElseThrow();
         conn.admin().createDatabase("db", true);
