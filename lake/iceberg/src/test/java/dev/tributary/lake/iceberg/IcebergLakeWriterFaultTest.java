@@ -16,6 +16,11 @@ import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.maintenance.CompactionPlan;
+import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.LakeCompactor;
+import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
@@ -81,7 +86,11 @@ class IcebergLakeWriterFaultTest {
     }
 
     private LakeWriter writer(TablePath path, TableDescriptor d, long attempt) {
-        return storage.createWriter(new LakeWriterContext(path, 7, d, 0, attempt, 1));
+        return writer(path, d, attempt, 1);
+    }
+
+    private LakeWriter writer(TablePath path, TableDescriptor d, long epoch, long round) {
+        return storage.createWriter(new LakeWriterContext(path, 7, d, 0, epoch, round));
     }
 
     /**
@@ -249,5 +258,42 @@ class IcebergLakeWriterFaultTest {
                     .isNull();
         }
         assertThat(read).isEqualTo(expected(primaryKey));
+    }
+
+    @ParameterizedTest(name = "fault: {0}")
+    @CsvSource({"AFTER_MAGIC", "CLOSE", "CREATE"})
+    void t22_aFailedCompactionDeletesWhatItWroteAndThrowsAStorageError(Fault fault)
+            throws Exception {
+        TablePath path = TablePath.of("db", "compact_" + fault);
+        TableDescriptor d = table(false);
+        storage.catalog().createTable(path, d);
+        for (long round = 1; round <= 3; round++) {
+            LakeWriteResult r;
+            try (LakeWriter w = writer(path, d, 1, round)) {
+                writeRows(w, false);
+                r = w.complete();
+            }
+            try (LakeCommitter c = storage.createCommitter(path)) {
+                c.commit(List.of(r), TieringSnapshotProperties.of(7, 1, round, Map.of(0, 100L)));
+            }
+        }
+        List<Path> before = dataFiles(path);
+        CompactionPlan plan;
+        try (LakeMaintainer m = storage.createMaintainer(path)) {
+            plan = m.planCompaction(new CompactionPolicy(2, 1024));
+        }
+        assertThat(plan.buckets()).containsExactly(0);
+        CompactionTask task = new CompactionTask(path, 7, d, 1, 0, 2, plan.stats().snapshotId());
+
+        FaultyFileIO.fail("/" + path.table() + "/data/", fault, 0);
+        LakeCompactor c = storage.createCompactor(task);
+        assertThatThrownBy(c::compact).isInstanceOf(StorageException.class);
+        assertThat(FaultyFileIO.faults()).as("the fault fired").isPositive();
+        assertThatCode(c::abort).doesNotThrowAnyException();
+        assertThatCode(c::close).doesNotThrowAnyException();
+        FaultyFileIO.heal();
+        assertThat(dataFiles(path))
+                .as("nothing of the failed compaction is left")
+                .containsExactlyInAnyOrderElementsOf(before);
     }
 }
