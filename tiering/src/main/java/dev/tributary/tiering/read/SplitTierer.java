@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>No method throws (T22): a failure of the server or of any lake I/O (open, write, flush, abort,
  * close) ends the split with a failed result, which fails only its table's round. What an abort
  * could not delete carries its attempt's name and is deleted by the table's next commit (T23), so
- * clean-up failures are logged, never thrown into the task that runs every table.
+ * clean-up failures are logged, never thrown into the task that runs every table. "Any" includes
+ * Errors: lake libraries throw them for I/O failures (Hadoop's local file system throws {@code
+ * FSError} when a write hits a full disk). Only a {@link VirtualMachineError} is let through.
  */
 public final class SplitTierer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SplitTierer.class);
@@ -89,7 +91,7 @@ public final class SplitTierer implements AutoCloseable {
                 write();
             }
             return false;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             fail(e);
             return true;
         }
@@ -105,7 +107,7 @@ public final class SplitTierer implements AutoCloseable {
         if (result == null && !split.isSnapshot()) {
             try {
                 finish(nextOffset);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 fail(e);
             }
         }
@@ -117,7 +119,8 @@ public final class SplitTierer implements AutoCloseable {
         if (writer != null) {
             try {
                 writer.abort();
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
+                rethrowIfFatal(e);
                 LOG.warn(
                         "could not delete the files of aborted split {}; the table's next commit"
                                 + " deletes them",
@@ -225,12 +228,14 @@ public final class SplitTierer implements AutoCloseable {
                         null);
     }
 
-    private void fail(RuntimeException e) {
+    private void fail(Throwable e) {
+        rethrowIfFatal(e);
         try {
             if (writer != null) {
                 writer.abort();
             }
-        } catch (RuntimeException suppressed) {
+        } catch (Throwable suppressed) {
+            rethrowIfFatal(suppressed);
             e.addSuppressed(suppressed);
         }
         closeResources();
@@ -267,8 +272,16 @@ public final class SplitTierer implements AutoCloseable {
         }
         try {
             resource.close();
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            rethrowIfFatal(e);
             LOG.warn("closing {} of split {} failed", what, split, e);
+        }
+    }
+
+    /** The JVM cannot go on after these; anything else a lake library throws fails the split. */
+    private static void rethrowIfFatal(Throwable t) {
+        if (t instanceof VirtualMachineError e) {
+            throw e;
         }
     }
 }

@@ -32,6 +32,7 @@ class SplitTiererTest {
     private long pkId;
     private int failWriteAt = -1;
     private boolean failingFileSystem;
+    private boolean failWithErrors;
 
     @BeforeEach
     void setUp() {
@@ -67,6 +68,7 @@ class SplitTiererTest {
                     w.failComplete = failingFileSystem;
                     w.failAbort = failingFileSystem;
                     w.failClose = failingFileSystem;
+                    w.failWithErrors = failWithErrors;
                     writers.add(w);
                     return w;
                 },
@@ -208,5 +210,57 @@ class SplitTiererTest {
         t.step(5);
         assertThat(t.forceFinish()).isTrue();
         assertThat(t.result().failed()).isTrue();
+    }
+
+    @Test
+    void t22_aLakeLibraryErrorInWriteCompleteAbortAndCloseFailsOnlyTheSplit() {
+        // Hadoop's local file system throws FSError, an Error, when a write hits a full disk
+        failingFileSystem = true;
+        failWithErrors = true;
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        assertThat(t.step(100)).isTrue();
+        assertThat(t.result().failed()).isTrue();
+        assertThat(t.result().error()).contains("injected flush failure");
+        assertThat(writers.get(0).aborted && writers.get(0).closed).isTrue();
+        t.close();
+
+        failingFileSystem = false;
+        failWriteAt = 2;
+        SplitTierer w = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        assertThat(w.step(10)).isTrue();
+        assertThat(w.result().error()).contains("injected write failure");
+        assertThat(writers.get(1).aborted && writers.get(1).closed).isTrue();
+    }
+
+    @Test
+    void t22_aLakeLibraryErrorInAbortOrForceFinishDoesNotEscape() {
+        failingFileSystem = true;
+        failWithErrors = true;
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        t.step(5);
+        t.abort();
+        assertThat(writers.get(0).aborted && writers.get(0).closed).isTrue();
+        t.close();
+
+        SplitTierer f = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
+        f.step(5);
+        assertThat(f.forceFinish()).isTrue();
+        assertThat(f.result().failed()).isTrue();
+        assertThat(writers.get(1).aborted && writers.get(1).closed).isTrue();
+    }
+
+    @Test
+    void aVirtualMachineErrorIsNotSwallowed() {
+        SplitTierer t =
+                new SplitTierer(
+                        TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20),
+                        store,
+                        ctx -> {
+                            throw new OutOfMemoryError("injected");
+                        },
+                        s -> store.describeTable(s.tablePath(), s.tableId()),
+                        clock);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.step(5))
+                .isInstanceOf(OutOfMemoryError.class);
     }
 }

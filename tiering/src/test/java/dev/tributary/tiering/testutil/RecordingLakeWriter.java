@@ -26,6 +26,12 @@ public final class RecordingLakeWriter implements LakeWriter {
     public boolean failAbort;
     public boolean failClose;
 
+    /**
+     * Injected failures are Errors instead of StorageExceptions, as Hadoop's local file system
+     * throws {@code FSError} when a write fails on a full disk.
+     */
+    public boolean failWithErrors;
+
     public RecordingLakeWriter(LakeWriterContext context, int failAt) {
         this.context = context;
         this.failAt = failAt;
@@ -34,7 +40,7 @@ public final class RecordingLakeWriter implements LakeWriter {
     @Override
     public void write(Row row, ChangeType changeType, int bucket, long offset, long ts) {
         if (written.size() == failAt) {
-            throw new StorageException("injected write failure");
+            throw failure("injected write failure");
         }
         written.add(new Written(row, changeType, bucket, offset, ts));
     }
@@ -42,7 +48,7 @@ public final class RecordingLakeWriter implements LakeWriter {
     @Override
     public LakeWriteResult complete() {
         if (failComplete) {
-            throw new StorageException("injected flush failure");
+            throw failure("injected flush failure");
         }
         completed = true;
         long max = written.stream().mapToLong(Written::timestamp).max().orElse(0);
@@ -65,7 +71,7 @@ public final class RecordingLakeWriter implements LakeWriter {
     public void abort() {
         aborted = true;
         if (failAbort) {
-            throw new StorageException("injected failure deleting aborted files");
+            throw failure("injected failure deleting aborted files");
         }
     }
 
@@ -73,7 +79,21 @@ public final class RecordingLakeWriter implements LakeWriter {
     public void close() {
         closed = true;
         if (failClose) {
-            throw new StorageException("injected failure closing the writer");
+            throw failure("injected failure closing the writer");
+        }
+    }
+
+    private RuntimeException failure(String message) {
+        if (failWithErrors) {
+            throw new InjectedError(message);
+        }
+        return new StorageException(message);
+    }
+
+    /** Stands for an Error a lake library throws for an I/O failure (Hadoop's FSError). */
+    public static final class InjectedError extends Error {
+        InjectedError(String message) {
+            super(message);
         }
     }
 

@@ -53,16 +53,45 @@ final class IcebergCompactor implements LakeCompactor {
     private final Table table;
     private final CompactionTask task;
     private final String tag;
-    private List<DataFile> written = List.of();
+
+    /** Every file this compaction creates: a failed or aborted one deletes them all (T22/T23). */
+    private final AttemptFileIO files;
 
     IcebergCompactor(Table table, CompactionTask task) {
         this.table = table;
         this.task = task;
         this.tag = AttemptFileNames.maintenanceTag(task.tableId(), task.maintenanceId());
+        this.files = new AttemptFileIO(table.io());
     }
 
+    /**
+     * Compacts the bucket. A failure, whatever the format library threw (Hadoop's local file system
+     * throws an Error, {@code FSError}, on a full disk), deletes every file written so far and is a
+     * {@link StorageException} unless it already was a typed exception.
+     */
     @Override
     public LakeCompactionResult compact() {
+        try {
+            return compactBucket();
+        } catch (Throwable e) {
+            IcebergLakeWriter.rethrowIfFatal(e);
+            files.discard(
+                    "failed compaction " + task.maintenanceId() + " of '" + task.tablePath() + "'");
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new StorageException(
+                    "compacting bucket "
+                            + task.bucket()
+                            + " of Iceberg table '"
+                            + task.tablePath()
+                            + "' failed: "
+                            + e,
+                    e);
+        }
+    }
+
+    private LakeCompactionResult compactBucket() {
         Snapshot base =
                 task.baseSnapshotId() >= 0
                         ? table.snapshot(task.baseSnapshotId())
@@ -111,15 +140,15 @@ final class IcebergCompactor implements LakeCompactor {
                         table.properties(),
                         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
                         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-        OutputFileFactory files =
+        OutputFileFactory fileFactory =
                 OutputFileFactory.builderFor(table, task.bucket(), (int) task.maintenanceId())
                         .operationId(tag + "-" + UUID.randomUUID())
                         .format(FileFormat.PARQUET)
+                        .ioSupplier(() -> files)
                         .build();
         List<DataFile> replaced = new ArrayList<>();
         List<DeleteFile> removable = new ArrayList<>();
         List<DataFile> added = new ArrayList<>();
-        written = added;
         int filesBefore = 0;
         long bytesBefore = 0;
         for (Map.Entry<String, List<FileScanTask>> p : inBucket.entrySet()) {
@@ -130,7 +159,7 @@ final class IcebergCompactor implements LakeCompactor {
                 continue;
             }
             if (!r.rewrite.isEmpty()) {
-                added.addAll(write(r.rewrite, spec, target, files));
+                added.addAll(write(r.rewrite, spec, target, fileFactory));
             }
             for (FileScanTask t : r.rewrite) {
                 replaced.add(t.file());
@@ -220,7 +249,10 @@ final class IcebergCompactor implements LakeCompactor {
 
     /** Reads {@code tasks} with their deletes applied and writes the rows into new files. */
     private List<DataFile> write(
-            List<FileScanTask> tasks, PartitionSpec spec, long target, OutputFileFactory files) {
+            List<FileScanTask> tasks,
+            PartitionSpec spec,
+            long target,
+            OutputFileFactory fileFactory) {
         Schema schema = table.schema();
         // every task is of one (partition, bucket): the files' partition is the new files' one
         StructLike partition = tasks.get(0).file().partition();
@@ -229,12 +261,11 @@ final class IcebergCompactor implements LakeCompactor {
                         new GenericFileWriterFactory.Builder(table)
                                 .dataFileFormat(FileFormat.PARQUET)
                                 .build(),
+                        fileFactory,
                         files,
-                        table.io(),
                         target,
                         spec,
                         partition);
-        boolean closed = false;
         try {
             long rows = 0;
             for (FileScanTask t : tasks) {
@@ -265,12 +296,9 @@ final class IcebergCompactor implements LakeCompactor {
                 }
             }
             writer.close();
-            closed = true;
             return writer.result().dataFiles();
         } catch (IOException | RuntimeException e) {
-            if (!closed) {
-                abortWriter(writer);
-            }
+            // compact() deletes every file written so far, this writer's too, without closing it
             if (e instanceof RetriableException r) {
                 throw r;
             }
@@ -285,17 +313,6 @@ final class IcebergCompactor implements LakeCompactor {
         }
     }
 
-    private void abortWriter(RollingDataWriter<Record> writer) {
-        try {
-            writer.close();
-            for (DataFile f : writer.result().dataFiles()) {
-                table.io().deleteFile(f.location());
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // files left behind carry the grant's tag: the next orphan cleanup deletes them
-        }
-    }
-
     private LakeCompactionResult empty() {
         return LakeCompactionResult.empty(
                 IcebergLakeStoragePlugin.IDENTIFIER,
@@ -307,10 +324,8 @@ final class IcebergCompactor implements LakeCompactor {
 
     @Override
     public void abort() {
-        for (DataFile f : written) {
-            table.io().deleteFile(f.location());
-        }
-        written = List.of();
+        files.discard(
+                "aborted compaction " + task.maintenanceId() + " of '" + task.tablePath() + "'");
     }
 
     @Override

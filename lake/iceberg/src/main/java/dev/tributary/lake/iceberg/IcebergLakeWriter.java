@@ -29,16 +29,27 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.PropertyUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes one split into an Iceberg table. Log tables get data files; PK tables get data files and
  * equality deletes on the identifier fields (plus position deletes for keys rewritten within the
  * split), committed atomically with the rest of the round by {@link IcebergLakeCommitter}.
+ *
+ * <p>Failures (T22): any failure of the lake's I/O, whatever it throws - Hadoop's local file system
+ * throws an {@link Error}, {@code FSError}, when a write fails on a full disk - is a {@link
+ * StorageException} that fails only this writer's round; the writer is then failed and can only be
+ * aborted. Abort and close never throw: they delete every file the attempt created, without writing
+ * anything more.
  */
 final class IcebergLakeWriter implements LakeWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergLakeWriter.class);
+
     private final Table table;
     private final LakeWriterContext context;
     private final TributaryTaskWriter writer;
+    private final AttemptFileIO files;
     private final IcebergValues.Converter[] converters;
 
     /**
@@ -53,6 +64,10 @@ final class IcebergLakeWriter implements LakeWriter {
     private final GenericRecord key;
 
     private LakeWriterState state = LakeWriterState.OPEN;
+
+    /** Set by a failed write or complete: the Iceberg writer's state is unknown, only abort. */
+    private Throwable failure;
+
     private Object[] lastRetractedKey;
     private WriteResult completed;
     private long rows;
@@ -99,10 +114,12 @@ final class IcebergLakeWriter implements LakeWriter {
         if (keySchema != null) {
             factory.equalityFieldIds(keyIds).equalityDeleteRowSchema(keySchema);
         }
-        OutputFileFactory files =
+        this.files = new AttemptFileIO(table.io());
+        OutputFileFactory fileFactory =
                 OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
                         .operationId(AttemptFileNames.tag(context) + "-" + UUID.randomUUID())
                         .format(FileFormat.PARQUET)
+                        .ioSupplier(() -> files)
                         .build();
         long targetSize =
                 PropertyUtil.propertyAsLong(
@@ -113,8 +130,8 @@ final class IcebergLakeWriter implements LakeWriter {
                 new TributaryTaskWriter(
                         table.spec(),
                         factory.build(),
+                        fileFactory,
                         files,
-                        table.io(),
                         targetSize,
                         keySchema != null && TableUtil.formatVersion(table) >= 3,
                         icebergSchema,
@@ -124,7 +141,7 @@ final class IcebergLakeWriter implements LakeWriter {
     @Override
     public void write(
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
-        state.require(LakeWriterState.OPEN, "write");
+        requireUsable("write");
         context.checkArity(row.arity());
         checkChangeType(changeType);
         int columns = converters.length;
@@ -142,7 +159,7 @@ final class IcebergLakeWriter implements LakeWriter {
     @Override
     public void write(
             EncodedRow row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
-        state.require(LakeWriterState.OPEN, "write");
+        requireUsable("write");
         context.checkArity(row.arity());
         checkChangeType(changeType);
         for (int i = 0; i < readers.length; i++) {
@@ -166,13 +183,8 @@ final class IcebergLakeWriter implements LakeWriter {
             } else {
                 writeChange(changeType);
             }
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException(
-                    "writing to Iceberg table '"
-                            + context.tablePath()
-                            + "' failed: "
-                            + e.getMessage(),
-                    e);
+        } catch (Throwable e) {
+            throw failed("writing to Iceberg table '" + context.tablePath() + "' failed", e);
         }
         rows++;
         minTs = Math.min(minTs, timestampMillis);
@@ -217,16 +229,11 @@ final class IcebergLakeWriter implements LakeWriter {
 
     @Override
     public LakeWriteResult complete() {
-        state.require(LakeWriterState.OPEN, "complete");
+        requireUsable("complete");
         try {
             completed = writer.complete();
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException(
-                    "closing Iceberg files of '"
-                            + context.tablePath()
-                            + "' failed: "
-                            + e.getMessage(),
-                    e);
+        } catch (Throwable e) {
+            throw failed("closing Iceberg files of '" + context.tablePath() + "' failed", e);
         }
         state = LakeWriterState.COMPLETED;
         List<String> paths = new ArrayList<>();
@@ -257,21 +264,16 @@ final class IcebergLakeWriter implements LakeWriter {
         if (state == LakeWriterState.ABORTED || state == LakeWriterState.CLOSED) {
             return;
         }
-        try {
-            if (state == LakeWriterState.OPEN) {
-                writer.abort();
-            } else {
-                IcebergLakeCommitter.deleteFiles(table.io(), completed);
-            }
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException(
-                    "deleting aborted Iceberg files of '"
-                            + context.tablePath()
-                            + "' failed: "
-                            + e.getMessage(),
-                    e);
-        } finally {
-            state = LakeWriterState.ABORTED;
+        state = LakeWriterState.ABORTED;
+        // not Iceberg's abort: it closes the open files first, writing them out in full only to
+        // delete them, and on a full disk fails again; a completed attempt's files are all here too
+        int left = files.discard("aborted writer of '" + context.tablePath() + "'");
+        if (left > 0) {
+            LOG.warn(
+                    "{} files of an aborted attempt on Iceberg table '{}' are left; the table's next"
+                            + " commit deletes them",
+                    left,
+                    context.tablePath());
         }
     }
 
@@ -281,5 +283,30 @@ final class IcebergLakeWriter implements LakeWriter {
             abort();
         }
         state = LakeWriterState.CLOSED;
+    }
+
+    private void requireUsable(String action) {
+        state.require(LakeWriterState.OPEN, action);
+        if (failure != null) {
+            throw new IllegalStateException(
+                    "cannot " + action + " a lake writer that failed; abort it", failure);
+        }
+    }
+
+    /** Marks the writer failed; the failure as a StorageException (a JVM error is rethrown). */
+    private StorageException failed(String what, Throwable e) {
+        rethrowIfFatal(e);
+        failure = e;
+        return new StorageException(what + ": " + e, e);
+    }
+
+    /**
+     * Rethrows what the JVM cannot recover from; everything else a lake library throws, Errors
+     * included, is that library's failure and fails only the round.
+     */
+    static void rethrowIfFatal(Throwable t) {
+        if (t instanceof VirtualMachineError e) {
+            throw e;
+        }
     }
 }
