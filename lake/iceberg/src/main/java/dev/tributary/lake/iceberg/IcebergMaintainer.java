@@ -6,6 +6,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
 import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.CompactionResults;
 import dev.tributary.lake.api.maintenance.ExpiryPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryResult;
 import dev.tributary.lake.api.maintenance.LakeCompactionResult;
@@ -129,22 +130,15 @@ final class IcebergMaintainer implements LakeMaintainer {
     @Override
     public MaintenanceCommitResult commitCompaction(
             long tableId, long maintenanceId, List<LakeCompactionResult> results) {
-        List<IcebergCompaction> parts = new ArrayList<>();
-        int removed = 0;
-        int added = 0;
-        long bytesRemoved = 0;
-        long bytesAdded = 0;
-        for (LakeCompactionResult r : results) {
-            check(r, tableId, maintenanceId);
-            if (r.isEmpty()) {
-                continue;
-            }
-            parts.add(IcebergCompaction.decode(r.payload()));
-            removed += r.filesBefore();
-            added += r.filesAfter();
-            bytesRemoved += r.bytesBefore();
-            bytesAdded += r.bytesAfter();
-        }
+        CompactionResults in =
+                CompactionResults.of(
+                        IcebergLakeStoragePlugin.IDENTIFIER,
+                        tablePath,
+                        tableId,
+                        maintenanceId,
+                        results);
+        List<IcebergCompaction> parts =
+                in.payloads().stream().map(IcebergCompaction::decode).toList();
         if (parts.isEmpty()) {
             return MaintenanceCommitResult.nothingToCommit();
         }
@@ -209,26 +203,7 @@ final class IcebergMaintainer implements LakeMaintainer {
                 break;
             }
         }
-        return MaintenanceCommitResult.committed(
-                snapshotId, removed, added, bytesRemoved, bytesAdded);
-    }
-
-    private void check(LakeCompactionResult r, long tableId, long maintenanceId) {
-        if (!r.format().equals(IcebergLakeStoragePlugin.IDENTIFIER)
-                || !r.tablePath().equals(tablePath)
-                || r.tableId() != tableId
-                || r.maintenanceId() != maintenanceId) {
-            throw new InvalidInputException(
-                    "cannot commit "
-                            + r
-                            + " to Iceberg table '"
-                            + tablePath
-                            + "' as compaction "
-                            + maintenanceId
-                            + " of table id "
-                            + tableId
-                            + ": it belongs elsewhere");
-        }
+        return in.committed(snapshotId);
     }
 
     @Override

@@ -1,11 +1,11 @@
 package dev.tributary.lake.paimon;
 
-import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
 import dev.tributary.lake.api.maintenance.CompactionPolicy;
+import dev.tributary.lake.api.maintenance.CompactionResults;
 import dev.tributary.lake.api.maintenance.ExpiryPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryResult;
 import dev.tributary.lake.api.maintenance.LakeCompactionResult;
@@ -144,22 +144,15 @@ final class PaimonMaintainer implements LakeMaintainer {
     @Override
     public MaintenanceCommitResult commitCompaction(
             long tableId, long maintenanceId, List<LakeCompactionResult> results) {
+        CompactionResults in =
+                CompactionResults.of(
+                        PaimonLakeStoragePlugin.IDENTIFIER,
+                        tablePath,
+                        tableId,
+                        maintenanceId,
+                        results);
         List<CommitMessage> messages = new ArrayList<>();
-        int removed = 0;
-        int added = 0;
-        long bytesRemoved = 0;
-        long bytesAdded = 0;
-        for (LakeCompactionResult r : results) {
-            check(r, tableId, maintenanceId);
-            if (r.isEmpty()) {
-                continue;
-            }
-            messages.addAll(PaimonCommitMessages.decode(r.payload()));
-            removed += r.filesBefore();
-            added += r.filesAfter();
-            bytesRemoved += r.bytesBefore();
-            bytesAdded += r.bytesAfter();
-        }
+        in.payloads().forEach(p -> messages.addAll(PaimonCommitMessages.decode(p)));
         if (messages.isEmpty()) {
             return MaintenanceCommitResult.nothingToCommit();
         }
@@ -189,26 +182,7 @@ final class PaimonMaintainer implements LakeMaintainer {
                     e);
         }
         long snapshotId = committedSnapshot(t.snapshotManager(), maintenanceId);
-        return MaintenanceCommitResult.committed(
-                snapshotId, removed, added, bytesRemoved, bytesAdded);
-    }
-
-    private void check(LakeCompactionResult r, long tableId, long maintenanceId) {
-        if (!r.format().equals(PaimonLakeStoragePlugin.IDENTIFIER)
-                || !r.tablePath().equals(tablePath)
-                || r.tableId() != tableId
-                || r.maintenanceId() != maintenanceId) {
-            throw new InvalidInputException(
-                    "cannot commit "
-                            + r
-                            + " to Paimon table '"
-                            + tablePath
-                            + "' as compaction "
-                            + maintenanceId
-                            + " of table id "
-                            + tableId
-                            + ": it belongs elsewhere");
-        }
+        return in.committed(snapshotId);
     }
 
     /**
