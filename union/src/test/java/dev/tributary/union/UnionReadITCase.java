@@ -249,7 +249,9 @@ class UnionReadITCase {
     @ValueSource(strings = {"paimon", "iceberg"})
     void t40_batchUnionReadsEqualTheStoreWhileWritesAndRoundsRun(String format) throws Exception {
         start(format, Map.of());
-        // rounds of the log table outlast its freshness: they are force-finished (T13)
+        // a short freshness: rounds may outlast it and be force-finished (T13) on a loaded
+        // machine; whether they are depends on its speed, so the reads' correctness must not
+        // (ForceFinishTest and TieringJobITCase prove T13 itself)
         TablePath log =
                 create("events", LOG, 3, Map.of("table.datalake.freshness", "200ms")).path();
         TablePath pk = create("users", PK, 2, Map.of()).path();
@@ -259,16 +261,11 @@ class UnionReadITCase {
         t.start();
         int reads = 0;
         long lakeRowsSeen = 0;
-        // the status keeps only recent rounds: look for a force-finished one while reads run
-        boolean sawForceFinish = false;
         long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
         try {
-            while (System.nanoTime() < deadline || lakeRowsSeen == 0 || !sawForceFinish) {
+            while (System.nanoTime() < deadline || lakeRowsSeen == 0) {
                 assertThat(System.nanoTime() - deadline)
-                        .as(
-                                "within 40s of the reads' 8s, one served rows from the lake and a"
-                                        + " round was force-finished (seed %d)",
-                                seed)
+                        .as("a read served rows from the lake within 40s more (seed %d)", seed)
                         .isLessThan(Duration.ofSeconds(40).toNanos());
                 Read logRead = batch(log, null, null);
                 List<Row> expected = new ArrayList<>();
@@ -284,7 +281,6 @@ class UnionReadITCase {
                         .as("PK table, read %d (seed %d)", reads, seed)
                         .containsExactlyInAnyOrderElementsOf(pkState(pk, ends(pkRead.plan())));
                 lakeRowsSeen += Math.min(logRead.lakeRows(), pkRead.lakeRows());
-                sawForceFinish |= forceFinished(log) > 0;
                 reads++;
             }
         } finally {
@@ -313,12 +309,6 @@ class UnionReadITCase {
                                 .map(r -> Row.of(r.getField(0)))
                                 .toList());
         printRounds(log, pk);
-    }
-
-    private long forceFinished(TablePath p) {
-        return conn.admin().tieringStatus(p).recentRounds().stream()
-                .filter(TableTieringStatus.Round::forceFinished)
-                .count();
     }
 
     @ParameterizedTest(name = "{0}")
