@@ -1,5 +1,6 @@
 package dev.tributary.coordinator;
 
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
@@ -67,7 +68,8 @@ public class FakeMaintenanceLake implements LakeMaintenanceStep {
     @Override
     public synchronized CompactionPlan planCompaction(TablePath path, CompactionPolicy policy) {
         calls.add(new Call("plan", path, policy));
-        List<Integer> b = plans.getOrDefault(path, List.of());
+        List<LakeBucket> b =
+                plans.getOrDefault(path, List.of()).stream().map(LakeBucket::of).toList();
         return new CompactionPlan(
                 statsOf(path), b.subList(0, Math.min(b.size(), policy.maxBuckets())));
     }

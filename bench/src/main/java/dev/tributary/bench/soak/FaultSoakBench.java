@@ -20,8 +20,11 @@ import java.util.Map;
  * <pre>
  * java -cp ... dev.tributary.bench.soak.FaultSoakBench --faults 1000 [--formats paimon,iceberg]
  *     [--seed S] [--dir DIR] [--runs-per-format 1] [--kinds SERVER_KILL,NETWORK_RESET,...]
- *     [--flink-faults 0 --job-jar tiering/dist/target/...jar]
+ *     [--flink-faults 0 --job-jar tiering/dist/target/...jar] [--quick]
  * </pre>
+ *
+ * <p>{@code --quick} uses the CI soak's pacing ({@link FaultSoak.Options#quick()}): pauses between
+ * faults of at most 1 s and faults half as long; the kinds, their weights and the checks stay.
  */
 public final class FaultSoakBench {
     private FaultSoakBench() {}
@@ -35,6 +38,7 @@ public final class FaultSoakBench {
         Path dir = Files.createTempDirectory("fault-soak");
         Path jar = null;
         EnumSet<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
+        boolean quick = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--faults" -> faults = Integer.parseInt(args[++i]);
@@ -44,6 +48,7 @@ public final class FaultSoakBench {
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--job-jar" -> jar = Path.of(args[++i]);
+                case "--quick" -> quick = true;
                 case "--kinds" -> {
                     kinds = EnumSet.noneOf(FaultKind.class);
                     for (String k : args[++i].split(",")) {
@@ -64,7 +69,9 @@ public final class FaultSoakBench {
                         + runsPerFormat
                         + " run(s) each, "
                         + flinkFaults
-                        + " on a Flink session cluster; work dir "
+                        + " on a Flink session cluster"
+                        + (quick ? ", quick pacing" : "")
+                        + "; work dir "
                         + dir);
         List<FaultSoak.Result> results = new ArrayList<>();
         int runs = formats.size() * runsPerFormat;
@@ -72,27 +79,27 @@ public final class FaultSoakBench {
         for (int r = 0; r < runsPerFormat; r++) {
             for (String format : formats) {
                 int n = faults / runs + (run < faults % runs ? 1 : 0);
-                results.add(
-                        soak(
-                                FaultSoak.Options.of(
-                                                seed + run,
-                                                n,
-                                                format,
-                                                dir.resolve("run-" + run + "-" + format))
-                                        .withKinds(kinds)));
+                FaultSoak.Options o =
+                        FaultSoak.Options.of(
+                                        seed + run,
+                                        n,
+                                        format,
+                                        dir.resolve("run-" + run + "-" + format))
+                                .withKinds(kinds);
+                results.add(soak(quick ? o.quick() : o));
                 run++;
             }
         }
         if (flinkFaults > 0) {
-            results.add(
-                    soak(
-                            FaultSoak.Options.of(
-                                            seed + run,
-                                            flinkFaults,
-                                            formats.get(0),
-                                            dir.resolve("run-" + run + "-flink"))
-                                    .withKinds(kinds)
-                                    .onFlinkCluster(jar)));
+            FaultSoak.Options o =
+                    FaultSoak.Options.of(
+                                    seed + run,
+                                    flinkFaults,
+                                    formats.get(0),
+                                    dir.resolve("run-" + run + "-flink"))
+                            .withKinds(kinds)
+                            .onFlinkCluster(jar);
+            results.add(soak(quick ? o.quick() : o));
         }
         System.out.println(total(results));
     }

@@ -1,5 +1,6 @@
 package dev.tributary.client.tiering;
 
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.time.Duration;
@@ -7,12 +8,12 @@ import java.util.List;
 
 /**
  * Compaction work for the job (T38), granted only when no table of its group was pending: compact
- * each bucket with the lake's compactor, in the background of tiering, then commit every result at
- * once with {@link TieringGateway#commitMaintenance}.
+ * each (partition, bucket) unit with the lake's compactor, in the background of tiering, then
+ * commit every result at once with {@link TieringGateway#commitMaintenance}.
  *
  * @param descriptor the table's descriptor
  * @param baseSnapshotId the lake snapshot the plan was made from
- * @param buckets lake buckets to compact, most files first
+ * @param units the (partition, bucket) units to compact, most files first
  * @param maxFiles the table's {@code table.datalake.compaction.max-files}
  * @param timeout the grant is given up this long after it was received
  */
@@ -22,11 +23,11 @@ public record MaintenanceGrant(
         TableDescriptor descriptor,
         long maintenanceId,
         long baseSnapshotId,
-        List<Integer> buckets,
+        List<LakeBucket> units,
         int maxFiles,
         Duration timeout) {
     public MaintenanceGrant {
-        buckets = List.copyOf(buckets);
+        units = List.copyOf(units);
     }
 
     public MaintenanceAttempt attempt() {

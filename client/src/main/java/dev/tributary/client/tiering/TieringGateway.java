@@ -7,6 +7,7 @@ import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
@@ -408,7 +409,9 @@ public final class TieringGateway {
                 ProtoConverters.fromPb(pb.getTable().getTableDescriptor()),
                 pb.getMaintenanceId(),
                 pb.getBaseSnapshotId(),
-                pb.getBucketsList(),
+                pb.getUnitsList().stream()
+                        .map(u -> new LakeBucket(u.getPartition(), u.getBucket()))
+                        .toList(),
                 pb.getMaxFiles(),
                 Duration.ofMillis(pb.getTimeoutMillis()));
     }

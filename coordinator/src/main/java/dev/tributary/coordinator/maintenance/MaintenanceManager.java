@@ -263,7 +263,7 @@ public final class MaintenanceManager {
                     CompactionPlan plan =
                             compact
                                     ? lake.planCompaction(path, policy)
-                                    : new CompactionPlan(lake.stats(path), List.of());
+                                    : CompactionPlan.none(lake.stats(path));
                     return new Pass(plan, expired);
                 },
                 pass -> onPassDone(t, pass),
@@ -343,10 +343,10 @@ public final class MaintenanceManager {
                                                     + config.timeout()
                                                     + ")"));
             LOG.info(
-                    "compaction {} of {} ({} buckets over {} files) granted to job {}",
+                    "compaction {} of {} ({} partition buckets over {} files) granted to job {}",
                     id,
                     t.table.path(),
-                    t.plan.buckets().size(),
+                    t.plan.units().size(),
                     t.settings.maxFiles(),
                     jobId);
             return new MaintenanceGrant(
@@ -355,7 +355,7 @@ public final class MaintenanceManager {
                     t.table.descriptor(),
                     id,
                     t.plan.stats().snapshotId(),
-                    t.plan.buckets(),
+                    t.plan.units(),
                     t.settings.maxFiles(),
                     now + config.timeout().toMillis());
         }
@@ -562,7 +562,7 @@ public final class MaintenanceManager {
                 t.grantedAtMillis,
                 clock.currentTimeMillis(),
                 outcome,
-                t.plan == null ? 0 : t.plan.buckets().size(),
+                t.plan == null ? 0 : t.plan.units().size(),
                 r == null ? 0 : r.filesRemoved(),
                 r == null ? 0 : r.filesAdded(),
                 r == null ? 0 : r.bytesRewritten(),

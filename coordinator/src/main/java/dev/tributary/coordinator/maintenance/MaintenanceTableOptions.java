@@ -36,8 +36,9 @@ public final class MaintenanceTableOptions {
                     .check(n -> n >= 1 && n <= 1024, "between 1 and 1024")
                     .defaultValue(16)
                     .withDescription(
-                            "Budget of one compaction: at most this many buckets (those with the"
-                                    + " most files first); the rest waits for the next one.");
+                            "Budget of one compaction: at most this many lake buckets (those with"
+                                    + " the most files first), bucket b of each partition counting"
+                                    + " as one; the rest waits for the next one.");
 
     public static final ConfigOption<Duration> COMPACTION_INTERVAL =
             ConfigOptions.key("table.datalake.compaction.interval")

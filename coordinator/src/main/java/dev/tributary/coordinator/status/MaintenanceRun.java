@@ -8,7 +8,7 @@ package dev.tributary.coordinator.status;
  * @param grantedAtMillis when the job got it
  * @param endedAtMillis when it ended
  * @param outcome how it ended
- * @param buckets buckets it covered
+ * @param buckets (partition, bucket) units it covered
  * @param filesRemoved files the compaction replaced (data and delete files)
  * @param filesAdded files it wrote
  * @param bytesRewritten bytes of the files replaced

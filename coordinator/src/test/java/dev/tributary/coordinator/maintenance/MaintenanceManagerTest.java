@@ -2,6 +2,7 @@ package dev.tributary.coordinator.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.coordinator.FakeMaintenanceLake;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableChange;
@@ -127,7 +128,7 @@ class MaintenanceManagerTest {
         assertThat(ask("job", false, List.of()).maintenance()).isNull();
         MaintenanceGrant g = ask("job", true, List.of()).maintenance();
         assertThat(g).isNotNull();
-        assertThat(g.buckets()).containsExactly(2, 0);
+        assertThat(g.units()).containsExactly(LakeBucket.of(2), LakeBucket.of(0));
         assertThat(g.maxFiles()).isEqualTo(3);
         assertThat(g.maintenanceId()).isGreaterThanOrEqualTo(h.core.incarnation() * 1_000_000_000L);
         assertThat(status(t).state()).isEqualTo(MaintenanceState.COMPACTING);

@@ -30,6 +30,7 @@ import dev.tributary.rpc.proto.CommitRoundRequest;
 import dev.tributary.rpc.proto.CommitRoundResponse;
 import dev.tributary.rpc.proto.FencedTablePb;
 import dev.tributary.rpc.proto.HeartbeatResponse;
+import dev.tributary.rpc.proto.LakeBucketPb;
 import dev.tributary.rpc.proto.MaintenanceAttemptPb;
 import dev.tributary.rpc.proto.MaintenanceGrantPb;
 import dev.tributary.rpc.proto.MaintenanceOutcomePb;
@@ -224,7 +225,13 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         .setMaxFiles(g.maxFiles())
                         .setTimeoutMillis(
                                 Math.max(0, g.deadlineMillis() - clock.currentTimeMillis()));
-        g.buckets().forEach(b::addBuckets);
+        g.units()
+                .forEach(
+                        u ->
+                                b.addUnits(
+                                        LakeBucketPb.newBuilder()
+                                                .setPartition(u.partition())
+                                                .setBucket(u.bucket())));
         return b.build();
     }
 

@@ -2,6 +2,7 @@ package dev.tributary.tiering.enumerate;
 
 import dev.tributary.client.tiering.MaintenanceAttempt;
 import dev.tributary.client.tiering.MaintenanceGrant;
+import dev.tributary.common.id.LakeBucket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -10,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The job's one compaction grant in progress (T38): buckets still to compact, which reader compacts
- * which bucket, and the results so far. Scheduler thread only.
+ * The job's one compaction grant in progress (T38): (partition, bucket) units still to compact,
+ * which reader compacts which unit, and the results so far. Scheduler thread only.
  */
 final class Compaction {
     /** Where the grant stands. */
@@ -22,15 +23,15 @@ final class Compaction {
 
     private final MaintenanceGrant grant;
     private final long deadlineNanos;
-    private final Deque<Integer> pending;
-    private final Map<Integer, Integer> running = new HashMap<>();
+    private final Deque<LakeBucket> pending;
+    private final Map<Integer, LakeBucket> running = new HashMap<>();
     private final List<byte[]> results = new ArrayList<>();
     private State state = State.COMPACTING;
 
     Compaction(MaintenanceGrant grant, long nowNanos) {
         this.grant = grant;
         this.deadlineNanos = nowNanos + grant.timeout().toNanos();
-        this.pending = new ArrayDeque<>(grant.buckets());
+        this.pending = new ArrayDeque<>(grant.units());
     }
 
     MaintenanceGrant grant() {
@@ -65,17 +66,16 @@ final class Compaction {
         return running.containsKey(subtask);
     }
 
-    /** Hands the next bucket to {@code subtask}. */
-    int start(int subtask) {
-        int bucket = pending.poll();
-        running.put(subtask, bucket);
-        return bucket;
+    /** Hands the next unit to {@code subtask}. */
+    LakeBucket start(int subtask) {
+        LakeBucket unit = pending.poll();
+        running.put(subtask, unit);
+        return unit;
     }
 
-    /** The bucket {@code subtask} compacted, if it was compacting one of this grant. */
-    boolean ended(int subtask, int bucket) {
-        Integer b = running.get(subtask);
-        if (b == null || b != bucket) {
+    /** The unit {@code subtask} compacted, if it was compacting one of this grant. */
+    boolean ended(int subtask, LakeBucket unit) {
+        if (!unit.equals(running.get(subtask))) {
             return false;
         }
         running.remove(subtask);
@@ -94,7 +94,7 @@ final class Compaction {
         return pending.isEmpty() && running.isEmpty();
     }
 
-    Map<Integer, Integer> running() {
+    Map<Integer, LakeBucket> running() {
         return Map.copyOf(running);
     }
 

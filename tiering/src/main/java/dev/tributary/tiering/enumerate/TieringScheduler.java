@@ -10,6 +10,7 @@ import dev.tributary.client.tiering.MaintenanceGrant;
 import dev.tributary.client.tiering.MaintenanceOutcome;
 import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.tiering.commit.RoundResultMerger;
 import dev.tributary.tiering.event.CompactionEvent;
@@ -149,12 +150,12 @@ public final class TieringScheduler {
         } else {
             compaction = new Compaction(grant, clock.nanoTime());
             LOG.info(
-                    "compaction {} of {}: {} buckets over {} files",
+                    "compaction {} of {}: {} partition buckets over {} files",
                     grant.maintenanceId(),
                     grant.tablePath(),
-                    grant.buckets().size(),
+                    grant.units().size(),
                     grant.maxFiles());
-            if (grant.buckets().isEmpty()) {
+            if (grant.units().isEmpty()) {
                 finishCompaction();
             }
         }
@@ -167,7 +168,7 @@ public final class TieringScheduler {
         Compaction c = compaction;
         if (c == null
                 || !c.matches(result.tableId(), result.maintenanceId())
-                || !c.ended(subtask, result.bucket())) {
+                || !c.ended(subtask, result.unit())) {
             if (result.result() != null) {
                 // a cancelled or stale compaction finished anyway: its files go
                 effects.reportCompactionFailed(
@@ -183,7 +184,7 @@ public final class TieringScheduler {
                     result.maintenanceId(),
                     result.bucket(),
                     result.error());
-            failCompaction("bucket " + result.bucket() + " failed: " + result.error());
+            failCompaction(result.unit() + " failed: " + result.error());
         } else {
             c.addResult(result.result());
             if (c.allEnded()) {
@@ -468,19 +469,9 @@ public final class TieringScheduler {
             if (reader == null) {
                 return;
             }
-            int bucket = c.start(reader);
-            MaintenanceGrant g = c.grant();
+            LakeBucket unit = c.start(reader);
             effects.sendToReader(
-                    reader,
-                    new CompactionEvent(
-                            CompactionEvent.Kind.START,
-                            g.tableId(),
-                            g.tablePath().database(),
-                            g.tablePath().table(),
-                            g.maintenanceId(),
-                            bucket,
-                            g.maxFiles(),
-                            g.baseSnapshotId()));
+                    reader, CompactionEvent.of(CompactionEvent.Kind.START, c.grant(), unit));
         }
     }
 
@@ -508,20 +499,13 @@ public final class TieringScheduler {
         if (c == null || c.state() != Compaction.State.COMPACTING) {
             return;
         }
-        MaintenanceGrant g = c.grant();
-        for (Map.Entry<Integer, Integer> e : c.running().entrySet()) {
-            effects.sendToReader(
-                    e.getKey(),
-                    new CompactionEvent(
-                            CompactionEvent.Kind.CANCEL,
-                            g.tableId(),
-                            g.tablePath().database(),
-                            g.tablePath().table(),
-                            g.maintenanceId(),
-                            e.getValue(),
-                            g.maxFiles(),
-                            g.baseSnapshotId()));
-        }
+        c.running()
+                .forEach(
+                        (reader, unit) ->
+                                effects.sendToReader(
+                                        reader,
+                                        CompactionEvent.of(
+                                                CompactionEvent.Kind.CANCEL, c.grant(), unit)));
         compaction = null;
         LOG.info("compaction {} abandoned: {}", c.attempt(), reason);
         effects.reportCompactionFailed(c.attempt(), reason, c.results());

@@ -1,12 +1,15 @@
 package dev.tributary.tiering.event;
 
+import dev.tributary.client.tiering.MaintenanceGrant;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
- * Enumerator -> reader: compact one bucket of a grant in the background of the reader's tiering
- * work (T38), or stop doing so.
+ * Enumerator -> reader: compact one (partition, bucket) unit of a grant in the background of the
+ * reader's tiering work (T38), or stop doing so.
  *
+ * @param partition the unit's lake partition ({@link LakeBucket#partition()})
  * @param baseSnapshotId the lake snapshot the grant was planned on
  */
 public record CompactionEvent(
@@ -15,6 +18,7 @@ public record CompactionEvent(
         String database,
         String table,
         long maintenanceId,
+        String partition,
         int bucket,
         int maxFiles,
         long baseSnapshotId)
@@ -22,10 +26,28 @@ public record CompactionEvent(
 
     /** What the reader does. */
     public enum Kind {
-        /** Compact the bucket and report a {@link CompactionResultEvent}. */
+        /** Compact the unit and report a {@link CompactionResultEvent}. */
         START,
         /** Stop the grant's compaction; its result, if any, is no longer wanted. */
         CANCEL
+    }
+
+    /** {@code kind} for {@code unit} of {@code grant}. */
+    public static CompactionEvent of(Kind kind, MaintenanceGrant grant, LakeBucket unit) {
+        return new CompactionEvent(
+                kind,
+                grant.tableId(),
+                grant.tablePath().database(),
+                grant.tablePath().table(),
+                grant.maintenanceId(),
+                unit.partition(),
+                unit.bucket(),
+                grant.maxFiles(),
+                grant.baseSnapshotId());
+    }
+
+    public LakeBucket unit() {
+        return new LakeBucket(partition, bucket);
     }
 
     public TablePath tablePath() {

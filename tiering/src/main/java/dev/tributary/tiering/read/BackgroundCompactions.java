@@ -79,7 +79,7 @@ public final class BackgroundCompactions implements AutoCloseable {
                             e.tableId(),
                             describer.describe(e),
                             e.maintenanceId(),
-                            e.bucket(),
+                            e.unit(),
                             e.maxFiles(),
                             e.baseSnapshotId());
             try (LakeCompactor c = lake.createCompactor(task)) {
@@ -87,19 +87,25 @@ public final class BackgroundCompactions implements AutoCloseable {
                 return new CompactionResultEvent(
                         e.tableId(),
                         e.maintenanceId(),
+                        e.partition(),
                         e.bucket(),
                         LakeCompactionResultSerializer.INSTANCE.serialize(r),
                         null);
             }
         } catch (Throwable t) {
             LOG.warn(
-                    "compaction {} of bucket {} of {} failed",
+                    "compaction {} of {} of {} failed",
                     e.maintenanceId(),
-                    e.bucket(),
+                    e.unit(),
                     e.tablePath(),
                     t);
             return new CompactionResultEvent(
-                    e.tableId(), e.maintenanceId(), e.bucket(), null, String.valueOf(t));
+                    e.tableId(),
+                    e.maintenanceId(),
+                    e.partition(),
+                    e.bucket(),
+                    null,
+                    String.valueOf(t));
         }
     }
 

@@ -9,6 +9,7 @@ import dev.tributary.client.tiering.MaintenanceAttempt;
 import dev.tributary.client.tiering.MaintenanceGrant;
 import dev.tributary.client.tiering.MaintenanceOutcome;
 import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
@@ -73,7 +74,7 @@ class CompactionSchedulingTest {
                 TABLE,
                 id,
                 77,
-                List.of(buckets),
+                java.util.Arrays.stream(buckets).map(LakeBucket::of).toList(),
                 5,
                 Duration.ofMinutes(5));
     }
@@ -87,7 +88,7 @@ class CompactionSchedulingTest {
     }
 
     private static CompactionResultEvent ok(long id, int bucket) {
-        return new CompactionResultEvent(9, id, bucket, new byte[] {(byte) bucket}, null);
+        return new CompactionResultEvent(9, id, "", bucket, new byte[] {(byte) bucket}, null);
     }
 
     private List<RecordingEffects.CompactionSent> started() {
@@ -129,6 +130,38 @@ class CompactionSchedulingTest {
         clock.advance(Duration.ofSeconds(1));
         scheduler.onTick();
         assertThat(fx.acceptCompaction.get(fx.acceptCompaction.size() - 1)).isTrue();
+    }
+
+    @Test
+    void t38_t32_bucketsOfTwoPartitionsAreSeparateUnitsOnSeparateReaders() {
+        register(2);
+        scheduler.onSplitRequest(0);
+        scheduler.onSplitRequest(1);
+        LakeBucket day1 = new LakeBucket("dt=2026-12-01", 2);
+        LakeBucket day2 = new LakeBucket("dt=2026-12-02", 2);
+        scheduler.onCompactionGranted(
+                new MaintenanceGrant(
+                        9,
+                        TablePath.of("db", "t9"),
+                        TABLE,
+                        100,
+                        77,
+                        List.of(day1, day2),
+                        5,
+                        Duration.ofMinutes(5)));
+        assertThat(started()).extracting(s -> s.event().unit()).containsExactly(day1, day2);
+
+        // a result names its unit: bucket 2 of the other partition does not end this reader's
+        int first = started().get(0).subtask();
+        scheduler.onCompactionResult(
+                first, new CompactionResultEvent(9, 100, day2.partition(), 2, new byte[1], null));
+        scheduler.onCompactionResult(
+                started().get(1).subtask(),
+                new CompactionResultEvent(9, 100, day2.partition(), 2, new byte[1], null));
+        assertThat(fx.compactionCommits).as("day 1 is still compacting").isEmpty();
+        scheduler.onCompactionResult(
+                first, new CompactionResultEvent(9, 100, day1.partition(), 2, new byte[1], null));
+        assertThat(fx.compactionCommits.get(new MaintenanceAttempt(9, 100)).results()).hasSize(2);
     }
 
     @Test
@@ -178,7 +211,8 @@ class CompactionSchedulingTest {
         scheduler.onCompactionResult(started().get(0).subtask(), ok(100, 0));
         int other = started().get(1).subtask();
         scheduler.onCompactionResult(
-                other, new CompactionResultEvent(9, 100, 1, null, "StorageException: disk full"));
+                other,
+                new CompactionResultEvent(9, 100, "", 1, null, "StorageException: disk full"));
         assertThat(fx.compactionFailures).hasSize(1);
         assertThat(fx.compactionFailures.get(0).discarded()).hasSize(1);
         assertThat(fx.compactionFailures.get(0).reason()).contains("disk full");

@@ -1,6 +1,7 @@
 package dev.tributary.lake.iceberg;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.lake.api.maintenance.LakeTableStats;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -73,9 +74,9 @@ final class IcebergBuckets {
         return name.toString();
     }
 
-    /** A file's lake (partition, bucket), as {@code partition + '#' + bucket}: a grouping key. */
-    static String partitionBucketOf(ContentFile<?> file, Map<Integer, PartitionSpec> specs) {
-        return partitionOf(file, specs) + "#" + bucketOf(file, specs);
+    /** A file's lake (partition, bucket). */
+    static LakeBucket unitOf(ContentFile<?> file, Map<Integer, PartitionSpec> specs) {
+        return new LakeBucket(partitionOf(file, specs), bucketOf(file, specs));
     }
 
     /** The live data files of {@code snapshot}, with their data sequence numbers. */

@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -111,28 +110,23 @@ final class IcebergCompactor implements LakeCompactor {
         }
         Map<Integer, PartitionSpec> specs = table.specs();
         PartitionSpec spec = table.spec();
-        // bucket b of each lake partition is its own unit: grouped, judged and rewritten apart, so
-        // a rewritten file only ever holds rows of one partition
-        Map<String, List<FileScanTask>> inBucket = new TreeMap<>();
+        // the unit is bucket b of one lake partition, so a rewritten file only ever holds rows of
+        // that partition
+        List<FileScanTask> inUnit = new ArrayList<>();
         try (CloseableIterable<FileScanTask> planned =
                 table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
             for (FileScanTask t : planned) {
-                if (IcebergBuckets.bucketOf(t.file(), specs) == task.bucket()) {
-                    inBucket.computeIfAbsent(
-                                    IcebergBuckets.partitionOf(t.file(), specs),
-                                    p -> new ArrayList<>())
-                            .add(t);
+                if (IcebergBuckets.unitOf(t.file(), specs).equals(task.unit())) {
+                    inUnit.add(t);
                 }
             }
         } catch (IOException e) {
             throw new StorageException("planning Iceberg files failed: " + e.getMessage(), e);
         }
-        Map<String, List<DeleteFile>> deletes = new TreeMap<>();
+        List<DeleteFile> deletes = new ArrayList<>();
         for (DeleteFile d : IcebergBuckets.liveDeleteFiles(table, base)) {
-            if (IcebergBuckets.bucketOf(d, specs) == task.bucket()) {
-                deletes.computeIfAbsent(
-                                IcebergBuckets.partitionOf(d, specs), p -> new ArrayList<>())
-                        .add(d);
+            if (IcebergBuckets.unitOf(d, specs).equals(task.unit())) {
+                deletes.add(d);
             }
         }
         long target =
@@ -146,32 +140,25 @@ final class IcebergCompactor implements LakeCompactor {
                         .format(FileFormat.PARQUET)
                         .ioSupplier(() -> files)
                         .build();
+        Rewrite r = plan(inUnit, deletes, spec, target);
+        if (r == null) {
+            return empty();
+        }
+        List<DataFile> added =
+                r.rewrite.isEmpty() ? List.of() : write(r.rewrite, spec, target, fileFactory);
         List<DataFile> replaced = new ArrayList<>();
-        List<DeleteFile> removable = new ArrayList<>();
-        List<DataFile> added = new ArrayList<>();
         int filesBefore = 0;
         long bytesBefore = 0;
-        for (Map.Entry<String, List<FileScanTask>> p : inBucket.entrySet()) {
-            List<FileScanTask> partitionFiles = p.getValue();
-            List<DeleteFile> partitionDeletes = deletes.getOrDefault(p.getKey(), List.of());
-            Rewrite r = plan(partitionFiles, partitionDeletes, spec, target);
-            if (r == null) {
-                continue;
-            }
-            if (!r.rewrite.isEmpty()) {
-                added.addAll(write(r.rewrite, spec, target, fileFactory));
-            }
-            for (FileScanTask t : r.rewrite) {
-                replaced.add(t.file());
-                filesBefore++;
-                bytesBefore += t.file().fileSizeInBytes();
-            }
-            for (DeleteFile d : r.removable) {
-                removable.add(d);
-                filesBefore++;
-                bytesBefore += d.fileSizeInBytes();
-            }
+        for (FileScanTask t : r.rewrite) {
+            replaced.add(t.file());
+            filesBefore++;
+            bytesBefore += t.file().fileSizeInBytes();
         }
+        for (DeleteFile d : r.removable) {
+            filesBefore++;
+            bytesBefore += d.fileSizeInBytes();
+        }
+        List<DeleteFile> removable = r.removable;
         if (replaced.isEmpty() && removable.isEmpty()) {
             return empty();
         }
@@ -198,12 +185,12 @@ final class IcebergCompactor implements LakeCompactor {
                 payload.encode());
     }
 
-    /** What one (partition, bucket) rewrites and which of its delete files go. */
+    /** What the unit rewrites and which of its delete files go. */
     private record Rewrite(List<FileScanTask> rewrite, List<DeleteFile> removable) {}
 
     /**
-     * The rewrite of one (partition, bucket): null when it holds at most {@code max-files} files
-     * (data and delete) or there is nothing worth rewriting.
+     * The rewrite of the unit: null when it holds at most {@code max-files} files (data and delete)
+     * or there is nothing worth rewriting.
      */
     private Rewrite plan(
             List<FileScanTask> inBucket,

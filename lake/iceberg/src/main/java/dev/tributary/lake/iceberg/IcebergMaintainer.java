@@ -2,6 +2,7 @@ package dev.tributary.lake.iceberg;
 
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
@@ -14,8 +15,6 @@ import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.maintenance.LakeTableStats;
 import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
 import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,10 +61,9 @@ final class IcebergMaintainer implements LakeMaintainer {
     }
 
     /**
-     * Statistics; fills {@code deletesPerPartitionBucket} with the live delete files per {@link
-     * IcebergBuckets#partitionBucketOf (partition, bucket)}.
+     * Statistics; fills {@code deletesPerUnit} with the live delete files per (partition, bucket).
      */
-    private static LakeTableStats stats(Table t, Map<String, Integer> deletesPerPartitionBucket) {
+    private static LakeTableStats stats(Table t, Map<LakeBucket, Integer> deletesPerUnit) {
         Snapshot current = t.currentSnapshot();
         if (current == null) {
             return LakeTableStats.EMPTY;
@@ -88,8 +86,7 @@ final class IcebergMaintainer implements LakeMaintainer {
         }
         int deletes = 0;
         for (DeleteFile f : IcebergBuckets.liveDeleteFiles(t, current)) {
-            deletesPerPartitionBucket.merge(
-                    IcebergBuckets.partitionBucketOf(f, specs), 1, Integer::sum);
+            deletesPerUnit.merge(IcebergBuckets.unitOf(f, specs), 1, Integer::sum);
             deletes++;
         }
         return LakeTableStats.of(
@@ -98,33 +95,12 @@ final class IcebergMaintainer implements LakeMaintainer {
 
     @Override
     public CompactionPlan planCompaction(CompactionPolicy policy) {
-        Map<String, Integer> deletes = new TreeMap<>();
+        Map<LakeBucket, Integer> deletes = new TreeMap<>();
         LakeTableStats stats = stats(table(), deletes);
-        // files (data + delete) per (partition, bucket); a bucket is planned when any one
-        // partition's files in it are over the limit, ranked by its worst partition
-        Map<String, Integer> files = new TreeMap<>(deletes);
-        stats.dataFilesPerPartition()
-                .forEach(
-                        (p, buckets) ->
-                                buckets.forEach(
-                                        (b, n) -> files.merge(p + "#" + b, n, Integer::sum)));
-        Map<Integer, Integer> worst = new TreeMap<>();
-        files.forEach(
-                (pb, n) ->
-                        worst.merge(
-                                Integer.parseInt(pb.substring(pb.lastIndexOf('#') + 1)),
-                                n,
-                                Math::max));
-        List<Integer> buckets = new ArrayList<>();
-        worst.forEach(
-                (b, n) -> {
-                    if (n > policy.maxFiles()) {
-                        buckets.add(b);
-                    }
-                });
-        buckets.sort(Comparator.comparing((Integer b) -> -worst.get(b)).thenComparing(b -> b));
-        return new CompactionPlan(
-                stats, buckets.subList(0, Math.min(buckets.size(), policy.maxBuckets())));
+        // Iceberg's delete files count against max-files too: they slow every read of the unit
+        Map<LakeBucket, Integer> files = new TreeMap<>(stats.dataFilesPerUnit());
+        deletes.forEach((unit, n) -> files.merge(unit, n, Integer::sum));
+        return CompactionPlan.select(stats, files, policy);
     }
 
     @Override

@@ -283,7 +283,9 @@ class IcebergLakeWriterFaultTest {
             plan = m.planCompaction(new CompactionPolicy(2, 1024));
         }
         assertThat(plan.buckets()).containsExactly(0);
-        CompactionTask task = new CompactionTask(path, 7, d, 1, 0, 2, plan.stats().snapshotId());
+        CompactionTask task =
+                new CompactionTask(
+                        path, 7, d, 1, plan.units().get(0), 2, plan.stats().snapshotId());
 
         FaultyFileIO.fail("/" + path.table() + "/data/", fault, 0);
         LakeCompactor c = storage.createCompactor(task);

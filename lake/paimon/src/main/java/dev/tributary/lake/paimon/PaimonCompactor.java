@@ -126,8 +126,7 @@ final class PaimonCompactor implements LakeCompactor {
         try (TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER)) {
             write.withCompactExecutor(executor);
             // PK: universal compaction picks runs so that at most max-files remain; append: merge
-            // every small file of the bucket (files at the target size stay as they are). Each
-            // partition's bucket is compacted on its own and gets its own commit message.
+            // every small file of the bucket (files at the target size stay as they are).
             for (BinaryRow partition : partitions) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new InterruptedException();
@@ -139,8 +138,9 @@ final class PaimonCompactor implements LakeCompactor {
     }
 
     /**
-     * The partitions whose bucket {@code task.bucket()} holds more than {@code max-files} live
-     * files; the empty partition of an unpartitioned table always (its plan already counted it).
+     * The task's partition if its bucket {@code task.bucket()} holds more than {@code max-files}
+     * live files at the latest snapshot (a later compaction may have done it already); the empty
+     * partition of an unpartitioned table always (its plan already counted it).
      */
     private List<BinaryRow> partitionsToCompact() {
         if (table.partitionKeys().isEmpty()) {
@@ -165,7 +165,9 @@ final class PaimonCompactor implements LakeCompactor {
         List<BinaryRow> out = new ArrayList<>();
         files.forEach(
                 (partition, n) -> {
-                    if (n > task.maxFiles()) {
+                    if (n > task.maxFiles()
+                            && PaimonMaintainer.partitionName(table, partition)
+                                    .equals(task.partition())) {
                         out.add(partition);
                     }
                 });
@@ -185,7 +187,10 @@ final class PaimonCompactor implements LakeCompactor {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new InterruptedException();
                 }
-                out.add(t.doCompact(table, write));
+                // Paimon plans every partition; the grant is for one
+                if (PaimonMaintainer.partitionName(table, t.partition()).equals(task.partition())) {
+                    out.add(t.doCompact(table, write));
+                }
             }
         } finally {
             write.close();

@@ -16,7 +16,6 @@ import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import java.io.FileNotFoundException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -126,19 +125,7 @@ final class PaimonMaintainer implements LakeMaintainer {
     @Override
     public CompactionPlan planCompaction(CompactionPolicy policy) {
         LakeTableStats stats = stats();
-        List<Integer> buckets = new ArrayList<>();
-        stats.dataFilesPerBucket()
-                .forEach(
-                        (b, n) -> {
-                            if (n > policy.maxFiles()) {
-                                buckets.add(b);
-                            }
-                        });
-        buckets.sort(
-                Comparator.comparing((Integer b) -> -stats.dataFilesPerBucket().get(b))
-                        .thenComparing(b -> b));
-        return new CompactionPlan(
-                stats, buckets.subList(0, Math.min(buckets.size(), policy.maxBuckets())));
+        return CompactionPlan.select(stats, stats.dataFilesPerUnit(), policy);
     }
 
     @Override

@@ -19,10 +19,9 @@ public interface LakeMaintainer extends AutoCloseable {
     LakeTableStats stats();
 
     /**
-     * The buckets that hold more than {@link CompactionPolicy#maxFiles()} live files in at least
-     * one partition (files are counted per (partition, bucket), never summed over partitions), the
-     * one with the most files in one partition first, at most {@link CompactionPolicy#maxBuckets()}
-     * of them.
+     * The (partition, bucket) units that hold more than {@link CompactionPolicy#maxFiles()} live
+     * files (counted per unit, never summed over partitions), most files first, at most {@link
+     * CompactionPolicy#maxBuckets()} of them ({@link CompactionPlan#select}).
      */
     CompactionPlan planCompaction(CompactionPolicy policy);
 

@@ -1,5 +1,6 @@
 package dev.tributary.lake.api.maintenance;
 
+import dev.tributary.common.id.LakeBucket;
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -36,7 +37,7 @@ public record LakeTableStats(
         SortedMap<String, SortedMap<Integer, Integer>> dataFilesPerPartition) {
 
     /** The partition name of an unpartitioned table's files. */
-    public static final String UNPARTITIONED = "";
+    public static final String UNPARTITIONED = LakeBucket.UNPARTITIONED;
 
     public static final LakeTableStats EMPTY = new LakeTableStats(-1, 0, -1, new TreeMap<>(), 0, 0);
 
@@ -107,5 +108,13 @@ public record LakeTableStats(
     /** The most live data files any (partition, bucket) has (0 for an empty table). */
     public int maxDataFilesPerBucket() {
         return dataFilesPerBucket.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+
+    /** Live data files per (partition, bucket) unit. */
+    public SortedMap<LakeBucket, Integer> dataFilesPerUnit() {
+        SortedMap<LakeBucket, Integer> out = new TreeMap<>();
+        dataFilesPerPartition.forEach(
+                (p, buckets) -> buckets.forEach((b, n) -> out.put(new LakeBucket(p, b), n)));
+        return out;
     }
 }

@@ -2,6 +2,7 @@ package dev.tributary.lake.api.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
@@ -40,10 +41,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -374,22 +377,26 @@ public abstract class LakeMaintenanceContractTest {
         }
 
         CompactionPlan plan(int maxFiles) {
+            return plan(maxFiles, 1024);
+        }
+
+        CompactionPlan plan(int maxFiles, int maxBuckets) {
             try (LakeMaintainer m = storage.createMaintainer(path)) {
-                return m.planCompaction(new CompactionPolicy(maxFiles, 1024));
+                return m.planCompaction(new CompactionPolicy(maxFiles, maxBuckets));
             }
         }
 
-        /** Compacts {@code plan}'s buckets as one grant, shipping every result through bytes. */
+        /** Compacts {@code plan}'s units as one grant, shipping every result through bytes. */
         List<LakeCompactionResult> compact(CompactionPlan plan, int maxFiles, long maintenanceId) {
             List<LakeCompactionResult> out = new ArrayList<>();
-            for (int bucket : plan.buckets()) {
+            for (LakeBucket unit : plan.units()) {
                 CompactionTask task =
                         new CompactionTask(
                                 path,
                                 TABLE_ID,
                                 table,
                                 maintenanceId,
-                                bucket,
+                                unit,
                                 maxFiles,
                                 plan.stats().snapshotId());
                 try (LakeCompactor c = storage.createCompactor(task)) {
@@ -669,7 +676,12 @@ public abstract class LakeMaintenanceContractTest {
                 .isTrue();
 
         CompactionPlan plan = t.plan(5);
-        assertThat(plan.buckets()).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(plan.units())
+                .as("only the first day's buckets are over the limit")
+                .containsExactlyInAnyOrder(
+                        new LakeBucket("dt=" + DAYS.get(0), 0),
+                        new LakeBucket("dt=" + DAYS.get(0), 1),
+                        new LakeBucket("dt=" + DAYS.get(0), 2));
         long id = maintenanceId();
         MaintenanceCommitResult c = t.commitCompaction(id, t.compact(plan, 5, id));
         assertThat(c.outcome()).isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
@@ -712,6 +724,37 @@ public abstract class LakeMaintenanceContractTest {
                 .containsExactly("dt=" + DAYS.get(0), "dt=" + DAYS.get(2));
         t.inserts(270, 300);
         t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    @Test
+    void t38_t32_theBudgetCountsEachPartitionsBucketSoAGrantStaysBounded() throws Exception {
+        Tiered t = new Tiered("budget", partitionedLogTable(3)).days(DAYS.toArray(String[]::new));
+        for (int r = 0; r < 4; r++) {
+            t.inserts(r * 30, r * 30 + 30);
+        }
+        // every one of the 9 (partition, bucket) units holds 4 files; a budget of 2 units per grant
+        int grants = 0;
+        Set<LakeBucket> compacted = new HashSet<>();
+        for (CompactionPlan plan = t.plan(2, 2); !plan.isEmpty(); plan = t.plan(2, 2)) {
+            assertThat(plan.units())
+                    .as("the budget, in units")
+                    .hasSize(Math.min(2, 9 - compacted.size()));
+            long id = maintenanceId();
+            List<LakeCompactionResult> results = t.compact(plan, 2, id);
+            assertThat(results.stream().mapToInt(LakeCompactionResult::filesBefore).sum())
+                    .as("a grant rewrites its units only, not the bucket in every partition")
+                    .isEqualTo(plan.units().size() * 4);
+            assertThat(t.commitCompaction(id, results).outcome())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+            for (LakeBucket u : plan.units()) {
+                assertThat(compacted.add(u)).as("%s planned again after compaction", u).isTrue();
+                assertThat(t.stats().dataFilesPerPartition().get(u.partition()).get(u.bucket()))
+                        .isEqualTo(1);
+            }
+            t.assertLakeHoldsExactlyTheExpectedRows();
+            assertThat(++grants).as("9 units, 2 per grant").isLessThanOrEqualTo(5);
+        }
+        assertThat(compacted).hasSize(9);
     }
 
     @Test
