@@ -41,7 +41,7 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
     @Override
     public CompactionPlan planCompaction(TablePath path, CompactionPolicy policy) {
         if (!lake.catalog().tableExists(path)) {
-            return new CompactionPlan(LakeTableStats.EMPTY, List.of());
+            return CompactionPlan.none(LakeTableStats.EMPTY);
         }
         try (LakeMaintainer m = lake.createMaintainer(path)) {
             return m.planCompaction(policy);
