@@ -6,11 +6,9 @@ import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.AlreadyExistsException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
-import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
-import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -26,14 +24,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.stream.Stream;
 
 /**
  * The bucket store: for many tables, each table's buckets under one data directory. Every bucket
@@ -48,7 +45,8 @@ import java.util.stream.Stream;
  *
  * <p>A partitioned table (T30) holds no buckets of its own: each of its partitions, added with
  * {@link #createPartition} or {@link #openPartition}, has the table's bucket count, under {@code
- * tables/<table id>/p<partition id>/}. A {@link TableBucket} names its partition.
+ * tables/<table id>/p<partition id>/}. A {@link TableBucket} names its partition. The partitions'
+ * lifecycle is {@link PartitionedTables}'s; this class is the facade that routes to it.
  *
  * <p>Errors: {@link dev.tributary.common.exception.InvalidInputException} for bad requests (nothing
  * written), {@link dev.tributary.common.exception.NotFoundException} for an unknown table, snapshot
@@ -57,14 +55,16 @@ import java.util.stream.Stream;
  */
 public final class BucketStore implements AutoCloseable {
     private static final String TABLES_DIR = "tables";
-    private static final String PARTITION_DIR_PREFIX = "p";
 
     private final Path dataDir;
     private final Configuration conf;
     private final Clock clock;
     private final Executor flushExecutor;
+
+    /** Unpartitioned tables; its monitor also guards which tables and partitions are open. */
     private final Map<Long, TableStore> tables = new ConcurrentHashMap<>();
-    private final Map<Long, PartitionedTable> partitioned = new ConcurrentHashMap<>();
+
+    private final PartitionedTables partitioned;
     private volatile boolean closed;
 
     private BucketStore(Path dataDir, Configuration conf, Clock clock, Executor flushExecutor) {
@@ -72,6 +72,9 @@ public final class BucketStore implements AutoCloseable {
         this.conf = conf;
         this.clock = clock;
         this.flushExecutor = flushExecutor;
+        this.partitioned =
+                new PartitionedTables(
+                        this::tableDir, this::notPartitioned, conf, clock, flushExecutor);
     }
 
     /** Every option the store reads, for documentation and up-front validation. */
@@ -138,24 +141,10 @@ public final class BucketStore implements AutoCloseable {
                         "table id " + tableId + " already has data in " + dir);
             }
             if (descriptor.isPartitioned()) {
-                createDirectory(dir);
-                partitioned.put(
-                        tableId, new PartitionedTable(tableId, descriptor, schemaId, schema));
+                partitioned.register(tableId, descriptor, schemaId, schema);
                 return;
             }
-            tables.put(
-                    tableId,
-                    TableStore.open(
-                            dir,
-                            tableId,
-                            TableBucket.NO_PARTITION,
-                            null,
-                            descriptor,
-                            schemaId,
-                            schema,
-                            conf,
-                            clock,
-                            flushExecutor));
+            tables.put(tableId, openUnpartitioned(tableId, descriptor, schemaId, schema));
         }
     }
 
@@ -168,16 +157,7 @@ public final class BucketStore implements AutoCloseable {
         synchronized (tables) {
             ensureOpen();
             if (descriptor.isPartitioned()) {
-                PartitionedTable known = partitioned.get(tableId);
-                if (known != null) {
-                    if (schemaId > known.schemaId) {
-                        updateSchema(tableId, schemaId, schema);
-                    }
-                    return;
-                }
-                createDirectory(tableDir(tableId));
-                partitioned.put(
-                        tableId, new PartitionedTable(tableId, descriptor, schemaId, schema));
+                partitioned.register(tableId, descriptor, schemaId, schema);
                 return;
             }
             TableStore existing = tables.get(tableId);
@@ -187,20 +167,23 @@ public final class BucketStore implements AutoCloseable {
                 }
                 return;
             }
-            tables.put(
-                    tableId,
-                    TableStore.open(
-                            tableDir(tableId),
-                            tableId,
-                            TableBucket.NO_PARTITION,
-                            null,
-                            descriptor,
-                            schemaId,
-                            schema,
-                            conf,
-                            clock,
-                            flushExecutor));
+            tables.put(tableId, openUnpartitioned(tableId, descriptor, schemaId, schema));
         }
+    }
+
+    private TableStore openUnpartitioned(
+            long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
+        return TableStore.open(
+                tableDir(tableId),
+                tableId,
+                TableBucket.NO_PARTITION,
+                null,
+                descriptor,
+                schemaId,
+                schema,
+                conf,
+                clock,
+                flushExecutor);
     }
 
     /**
@@ -209,19 +192,8 @@ public final class BucketStore implements AutoCloseable {
      * columns.
      */
     public void updateSchema(long tableId, int schemaId, Schema schema) {
-        PartitionedTable pt = partitioned.get(tableId);
-        if (pt == null) {
+        if (!partitioned.updateSchema(tableId, schemaId, schema)) {
             table(tableId).updateSchema(schemaId, schema);
-            return;
-        }
-        synchronized (pt) {
-            for (Partition part : pt.partitions.values()) {
-                part.store.updateSchema(schemaId, schema);
-            }
-            if (schemaId > pt.schemaId) {
-                pt.schemaId = schemaId;
-                pt.schema = schema;
-            }
         }
     }
 
@@ -232,12 +204,9 @@ public final class BucketStore implements AutoCloseable {
             if (t != null) {
                 t.close();
             }
-            PartitionedTable pt = partitioned.remove(tableId);
-            if (pt != null) {
-                pt.closeAll();
-            }
+            partitioned.remove(tableId);
             try {
-                deleteRecursively(tableDir(tableId));
+                StoreFiles.deleteRecursively(tableDir(tableId));
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot delete the data of table " + tableId + ": " + e, e);
@@ -247,12 +216,12 @@ public final class BucketStore implements AutoCloseable {
 
     /** True if the table is open in this store. */
     public boolean hasTable(long tableId) {
-        return tables.containsKey(tableId) || partitioned.containsKey(tableId);
+        return tables.containsKey(tableId) || partitioned.contains(tableId);
     }
 
     /** True if the table is open in this store and partitioned. */
     public boolean isPartitioned(long tableId) {
-        return partitioned.containsKey(tableId);
+        return partitioned.contains(tableId);
     }
 
     /**
@@ -272,7 +241,7 @@ public final class BucketStore implements AutoCloseable {
      *     completed by another appending thread (group commit), so attach only quick callbacks
      */
     public CompletableFuture<AppendResult> append(WriteBatch batch) {
-        if (partitioned.containsKey(batch.tableId())) {
+        if (partitioned.contains(batch.tableId())) {
             throw new InvalidInputException(
                     "table id "
                             + batch.tableId()
@@ -293,40 +262,7 @@ public final class BucketStore implements AutoCloseable {
         if (partitionId == TableBucket.NO_PARTITION) {
             return append(batch);
         }
-        PartitionedTable pt = partitionedTable(batch.tableId());
-        Partition part = pt.partitions.get(partitionId);
-        if (part == null) {
-            throw new PartitionNotFoundException(
-                    "partition id "
-                            + partitionId
-                            + " of table id "
-                            + batch.tableId()
-                            + " is not open in this store (dropped or never created)");
-        }
-        part.appending.incrementAndGet();
-        try {
-            if (part.sealed) {
-                throw new PartitionNotFoundException(
-                        "partition "
-                                + part.spec.name()
-                                + " (id "
-                                + partitionId
-                                + ") of table id "
-                                + batch.tableId()
-                                + " is being dropped and takes no more writes");
-            }
-            return part.store
-                    .append(batch)
-                    .thenApply(
-                            r -> {
-                                // after the end offset moved: the tiering planner drains this set
-                                // before it reads end offsets, so it never misses the write
-                                pt.changed.add(partitionId);
-                                return r;
-                            });
-        } finally {
-            part.appending.decrementAndGet();
-        }
+        return partitioned.append(partitionId, batch);
     }
 
     /**
@@ -480,31 +416,9 @@ public final class BucketStore implements AutoCloseable {
                 return;
             }
             closed = true;
-            RuntimeException first = null;
-            for (TableStore t : tables.values()) {
-                try {
-                    t.close();
-                } catch (RuntimeException e) {
-                    if (first == null) {
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
-                }
-            }
+            RuntimeException first = StoreFiles.closeEach(tables.values(), TableStore::close, null);
             tables.clear();
-            for (PartitionedTable pt : partitioned.values()) {
-                try {
-                    pt.closeAll();
-                } catch (RuntimeException e) {
-                    if (first == null) {
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
-                }
-            }
-            partitioned.clear();
+            first = partitioned.closeAll(first);
             if (first != null) {
                 throw first;
             }
@@ -518,7 +432,7 @@ public final class BucketStore implements AutoCloseable {
     private TableStore table(long tableId) {
         TableStore t = tables.get(tableId);
         if (t == null) {
-            if (partitioned.containsKey(tableId)) {
+            if (partitioned.contains(tableId)) {
                 throw new InvalidInputException(
                         "table id " + tableId + " is partitioned: name the bucket's partition");
             }
@@ -544,56 +458,25 @@ public final class BucketStore implements AutoCloseable {
         if (!bucket.isPartitioned()) {
             return table(bucket.tableId());
         }
-        PartitionedTable pt = partitionedTable(bucket.tableId());
-        Partition part = pt.partitions.get(bucket.partitionId());
-        if (part == null) {
-            throw new NotFoundException(
-                    "partition id "
-                            + bucket.partitionId()
-                            + " of table id "
-                            + bucket.tableId()
-                            + " is not open in this store (dropped or never created)");
-        }
-        return part.store;
+        return partitioned.store(bucket.tableId(), bucket.partitionId());
     }
 
-    private PartitionedTable partitionedTable(long tableId) {
-        PartitionedTable pt = partitioned.get(tableId);
-        if (pt == null) {
-            ensureOpen();
-            if (tables.containsKey(tableId)) {
-                throw new InvalidInputException(
-                        "table id " + tableId + " is not partitioned; it has no partitions");
-            }
-            throw new NotFoundException(
-                    "table id "
-                            + tableId
-                            + " is not open in this store (dropped or never created)");
+    /** The error for a table id that is not an open partitioned table. */
+    private RuntimeException notPartitioned(long tableId) {
+        ensureOpen();
+        if (tables.containsKey(tableId)) {
+            return new InvalidInputException(
+                    "table id " + tableId + " is not partitioned; it has no partitions");
         }
-        return pt;
+        return new NotFoundException(
+                "table id " + tableId + " is not open in this store (dropped or never created)");
     }
 
     /** Every open group of buckets: unpartitioned tables and every partition. */
     private List<TableStore> allStores() {
         List<TableStore> out = new ArrayList<>(tables.values());
-        for (PartitionedTable pt : partitioned.values()) {
-            for (Partition part : pt.partitions.values()) {
-                out.add(part.store);
-            }
-        }
+        out.addAll(partitioned.stores());
         return out;
-    }
-
-    private Path partitionDir(long tableId, long partitionId) {
-        return tableDir(tableId).resolve(PARTITION_DIR_PREFIX + partitionId);
-    }
-
-    private static void createDirectory(Path dir) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new StorageException("cannot create " + dir + ": " + e, e);
-        }
     }
 
     // ------------------------------------------------------------------ partitions (T30)
@@ -607,13 +490,7 @@ public final class BucketStore implements AutoCloseable {
     public void createPartition(long tableId, long partitionId, PartitionSpec spec) {
         synchronized (tables) {
             ensureOpen();
-            PartitionedTable pt = partitionedTable(tableId);
-            Path dir = partitionDir(tableId, partitionId);
-            if (pt.partitions.containsKey(partitionId) || Files.exists(dir)) {
-                throw new AlreadyExistsException(
-                        "partition id " + partitionId + " already has data in " + dir);
-            }
-            pt.partitions.put(partitionId, openPartitionStore(pt, partitionId, spec, dir));
+            partitioned.create(tableId, partitionId, spec);
         }
     }
 
@@ -624,37 +501,8 @@ public final class BucketStore implements AutoCloseable {
     public void openPartition(long tableId, long partitionId, PartitionSpec spec) {
         synchronized (tables) {
             ensureOpen();
-            PartitionedTable pt = partitionedTable(tableId);
-            if (pt.partitions.containsKey(partitionId)) {
-                return;
-            }
-            pt.partitions.put(
-                    partitionId,
-                    openPartitionStore(pt, partitionId, spec, partitionDir(tableId, partitionId)));
-            // recovered data may be past what was tiered: let the planner look at it
-            pt.changed.add(partitionId);
+            partitioned.open(tableId, partitionId, spec);
         }
-    }
-
-    private Partition openPartitionStore(
-            PartitionedTable pt, long partitionId, PartitionSpec spec, Path dir) {
-        if (partitionId < 0) {
-            throw new InvalidInputException("partition id must be >= 0, got " + partitionId);
-        }
-        PartitionCheck check = new PartitionCheck(PartitionRouter.of(pt.descriptor), spec);
-        TableStore store =
-                TableStore.open(
-                        dir,
-                        pt.tableId,
-                        partitionId,
-                        check,
-                        pt.descriptor,
-                        pt.schemaId,
-                        pt.schema,
-                        conf,
-                        clock,
-                        flushExecutor);
-        return new Partition(partitionId, check.spec(), store);
     }
 
     /**
@@ -664,49 +512,24 @@ public final class BucketStore implements AutoCloseable {
      * @return true when no write is in flight any more, so its end offsets are final
      */
     public boolean sealPartition(long tableId, long partitionId) {
-        Partition part = partitionedTable(tableId).partitions.get(partitionId);
-        if (part == null) {
-            return true;
-        }
-        part.sealed = true;
-        return part.appending.get() == 0;
+        return partitioned.seal(tableId, partitionId);
     }
 
     /** Closes a partition and deletes its data. A no-op for an unknown partition. */
     public void dropPartition(long tableId, long partitionId) {
         synchronized (tables) {
-            PartitionedTable pt = partitioned.get(tableId);
-            if (pt != null) {
-                Partition part = pt.partitions.remove(partitionId);
-                pt.changed.remove(partitionId);
-                if (part != null) {
-                    part.store.close();
-                }
-            }
-            try {
-                deleteRecursively(partitionDir(tableId, partitionId));
-            } catch (IOException e) {
-                throw new StorageException(
-                        "cannot delete the data of partition "
-                                + partitionId
-                                + " of table "
-                                + tableId
-                                + ": "
-                                + e,
-                        e);
-            }
+            partitioned.drop(tableId, partitionId);
         }
     }
 
     /** True if the partition is open in this store. */
     public boolean hasPartition(long tableId, long partitionId) {
-        PartitionedTable pt = partitioned.get(tableId);
-        return pt != null && pt.partitions.containsKey(partitionId);
+        return partitioned.contains(tableId, partitionId);
     }
 
     /** Ids of the open partitions of a partitioned table, ascending. */
     public List<Long> partitionIds(long tableId) {
-        return partitionedTable(tableId).partitions.keySet().stream().sorted().toList();
+        return partitioned.ids(tableId);
     }
 
     /**
@@ -715,43 +538,10 @@ public final class BucketStore implements AutoCloseable {
      *
      * @return the ids deleted
      */
-    public List<Long> deleteUnknownPartitions(long tableId, java.util.Set<Long> known) {
-        List<Long> deleted = new ArrayList<>();
+    public List<Long> deleteUnknownPartitions(long tableId, Set<Long> known) {
         synchronized (tables) {
-            Path dir = tableDir(tableId);
-            if (!Files.isDirectory(dir)) {
-                return deleted;
-            }
-            try (Stream<Path> children = Files.list(dir)) {
-                for (Path child : children.toList()) {
-                    String name = child.getFileName().toString();
-                    if (!name.startsWith(PARTITION_DIR_PREFIX)) {
-                        continue;
-                    }
-                    long id;
-                    try {
-                        id = Long.parseLong(name.substring(PARTITION_DIR_PREFIX.length()));
-                    } catch (NumberFormatException e) {
-                        continue;
-                    }
-                    if (!known.contains(id)) {
-                        PartitionedTable pt = partitioned.get(tableId);
-                        if (pt != null) {
-                            Partition open = pt.partitions.remove(id);
-                            if (open != null) {
-                                open.store.close();
-                            }
-                        }
-                        deleteRecursively(child);
-                        deleted.add(id);
-                    }
-                }
-            } catch (IOException e) {
-                throw new StorageException(
-                        "cannot clean up the partitions of table " + tableId + ": " + e, e);
-            }
+            return partitioned.deleteUnknown(tableId, known);
         }
-        return deleted;
     }
 
     /**
@@ -759,86 +549,13 @@ public final class BucketStore implements AutoCloseable {
      * were opened since (recovered data); the set is emptied. The tiering planner calls it before
      * reading end offsets, so that a round looks only at partitions that may have new data.
      */
-    public java.util.Set<Long> drainChangedPartitions(long tableId) {
-        PartitionedTable pt = partitioned.get(tableId);
-        if (pt == null) {
-            return java.util.Set.of();
-        }
-        java.util.Set<Long> out = new java.util.HashSet<>();
-        for (Long id : pt.changed) {
-            if (pt.changed.remove(id)) {
-                out.add(id);
-            }
-        }
-        return out;
-    }
-
-    /** A partitioned table: its definition (for new partitions) and its open partitions. */
-    private static final class PartitionedTable {
-        final long tableId;
-        final TableDescriptor descriptor;
-        volatile int schemaId;
-        volatile Schema schema;
-        final Map<Long, Partition> partitions = new ConcurrentHashMap<>();
-        final java.util.Set<Long> changed = ConcurrentHashMap.newKeySet();
-
-        PartitionedTable(long tableId, TableDescriptor descriptor, int schemaId, Schema schema) {
-            this.tableId = tableId;
-            this.descriptor = descriptor;
-            this.schemaId = schemaId;
-            this.schema = schema;
-        }
-
-        void closeAll() {
-            RuntimeException first = null;
-            for (Partition p : partitions.values()) {
-                try {
-                    p.store.close();
-                } catch (RuntimeException e) {
-                    if (first == null) {
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
-                }
-            }
-            partitions.clear();
-            if (first != null) {
-                throw first;
-            }
-        }
-    }
-
-    /** One open partition: its buckets and whether it still takes writes. */
-    private static final class Partition {
-        final long id;
-        final PartitionSpec spec;
-        final TableStore store;
-        volatile boolean sealed;
-        final java.util.concurrent.atomic.AtomicInteger appending =
-                new java.util.concurrent.atomic.AtomicInteger();
-
-        Partition(long id, PartitionSpec spec, TableStore store) {
-            this.id = id;
-            this.spec = spec;
-            this.store = store;
-        }
+    public Set<Long> drainChangedPartitions(long tableId) {
+        return partitioned.drainChanged(tableId);
     }
 
     private void ensureOpen() {
         if (closed) {
             throw new StorageException("the bucket store is closed");
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -23,6 +23,7 @@ import dev.tributary.storage.log.LogBucket;
 import dev.tributary.storage.log.LogOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -411,18 +412,8 @@ final class TableStore implements AutoCloseable {
 
     @Override
     public void close() {
-        RuntimeException first = null;
-        for (Bucket b : buckets) {
-            try {
-                closeBucket(b);
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
+        RuntimeException first =
+                StoreFiles.closeEach(Arrays.asList(buckets), TableStore::closeBucket, null);
         if (first != null) {
             throw first;
         }

@@ -7,7 +7,6 @@ import dev.tributary.client.admin.PartitionInfo;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.PartitionSpec;
-import dev.tributary.common.id.TablePath;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Map;
@@ -15,10 +14,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** Partitions of partitioned tables (T30, T33). */
 @Command(
@@ -34,11 +31,7 @@ public final class PartitionCommand {
 
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Adds a partition.")
     static final class Add implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @Parameters(
                 index = "1",
@@ -51,20 +44,17 @@ public final class PartitionCommand {
 
         @Override
         public Integer call() {
-            try (Connection c = connection.connect()) {
+            try (Connection c = target.connect()) {
                 PartitionInfo p =
                         c.admin()
                                 .createPartition(
-                                        TablePath.parse(table),
-                                        PartitionSpec.parse(partition),
-                                        ifNotExists);
-                spec.commandLine()
-                        .getOut()
+                                        target.path(), PartitionSpec.parse(partition), ifNotExists);
+                target.out()
                         .println(
                                 "partition "
                                         + p.name()
                                         + " of "
-                                        + table
+                                        + target.table
                                         + " (id "
                                         + p.partitionId()
                                         + ")");
@@ -83,11 +73,7 @@ public final class PartitionCommand {
                 "Its lake partition stays unless --drop-lake-partition is given."
             })
     static final class Drop implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @Parameters(index = "1", paramLabel = "PARTITION", description = "e.g. dt=2026-12-01.")
         String partition;
@@ -102,12 +88,13 @@ public final class PartitionCommand {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (Connection c = connection.connect()) {
+            PrintWriter out = target.out();
+            String table = target.table;
+            try (Connection c = target.connect()) {
                 Optional<PartitionDrop> d =
                         c.admin()
                                 .dropPartition(
-                                        TablePath.parse(table),
+                                        target.path(),
                                         PartitionSpec.parse(partition),
                                         ifExists,
                                         dropLake);
@@ -140,18 +127,13 @@ public final class PartitionCommand {
             mixinStandardHelpOptions = true,
             description = "Lists a table's partitions: id, state, creation time, records.")
     static final class ListPartitions implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (Connection c = connection.connect()) {
-                TableInfo info = c.admin().describeTable(TablePath.parse(table));
-                printPartitions(c, info, out);
+            try (Connection c = target.connect()) {
+                TableInfo info = c.admin().describeTable(target.path());
+                printPartitions(c, info, target.out());
             }
             return 0;
         }

@@ -40,10 +40,6 @@ import picocli.CommandLine.Spec;
         })
 public final class TableCommand {
 
-    static TablePath path(String text) {
-        return TablePath.parse(text);
-    }
-
     /** Exactly one source of the schema. */
     static final class SchemaSource {
         @Option(
@@ -64,11 +60,7 @@ public final class TableCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Creates a table.")
     static final class Create implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @ArgGroup(exclusive = true, multiplicity = "1")
         SchemaSource schema;
@@ -109,7 +101,7 @@ public final class TableCommand {
 
         @Override
         public Integer call() {
-            TablePath p = path(table);
+            TablePath p = target.path();
             TableDescriptor.Builder b =
                     schema.file != null
                             ? SchemaParser.parseJsonFile(schema.file)
@@ -128,12 +120,10 @@ public final class TableCommand {
                 b.comment(comment);
             }
             TableInfo info;
-            try (Connection c = connection.connect()) {
+            try (Connection c = target.connect()) {
                 info = c.admin().createTable(p, b.build(), ifNotExists);
             }
-            spec.commandLine()
-                    .getOut()
-                    .println("created table " + info.path() + " (id " + info.tableId() + ")");
+            target.out().println("created table " + info.path() + " (id " + info.tableId() + ")");
             return 0;
         }
     }
@@ -143,11 +133,7 @@ public final class TableCommand {
             mixinStandardHelpOptions = true,
             description = "Sets or resets properties and appends nullable columns.")
     static final class Alter implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Sets a property.")
         Map<String, String> set = new LinkedHashMap<>();
@@ -179,10 +165,9 @@ public final class TableCommand {
                 throw new InvalidInputException(
                         "nothing to alter: give --set, --reset or --add-column");
             }
-            try (Connection c = connection.connect()) {
-                TableInfo info = c.admin().alterTable(path(table), a);
-                spec.commandLine()
-                        .getOut()
+            try (Connection c = target.connect()) {
+                TableInfo info = c.admin().alterTable(target.path(), a);
+                target.out()
                         .println(
                                 "altered table "
                                         + info.path()
@@ -196,11 +181,7 @@ public final class TableCommand {
 
     @Command(name = "drop", mixinStandardHelpOptions = true, description = "Drops a table.")
     static final class Drop implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @Option(names = "--if-exists", description = "Succeed if it does not exist.")
         boolean ifExists;
@@ -214,14 +195,13 @@ public final class TableCommand {
 
         @Override
         public Integer call() {
-            try (Connection c = connection.connect()) {
-                c.admin().dropTable(path(table), ifExists, dropLakeTable);
+            try (Connection c = target.connect()) {
+                c.admin().dropTable(target.path(), ifExists, dropLakeTable);
             }
-            spec.commandLine()
-                    .getOut()
+            target.out()
                     .println(
                             "dropped table "
-                                    + table
+                                    + target.table
                                     + (dropLakeTable ? " and its lake table" : ""));
             return 0;
         }
@@ -252,17 +232,13 @@ public final class TableCommand {
             mixinStandardHelpOptions = true,
             description = "Shows a table's columns, key, buckets, properties and end offsets.")
     static final class Describe implements Callable<Integer> {
-        @Mixin ConnectionOptions connection;
-        @Spec CommandSpec spec;
-
-        @Parameters(paramLabel = "DB.TABLE", description = "Table path.")
-        String table;
+        @Mixin TableArgument target;
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (Connection c = connection.connect()) {
-                TableInfo info = c.admin().describeTable(path(table));
+            PrintWriter out = target.out();
+            try (Connection c = target.connect()) {
+                TableInfo info = c.admin().describeTable(target.path());
                 out.println("table:       " + info.path());
                 out.println("id:          " + info.tableId());
                 out.println("schema id:   " + info.schemaId());

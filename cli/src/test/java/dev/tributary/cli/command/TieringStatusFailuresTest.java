@@ -54,7 +54,8 @@ class TieringStatusFailuresTest {
                 rounds,
                 List.of(),
                 0,
-                List.of());
+                List.of(),
+                Optional.empty());
     }
 
     @Test

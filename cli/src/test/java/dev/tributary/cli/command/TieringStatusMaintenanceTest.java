@@ -35,6 +35,8 @@ class TieringStatusMaintenanceTest {
                 0,
                 List.of(),
                 List.of(),
+                0,
+                List.of(),
                 m);
     }
 

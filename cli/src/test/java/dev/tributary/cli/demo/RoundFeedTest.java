@@ -75,7 +75,8 @@ class RoundFeedTest {
                 rounds,
                 List.of(),
                 0,
-                List.of());
+                List.of(),
+                Optional.empty());
     }
 
     @Test

@@ -54,57 +54,6 @@ public record TableStatusView(
         List<PartitionLagView> partitions,
         MaintenanceView maintenance) {
 
-    /** A view without maintenance. */
-    public TableStatusView(
-            long tableId,
-            String table,
-            String group,
-            String state,
-            long epoch,
-            int queuePosition,
-            String jobId,
-            long freshnessMillis,
-            long lastTieredAtMillis,
-            long lakeSnapshotId,
-            RoundView lastRound,
-            List<RoundView> rounds,
-            Long lagMillis,
-            Long lagRecords,
-            String lagError,
-            long consecutiveFailures,
-            long totalFailures,
-            String lastFailure,
-            long nextEventAtMillis,
-            Map<Integer, Long> tieredOffsets,
-            Map<Integer, Long> endOffsets,
-            List<String> warnings) {
-        this(
-                tableId,
-                table,
-                group,
-                state,
-                epoch,
-                queuePosition,
-                jobId,
-                freshnessMillis,
-                lastTieredAtMillis,
-                lakeSnapshotId,
-                lastRound,
-                rounds,
-                lagMillis,
-                lagRecords,
-                lagError,
-                consecutiveFailures,
-                totalFailures,
-                lastFailure,
-                nextEventAtMillis,
-                tieredOffsets,
-                endOffsets,
-                warnings,
-                List.of(),
-                null);
-    }
-
     public TableStatusView {
         rounds = List.copyOf(rounds);
         warnings = List.copyOf(warnings);

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Joins the coordinator's tiering status with the store's end offsets and record timestamps into
@@ -106,17 +107,7 @@ public final class TieringStatusService {
     TableStatusView view(TableTieringStatus t) {
         Map<Integer, Long> ends = new TreeMap<>();
         List<PartitionLagView> partitionLags = new ArrayList<>();
-        Long lagMillis = null;
-        Long lagRecords = null;
-        String lagError = null;
-        try {
-            Lag lag = lag(t, ends, partitionLags);
-            lagMillis = lag.millis();
-            lagRecords = lag.records();
-        } catch (TributaryException e) {
-            // never show a lag that was not measured: an unreadable table says why instead
-            lagError = e.getMessage();
-        }
+        Measured lag = Measured.of(() -> lag(t, ends, partitionLags));
         List<String> warnings;
         try {
             warnings = LayoutWarnings.of(catalog.get(t.tableId()).descriptor(), serverLakeFormat);
@@ -142,9 +133,9 @@ public final class TieringStatusService {
                 t.lakeSnapshotId(),
                 TableStatusView.RoundView.of(t.lastRound()),
                 rounds,
-                lagMillis,
-                lagRecords,
-                lagError,
+                lag.millis(),
+                lag.records(),
+                lag.error(),
                 t.consecutiveFailures(),
                 t.totalFailures(),
                 t.lastFailure(),
@@ -157,6 +148,21 @@ public final class TieringStatusService {
     }
 
     private record Lag(long millis, long records) {}
+
+    /**
+     * A lag as a table or partition view shows it: measured, or not measured and the error says why
+     * (never a lag that was not measured).
+     */
+    private record Measured(Long millis, Long records, String error, TributaryException failure) {
+        static Measured of(Supplier<Lag> measure) {
+            try {
+                Lag lag = measure.get();
+                return new Measured(lag.millis(), lag.records(), null, null);
+            } catch (TributaryException e) {
+                return new Measured(null, null, e.getMessage(), e);
+            }
+        }
+    }
 
     /**
      * Records behind and the age of the oldest of them, over every bucket; fills {@code ends} (for
@@ -179,37 +185,27 @@ public final class TieringStatusService {
         for (PartitionInfo p : all) {
             Map<Integer, Long> partitionEnds = new TreeMap<>();
             Map<Integer, Long> tiered = new TreeMap<>(t.offsets().partition(p.partitionId()));
-            try {
-                Lag lag = lag(t, p.partitionId(), buckets, partitionEnds);
+            Measured lag = Measured.of(() -> lag(t, p.partitionId(), buckets, partitionEnds));
+            if (lag.failure() == null) {
                 // the table's ends per bucket number, over its partitions: what rates are
                 // measured from (tributary plan); a partition's own are in its view
                 partitionEnds.forEach((b, e) -> ends.merge(b, e, Long::sum));
                 records += lag.records();
                 millis = Math.max(millis, lag.millis());
-                views.add(
-                        new PartitionLagView(
-                                p.partitionId(),
-                                p.name(),
-                                p.state().name(),
-                                lag.millis(),
-                                lag.records(),
-                                null,
-                                tiered,
-                                partitionEnds));
-            } catch (TributaryException e) {
+            } else if (failed == null) {
                 // an unreadable partition leaves the others' lag visible and the table's unknown
-                views.add(
-                        new PartitionLagView(
-                                p.partitionId(),
-                                p.name(),
-                                p.state().name(),
-                                null,
-                                null,
-                                e.getMessage(),
-                                tiered,
-                                partitionEnds));
-                failed = failed == null ? e : failed;
+                failed = lag.failure();
             }
+            views.add(
+                    new PartitionLagView(
+                            p.partitionId(),
+                            p.name(),
+                            p.state().name(),
+                            lag.millis(),
+                            lag.records(),
+                            lag.error(),
+                            tiered,
+                            partitionEnds));
         }
         if (failed != null) {
             throw failed;

@@ -38,7 +38,9 @@ class WriteRatesTest {
                 -1,
                 Map.of(),
                 e,
-                List.of());
+                List.of(),
+                List.of(),
+                null);
     }
 
     @Test

@@ -31,13 +31,15 @@ final class StatusViews {
                 -1,
                 Map.of(),
                 Map.of(),
-                List.of());
+                List.of(),
+                List.of(),
+                null);
     }
 
     /** A table whose lag could not be measured. */
     static TableStatusView unmeasured(long tableId, String name, String why) {
         return new TableStatusView(
                 tableId, name, "default", "PENDING", 1, 0, null, 1_000, -1, -1, null, List.of(),
-                null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of());
+                null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of(), List.of(), null);
     }
 }

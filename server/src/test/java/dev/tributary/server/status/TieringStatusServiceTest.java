@@ -72,27 +72,7 @@ class TieringStatusServiceTest {
     private static TableTieringStatus tiered(long offset) {
         TreeMap<Integer, Long> offsets = new TreeMap<>();
         offsets.put(0, offset);
-        return new TableTieringStatus(
-                TABLE,
-                TablePath.of("db", "t"),
-                "default",
-                TieringState.SCHEDULED,
-                1,
-                null,
-                -1,
-                -1,
-                -1,
-                false,
-                -1,
-                Duration.ofMinutes(1),
-                null,
-                List.of(),
-                0,
-                0,
-                null,
-                offsets,
-                -1,
-                -1);
+        return status(TieredOffsets.ofBuckets(offsets));
     }
 
     @Test
@@ -254,6 +234,7 @@ class TieringStatusServiceTest {
                 null,
                 offsets,
                 -1,
-                -1);
+                -1,
+                null);
     }
 }
