@@ -9,6 +9,7 @@ import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -206,7 +207,7 @@ public final class BucketStore implements AutoCloseable {
             }
             partitioned.remove(tableId);
             try {
-                StoreFiles.deleteRecursively(tableDir(tableId));
+                DurableFiles.deleteRecursively(tableDir(tableId));
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot delete the data of table " + tableId + ": " + e, e);

@@ -7,6 +7,7 @@ import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.time.Clock;
@@ -245,7 +246,7 @@ final class PartitionedTables {
             }
         }
         try {
-            StoreFiles.deleteRecursively(partitionDir(tableId, partitionId));
+            DurableFiles.deleteRecursively(partitionDir(tableId, partitionId));
         } catch (IOException e) {
             throw new StorageException(
                     "cannot delete the data of partition "
@@ -296,7 +297,7 @@ final class PartitionedTables {
                             open.store.close();
                         }
                     }
-                    StoreFiles.deleteRecursively(child);
+                    DurableFiles.deleteRecursively(child);
                     deleted.add(id);
                 }
             }

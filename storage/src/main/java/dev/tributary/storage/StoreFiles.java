@@ -4,9 +4,7 @@ import dev.tributary.common.exception.StorageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /** Directory and close helpers shared by the store's table and partition code. */
 final class StoreFiles {
@@ -17,17 +15,6 @@ final class StoreFiles {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new StorageException("cannot create " + dir + ": " + e, e);
-        }
-    }
-
-    static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 

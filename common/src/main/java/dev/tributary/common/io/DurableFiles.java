@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Whole-file replacement that survives a crash at any point: the new content goes to a temporary
@@ -63,6 +65,18 @@ public final class DurableFiles {
             d.force(true);
         } catch (IOException | UncheckedIOException e) {
             // nothing more can be done on such a file system
+        }
+    }
+
+    /** Deletes {@code root} and everything under it, children first; nothing if it is absent. */
+    public static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatchBuilder;
 import dev.tributary.common.record.LogBatches;
@@ -109,7 +110,7 @@ public final class KvBucket implements AutoCloseable {
                 }
             }
             if (restored == null) {
-                KvSnapshots.deleteRecursively(dbDir);
+                DurableFiles.deleteRecursively(dbDir);
                 restored = RocksDB.open(options, dbDir.toString());
             }
             this.db = restored;
@@ -168,7 +169,7 @@ public final class KvBucket implements AutoCloseable {
      * an older snapshot or the log.
      */
     private RocksDB tryRestore(KvSnapshotInfo snap) throws IOException {
-        KvSnapshots.deleteRecursively(dbDir);
+        DurableFiles.deleteRecursively(dbDir);
         Files.createDirectories(dbDir);
         try {
             snapshots.verify(snap.snapshotId());

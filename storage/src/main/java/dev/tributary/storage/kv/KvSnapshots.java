@@ -60,7 +60,7 @@ final class KvSnapshots {
                     }
                     Path meta = p.resolve(META_FILE);
                     if (!Files.exists(meta)) {
-                        deleteRecursively(p);
+                        DurableFiles.deleteRecursively(p);
                         continue;
                     }
                     try {
@@ -196,7 +196,7 @@ final class KvSnapshots {
         Path target = pathOf(id);
         try {
             if (Files.exists(target)) {
-                deleteRecursively(target);
+                DurableFiles.deleteRecursively(target);
             }
             writer.write(target);
             KvSnapshotInfo info = new KvSnapshotInfo(bucket, id, logOffset, nowMillis);
@@ -207,7 +207,7 @@ final class KvSnapshots {
             return info;
         } catch (Exception e) {
             try {
-                deleteRecursively(target);
+                DurableFiles.deleteRecursively(target);
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -236,7 +236,7 @@ final class KvSnapshots {
         }
         for (KvSnapshotInfo info : victims) {
             try {
-                deleteRecursively(pathOf(info.snapshotId()));
+                DurableFiles.deleteRecursively(pathOf(info.snapshotId()));
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot delete KV snapshot " + info.snapshotId() + ": " + e, e);
@@ -292,17 +292,6 @@ final class KvSnapshots {
         } catch (RuntimeException e) {
             throw new CorruptDataException(
                     "unreadable KV snapshot metadata " + meta + ": " + e.getMessage(), e);
-        }
-    }
-
-    static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }
