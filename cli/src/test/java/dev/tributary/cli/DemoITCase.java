@@ -60,19 +60,8 @@ class DemoITCase {
                 Map.of(
                         DemoTables.CLICKS.toString(), Long.parseLong(written.group(1)),
                         DemoTables.ORDERS.toString(), Long.parseLong(written.group(2)));
-        // shop.orders is partitioned, which union read refuses: the store's and the lake's counts
-        java.util.regex.Matcher orders =
-                java.util.regex.Pattern.compile(
-                                "count:\\s+shop\\.orders\\s+(\\d+) in the store, (\\d+) in the lake"
-                                        + " \\(partitioned: union read not supported yet\\)")
-                        .matcher(run.out());
-        assertThat(orders.find()).as("a count line for shop.orders in:%n%s", run.out()).isTrue();
-        assertThat(Long.parseLong(orders.group(1)))
-                .isEqualTo(writtenRows.get(DemoTables.ORDERS.toString()));
-        assertThat(Long.parseLong(orders.group(2)))
-                .isPositive()
-                .isLessThanOrEqualTo(Long.parseLong(orders.group(1)));
-        for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.CUSTOMERS)) {
+        // shop.orders is partitioned by day: its union read reads every partition (T32)
+        for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS)) {
             java.util.regex.Matcher count =
                     java.util.regex.Pattern.compile(
                                     "count:\\s+"

@@ -112,13 +112,23 @@ class QueryCommandITCase {
     }
 
     @Test
-    void t40_aPartitionedTableIsRefusedAtPlanningNamingTheTable() {
-        Result r = run("query", "SELECT COUNT(*) FROM shop.visits");
-        assertThat(r.code()).as(r.toString()).isEqualTo(TributaryCli.USER_ERROR);
-        assertThat(r.err())
-                .startsWith("error: ")
-                .contains("shop.visits")
-                .contains("partitioned union read is not supported yet")
-                .doesNotContain("\tat ");
+    void t40_t32_aPartitionedTableIsReadAcrossItsPartitions() throws Exception {
+        try (Connection conn = Connection.open(server.rpcTarget());
+                AppendWriter w = conn.appendWriter(TablePath.of("shop", "visits"))) {
+            for (long i = 0; i < 30; i++) {
+                w.append(Row.of(i, "2026-12-0" + (1 + i % 3)));
+            }
+            w.flush();
+        }
+        Result r =
+                run(
+                        "query",
+                        "SELECT dt, COUNT(*) AS n FROM shop.visits WHERE dt <> '2026-12-03' GROUP BY dt");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out())
+                .containsPattern("2026-12-01\\s*\\|?\\s*10")
+                .containsPattern("2026-12-02\\s*\\|?\\s*10")
+                .doesNotContain("2026-12-03")
+                .contains("2 rows");
     }
 }

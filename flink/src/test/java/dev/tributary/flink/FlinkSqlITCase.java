@@ -288,6 +288,145 @@ class FlinkSqlITCase {
         assertThat(seen.stream().mapToLong(Long::longValue).max().orElse(-1)).isEqualTo(149);
     }
 
+    private TableInfo createPartitioned(TablePath path, dev.tributary.common.types.Schema schema) {
+        return conn.admin()
+                .createTable(
+                        path,
+                        dev.tributary.common.types.TableDescriptor.builder(schema)
+                                .partitionKeys("dt")
+                                .bucketCount(2)
+                                .bucketKeys("id")
+                                .property("table.datalake.enabled", "true")
+                                .property("table.datalake.freshness", "1s")
+                                .build(),
+                        false);
+    }
+
+    private void setFreshness(TablePath path, String freshness) {
+        conn.admin()
+                .alterTable(
+                        path,
+                        dev.tributary.client.admin.TableAlteration.create()
+                                .setProperty("table.datalake.freshness", freshness));
+    }
+
+    @Test
+    void t41_t40_t32_selectOverPartitionedTablesReadsEveryPartitionAndFollowsNewOnes()
+            throws Exception {
+        conn.admin().createDatabase("part", true);
+        TablePath visits = TablePath.of("part", "visits");
+        TablePath balances = TablePath.of("part", "balances");
+        createPartitioned(
+                visits,
+                dev.tributary.common.types.Schema.newBuilder()
+                        .column("id", dev.tributary.common.types.DataTypes.BIGINT())
+                        .column("dt", dev.tributary.common.types.DataTypes.STRING())
+                        .column("page", dev.tributary.common.types.DataTypes.STRING())
+                        .build());
+        createPartitioned(
+                balances,
+                dev.tributary.common.types.Schema.newBuilder()
+                        .column("id", dev.tributary.common.types.DataTypes.INT())
+                        .column("dt", dev.tributary.common.types.DataTypes.DATE())
+                        .column("amount", dev.tributary.common.types.DataTypes.BIGINT())
+                        .primaryKey("id", "dt")
+                        .build());
+        java.time.LocalDate d1 = java.time.LocalDate.of(2026, 12, 1);
+        java.time.LocalDate d2 = java.time.LocalDate.of(2026, 12, 2);
+        List<String> visitRows = new ArrayList<>();
+        Map<String, Row> state = new HashMap<>();
+        // the lake part: two days of each table
+        try (AppendWriter a = conn.appendWriter(visits);
+                dev.tributary.client.write.UpsertWriter u = conn.upsertWriter(balances)) {
+            for (long i = 0; i < 200; i++) {
+                String dt = i % 2 == 0 ? "2026-12-01" : "2026-12-02";
+                a.append(dev.tributary.common.row.Row.of(i, dt, "p" + i));
+                visitRows.add(Row.of(i, dt, "p" + i).toString());
+            }
+            for (int k = 0; k < 30; k++) {
+                for (java.time.LocalDate d : List.of(d1, d2)) {
+                    u.upsert(dev.tributary.common.row.Row.of(k, d, (long) k));
+                    state.put(k + "@" + d, Row.of(k, d, (long) k));
+                }
+            }
+            a.flush();
+            u.flush();
+        }
+        await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () ->
+                                conn.admin().tieringStatus(visits).lagRecords().orElse(1) == 0
+                                        && conn.admin()
+                                                        .tieringStatus(balances)
+                                                        .lagRecords()
+                                                        .orElse(1)
+                                                == 0);
+        setFreshness(visits, "1h");
+        setFreshness(balances, "1h");
+        // the store's tail: old days and a new one, updates and deletes of lake rows
+        java.time.LocalDate d3 = java.time.LocalDate.of(2026, 12, 3);
+        try (AppendWriter a = conn.appendWriter(visits);
+                dev.tributary.client.write.UpsertWriter u = conn.upsertWriter(balances)) {
+            for (long i = 200; i < 300; i++) {
+                String dt = "2026-12-0" + (1 + i % 3);
+                a.append(dev.tributary.common.row.Row.of(i, dt, "p" + i));
+                visitRows.add(Row.of(i, dt, "p" + i).toString());
+            }
+            for (int k = 0; k < 30; k += 3) {
+                u.upsert(dev.tributary.common.row.Row.of(k, d1, 1000L + k));
+                state.put(k + "@" + d1, Row.of(k, d1, 1000L + k));
+                u.delete(dev.tributary.common.row.Row.of(k + 1, d2, (long) k + 1));
+                state.remove((k + 1) + "@" + d2);
+                u.upsert(dev.tributary.common.row.Row.of(k, d3, 3L));
+                state.put(k + "@" + d3, Row.of(k, d3, 3L));
+            }
+            a.flush();
+            u.flush();
+        }
+
+        TableEnvironment env = batch();
+        assertThat(strings(collect(env.executeSql("SELECT id, dt, page FROM part.visits"))))
+                .containsExactlyInAnyOrderElementsOf(visitRows);
+        assertThat(
+                        collect(
+                                env.executeSql(
+                                        "SELECT COUNT(*) FROM part.visits WHERE dt = '2026-12-03'")))
+                .containsExactly(Row.of(34L));
+        assertThat(strings(collect(env.executeSql("SELECT id, dt, amount FROM part.balances"))))
+                .containsExactlyInAnyOrderElementsOf(
+                        state.values().stream().map(Row::toString).toList());
+
+        // streaming: the union read, then the tail of every partition and of partitions
+        // created after the query started
+        StreamExecutionEnvironment see = StreamExecutionEnvironment.getExecutionEnvironment();
+        see.setParallelism(2);
+        StreamTableEnvironment st = StreamTableEnvironment.create(see);
+        useCatalog(st);
+        TableResult result =
+                st.executeSql(
+                        "SELECT id FROM part.visits"
+                                + " /*+ OPTIONS('scan.partition.discovery-interval' = '300ms') */");
+        List<Long> seen = new ArrayList<>();
+        try (CloseableIterator<Row> it = result.collect()) {
+            while (seen.size() < 300) {
+                seen.add((Long) it.next().getField(0));
+            }
+            try (AppendWriter w = conn.appendWriter(visits)) {
+                for (long i = 300; i < 330; i++) {
+                    // an old day and a day created now
+                    String dt = i % 2 == 0 ? "2026-12-01" : "2026-12-09";
+                    w.append(dev.tributary.common.row.Row.of(i, dt, "p" + i));
+                }
+                w.flush();
+            }
+            while (seen.size() < 330) {
+                seen.add((Long) it.next().getField(0));
+            }
+        }
+        assertThat(seen).doesNotHaveDuplicates().hasSize(330);
+        assertThat(seen.stream().mapToLong(Long::longValue).max().orElse(-1)).isEqualTo(329);
+    }
+
     @Test
     void t41_badDdlGetsAClearError() {
         TableEnvironment env = batch();

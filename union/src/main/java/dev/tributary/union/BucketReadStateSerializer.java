@@ -1,6 +1,7 @@
 package dev.tributary.union;
 
 import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.id.TableBucket;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -10,12 +11,14 @@ import java.io.UncheckedIOException;
 
 /**
  * Bytes of a {@link BucketReadState}, versioned: what an engine checkpoints for a bucket's read.
- * Version 1: bucket, snapshot id, lake min offset, store from, store to, follow, phase ordinal,
- * skip, position.
+ * Version 2: bucket, snapshot id, lake min offset, store from, store to, follow, phase ordinal,
+ * skip, position, then the partition id and, when it is not {@code NO_PARTITION}, the partition's
+ * name (modified UTF-8). Version 1 (the same without the partition) still reads, as a bucket of an
+ * unpartitioned table.
  */
 public final class BucketReadStateSerializer {
     public static final BucketReadStateSerializer INSTANCE = new BucketReadStateSerializer();
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private BucketReadStateSerializer() {}
 
@@ -31,6 +34,10 @@ public final class BucketReadStateSerializer {
             out.writeByte(s.phase().ordinal());
             out.writeLong(s.skip());
             out.writeLong(s.position());
+            out.writeLong(s.partitionId());
+            if (s.isPartitioned()) {
+                out.writeUTF(s.partition());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -41,7 +48,7 @@ public final class BucketReadStateSerializer {
      * @throws CorruptDataException for an unknown version or malformed bytes
      */
     public BucketReadState deserialize(int version, byte[] bytes) {
-        if (version != VERSION) {
+        if (version != VERSION && version != 1) {
             throw new CorruptDataException(
                     "union read state version "
                             + version
@@ -62,7 +69,25 @@ public final class BucketReadStateSerializer {
             if (phase < 0 || phase >= BucketReadState.Phase.values().length) {
                 throw new CorruptDataException("union read state has phase " + phase);
             }
+            long partitionId = TableBucket.NO_PARTITION;
+            String partition = null;
+            if (version >= 2) {
+                partitionId = in.readLong();
+                if (partitionId != TableBucket.NO_PARTITION) {
+                    if (partitionId < 0) {
+                        throw new CorruptDataException(
+                                "union read state has partition id " + partitionId);
+                    }
+                    partition = in.readUTF();
+                }
+            }
+            if (in.available() > 0) {
+                throw new CorruptDataException(
+                        "union read state has " + in.available() + " trailing bytes");
+            }
             return new BucketReadState(
+                    partitionId,
+                    partition,
                     bucket,
                     snapshot,
                     lakeMin,

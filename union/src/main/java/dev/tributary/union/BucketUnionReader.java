@@ -4,7 +4,9 @@ import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
@@ -28,7 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The union read of one bucket (T40): the lake snapshot's rows, then the store's log from the
- * snapshot's tiered offset, each record exactly once.
+ * snapshot's tiered offset, each record exactly once. A bucket of a partitioned table (T32) reads
+ * the lake partition of the same name and that partition's log, with the snapshot's offset of that
+ * (partition, bucket) as its seam; a following read of a partition that is dropped ends (T33: the
+ * partition went only after it was tiered to its end and refused writes meanwhile).
  *
  * <ul>
  *   <li>Log table: the lake's rows of the bucket (all below the seam), then the log's records
@@ -66,6 +71,8 @@ public final class BucketUnionReader implements AutoCloseable {
     private final Predicate<Row> storeFilter;
     private final int[] keyPositions;
     private final boolean primaryKey;
+    // a partitioned table's lake partition: equality on every partition column
+    private final LakePredicate partitionFilter;
 
     // lake read layout: the sorted union of projected, key and filter columns
     private final int[] lakeColumns;
@@ -122,6 +129,12 @@ public final class BucketUnionReader implements AutoCloseable {
                 needed.add(schema.indexOf(c));
             }
         }
+        this.partitionFilter = partitionFilter(table, state);
+        if (partitionFilter != null) {
+            for (String c : partitionFilter.columns()) {
+                needed.add(schema.indexOf(c));
+            }
+        }
         this.lakeColumns = needed.stream().mapToInt(Integer::intValue).toArray();
         List<Integer> order = new ArrayList<>(needed);
         this.outFromLake = new int[projection.length];
@@ -136,11 +149,42 @@ public final class BucketUnionReader implements AutoCloseable {
         if (state.snapshotId() >= 0 && lake == null) {
             throw new IllegalArgumentException(
                     "bucket "
-                            + state.bucket()
+                            + state.describe()
                             + " reads lake snapshot "
                             + state.snapshotId()
                             + " but no lake reader was given");
         }
+    }
+
+    /**
+     * Selects the bucket's lake partition: the lake table is partitioned by the same columns (T32),
+     * and both formats prune partitions by an equality filter on them.
+     */
+    private static LakePredicate partitionFilter(TableInfo table, BucketReadState state) {
+        if (!state.isPartitioned()) {
+            if (table.descriptor().isPartitioned()) {
+                throw new IllegalArgumentException(
+                        "table "
+                                + table.path()
+                                + " is partitioned: a bucket's state names its"
+                                + " partition");
+            }
+            return null;
+        }
+        if (!table.descriptor().isPartitioned()) {
+            throw new IllegalArgumentException(
+                    "table "
+                            + table.path()
+                            + " is not partitioned, the state names partition "
+                            + state.partition());
+        }
+        PartitionRouter router = PartitionRouter.of(table.descriptor());
+        Object[] values = router.values(PartitionSpec.parse(state.partition()));
+        List<LakePredicate> conjuncts = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            conjuncts.add(LakePredicate.equal(router.keys().get(i), values[i]));
+        }
+        return LakePredicate.and(conjuncts);
     }
 
     private static int indexOrMinus(Schema schema, String column) {
@@ -260,6 +304,9 @@ public final class BucketUnionReader implements AutoCloseable {
 
     private LakeReadRequest lakeRequest() {
         List<LakePredicate> conjuncts = new ArrayList<>();
+        if (partitionFilter != null) {
+            conjuncts.add(partitionFilter);
+        }
         if (filter != null) {
             conjuncts.add(filter);
         }
@@ -295,7 +342,7 @@ public final class BucketUnionReader implements AutoCloseable {
             Map<Row, Change> changes = new LinkedHashMap<>();
             long from = state.storeFrom();
             long pos = from;
-            try (RecordIterator it = scanner.scan(state.bucket(), from, state.storeTo())) {
+            try (RecordIterator it = scan(from, state.storeTo())) {
                 while (it.hasNext()) {
                     LogRecord r = it.next();
                     storeRecords++;
@@ -308,19 +355,23 @@ public final class BucketUnionReader implements AutoCloseable {
                 if (state.phase() != Phase.LAKE || state.skip() > 0) {
                     // a resumed read already emitted rows of the old snapshot: starting over
                     // would emit them twice
+                    throwIfPartitionDropped(e);
                     throw new NotFoundException(
                             "the changelog of bucket "
-                                    + state.bucket()
+                                    + state.describe()
                                     + " of "
                                     + table.path()
                                     + " was deleted by retention while this read was suspended;"
                                     + " restart the read",
                             e);
                 }
+                throwIfPartitionDropped(e);
                 BucketReadState moved = retentionMoved(pos, e);
                 // nothing was emitted yet: the whole bucket starts over from the newer snapshot
                 state =
                         BucketReadState.start(
+                                state.partitionId(),
+                                state.partition(),
                                 state.bucket(),
                                 moved.snapshotId(),
                                 moved.storeFrom(),
@@ -379,9 +430,7 @@ public final class BucketUnionReader implements AutoCloseable {
         }
         try {
             if (storeIterator == null) {
-                storeIterator =
-                        scanner.scan(
-                                state.bucket(), pos, bounded ? state.storeTo() : Long.MAX_VALUE);
+                storeIterator = scan(pos, bounded ? state.storeTo() : Long.MAX_VALUE);
             }
             while (storeIterator.hasNext()) {
                 LogRecord r = storeIterator.next();
@@ -400,10 +449,25 @@ public final class BucketUnionReader implements AutoCloseable {
             return bounded ? 0 : -1;
         } catch (NotFoundException e) {
             closeStore();
+            if (state.isPartitioned() && !partitionExists()) {
+                if (!state.follow()) {
+                    throw partitionDropped(e);
+                }
+                // T33: a partition goes only once it is tiered to its end and refused writes
+                // meanwhile, so a follower that caught up has read it all: its split ends
+                LOG.info(
+                        "partition {} of {} was dropped: its bucket {} ends at offset {}",
+                        state.partition(),
+                        table.path(),
+                        state.bucket(),
+                        state.position());
+                state = state.withPhase(Phase.DONE, 0, state.position());
+                return 0;
+            }
             if (primaryKey) {
                 throw new NotFoundException(
                         "the changelog of bucket "
-                                + state.bucket()
+                                + state.describe()
                                 + " of "
                                 + table.path()
                                 + " from offset "
@@ -416,6 +480,8 @@ public final class BucketUnionReader implements AutoCloseable {
             BucketReadState moved = retentionMoved(state.position(), e);
             state =
                     new BucketReadState(
+                            state.partitionId(),
+                            state.partition(),
                             state.bucket(),
                             moved.snapshotId(),
                             state.position(),
@@ -434,15 +500,13 @@ public final class BucketUnionReader implements AutoCloseable {
      * cover it, as a start state.
      */
     private BucketReadState retentionMoved(long position, NotFoundException cause) {
-        long start = scanner.startOffsets().getOrDefault(state.bucket(), 0L);
+        long start = startOffset();
         if (start <= position) {
             throw cause; // not retention: the table or bucket is gone
         }
         Optional<LakeSnapshot> latest =
                 lake == null ? Optional.empty() : lake.latestTieringSnapshot(table.tableId());
-        long tiered =
-                latest.map(s -> s.properties().bucketOffsets().getOrDefault(state.bucket(), 0L))
-                        .orElse(0L);
+        long tiered = latest.map(this::tieredOffset).orElse(0L);
         if (latest.isEmpty() || tiered < start) {
             throw new NotFoundException(
                     "records ["
@@ -450,7 +514,7 @@ public final class BucketUnionReader implements AutoCloseable {
                             + ", "
                             + start
                             + ") of bucket "
-                            + state.bucket()
+                            + state.describe()
                             + " of "
                             + table.path()
                             + " were deleted by retention and the lake does not hold them"
@@ -461,13 +525,75 @@ public final class BucketUnionReader implements AutoCloseable {
         LOG.info(
                 "bucket {} of {}: store records from {} were deleted by retention; continuing from"
                         + " lake snapshot {} (tiered offset {})",
-                state.bucket(),
+                state.describe(),
                 table.path(),
                 position,
                 latest.get().snapshotId(),
                 tiered);
         return BucketReadState.start(
-                state.bucket(), latest.get().snapshotId(), tiered, state.storeTo(), state.follow());
+                state.partitionId(),
+                state.partition(),
+                state.bucket(),
+                latest.get().snapshotId(),
+                tiered,
+                state.storeTo(),
+                state.follow());
+    }
+
+    // ---------------------------------------------------------------- partitions
+
+    private RecordIterator scan(long from, long to) {
+        return state.isPartitioned()
+                ? scanner.scan(state.partitionId(), state.bucket(), from, to)
+                : scanner.scan(state.bucket(), from, to);
+    }
+
+    /** The bucket's first offset still in the store. */
+    private long startOffset() {
+        Map<Integer, Long> starts =
+                state.isPartitioned()
+                        ? scanner.startOffsets(state.partitionId())
+                        : scanner.startOffsets();
+        return starts.getOrDefault(state.bucket(), 0L);
+    }
+
+    /** A snapshot's tiered offset of this bucket (0: never tiered). */
+    private long tieredOffset(LakeSnapshot s) {
+        Map<Integer, Long> offsets =
+                state.isPartitioned()
+                        ? s.properties().partitionOffsets(state.partitionId())
+                        : s.properties().bucketOffsets();
+        return offsets.getOrDefault(state.bucket(), 0L);
+    }
+
+    private boolean partitionExists() {
+        try {
+            scanner.startOffsets(state.partitionId());
+            return true;
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
+    private void throwIfPartitionDropped(NotFoundException cause) {
+        if (state.isPartitioned() && !partitionExists()) {
+            throw partitionDropped(cause);
+        }
+    }
+
+    private NotFoundException partitionDropped(NotFoundException cause) {
+        return new NotFoundException(
+                "partition "
+                        + state.partition()
+                        + " of "
+                        + table.path()
+                        + " was dropped while this read of it was under way (its records from"
+                        + " offset "
+                        + state.position()
+                        + " of bucket "
+                        + state.bucket()
+                        + " are gone from the store); read the table again",
+                cause);
     }
 
     // ---------------------------------------------------------------- misc

@@ -12,7 +12,8 @@ import java.util.Optional;
  * @param table the table as described when planned (its schema decodes every row read)
  * @param snapshot the lake's latest tiering snapshot of this table when planned; empty when the
  *     table is not lake-enabled, was never tiered, or the reader has no lake
- * @param buckets one start state per bucket, in bucket order
+ * @param buckets one start state per bucket, in bucket order (partitioned tables: per partition in
+ *     partition id order, then per bucket)
  */
 public record UnionPlan(
         TableInfo table, Optional<LakeSnapshot> snapshot, List<BucketReadState> buckets) {
@@ -20,14 +21,15 @@ public record UnionPlan(
         buckets = List.copyOf(buckets);
     }
 
-    /** Records of the plan's range that the lake serves (the tiered offsets), summed. */
+    /**
+     * Records of the plan's range that the lake serves (the tiered offsets of the planned buckets),
+     * summed.
+     */
     public long lakeRecords() {
-        return snapshot.map(
-                        s ->
-                                s.properties().bucketOffsets().values().stream()
-                                        .mapToLong(Long::longValue)
-                                        .sum())
-                .orElse(0L);
+        return buckets.stream()
+                .filter(b -> b.snapshotId() >= 0)
+                .mapToLong(BucketReadState::storeFrom)
+                .sum();
     }
 
     /** Records of the plan's range that the store serves ({@code storeTo - storeFrom}), summed. */

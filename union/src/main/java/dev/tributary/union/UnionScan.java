@@ -1,13 +1,14 @@
 package dev.tributary.union;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.PartitionInfo;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
-import dev.tributary.common.exception.UnsupportedFeatureException;
+import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A union read of one table (T40): the lake for what tiering has committed, the store's log for
@@ -43,6 +46,12 @@ import java.util.Optional;
  * travel), never "latest". A table that is not lake-enabled, or was never tiered, is read from the
  * store alone.
  *
+ * <p>A partitioned table (T30, T32) is read per (partition, bucket) of every partition that exists
+ * when the read is planned: S's offset of that (partition, bucket) is its seam, the lake's rows are
+ * those of the lake partition of the same name, and the store's log is that partition's. Data of
+ * partitions dropped from the store is not read, even where the lake keeps it (T33). A filter on
+ * the partition columns leaves out the partitions it rules out.
+ *
  * <p>Buckets are independent: engines read them in parallel with {@link #open(BucketReadState)};
  * {@link #read()} reads them one after another. Thread safe; each bucket reader is used by one
  * thread.
@@ -56,11 +65,11 @@ public final class UnionScan implements AutoCloseable {
     private final LakePredicate filter;
     private final UnionReadMode mode;
     private final LogScanner scanner;
+    private final PartitionPruner pruner;
 
     private UnionScan(Builder b) {
         this.connection = b.connection;
         this.table = b.table != null ? b.table : connection.admin().describeTable(b.path);
-        requireUnpartitioned(table);
         Schema schema = table.schema();
         if (b.columns == null) {
             this.projection = new int[schema.fieldCount()];
@@ -84,6 +93,7 @@ public final class UnionScan implements AutoCloseable {
             }
         }
         this.filter = b.filter;
+        this.pruner = PartitionPruner.of(table.descriptor(), b.filter);
         this.mode = b.mode;
         this.scanner = connection.logScanner(table.path());
         boolean lakeEnabled =
@@ -96,8 +106,11 @@ public final class UnionScan implements AutoCloseable {
                         : null;
         if (lakeEnabled && lakeReader == null) {
             // without the lake, tiered records below the start offsets would be silently missing
-            Map<Integer, Long> starts = scanner.startOffsets();
-            if (starts.values().stream().anyMatch(o -> o > 0)) {
+            java.util.Collection<Long> starts =
+                    table.descriptor().isPartitioned()
+                            ? scanner.partitionStartOffsets().values()
+                            : scanner.startOffsets().values();
+            if (starts.stream().anyMatch(o -> o > 0)) {
                 throw new InvalidConfigException(
                         "table "
                                 + table.path()
@@ -108,25 +121,6 @@ public final class UnionScan implements AutoCloseable {
                                         : " (it does not exist in " + lake.identifier() + ")")
                                 + "; give the lake settings (datalake.*) or add the plugin");
             }
-        }
-    }
-
-    /**
-     * Refuses a partitioned table: a union read plans per bucket of an unpartitioned table, and
-     * reading only some of a partitioned table's data as if it were all would be silently wrong.
-     *
-     * @throws UnsupportedFeatureException naming the table and its partition columns
-     */
-    public static void requireUnpartitioned(TableInfo table) {
-        if (table.descriptor().isPartitioned()) {
-            throw new UnsupportedFeatureException(
-                    "table "
-                            + table.path()
-                            + " is partitioned (by "
-                            + table.descriptor().partitionKeys()
-                            + "): partitioned union read is not supported yet; read the lake"
-                            + " table with the lake format's own engine, or the store per"
-                            + " partition (tributary scan --partition)");
         }
     }
 
@@ -148,7 +142,9 @@ public final class UnionScan implements AutoCloseable {
     }
 
     /**
-     * Takes the lake snapshot, then the store's end offsets: one start state per bucket.
+     * Takes the lake snapshot, then the store's end offsets: one start state per bucket, for a
+     * partitioned table per bucket of every partition that exists when planned (and that the filter
+     * does not rule out). Partitions created later are not part of the plan.
      *
      * @throws dev.tributary.common.exception.NotFoundException when the table was dropped
      */
@@ -157,6 +153,9 @@ public final class UnionScan implements AutoCloseable {
                 lakeReader == null
                         ? Optional.empty()
                         : lakeReader.latestTieringSnapshot(table.tableId());
+        if (table.descriptor().isPartitioned()) {
+            return new UnionPlan(table, snapshot, planPartitions(snapshot, listPartitions()));
+        }
         // after the snapshot: its offsets never exceed these
         Map<Integer, Long> ends = scanner.endOffsets();
         Map<Integer, Long> starts = lakeReader == null ? scanner.startOffsets() : Map.of();
@@ -177,6 +176,86 @@ public final class UnionScan implements AutoCloseable {
             buckets.add(BucketReadState.start(b, snapshotId, seam, Math.max(end, seam), follow));
         }
         return new UnionPlan(table, snapshot, buckets);
+    }
+
+    /**
+     * The partitions of the table that exist now and that the filter does not rule out, by id
+     * (ascending), with their names. Empty for an unpartitioned table.
+     */
+    public SortedMap<Long, String> listPartitions() {
+        SortedMap<Long, String> out = new TreeMap<>();
+        if (!table.descriptor().isPartitioned()) {
+            return out;
+        }
+        for (PartitionInfo p : connection.admin().listPartitions(table.path())) {
+            if (pruner.mayMatch(p.spec())) {
+                out.put(p.partitionId(), p.name());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Start states for the buckets of some partitions of a partitioned table: the lake as of {@code
+     * snapshot} (taken BEFORE this call, so its offsets never exceed the end offsets read here) and
+     * the store's log from each (partition, bucket)'s tiered offset. A streaming reader calls it
+     * for partitions it discovers after the first plan, with the lake's newest snapshot.
+     *
+     * @param partitions partition ids and names, as {@link #listPartitions()} gives them; a
+     *     partition dropped meanwhile is left out
+     */
+    public List<BucketReadState> planPartitions(
+            Optional<LakeSnapshot> snapshot, SortedMap<Long, String> partitions) {
+        List<BucketReadState> buckets = new ArrayList<>();
+        if (partitions.isEmpty()) {
+            return buckets;
+        }
+        // after the snapshot: its offsets never exceed these
+        Map<PartitionBucket, Long> ends = scanner.partitionEndOffsets();
+        Map<PartitionBucket, Long> starts =
+                lakeReader == null ? scanner.partitionStartOffsets() : Map.of();
+        boolean follow = mode == UnionReadMode.STREAMING;
+        for (Map.Entry<Long, String> p : partitions.entrySet()) {
+            long pid = p.getKey();
+            Map<Integer, Long> tieredOffsets =
+                    snapshot.map(s -> (Map<Integer, Long>) s.properties().partitionOffsets(pid))
+                            .orElse(Map.of());
+            for (int b = 0; b < table.bucketCount(); b++) {
+                Long end = ends.get(new PartitionBucket(pid, b));
+                if (end == null) {
+                    break; // dropped after it was listed: no longer part of the table
+                }
+                long seam;
+                long snapshotId = -1;
+                if (snapshot.isPresent()) {
+                    Long tiered = tieredOffsets.get(b);
+                    seam = tiered == null ? 0 : tiered;
+                    snapshotId = tiered == null || tiered == 0 ? -1 : snapshot.get().snapshotId();
+                } else {
+                    seam =
+                            lakeReader == null
+                                    ? starts.getOrDefault(new PartitionBucket(pid, b), 0L)
+                                    : 0;
+                }
+                buckets.add(
+                        BucketReadState.start(
+                                pid,
+                                p.getValue(),
+                                b,
+                                snapshotId,
+                                seam,
+                                Math.max(end, seam),
+                                follow));
+            }
+        }
+        return buckets;
+    }
+
+    /** The lake's latest tiering snapshot of the table; empty without a lake or before tiering. */
+    public Optional<LakeSnapshot> latestTieringSnapshot() {
+        return lakeReader == null
+                ? Optional.empty()
+                : lakeReader.latestTieringSnapshot(table.tableId());
     }
 
     /** A reader of one bucket, from a plan's start state or a checkpointed one. */

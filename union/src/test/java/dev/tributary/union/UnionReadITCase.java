@@ -1,7 +1,6 @@
 package dev.tributary.union;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
@@ -37,7 +36,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -580,29 +578,226 @@ class UnionReadITCase {
         }
     }
 
-    @Test
-    void t40_aPartitionedTableIsRefusedWithATypedErrorNamingIt() {
-        start("paimon", Map.of());
-        Schema schema =
-                Schema.newBuilder()
-                        .column("id", DataTypes.BIGINT())
-                        .column("dt", DataTypes.STRING())
-                        .build();
-        TablePath path = TablePath.of("db", "by_day");
-        conn.admin()
+    private static final Schema PARTITIONED_LOG =
+            Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT())
+                    .column("region", DataTypes.STRING())
+                    .column("amount", DataTypes.INT())
+                    .build();
+    private static final Schema PARTITIONED_PK =
+            Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("dt", DataTypes.DATE())
+                    .column("score", DataTypes.BIGINT())
+                    .primaryKey("id", "dt")
+                    .build();
+
+    private TableInfo createPartitioned(String name, Schema schema, String partitionKey) {
+        return conn.admin()
                 .createTable(
-                        path,
+                        TablePath.of("db", name),
                         TableDescriptor.builder(schema)
-                                .partitionKeys("dt")
+                                .partitionKeys(partitionKey)
                                 .bucketCount(2)
                                 .bucketKeys("id")
                                 .property("table.datalake.enabled", "true")
+                                .property("table.datalake.freshness", "1s")
                                 .build(),
                         false);
+    }
 
-        assertThatThrownBy(() -> UnionScan.builder(conn, path).lake(lake).build())
-                .isInstanceOf(dev.tributary.common.exception.UnsupportedFeatureException.class)
-                .hasMessageContaining("db.by_day")
-                .hasMessageContaining("partitioned union read is not supported yet");
+    /** Waits until the lake's latest tiering snapshot holds every record the store has. */
+    private void awaitTiered(TableInfo t) {
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> {
+                            Map<dev.tributary.common.id.PartitionBucket, Long> ends =
+                                    new HashMap<>(conn.logScanner(t.path()).partitionEndOffsets());
+                            ends.values().removeIf(o -> o == 0);
+                            if (!lake.catalog().tableExists(t.path())) {
+                                return false;
+                            }
+                            try (dev.tributary.lake.api.read.LakeReader r =
+                                    lake.createReader(t.path())) {
+                                return r.latestTieringSnapshot(t.tableId())
+                                        .map(
+                                                s ->
+                                                        s.properties()
+                                                                .offsets()
+                                                                .entrySet()
+                                                                .containsAll(ends.entrySet()))
+                                        .orElse(false);
+                            }
+                        });
+    }
+
+    private void holdTiering(TablePath path) {
+        conn.admin()
+                .alterTable(
+                        path,
+                        dev.tributary.client.admin.TableAlteration.create()
+                                .setProperty("table.datalake.freshness", "1h"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"paimon", "iceberg"})
+    void t40_t32_t34_partitionedTablesReadEveryPartitionsLakeRowsAndStoreTailOnce(String format)
+            throws Exception {
+        start(format, Map.of());
+        TableInfo log = createPartitioned("clicks", PARTITIONED_LOG, "region");
+        TableInfo pk = createPartitioned("accounts", PARTITIONED_PK, "dt");
+        List<Row> logRows = new ArrayList<>();
+        Map<Row, Row> pkState = new HashMap<>();
+        java.time.LocalDate d1 = java.time.LocalDate.of(2026, 12, 1);
+        java.time.LocalDate d2 = java.time.LocalDate.of(2026, 12, 2);
+        java.time.LocalDate d3 = java.time.LocalDate.of(2026, 12, 3);
+        long nextId = 0;
+        // round(s) 1: three regions, two days; the same id in two days is two keys
+        try (AppendWriter a = conn.appendWriter(log.path());
+                UpsertWriter u = conn.upsertWriter(pk.path())) {
+            for (int i = 0; i < 300; i++) {
+                Row row = Row.of(nextId++, List.of("eu", "us", "apac").get(i % 3), i);
+                a.append(row);
+                logRows.add(row);
+            }
+            for (int k = 0; k < 40; k++) {
+                for (java.time.LocalDate d : List.of(d1, d2)) {
+                    Row row = Row.of(k, d, (long) k * 10);
+                    u.upsert(row);
+                    pkState.put(Row.of(k, d), row);
+                }
+            }
+            a.flush();
+            u.flush();
+        }
+        awaitTiered(log);
+        awaitTiered(pk);
+        holdTiering(log.path());
+        holdTiering(pk.path());
+        // the store's tail: more rows in old partitions (T34) and a new one only the store has;
+        // updates and deletes of keys the lake holds, new keys, a new day
+        try (AppendWriter a = conn.appendWriter(log.path());
+                UpsertWriter u = conn.upsertWriter(pk.path())) {
+            for (int i = 0; i < 200; i++) {
+                Row row = Row.of(nextId++, List.of("eu", "us", "latam", "eu").get(i % 4), i);
+                a.append(row);
+                logRows.add(row);
+            }
+            for (int k = 0; k < 40; k += 2) {
+                Row updated = Row.of(k, d1, (long) k * 10 + 1);
+                u.upsert(updated);
+                pkState.put(Row.of(k, d1), updated);
+                Row deleted = Row.of(k + 1, d2, (long) (k + 1) * 10);
+                u.delete(deleted);
+                pkState.remove(Row.of(k + 1, d2));
+                Row fresh = Row.of(k, d3, 7L);
+                u.upsert(fresh);
+                pkState.put(Row.of(k, d3), fresh);
+            }
+            // a key inserted and deleted within the tail, and one re-inserted after a delete
+            u.upsert(Row.of(100, d1, 1L));
+            u.delete(Row.of(100, d1, 1L));
+            u.delete(Row.of(3, d1, 30L));
+            u.upsert(Row.of(3, d1, 33L));
+            pkState.put(Row.of(3, d1), Row.of(3, d1, 33L));
+            a.flush();
+            u.flush();
+        }
+
+        Read logRead = batch(log.path(), null, null);
+        assertThat(logRead.plan().buckets())
+                .as("one bucket read per (partition, bucket)")
+                .hasSize(4 * 2)
+                .allSatisfy(b -> assertThat(b.isPartitioned()).isTrue());
+        assertThat(logRead.plan().lakeRecords()).as("tiered part").isEqualTo(300);
+        assertThat(logRead.plan().storeRecords()).as("store tail").isEqualTo(200);
+        assertThat(
+                        logRead.plan().buckets().stream()
+                                .filter(b -> b.partition().equals("region=latam")))
+                .as("a partition created after the lake snapshot is read from the store alone")
+                .allSatisfy(b -> assertThat(b.snapshotId()).isEqualTo(-1));
+        assertThat(logRead.lakeRows()).isEqualTo(300);
+        assertThat(logRead.rows())
+                .as("every log record once (%s, seed %d)", format, seed)
+                .containsExactlyInAnyOrderElementsOf(logRows);
+
+        Read pkRead = batch(pk.path(), null, null);
+        assertThat(pkRead.plan().buckets()).hasSize(3 * 2);
+        assertThat(pkRead.plan().lakeRecords()).isPositive();
+        assertThat(pkRead.plan().storeRecords()).isPositive();
+        assertThat(pkRead.rows())
+                .as("the latest row of every key (%s, seed %d)", format, seed)
+                .containsExactlyInAnyOrderElementsOf(pkState.values());
+
+        // a filter on the partition column plans only its partition; the rest still filters
+        Read eu =
+                batch(
+                        log.path(),
+                        LakePredicate.and(
+                                LakePredicate.equal("region", "eu"),
+                                LakePredicate.compare("amount", LakePredicate.Op.LT, 150)),
+                        List.of("id", "amount"));
+        assertThat(eu.plan().buckets())
+                .hasSize(2)
+                .allSatisfy(b -> assertThat(b.partition()).isEqualTo("region=eu"));
+        assertThat(eu.rows())
+                .containsExactlyInAnyOrderElementsOf(
+                        logRows.stream()
+                                .filter(r -> r.getString(1).equals("eu") && r.getInt(2) < 150)
+                                .map(r -> Row.of(r.getField(0), r.getField(2)))
+                                .toList());
+        Read day3 = batch(pk.path(), LakePredicate.equal("dt", d3), null);
+        assertThat(day3.plan().buckets()).hasSize(2);
+        assertThat(day3.rows())
+                .containsExactlyInAnyOrderElementsOf(
+                        pkState.values().stream().filter(r -> d3.equals(r.getField(1))).toList());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"paimon"})
+    void t40_t32_t33_aStreamingReadOfAPartitionEndsWhenThePartitionIsDropped(String format)
+            throws Exception {
+        // the server removes a tiered dropping partition on its partition check
+        start(format, Map.of("server.auto-partition.check-interval", "200ms"));
+        TableInfo log = createPartitioned("clicks", PARTITIONED_LOG, "region");
+        try (AppendWriter a = conn.appendWriter(log.path())) {
+            for (long i = 0; i < 20; i++) {
+                a.append(Row.of(i, i % 2 == 0 ? "eu" : "us", (int) i));
+            }
+            a.flush();
+        }
+        try (UnionScan scan =
+                UnionScan.builder(conn, log.path())
+                        .lake(lake)
+                        .mode(UnionReadMode.STREAMING)
+                        .build()) {
+            List<BucketUnionReader> readers = new ArrayList<>();
+            scan.plan().buckets().forEach(b -> readers.add(scan.open(b)));
+            assertThat(readers).hasSize(4);
+            List<Row> rows = new ArrayList<>();
+            drain(readers, rows, null);
+            assertThat(rows).hasSize(20);
+            // T33: a lake table's partition goes once it is tiered to its end
+            conn.admin()
+                    .dropPartition(
+                            log.path(),
+                            dev.tributary.common.id.PartitionSpec.parse("region=eu"),
+                            false,
+                            false);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () ->
+                                    conn.admin().listPartitions(log.path()).stream()
+                                            .noneMatch(p -> p.name().equals("region=eu")));
+            drain(readers, rows, null);
+            for (BucketUnionReader r : readers) {
+                assertThat(r.finished())
+                        .as("bucket %s", r.state().describe())
+                        .isEqualTo(r.state().partition().equals("region=eu"));
+                r.close();
+            }
+            assertThat(rows).hasSize(20);
+        }
     }
 }

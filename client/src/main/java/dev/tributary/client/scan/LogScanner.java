@@ -96,7 +96,29 @@ public final class LogScanner {
         return listEnds(null);
     }
 
+    /**
+     * Each bucket's start offset in one partition of a partitioned table: the first record still in
+     * the store (retention deletes only tiered records of a lake table).
+     *
+     * @throws dev.tributary.common.exception.NotFoundException when the partition does not exist
+     *     (any more)
+     */
+    public Map<Integer, Long> startOffsets(long partitionId) {
+        Map<Integer, Long> out = new TreeMap<>();
+        list(partitionId, false).forEach((pb, o) -> out.put(pb.bucket(), o));
+        return out;
+    }
+
+    /** The start offset of every bucket of every partition of a partitioned table. */
+    public Map<PartitionBucket, Long> partitionStartOffsets() {
+        return list(null, false);
+    }
+
     private Map<PartitionBucket, Long> listEnds(Long partitionId) {
+        return list(partitionId, true);
+    }
+
+    private Map<PartitionBucket, Long> list(Long partitionId, boolean ends) {
         ListOffsetsRequest.Builder req =
                 ListOffsetsRequest.newBuilder().setTableId(table.tableId());
         if (partitionId != null) {
@@ -104,7 +126,7 @@ public final class LogScanner {
         }
         ListOffsetsResponse r = RpcClient.call(() -> rpc.read().listOffsets(req.build()));
         Map<PartitionBucket, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : r.getEndOffsetsList()) {
+        for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
             out.put(
                     new PartitionBucket(
                             b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION,

@@ -1,11 +1,8 @@
 package dev.tributary.flink.catalog;
 
-import dev.tributary.client.Connection;
-import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.flink.sink.TributaryTableSink;
 import dev.tributary.flink.source.TributaryTableSource;
-import dev.tributary.union.UnionScan;
 import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
@@ -46,18 +43,12 @@ public final class TributaryTableFactory
                 TributaryTableOptions.BUCKET_KEY,
                 TributaryTableOptions.SCAN_MODE,
                 TributaryTableOptions.SCAN_POLL_INTERVAL,
+                TributaryTableOptions.SCAN_PARTITION_DISCOVERY_INTERVAL,
                 TributaryTableOptions.SCAN_BATCH_RECORDS);
     }
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
-        // the catalog does not show Flink a table's partitions (writes route by them on their
-        // own); a read of a partitioned table is refused here, at planning, with the union
-        // reader's own error instead of a failed job
-        try (Connection c = connection.connect()) {
-            UnionScan.requireUnpartitioned(
-                    c.admin().describeTable(TablePath.parse(tablePath(context))));
-        }
         Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
         TableDescriptor descriptor = FlinkTables.toDescriptor(context.getCatalogTable());
         boolean streaming =
@@ -70,6 +61,7 @@ public final class TributaryTableFactory
                 options.get(TributaryTableOptions.SCAN_MODE),
                 streaming,
                 options.get(TributaryTableOptions.SCAN_POLL_INTERVAL),
+                options.get(TributaryTableOptions.SCAN_PARTITION_DISCOVERY_INTERVAL),
                 options.get(TributaryTableOptions.SCAN_BATCH_RECORDS));
     }
 

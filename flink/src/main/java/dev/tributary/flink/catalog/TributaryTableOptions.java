@@ -55,6 +55,16 @@ public final class TributaryTableOptions {
                             "How long a following reader that has caught up waits before it asks"
                                     + " the server for new records again.");
 
+    public static final ConfigOption<Duration> SCAN_PARTITION_DISCOVERY_INTERVAL =
+            ConfigOptions.key("scan.partition.discovery-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "How often a streaming read of a partitioned table lists its"
+                                    + " partitions to read the ones created after the query"
+                                    + " started. A batch read reads the partitions that exist"
+                                    + " when it starts.");
+
     public static final ConfigOption<Integer> SCAN_BATCH_RECORDS =
             ConfigOptions.key("scan.fetch-records")
                     .intType()

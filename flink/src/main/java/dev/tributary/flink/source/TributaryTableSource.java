@@ -41,6 +41,7 @@ public final class TributaryTableSource
     private final TributaryTableOptions.ScanMode scanMode;
     private final boolean streamingJob;
     private final Duration pollInterval;
+    private final Duration partitionDiscoveryInterval;
     private final int fetchRecords;
     private int[] projection;
     private LakePredicate filter;
@@ -52,6 +53,7 @@ public final class TributaryTableSource
             TributaryTableOptions.ScanMode scanMode,
             boolean streamingJob,
             Duration pollInterval,
+            Duration partitionDiscoveryInterval,
             int fetchRecords) {
         this.connection = connection;
         this.table = table;
@@ -59,6 +61,7 @@ public final class TributaryTableSource
         this.scanMode = scanMode;
         this.streamingJob = streamingJob;
         this.pollInterval = pollInterval;
+        this.partitionDiscoveryInterval = partitionDiscoveryInterval;
         this.fetchRecords = fetchRecords;
         this.projection = new int[descriptor.schema().fieldCount()];
         Arrays.setAll(projection, i -> i);
@@ -94,7 +97,14 @@ public final class TributaryTableSource
         }
         UnionSourceSpec spec =
                 new UnionSourceSpec(
-                        connection, table, columns, filter, follow(), pollInterval, fetchRecords);
+                        connection,
+                        table,
+                        columns,
+                        filter,
+                        follow(),
+                        pollInterval,
+                        partitionDiscoveryInterval,
+                        fetchRecords);
         return SourceProvider.of(
                 new UnionSource(
                         spec,
@@ -184,6 +194,7 @@ public final class TributaryTableSource
                         scanMode,
                         streamingJob,
                         pollInterval,
+                        partitionDiscoveryInterval,
                         fetchRecords);
         c.projection = projection.clone();
         c.filter = filter;

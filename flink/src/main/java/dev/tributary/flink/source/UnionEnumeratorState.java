@@ -7,25 +7,42 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * The enumerator's checkpoint: whether the table was planned (the lake snapshot and end offsets are
- * taken once per query) and the splits not yet assigned.
+ * taken once per query), whether it is partitioned and which partitions were planned (a streaming
+ * read plans only partitions it has not seen), and the splits not yet assigned.
  */
-public record UnionEnumeratorState(boolean planned, List<UnionSplit> unassigned) {
+public record UnionEnumeratorState(
+        boolean planned,
+        boolean partitioned,
+        Set<Long> knownPartitions,
+        List<UnionSplit> unassigned) {
     public UnionEnumeratorState {
+        knownPartitions = Set.copyOf(knownPartitions);
         unassigned = List.copyOf(unassigned);
     }
 
-    /** Version 1: planned flag, count, then each split's state bytes with their length. */
+    /** The state of an unpartitioned table's read. */
+    public UnionEnumeratorState(boolean planned, List<UnionSplit> unassigned) {
+        this(planned, false, Set.of(), unassigned);
+    }
+
+    /**
+     * Version 2: planned flag, split serializer version, split count, then each split's state bytes
+     * with their length; then the partitioned flag, the known partitions' count and ids. Version 1
+     * is the same without the partition part.
+     */
     public static final class Serializer
             implements SimpleVersionedSerializer<UnionEnumeratorState> {
         public static final Serializer INSTANCE = new Serializer();
 
         @Override
         public int getVersion() {
-            return 1;
+            return 2;
         }
 
         @Override
@@ -40,13 +57,18 @@ public record UnionEnumeratorState(boolean planned, List<UnionSplit> unassigned)
                     out.writeInt(b.length);
                     out.write(b);
                 }
+                out.writeBoolean(s.partitioned());
+                out.writeInt(s.knownPartitions().size());
+                for (long id : new TreeSet<>(s.knownPartitions())) {
+                    out.writeLong(id);
+                }
             }
             return bytes.toByteArray();
         }
 
         @Override
         public UnionEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-            if (version != 1) {
+            if (version != 1 && version != 2) {
                 throw new IOException("unknown union enumerator state version " + version);
             }
             try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
@@ -59,7 +81,16 @@ public record UnionEnumeratorState(boolean planned, List<UnionSplit> unassigned)
                     in.readFully(b);
                     splits.add(UnionSplitSerializer.INSTANCE.deserialize(splitVersion, b));
                 }
-                return new UnionEnumeratorState(planned, splits);
+                if (version == 1) {
+                    return new UnionEnumeratorState(planned, splits);
+                }
+                boolean partitioned = in.readBoolean();
+                int known = in.readInt();
+                Set<Long> ids = new TreeSet<>();
+                for (int i = 0; i < known; i++) {
+                    ids.add(in.readLong());
+                }
+                return new UnionEnumeratorState(planned, partitioned, ids, splits);
             }
         }
     }

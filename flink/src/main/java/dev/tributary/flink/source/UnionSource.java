@@ -13,8 +13,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.table.data.RowData;
 
 /**
- * The FLIP-27 source of a Tributary table: a union read (T40) split by bucket, bounded at the end
- * offsets taken when the query starts, or following the log.
+ * The FLIP-27 source of a Tributary table: a union read (T40) split by bucket (by partition and
+ * bucket for a partitioned table, T32), bounded at the end offsets taken when the query starts, or
+ * following the log (and, for a partitioned table, the partitions created meanwhile).
  */
 public final class UnionSource
         implements Source<RowData, UnionSplit, UnionEnumeratorState>, ResultTypeQueryable<RowData> {

@@ -20,6 +20,8 @@ import java.util.List;
  * @param filter pushed-down filter, null for none
  * @param follow after the union read, follow the log (unbounded source)
  * @param pollInterval how long a caught-up follower waits before asking again
+ * @param partitionDiscoveryInterval how often a following read of a partitioned table lists its
+ *     partitions for new ones
  * @param fetchRecords records per fetch handed to Flink
  */
 public record UnionSourceSpec(
@@ -29,6 +31,7 @@ public record UnionSourceSpec(
         LakePredicate filter,
         boolean follow,
         Duration pollInterval,
+        Duration partitionDiscoveryInterval,
         int fetchRecords)
         implements Serializable {
 

@@ -16,7 +16,9 @@ import java.util.Objects;
  * @param columns positions of the Tributary columns to return, in this order; a column the lake
  *     snapshot does not have yet (added later) reads NULL
  * @param filter rows that do not satisfy it are not returned; it may read only columns in {@code
- *     columns} and the system columns. Null for none
+ *     columns} and the system columns. Null for none. A partitioned table's bucket is read per
+ *     partition by an equality on every partition column (the lake table is partitioned by the same
+ *     columns, T32): formats prune the other partitions' files with it
  * @param minOffset only rows whose {@code __offset} is at least this (0 for all): lets a reader
  *     that already has the store's records from some offset on skip what it has, exactly
  * @since 0.1

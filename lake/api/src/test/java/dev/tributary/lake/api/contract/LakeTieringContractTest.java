@@ -535,6 +535,90 @@ public abstract class LakeTieringContractTest {
     }
 
     @Test
+    void t40_t32_anEqualityFilterOnThePartitionColumnsReadsOneLakePartitionsBucket()
+            throws Exception {
+        // the union read of a partitioned table reads (partition, bucket) by (partition, bucket):
+        // the lake read selects the partition with equality on every partition column
+        TablePath path = TablePath.of("db", "clicks");
+        TableDescriptor table =
+                TableDescriptor.builder(
+                                Schema.newBuilder()
+                                        .column("id", DataTypes.BIGINT())
+                                        .column("region", DataTypes.STRING())
+                                        .column("dt", DataTypes.DATE())
+                                        .build())
+                        .partitionKeys("region", "dt")
+                        .bucketCount(2)
+                        .build();
+        storage.catalog().createTable(path, table);
+        LocalDate d1 = LocalDate.of(2026, 12, 1);
+        LocalDate d2 = LocalDate.of(2026, 12, 2);
+        Map<String, List<Rec>> splits = new LinkedHashMap<>();
+        List<LakeWriteResult> results = new ArrayList<>();
+        long partitionId = 30;
+        for (String region : List.of("eu", "us")) {
+            for (LocalDate day : List.of(d1, d2)) {
+                for (int bucket = 0; bucket < 2; bucket++) {
+                    List<Rec> recs = new ArrayList<>();
+                    for (long o = 0; o < 3; o++) {
+                        long id = partitionId * 100 + bucket * 10 + o;
+                        recs.add(new Rec(Row.of(id, region, day), ChangeType.APPEND_ONLY, o));
+                    }
+                    String name = "region=" + region + "/dt=" + day;
+                    splits.put(name + "#" + bucket, recs);
+                    results.add(
+                            writePartitionSplit(
+                                    path, table, 9, 1, 1, partitionId, name, bucket, recs));
+                }
+                partitionId++;
+            }
+        }
+        assertThat(commit(path, results, 9, 1, 1, Map.of()).outcome())
+                .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+        try (dev.tributary.lake.api.read.LakeReader reader = storage.createReader(path)) {
+            LakeSnapshot s = reader.latestTieringSnapshot(9).orElseThrow();
+            for (String region : List.of("eu", "us")) {
+                for (LocalDate day : List.of(d1, d2)) {
+                    for (int bucket = 0; bucket < 2; bucket++) {
+                        dev.tributary.lake.api.read.LakePredicate partition =
+                                dev.tributary.lake.api.read.LakePredicate.and(
+                                        dev.tributary.lake.api.read.LakePredicate.equal(
+                                                "region", region),
+                                        dev.tributary.lake.api.read.LakePredicate.equal("dt", day));
+                        List<Row> rows = new ArrayList<>();
+                        try (dev.tributary.lake.api.read.LakeRowCursor c =
+                                reader.read(
+                                        new dev.tributary.lake.api.read.LakeReadRequest(
+                                                s.snapshotId(),
+                                                table,
+                                                bucket,
+                                                new int[] {0, 1, 2},
+                                                partition,
+                                                1))) {
+                            while (c.next()) {
+                                assertThat(c.bucket()).isEqualTo(bucket);
+                                assertThat(c.offset()).isGreaterThanOrEqualTo(1);
+                                rows.add(c.row());
+                            }
+                        }
+                        assertThat(rows)
+                                .as("region=%s/dt=%s bucket %d", region, day, bucket)
+                                .containsExactlyInAnyOrderElementsOf(
+                                        splits
+                                                .get(
+                                                        "region=" + region + "/dt=" + day + "#"
+                                                                + bucket)
+                                                .stream()
+                                                .filter(r -> r.offset() >= 1)
+                                                .map(Rec::row)
+                                                .toList());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void T8_keysWithDateAndTimestampColumnsAreRetractedWithinTheirSplit() throws Exception {
         // a key of a DATE (partition) column and a TIMESTAMP: a format that compares keys in its
         // own representation must still find a key written earlier in the same split
