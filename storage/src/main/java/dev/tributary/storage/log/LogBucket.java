@@ -385,9 +385,11 @@ public final class LogBucket implements AutoCloseable {
 
     /**
      * Records a writer's batch that appends no record (a primary-key batch deleting only absent
-     * keys), or answers its duplicate. The record is kept in memory only: after a restart such a
-     * batch is applied again, which is safe because it changed nothing the first time (its deletes
-     * then take effect at the retry, still before the writer was answered).
+     * keys), or answers its duplicate. The writer state is saved to a state file at the log's end
+     * before the batch is answered: no batch header carries the sequence, and a crash that forgot
+     * it would refuse the writer's next batch as a gap (found by the fault soak). A crash before
+     * the log's end is durable drops that file with the log's tail; the batch was not answered
+     * then, and its retry is applied again, which is safe because it changed nothing.
      *
      * @param nowMillis the store clock's time, for expiry
      */
@@ -401,9 +403,17 @@ public final class LogBucket implements AutoCloseable {
             if (writerId != 0) {
                 repeated = writers.check(writerId, sequence);
                 if (repeated == null) {
+                    WriterStates.Entry before = writers.get(writerId);
                     writers.record(
                             writerId,
                             new WriterStates.Entry(sequence, end, end, nowMillis, details));
+                    // rare (every row a no-op delete): one small fsync here is cheap
+                    try {
+                        WriterStateFiles.write(dir, writers, end);
+                    } catch (StorageException e) {
+                        writers.restore(writerId, before);
+                        throw e;
+                    }
                 }
             }
         } finally {

@@ -94,6 +94,15 @@ final class WriterStates {
         byWriter.put(writerId, entry);
     }
 
+    /** Puts back a writer's entry as it was ({@code null}: unknown) after a failed record. */
+    void restore(long writerId, Entry previous) {
+        if (previous == null) {
+            byWriter.remove(writerId);
+        } else {
+            byWriter.put(writerId, previous);
+        }
+    }
+
     /**
      * Forgets writers whose last batch is older than {@code cutoffMillis}.
      *
