@@ -77,7 +77,8 @@ class TieringStatusMaintenanceTest {
                 9,
                 20,
                 80_000,
-                error);
+                error,
+                7);
     }
 
     @Test

@@ -65,56 +65,6 @@ public record LakeMaintenance(
         dataFilesPerBucket = Map.copyOf(dataFilesPerBucket);
     }
 
-    /** An unpartitioned table's figures: its live data files are those of its buckets. */
-    public LakeMaintenance(
-            String state,
-            boolean autoCompaction,
-            int maxFiles,
-            int queuePosition,
-            Optional<String> jobId,
-            OptionalLong statsAtMillis,
-            Map<Integer, Integer> dataFilesPerBucket,
-            int maxFilesPerBucket,
-            int deleteFiles,
-            long liveDataBytes,
-            int snapshotsRetained,
-            long nextPassAtMillis,
-            Optional<Compaction> lastCompaction,
-            long compactions,
-            long compactionsYielded,
-            long compactionFailures,
-            long bytesRewritten,
-            long lastExpiryAtMillis,
-            long snapshotsExpired,
-            long filesDeleted,
-            long bytesReclaimed,
-            Optional<String> lastError) {
-        this(
-                state,
-                autoCompaction,
-                maxFiles,
-                queuePosition,
-                jobId,
-                statsAtMillis,
-                dataFilesPerBucket,
-                maxFilesPerBucket,
-                deleteFiles,
-                liveDataBytes,
-                snapshotsRetained,
-                nextPassAtMillis,
-                lastCompaction,
-                compactions,
-                compactionsYielded,
-                compactionFailures,
-                bytesRewritten,
-                lastExpiryAtMillis,
-                snapshotsExpired,
-                filesDeleted,
-                bytesReclaimed,
-                lastError,
-                dataFilesPerBucket.values().stream().mapToInt(Integer::intValue).sum());
-    }
-
     /**
      * One compaction as it ended.
      *

@@ -80,8 +80,8 @@ final class IcebergCompactor implements LakeCompactor {
                 throw r;
             }
             throw new StorageException(
-                    "compacting bucket "
-                            + task.bucket()
+                    "compacting "
+                            + task.unit()
                             + " of Iceberg table '"
                             + task.tablePath()
                             + "' failed: "
@@ -273,8 +273,8 @@ final class IcebergCompactor implements LakeCompactor {
                         if (++rows % INTERRUPT_CHECK_ROWS == 0 && Thread.interrupted()) {
                             Thread.currentThread().interrupt();
                             throw new RetriableException(
-                                    "compaction of bucket "
-                                            + task.bucket()
+                                    "compaction of "
+                                            + task.unit()
                                             + " of Iceberg table '"
                                             + task.tablePath()
                                             + "' was interrupted");
@@ -290,8 +290,8 @@ final class IcebergCompactor implements LakeCompactor {
                 throw r;
             }
             throw new StorageException(
-                    "compacting bucket "
-                            + task.bucket()
+                    "compacting "
+                            + task.unit()
                             + " of Iceberg table '"
                             + task.tablePath()
                             + "' failed: "

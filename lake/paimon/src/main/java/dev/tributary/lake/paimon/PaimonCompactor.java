@@ -90,16 +90,16 @@ final class PaimonCompactor implements LakeCompactor {
             if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
                 Thread.currentThread().interrupt();
                 throw new RetriableException(
-                        "compaction of bucket "
-                                + task.bucket()
+                        "compaction of "
+                                + task.unit()
                                 + " of Paimon table '"
                                 + task.tablePath()
                                 + "' was interrupted",
                         e);
             }
             throw new StorageException(
-                    "compacting bucket "
-                            + task.bucket()
+                    "compacting "
+                            + task.unit()
                             + " of Paimon table '"
                             + task.tablePath()
                             + "' failed: "
