@@ -2,7 +2,7 @@ package dev.tributary.storage;
 
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.Configuration;
-import dev.tributary.common.config.LakeTableOptions;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.AlreadyExistsException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
@@ -84,10 +84,10 @@ public final class BucketStore implements AutoCloseable {
                 LogOptions.SEGMENT_SIZE,
                 LogOptions.INDEX_INTERVAL,
                 LogOptions.FLUSH_POLICY,
-                LogOptions.TTL,
-                LogOptions.RETENTION_SIZE,
+                TableOptions.LOG_TTL,
+                TableOptions.LOG_RETENTION_SIZE,
                 LogOptions.WRITER_STATE_EXPIRATION,
-                LakeTableOptions.DATALAKE_ENABLED,
+                TableOptions.DATALAKE_ENABLED,
                 KvOptions.SNAPSHOT_INTERVAL,
                 KvOptions.SNAPSHOT_NUM_RETAINED,
                 KvOptions.LEASE_TIMEOUT);

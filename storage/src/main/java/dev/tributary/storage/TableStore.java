@@ -1,8 +1,8 @@
 package dev.tributary.storage;
 
 import dev.tributary.common.config.Configuration;
-import dev.tributary.common.config.LakeTableOptions;
 import dev.tributary.common.config.MemorySize;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.io.BinaryWriter;
@@ -103,9 +103,9 @@ final class TableStore implements AutoCloseable {
         Configuration conf = new Configuration(storeConf.toMap());
         descriptor.properties().forEach(conf::setString);
         // fail on a bad table option now, not at the first retention pass
-        conf.get(LogOptions.TTL);
-        conf.get(LogOptions.RETENTION_SIZE);
-        conf.get(LakeTableOptions.DATALAKE_ENABLED);
+        conf.get(TableOptions.LOG_TTL);
+        conf.get(TableOptions.LOG_RETENTION_SIZE);
+        conf.get(TableOptions.DATALAKE_ENABLED);
         conf.get(KvOptions.SNAPSHOT_INTERVAL);
         conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
         LogBucket.Config logConfig =
@@ -366,9 +366,9 @@ final class TableStore implements AutoCloseable {
 
     RetentionResult runRetention() {
         long now = clock.currentTimeMillis();
-        long ttlMillis = conf.get(LogOptions.TTL).toMillis();
-        Optional<MemorySize> sizeLimit = conf.getOptional(LogOptions.RETENTION_SIZE);
-        boolean lake = conf.get(LakeTableOptions.DATALAKE_ENABLED);
+        long ttlMillis = conf.get(TableOptions.LOG_TTL).toMillis();
+        Optional<MemorySize> sizeLimit = conf.getOptional(TableOptions.LOG_RETENTION_SIZE);
+        boolean lake = conf.get(TableOptions.DATALAKE_ENABLED);
         int numRetained = conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
         RetentionResult total = new RetentionResult(0, 0, 0);
         for (Bucket b : buckets) {

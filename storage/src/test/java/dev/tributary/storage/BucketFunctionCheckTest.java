@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.BucketRouter;
@@ -64,7 +65,7 @@ class BucketFunctionCheckTest {
                         TableDescriptor.builder(schema)
                                 .bucketCount(6)
                                 .bucketKeys("id")
-                                .property(BucketFunctionType.OPTION.key(), type.value())
+                                .property(TableOptions.BUCKET_FUNCTION.key(), type.value())
                                 .build();
                 store.createTable(tableId, table, 1, schema);
                 BucketRouter router = BucketRouter.of(table);

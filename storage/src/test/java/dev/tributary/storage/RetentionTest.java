@@ -141,7 +141,7 @@ class RetentionTest {
         assertThat(BucketStore.options())
                 .extracting(o -> o.key())
                 .contains("table.log.ttl", "kv.snapshot.interval", "kv.snapshot.num-retained");
-        assertThat(dev.tributary.storage.log.LogOptions.TTL.defaultValue())
+        assertThat(dev.tributary.common.config.TableOptions.LOG_TTL.defaultValue())
                 .isEqualTo(Duration.ofDays(7));
         assertThat(dev.tributary.storage.kv.KvOptions.SNAPSHOT_NUM_RETAINED.defaultValue())
                 .isEqualTo(2);

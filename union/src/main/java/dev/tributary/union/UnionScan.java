@@ -4,8 +4,8 @@ import dev.tributary.client.Connection;
 import dev.tributary.client.admin.PartitionInfo;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.LogScanner;
-import dev.tributary.common.config.Configuration;
-import dev.tributary.common.config.LakeTableOptions;
+import dev.tributary.common.config.TableConfig;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.PartitionBucket;
@@ -97,8 +97,7 @@ public final class UnionScan implements AutoCloseable {
         this.mode = b.mode;
         this.scanner = connection.logScanner(table.path());
         boolean lakeEnabled =
-                Configuration.fromMap(table.descriptor().properties())
-                        .get(LakeTableOptions.DATALAKE_ENABLED);
+                TableConfig.of(table.descriptor().properties()).get(TableOptions.DATALAKE_ENABLED);
         this.lake = b.lake;
         this.lakeReader =
                 lakeEnabled && lake != null && lake.catalog().tableExists(table.path())

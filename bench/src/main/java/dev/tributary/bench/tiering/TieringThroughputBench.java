@@ -9,6 +9,7 @@ import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.BucketFunctionType;
@@ -585,7 +586,7 @@ public final class TieringThroughputBench {
         TableDescriptor d =
                 TableDescriptor.builder(schema)
                         .bucketCount(splits)
-                        .property(BucketFunctionType.OPTION.key(), function.value())
+                        .property(TableOptions.BUCKET_FUNCTION.key(), function.value())
                         .build();
         ToIntFunction<Row> bucketOf = splits == 1 ? row -> 0 : BucketFunction.of(d)::bucketOf;
         RowCodec codec = RowCodec.of(schema);

@@ -1,8 +1,6 @@
 package dev.tributary.common.row;
 
-import dev.tributary.common.config.ConfigOption;
-import dev.tributary.common.config.ConfigOptions;
-import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
@@ -13,8 +11,9 @@ import java.util.Optional;
 
 /**
  * Which hash places a key in a bucket (T36). A table's choice is the table property {@link
- * #OPTION}, fixed when the table is created: the store, the client's router and the lake must place
- * a key in the same bucket for the table's whole life, and rows already on disk were placed by it.
+ * TableOptions#BUCKET_FUNCTION}, fixed when the table is created: the store, the client's router
+ * and the lake must place a key in the same bucket for the table's whole life, and rows already on
+ * disk were placed by it.
  */
 public enum BucketFunctionType {
     /** Tributary's own hash; tables created before T36 (without the property) use it. */
@@ -23,21 +22,6 @@ public enum BucketFunctionType {
     PAIMON("paimon"),
     /** Iceberg's {@code bucket[N]} partition transform: store bucket b is partition value b. */
     ICEBERG("iceberg");
-
-    /**
-     * The table property. Absent means {@link #TRIBUTARY}, so tables written before the property
-     * existed keep the placement of their data on disk.
-     */
-    public static final ConfigOption<BucketFunctionType> OPTION =
-            ConfigOptions.key("table.bucket.function")
-                    .enumType(BucketFunctionType.class)
-                    .defaultValue(TRIBUTARY)
-                    .withDescription(
-                            "The hash that places a key in a bucket: 'paimon' or 'iceberg' (the"
-                                    + " lake format's own, so each store bucket is one lake bucket"
-                                    + " and engines prune by key), or 'tributary'. Set when the"
-                                    + " table is created (by default from the lake format) and"
-                                    + " never changed: the store's data is placed by it.");
 
     private final String lakeFormat;
 
@@ -55,9 +39,10 @@ public enum BucketFunctionType {
         return Optional.ofNullable(lakeFormat);
     }
 
-    /** The function a table uses: its {@link #OPTION}, {@link #TRIBUTARY} when absent. */
+    /** The function a table uses: its {@link TableOptions#BUCKET_FUNCTION}, default tributary. */
     public static BucketFunctionType of(TableDescriptor table) {
-        return Configuration.fromMap(table.properties()).get(OPTION);
+        String raw = table.properties().get(TableOptions.BUCKET_FUNCTION.key());
+        return TableOptions.BUCKET_FUNCTION.parse(raw);
     }
 
     /**
@@ -98,7 +83,7 @@ public enum BucketFunctionType {
                 " Give the table a single-column bucket key of another type (--bucket-key in the"
                         + " CLI, TableDescriptor.Builder.bucketKeys in Java; for a primary-key table"
                         + " one of its primary-key columns), or create it with "
-                        + OPTION.key()
+                        + TableOptions.BUCKET_FUNCTION.key()
                         + "=tributary (then each split writes into every lake bucket and Iceberg"
                         + " cannot prune by key).";
         if (bucketKeys.size() > 1) {

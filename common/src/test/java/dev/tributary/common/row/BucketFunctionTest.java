@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.io.BinaryWriter;
@@ -191,7 +192,7 @@ class BucketFunctionTest {
                 .isEqualTo(BucketFunctionType.ICEBERG);
         assertThatThrownBy(() -> BucketFunctionType.forLakeFormat("delta"))
                 .isInstanceOf(InvalidInputException.class);
-        assertThat(new Configuration().get(BucketFunctionType.OPTION))
+        assertThat(new Configuration().get(TableOptions.BUCKET_FUNCTION))
                 .isEqualTo(BucketFunctionType.TRIBUTARY);
     }
 

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.metadata;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunctionType;
@@ -42,7 +43,7 @@ final class BucketFunctionRules {
         if (now != next) {
             throw new InvalidInputException(
                     "'"
-                            + BucketFunctionType.OPTION.key()
+                            + TableOptions.BUCKET_FUNCTION.key()
                             + "' of table "
                             + path
                             + " cannot be changed from '"
@@ -51,7 +52,7 @@ final class BucketFunctionRules {
                             + next.value()
                             + "': the table's rows are stored in the buckets its function chose"
                             + " when they were written. Create a new table with "
-                            + BucketFunctionType.OPTION.key()
+                            + TableOptions.BUCKET_FUNCTION.key()
                             + "="
                             + next.value()
                             + " and copy the data into it");

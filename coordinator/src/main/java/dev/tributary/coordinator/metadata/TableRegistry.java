@@ -1,6 +1,8 @@
 package dev.tributary.coordinator.metadata;
 
+import dev.tributary.common.config.TableOptionsValidator;
 import dev.tributary.common.exception.AlreadyExistsException;
+import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TablePath;
@@ -118,7 +120,8 @@ public final class TableRegistry {
             throw new AlreadyExistsException(
                     "table '" + path + "' already exists; use IF NOT EXISTS to ignore");
         }
-        TieringTableOptions.validate(descriptor.properties());
+        TableOptionsValidator.validate(descriptor.properties());
+        validateBucketNum(descriptor.properties());
         BucketFunctionRules.validateCreate(descriptor);
         long now = clock.currentTimeMillis();
         TableInfo table = TableInfo.create(maxTableId + 1, path, descriptor, now);
@@ -152,6 +155,8 @@ public final class TableRegistry {
         TreeMap<Integer, Schema> schemas = new TreeMap<>(before.schemas());
         for (TableChange change : changes) {
             if (change instanceof TableChange.SetProperty set) {
+                // only what this ALTER sets: a key stored before T56 may be reset, never refused
+                TableOptionsValidator.validate(set.key(), set.value());
                 props.put(set.key(), set.value());
             } else if (change instanceof TableChange.ResetProperty reset) {
                 props.remove(reset.key());
@@ -161,7 +166,7 @@ public final class TableRegistry {
                 schemas.put(schemaId, schema);
             }
         }
-        TieringTableOptions.validate(props);
+        validateBucketNum(props);
         BucketFunctionRules.checkAlter(path, before.descriptor(), props);
         TableDescriptor descriptor = before.descriptor().withSchema(schema).withProperties(props);
         TableInfo after =
@@ -176,6 +181,26 @@ public final class TableRegistry {
         store.putTable(after);
         byId.put(after.tableId(), after);
         return new Altered(before, after);
+    }
+
+    /**
+     * A {@code bucket.num} property (sent by older clients next to the descriptor's bucket count)
+     * must at least be a bucket count.
+     */
+    private static void validateBucketNum(Map<String, String> properties) {
+        String buckets = properties.get("bucket.num");
+        if (buckets == null) {
+            return;
+        }
+        try {
+            if (Integer.parseInt(buckets.trim()) >= 1) {
+                return;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new InvalidConfigException(
+                "invalid value '" + buckets + "' for 'bucket.num': expected an integer >= 1");
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.tributary.coordinator.tiering;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.FencedException;
-import dev.tributary.coordinator.metadata.TieringTableOptions;
 
 /** Checks of a job's claim on a table attempt, shared by heartbeats, reports and commits. */
 final class Attempts {
@@ -33,6 +33,6 @@ final class Attempts {
     }
 
     static String normalizeGroup(String group) {
-        return group == null || group.isBlank() ? TieringTableOptions.DEFAULT_GROUP : group;
+        return group == null || group.isBlank() ? TableOptions.DEFAULT_TIERING_GROUP : group;
     }
 }

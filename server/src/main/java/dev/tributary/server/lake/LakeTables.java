@@ -1,11 +1,11 @@
 package dev.tributary.server.lake;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.coordinator.metadata.TieringTableOptions;
 import dev.tributary.lake.api.LakeStorage;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 public final class LakeTables {
     private static final Logger LOG = LoggerFactory.getLogger(LakeTables.class);
 
-    private static final String FORMAT_KEY = TieringTableOptions.DATALAKE_FORMAT.key();
-    private static final String ENABLED_KEY = TieringTableOptions.DATALAKE_ENABLED.key();
+    private static final String FORMAT_KEY = TableOptions.DATALAKE_FORMAT.key();
+    private static final String ENABLED_KEY = TableOptions.DATALAKE_ENABLED.key();
 
     private final LakeStorage lake;
 

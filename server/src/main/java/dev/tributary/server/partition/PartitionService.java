@@ -1,6 +1,6 @@
 package dev.tributary.server.partition;
 
-import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.id.PartitionSpec;
@@ -181,15 +181,14 @@ public final class PartitionService {
     }
 
     private PartitionInfo createOnWrite(TableInfo table, PartitionSpec spec) {
-        Configuration conf = Configuration.fromMap(table.properties());
-        if (!conf.get(PartitionOptions.DYNAMIC_CREATE)) {
+        if (!table.options().get(TableOptions.PARTITION_DYNAMIC_CREATE)) {
             throw new PartitionNotFoundException(
                     "partition "
                             + spec.name()
                             + " of table "
                             + table.path()
                             + " does not exist and the table does not create partitions on write ("
-                            + PartitionOptions.DYNAMIC_CREATE.key()
+                            + TableOptions.PARTITION_DYNAMIC_CREATE.key()
                             + "=false); nothing of the batch was written. Add it with 'tributary"
                             + " partition add "
                             + table.path()
@@ -205,7 +204,7 @@ public final class PartitionService {
                             + " of table "
                             + table.path()
                             + " is older than the table's auto-partition retention ("
-                            + PartitionOptions.AUTO_PARTITION_NUM_RETENTION.key()
+                            + TableOptions.AUTO_PARTITION_NUM_RETENTION.key()
                             + "), so it is not created; nothing of the batch was written");
         }
         return create(table.path(), spec, true);

@@ -1,11 +1,12 @@
 package dev.tributary.server.partition;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
+import dev.tributary.common.config.TableOptions.PartitionTimeUnit;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.types.DataTypeRoot;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.server.partition.PartitionOptions.TimeUnit;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -29,7 +30,7 @@ public final class TimePartitions {
     private final String key;
     private final DataTypeRoot type;
     private final boolean onlyKey;
-    private final TimeUnit unit;
+    private final PartitionTimeUnit unit;
     private final ZoneId zone;
     private final int numPrecreate;
     private final int numRetention;
@@ -39,7 +40,7 @@ public final class TimePartitions {
             String key,
             DataTypeRoot type,
             boolean onlyKey,
-            TimeUnit unit,
+            PartitionTimeUnit unit,
             ZoneId zone,
             int numPrecreate,
             int numRetention) {
@@ -61,39 +62,38 @@ public final class TimePartitions {
      */
     public static Optional<TimePartitions> of(TableDescriptor table) {
         Configuration conf = Configuration.fromMap(table.properties());
-        conf.validate(PartitionOptions.tableOptions());
-        if (!conf.get(PartitionOptions.AUTO_PARTITION_ENABLED)) {
+        if (!conf.get(TableOptions.AUTO_PARTITION_ENABLED)) {
             return Optional.empty();
         }
         if (!table.isPartitioned()) {
             throw new InvalidInputException(
                     "'"
-                            + PartitionOptions.AUTO_PARTITION_ENABLED.key()
+                            + TableOptions.AUTO_PARTITION_ENABLED.key()
                             + "' needs a partitioned table: add PARTITIONED BY (<time column>)");
         }
-        String key = conf.get(PartitionOptions.AUTO_PARTITION_KEY);
+        String key = conf.get(TableOptions.AUTO_PARTITION_KEY);
         if (key.isEmpty()) {
             if (table.partitionKeys().size() != 1) {
                 throw new InvalidInputException(
                         "the table has partition keys "
                                 + table.partitionKeys()
                                 + "; name the time column with '"
-                                + PartitionOptions.AUTO_PARTITION_KEY.key()
+                                + TableOptions.AUTO_PARTITION_KEY.key()
                                 + "'");
             }
             key = table.partitionKeys().get(0);
         } else if (!table.partitionKeys().contains(key)) {
             throw new InvalidInputException(
                     "'"
-                            + PartitionOptions.AUTO_PARTITION_KEY.key()
+                            + TableOptions.AUTO_PARTITION_KEY.key()
                             + "' is '"
                             + key
                             + "', which is not one of the partition keys "
                             + table.partitionKeys());
         }
         DataTypeRoot type = table.schema().typeAt(table.schema().indexOf(key)).root();
-        TimeUnit unit = conf.get(PartitionOptions.AUTO_PARTITION_TIME_UNIT);
-        if (type == DataTypeRoot.DATE && unit == TimeUnit.HOUR) {
+        PartitionTimeUnit unit = conf.get(TableOptions.AUTO_PARTITION_TIME_UNIT);
+        if (type == DataTypeRoot.DATE && unit == PartitionTimeUnit.HOUR) {
             throw new InvalidInputException(
                     "partition column '"
                             + key
@@ -106,9 +106,9 @@ public final class TimePartitions {
                         type,
                         table.partitionKeys().size() == 1,
                         unit,
-                        ZoneId.of(conf.get(PartitionOptions.AUTO_PARTITION_TIME_ZONE)),
-                        conf.get(PartitionOptions.AUTO_PARTITION_NUM_PRECREATE),
-                        conf.get(PartitionOptions.AUTO_PARTITION_NUM_RETENTION)));
+                        ZoneId.of(conf.get(TableOptions.AUTO_PARTITION_TIME_ZONE)),
+                        conf.get(TableOptions.AUTO_PARTITION_NUM_PRECREATE),
+                        conf.get(TableOptions.AUTO_PARTITION_NUM_RETENTION)));
     }
 
     /** The time column. */
@@ -189,7 +189,7 @@ public final class TimePartitions {
         }
     }
 
-    private static String pattern(TimeUnit unit, DataTypeRoot type) {
+    private static String pattern(PartitionTimeUnit unit, DataTypeRoot type) {
         boolean numeric = type == DataTypeRoot.INT || type == DataTypeRoot.BIGINT;
         return switch (unit) {
             case HOUR -> numeric ? "uuuuMMddHH" : "uuuu-MM-dd-HH";

@@ -1,9 +1,9 @@
 package dev.tributary.server.plan;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.JobStatus;
 import dev.tributary.coordinator.tiering.TieringConfig;
-import dev.tributary.planner.PlannerOptions;
 import dev.tributary.planner.calibrate.ReaderCalibration;
 import dev.tributary.planner.calibrate.RoundSample;
 import dev.tributary.planner.workload.JobLoad;
@@ -105,7 +105,7 @@ public final class LiveWorkload {
                             group,
                             buckets,
                             Duration.ofMillis(t.freshnessMillis()),
-                            PlannerOptions.lagTarget(ti.properties()),
+                            ti.options().getOptional(TableOptions.DATALAKE_LAG_TARGET).orElse(null),
                             pk,
                             records,
                             bytesPerRecord,

@@ -1,8 +1,8 @@
 package dev.tributary.server.status;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.metadata.TieringTableOptions;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,7 +24,7 @@ final class LayoutWarnings {
         }
         String format =
                 table.properties()
-                        .getOrDefault(TieringTableOptions.DATALAKE_FORMAT.key(), serverLakeFormat);
+                        .getOrDefault(TableOptions.DATALAKE_FORMAT.key(), serverLakeFormat);
         BucketFunctionType function = BucketFunctionType.of(table);
         Optional<BucketFunctionType> aligned = BucketFunctionType.alignedWith(format);
         if (aligned.isEmpty() || aligned.get() == function) {
@@ -55,7 +55,7 @@ final class LayoutWarnings {
             warning +=
                     ". A table's bucket function cannot change: for an aligned layout create a new"
                             + " table (it gets "
-                            + BucketFunctionType.OPTION.key()
+                            + TableOptions.BUCKET_FUNCTION.key()
                             + "="
                             + aligned.get().value()
                             + ") and copy the data";

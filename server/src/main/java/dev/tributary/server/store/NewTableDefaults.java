@@ -1,10 +1,10 @@
 package dev.tributary.server.store;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.metadata.TieringTableOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -48,13 +48,13 @@ public final class NewTableDefaults {
      */
     public TableDescriptor apply(TableDescriptor table) {
         Map<String, String> props = table.properties();
-        if (props.containsKey(BucketFunctionType.OPTION.key())) {
+        if (props.containsKey(TableOptions.BUCKET_FUNCTION.key())) {
             return table; // the user's choice, validated by the coordinator
         }
         Configuration conf = Configuration.fromMap(props);
         String format =
-                Optional.ofNullable(props.get(TieringTableOptions.DATALAKE_FORMAT.key()))
-                        .map(f -> conf.get(TieringTableOptions.DATALAKE_FORMAT))
+                Optional.ofNullable(props.get(TableOptions.DATALAKE_FORMAT.key()))
+                        .map(f -> conf.get(TableOptions.DATALAKE_FORMAT))
                         .orElse(serverLakeFormat);
         // a format plugin Tributary has no function for: its own hash, as before T36
         BucketFunctionType type =
@@ -64,7 +64,7 @@ public final class NewTableDefaults {
                         ? Optional.empty()
                         : type.unsupportedReason(table.schema(), table.bucketKeys());
         if (unsupported.isPresent()) {
-            if (conf.get(TieringTableOptions.DATALAKE_ENABLED)) {
+            if (conf.get(TableOptions.DATALAKE_ENABLED)) {
                 throw new InvalidInputException(
                         "the table is tiered into " + format + ", and " + unsupported.get());
             }
@@ -75,7 +75,7 @@ public final class NewTableDefaults {
             type = BucketFunctionType.TRIBUTARY;
         }
         Map<String, String> withFunction = new LinkedHashMap<>(props);
-        withFunction.put(BucketFunctionType.OPTION.key(), type.value());
+        withFunction.put(TableOptions.BUCKET_FUNCTION.key(), type.value());
         return table.withProperties(withFunction);
     }
 }

@@ -1,6 +1,5 @@
 package dev.tributary.server.store;
 
-import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
@@ -9,15 +8,12 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.planner.PlannerOptions;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.partition.PartitionMaintenance;
-import dev.tributary.server.partition.PartitionOptions;
 import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.partition.TimePartitions;
 import dev.tributary.storage.BucketStore;
-import dev.tributary.storage.log.LogOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +76,14 @@ public final class TableService {
                 }
                 catalog.put(t);
                 LOG.info("recovered table {} (id {})", t.path(), t.tableId());
+                // stored before the check existed: the table serves, the option is not applied
+                for (String warning : t.options().warnings()) {
+                    LOG.warn(
+                            "table {}: {}; remove it with 'tributary table alter {} --reset <key>'",
+                            t.path(),
+                            warning,
+                            t.path());
+                }
             }
         }
         lakeTables.recover(catalog.all());
@@ -89,7 +93,6 @@ public final class TableService {
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         TableDescriptor withDefaults;
         try {
-            PlannerOptions.validate(descriptor.properties());
             withDefaults = defaults.apply(descriptor);
             // partition options are the server's: refused before anything is stored
             validatePartitionOptions(withDefaults);
@@ -145,12 +148,6 @@ public final class TableService {
     }
 
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {
-        for (TableChange c : changes) {
-            if (c instanceof TableChange.SetProperty set) {
-                validateStoreOptions(java.util.Map.of(set.key(), set.value()));
-                PlannerOptions.validate(java.util.Map.of(set.key(), set.value()));
-            }
-        }
         TableInfo before = join(coordinator.describeTable(path));
         Map<String, String> properties = new HashMap<>(before.descriptor().properties());
         for (TableChange c : changes) {
@@ -204,16 +201,12 @@ public final class TableService {
         lakeTables.onDropped(t, dropLakeTable);
     }
 
-    /** Auto-partitioning options must fit the table (T31). */
+    /**
+     * Auto-partitioning options must fit the table (T31). Every table option's key and value is
+     * checked by the coordinator ({@link dev.tributary.common.config.TableOptionsValidator}).
+     */
     private static void validatePartitionOptions(TableDescriptor table) {
-        Configuration.fromMap(table.properties()).validate(PartitionOptions.tableOptions());
         TimePartitions.of(table);
-    }
-
-    /** The store reads these table properties; a bad value must fail the DDL, not a later open. */
-    private static void validateStoreOptions(java.util.Map<String, String> properties) {
-        Configuration.fromMap(properties)
-                .validate(List.of(LogOptions.TTL, LogOptions.RETENTION_SIZE));
     }
 
     /** Waits for a coordinator future and rethrows its typed failure unwrapped. */

@@ -6,8 +6,8 @@ import dev.tributary.common.config.MemorySize;
 import java.time.Duration;
 
 /**
- * Options of the bucket log. Store-wide values come from the server configuration; the {@code
- * table.*} ones may be overridden per table in its properties.
+ * Server-wide options of the bucket log. Its per-table options ({@code table.log.*}) are declared
+ * with every other table option in {@link dev.tributary.common.config.TableOptions}.
  */
 public final class LogOptions {
     private LogOptions() {}
@@ -38,23 +38,6 @@ public final class LogOptions {
                             "fsync: acknowledge appends after fsync, with group commit across"
                                     + " concurrent appends; os-cache: acknowledge once written to"
                                     + " the OS (loses recent appends on a machine crash).");
-
-    public static final ConfigOption<Duration> TTL =
-            ConfigOptions.key("table.log.ttl")
-                    .durationType()
-                    .defaultValue(Duration.ofDays(7))
-                    .withDescription(
-                            "Log segments whose newest record is older than this are deleted by"
-                                    + " retention (never data not yet tiered to the lake).");
-
-    public static final ConfigOption<MemorySize> RETENTION_SIZE =
-            ConfigOptions.key("table.log.retention-size")
-                    .memoryType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "Per bucket: when set, the oldest segments are deleted while the log is"
-                                    + " larger than this (never data not yet tiered). Unset: no"
-                                    + " size limit.");
 
     public static final ConfigOption<Duration> WRITER_STATE_EXPIRATION =
             ConfigOptions.key("server.writer.state-expiration")

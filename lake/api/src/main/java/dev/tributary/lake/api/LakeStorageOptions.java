@@ -3,6 +3,8 @@ package dev.tributary.lake.api;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
+import dev.tributary.common.types.TableDescriptor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,7 +21,8 @@ import java.util.Map;
  *   <li>every key starting with {@code table.} ({@link #TABLE_OPTION_PREFIX}) becomes a native
  *       table property of tables Tributary creates, with the prefix removed (e.g. {@code
  *       table.file.compression=zstd} for Paimon, {@code
- *       table.write.parquet.compression-codec=snappy} for Iceberg);
+ *       table.write.parquet.compression-codec=snappy} for Iceberg); a table overrides them with its
+ *       own {@code table.datalake.<format>.*} properties ({@link #nativeTableProperties});
  *   <li>every other key is passed through unchanged to the format's own catalog (e.g. Paimon's
  *       {@code metastore}, Iceberg's {@code type}, {@code catalog-impl}, {@code uri}, {@code
  *       io-impl}).
@@ -61,6 +64,20 @@ public final class LakeStorageOptions {
                                 out.put(k.substring(TABLE_OPTION_PREFIX.length()), v);
                             }
                         });
+        return out;
+    }
+
+    /**
+     * The native table properties of the lake table of {@code table}: the server-wide {@code
+     * datalake.<format>.table.*} defaults, overridden by the table's own {@code
+     * table.datalake.<format>.*} properties ({@link TableOptions#lakePassThroughPrefix}), both with
+     * their prefix removed. Read when the lake table is created; changing them later does not
+     * change an existing lake table.
+     */
+    public static Map<String, String> nativeTableProperties(
+            Map<String, String> serverDefaults, TableDescriptor table, String format) {
+        Map<String, String> out = new LinkedHashMap<>(serverDefaults);
+        out.putAll(TableOptions.lakePassThrough(table.properties(), format));
         return out;
     }
 

@@ -7,6 +7,7 @@ import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
@@ -53,7 +54,13 @@ final class IcebergLakeCatalog implements LakeCatalog {
         try {
             catalog.buildTable(IcebergLakeStorage.identifier(tablePath), schema)
                     .withPartitionSpec(IcebergSchemas.partitionSpec(table, schema))
-                    .withProperties(IcebergSchemas.tableProperties(table, tablePropertyOverrides))
+                    .withProperties(
+                            IcebergSchemas.tableProperties(
+                                    table,
+                                    LakeStorageOptions.nativeTableProperties(
+                                            tablePropertyOverrides,
+                                            table,
+                                            IcebergLakeStoragePlugin.IDENTIFIER)))
                     .create();
         } catch (AlreadyExistsException e) {
             validateTable(tablePath, table);

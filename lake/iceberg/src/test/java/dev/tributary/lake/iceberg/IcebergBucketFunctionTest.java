@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
@@ -124,7 +125,7 @@ class IcebergBucketFunctionTest {
                 TableDescriptor.builder(schema)
                         .bucketCount(buckets)
                         .bucketKeys("k")
-                        .property(BucketFunctionType.OPTION.key(), "iceberg")
+                        .property(TableOptions.BUCKET_FUNCTION.key(), "iceberg")
                         .build();
         TablePath path = TablePath.of("bucketing", "t" + tables++);
         storage.catalog().createTable(path, table);
@@ -195,7 +196,7 @@ class IcebergBucketFunctionTest {
         TableDescriptor iceberg =
                 TableDescriptor.builder(composite)
                         .bucketCount(4)
-                        .property(BucketFunctionType.OPTION.key(), "iceberg")
+                        .property(TableOptions.BUCKET_FUNCTION.key(), "iceberg")
                         .build();
         assertThatThrownBy(() -> BucketFunction.of(iceberg))
                 .isInstanceOf(InvalidInputException.class)

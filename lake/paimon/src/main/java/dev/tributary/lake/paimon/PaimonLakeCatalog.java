@@ -7,6 +7,7 @@ import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
@@ -35,7 +36,10 @@ final class PaimonLakeCatalog implements LakeCatalog {
     @Override
     public void createTable(TablePath tablePath, TableDescriptor table) {
         org.apache.paimon.schema.Schema schema =
-                PaimonSchemas.toPaimonSchema(table, tableOptionOverrides);
+                PaimonSchemas.toPaimonSchema(
+                        table,
+                        LakeStorageOptions.nativeTableProperties(
+                                tableOptionOverrides, table, PaimonLakeStoragePlugin.IDENTIFIER));
         try {
             catalog.createDatabase(tablePath.database(), true);
             catalog.createTable(PaimonLakeStorage.identifier(tablePath), schema, false);

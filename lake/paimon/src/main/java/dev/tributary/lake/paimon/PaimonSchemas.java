@@ -55,9 +55,13 @@ final class PaimonSchemas {
         for (String key : LAYOUT_OPTIONS) {
             if (overrides.containsKey(key)) {
                 throw new InvalidConfigException(
-                        "'datalake.paimon.table."
+                        "Paimon table option '"
                                 + key
-                                + "' cannot be set: Tributary sets the bucket layout of its Paimon"
+                                + "' (datalake.paimon.table."
+                                + key
+                                + " or table.datalake.paimon."
+                                + key
+                                + ") cannot be set: Tributary sets the bucket layout of its Paimon"
                                 + " tables from each table's bucket count and bucket key, so that"
                                 + " a Tributary bucket is a Paimon bucket; remove the option");
             }

@@ -3,6 +3,7 @@ package dev.tributary.lake.paimon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.BucketFunctionType;
@@ -120,7 +121,7 @@ class PaimonBucketFunctionTest {
                 TableDescriptor.builder(schema)
                         .bucketCount(buckets)
                         .bucketKeys(keys)
-                        .property(BucketFunctionType.OPTION.key(), "paimon")
+                        .property(TableOptions.BUCKET_FUNCTION.key(), "paimon")
                         .build();
         TablePath path = TablePath.of("bucketing", "t" + tables++);
         storage.catalog().createTable(path, table);

@@ -3,6 +3,7 @@ package dev.tributary.lake.api.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
@@ -101,7 +102,7 @@ public abstract class LakeExternalChangeContractTest {
         return TableDescriptor.builder(s.primaryKey("id").build())
                 .bucketCount(2)
                 .property(
-                        BucketFunctionType.OPTION.key(),
+                        TableOptions.BUCKET_FUNCTION.key(),
                         BucketFunctionType.forLakeFormat(format()).value())
                 .build();
     }
@@ -242,7 +243,7 @@ public abstract class LakeExternalChangeContractTest {
                                         .build())
                         .bucketCount(2)
                         .property(
-                                BucketFunctionType.OPTION.key(),
+                                TableOptions.BUCKET_FUNCTION.key(),
                                 BucketFunctionType.forLakeFormat(format()).value())
                         .build();
         // the lake table has a NOT NULL column the Tributary table does not know

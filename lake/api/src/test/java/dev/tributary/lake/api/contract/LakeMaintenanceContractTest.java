@@ -2,6 +2,7 @@ package dev.tributary.lake.api.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.PartitionSpec;
@@ -101,7 +102,7 @@ public abstract class LakeMaintenanceContractTest {
                 .bucketCount(buckets)
                 .bucketKeys("id")
                 .property(
-                        BucketFunctionType.OPTION.key(),
+                        TableOptions.BUCKET_FUNCTION.key(),
                         BucketFunctionType.forLakeFormat(format()).value())
                 .build();
     }
@@ -116,7 +117,7 @@ public abstract class LakeMaintenanceContractTest {
                                 .build())
                 .bucketCount(buckets)
                 .property(
-                        BucketFunctionType.OPTION.key(),
+                        TableOptions.BUCKET_FUNCTION.key(),
                         BucketFunctionType.forLakeFormat(format()).value())
                 .build();
     }
@@ -133,7 +134,7 @@ public abstract class LakeMaintenanceContractTest {
                 .bucketCount(buckets)
                 .bucketKeys("id")
                 .property(
-                        BucketFunctionType.OPTION.key(),
+                        TableOptions.BUCKET_FUNCTION.key(),
                         BucketFunctionType.forLakeFormat(format()).value())
                 .build();
     }
@@ -151,7 +152,7 @@ public abstract class LakeMaintenanceContractTest {
                 .partitionKeys("dt")
                 .bucketCount(buckets)
                 .property(
-                        BucketFunctionType.OPTION.key(),
+                        TableOptions.BUCKET_FUNCTION.key(),
                         BucketFunctionType.forLakeFormat(format()).value())
                 .build();
     }

@@ -3,10 +3,10 @@ package dev.tributary.lake.api.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
-import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataTypes;
@@ -85,7 +85,7 @@ public abstract class LakeReadContractTest {
                                 .build())
                 .bucketCount(buckets)
                 .bucketKeys("id")
-                .property(BucketFunctionType.OPTION.key(), format())
+                .property(TableOptions.BUCKET_FUNCTION.key(), format())
                 .build();
     }
 
@@ -98,7 +98,7 @@ public abstract class LakeReadContractTest {
                                 .primaryKey("id")
                                 .build())
                 .bucketCount(buckets)
-                .property(BucketFunctionType.OPTION.key(), format())
+                .property(TableOptions.BUCKET_FUNCTION.key(), format())
                 .build();
     }
 

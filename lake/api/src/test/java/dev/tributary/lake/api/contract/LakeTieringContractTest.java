@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
@@ -1082,7 +1083,7 @@ public abstract class LakeTieringContractTest {
         return TableDescriptor.builder(table.schema())
                 .bucketCount(table.bucketCount())
                 .bucketKeys(table.bucketKeys())
-                .property(BucketFunctionType.OPTION.key(), type.value())
+                .property(TableOptions.BUCKET_FUNCTION.key(), type.value())
                 .build();
     }
 
