@@ -3,6 +3,7 @@ package dev.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.TableOptions;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -30,6 +31,37 @@ class OptionKeysTest {
 
     @Test
     void everyKeyIsDeclaredOnce() throws Exception {
+        Map<ConfigOption<?>, String> declarations = declarations();
+        Map<String, List<String>> byKey = new TreeMap<>();
+        declarations.forEach(
+                (option, where) ->
+                        byKey.computeIfAbsent(option.key(), k -> new ArrayList<>()).add(where));
+        assertThat(byKey).as("options found").hasSizeGreaterThan(40);
+        byKey.values().removeIf(where -> where.size() == 1);
+        assertThat(byKey).as("keys declared by more than one option").isEmpty();
+    }
+
+    /**
+     * Every {@code table.*} option is in the registry that create and alter check against (T56): a
+     * table option declared elsewhere would be refused as unknown.
+     */
+    @Test
+    void t56_everyTableOptionIsInTheRegistry() throws Exception {
+        List<String> outside = new ArrayList<>();
+        declarations()
+                .forEach(
+                        (option, where) -> {
+                            if (option.key().startsWith(TableOptions.PREFIX)
+                                    && TableOptions.find(option.key()).orElse(null) != option) {
+                                outside.add(option.key() + " (" + where + ")");
+                            }
+                        });
+        assertThat(outside).as("table options declared outside TableOptions").isEmpty();
+        assertThat(TableOptions.all()).hasSize(21);
+    }
+
+    /** Every option declared by a static field of a product class, with where it is declared. */
+    private Map<ConfigOption<?>, String> declarations() throws Exception {
         Map<ConfigOption<?>, String> declarations = new IdentityHashMap<>();
         for (String className : productClasses()) {
             Class<?> c = Class.forName(className, false, getClass().getClassLoader());
@@ -42,13 +74,7 @@ class OptionKeysTest {
                 }
             }
         }
-        Map<String, List<String>> byKey = new TreeMap<>();
-        declarations.forEach(
-                (option, where) ->
-                        byKey.computeIfAbsent(option.key(), k -> new ArrayList<>()).add(where));
-        assertThat(byKey).as("options found").hasSizeGreaterThan(40);
-        byKey.values().removeIf(where -> where.size() == 1);
-        assertThat(byKey).as("keys declared by more than one option").isEmpty();
+        return declarations;
     }
 
     /** Names of the classes under dev/tributary in the main class folders and jars. */

@@ -290,6 +290,32 @@ class TributaryCliITCase {
     }
 
     @Test
+    void t56_aTableOptionTypoIsRefusedWithTheClosestKeyAndNoTableExists() {
+        assertThat(run("db", "create", "t56").code()).isZero();
+        Result typo =
+                run(
+                        "table",
+                        "create",
+                        "t56.clicks",
+                        "--schema",
+                        "id BIGINT",
+                        "--property",
+                        "table.datalake.freshnes=10s");
+        assertUserError(
+                typo,
+                "unknown table option 'table.datalake.freshnes'; did you mean"
+                        + " 'table.datalake.freshness'?");
+        assertThat(run("table", "list", "t56").out()).doesNotContain("clicks");
+        assertUserError(run("table", "describe", "t56.clicks"), "t56.clicks");
+
+        assertThat(run("table", "create", "t56.clicks", "--schema", "id BIGINT").code()).isZero();
+        assertUserError(
+                run("table", "alter", "t56.clicks", "--set", "table.log.tll=1d"),
+                "did you mean 'table.log.ttl'?");
+        assertThat(run("table", "describe", "t56.clicks").out()).doesNotContain("table.log.tll");
+    }
+
+    @Test
     void userErrorsPrintOneLineAndExitNonZero() throws Exception {
         run("db", "create", "errs", "--if-not-exists");
         assertUserError(run("table", "describe", "errs.nope"), "errs.nope");
