@@ -29,7 +29,6 @@ import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.plan.WriteRates;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
-import dev.tributary.server.rpc.MalformedRequests;
 import dev.tributary.server.rpc.ReadServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
@@ -245,10 +244,7 @@ public final class TributaryServer implements AutoCloseable {
             interceptors.add(auth);
         }
         for (BindableService svc : services) {
-            builder.addService(
-                    ServerInterceptors.intercept(
-                            MalformedRequests.refusedAsInvalidInput(svc.bindService()),
-                            interceptors));
+            builder.addService(ServerInterceptors.intercept(svc.bindService(), interceptors));
         }
         try {
             grpc = builder.build().start();

