@@ -27,8 +27,10 @@ public final class BinaryReader {
         return limit - pos;
     }
 
+    /** Bounds every read, and so every allocation sized by a length read off the data. */
     private void need(int n) {
-        if (n < 0 || pos + n > limit) {
+        // n > limit - pos, not pos + n > limit: the sum overflows for a length near 2^31
+        if (n < 0 || n > limit - pos) {
             throw new CorruptDataException(
                     "truncated data: need " + n + " bytes at " + pos + ", have " + (limit - pos));
         }
@@ -112,6 +114,26 @@ public final class BinaryReader {
         System.arraycopy(buf, pos, out, 0, n);
         pos += n;
         return out;
+    }
+
+    /**
+     * Reads a count of elements that each take at least {@code minBytesEach} bytes, refusing one
+     * that the remaining bytes cannot hold, so a caller can pre-size a collection from it.
+     */
+    public int readCount(int minBytesEach) {
+        int at = pos;
+        int n = readVarInt();
+        if (n < 0 || (long) n * Math.max(1, minBytesEach) > remaining()) {
+            throw new CorruptDataException(
+                    "count "
+                            + Integer.toUnsignedString(n)
+                            + " at "
+                            + at
+                            + " exceeds what the remaining "
+                            + remaining()
+                            + " bytes can hold");
+        }
+        return n;
     }
 
     public byte[] readLengthPrefixed() {

@@ -313,7 +313,7 @@ public final class LogBatch {
             long zigzag = readVarLong();
             timestamp = firstTs + ((zigzag >>> 1) ^ -(zigzag & 1));
             long len = readVarLong();
-            if (len > end - pos) {
+            if (len < 0 || len > end - pos) {
                 throw new CorruptDataException(
                         "record " + index + " overruns the log batch at offset " + base);
             }

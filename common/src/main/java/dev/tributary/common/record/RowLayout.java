@@ -278,9 +278,12 @@ public final class RowLayout {
 
         int length() {
             long n = varLong();
-            if (n > limit - pos) {
+            // a 10-byte varint can be negative as a long: refuse it before it sizes an array
+            if (n < 0 || n > limit - pos) {
                 throw new InvalidInputException(
-                        "malformed row: a value of " + n + " bytes overruns the row");
+                        "malformed row: a value of "
+                                + Long.toUnsignedString(n)
+                                + " bytes overruns the row");
             }
             return (int) n;
         }

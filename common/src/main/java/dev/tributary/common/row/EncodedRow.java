@@ -51,9 +51,13 @@ public final class EncodedRow {
         this.limit = offset + length;
         BinaryReader in = new BinaryReader(buf, offset, length);
         int n = in.readVarInt();
-        if (n > types.length) {
+        if (n < 0 || n > types.length) {
             throw new CorruptDataException(
-                    "row has " + n + " fields, more than the " + types.length + " of its schema");
+                    "row has "
+                            + Integer.toUnsignedString(n)
+                            + " fields, more than the "
+                            + types.length
+                            + " of its schema");
         }
         int bitmap = in.position();
         in.skip((n + 7) >>> 3);

@@ -77,9 +77,13 @@ public final class RowCodec {
     /** Decodes one row; fields beyond those encoded (added columns) are NULL. */
     public Row decode(BinaryReader in) {
         int n = in.readVarInt();
-        if (n > types.length) {
+        if (n < 0 || n > types.length) {
             throw new CorruptDataException(
-                    "row has " + n + " fields, more than the " + types.length + " of its schema");
+                    "row has "
+                            + Integer.toUnsignedString(n)
+                            + " fields, more than the "
+                            + types.length
+                            + " of its schema");
         }
         byte[] bitmap = in.readBytes((n + 7) >>> 3);
         Object[] values = new Object[types.length];

@@ -17,6 +17,9 @@ public final class GrpcErrors {
     public static final Metadata.Key<String> ERROR_CODE_KEY =
             Metadata.Key.of("tributary-error-code", Metadata.ASCII_STRING_MARSHALLER);
 
+    /** Keeps a status with its trailers well under gRPC's default 8 KB header list. */
+    private static final int MAX_MESSAGE_CHARS = 2048;
+
     private GrpcErrors() {}
 
     /** The status (with trailers) that carries {@code t} to the client. */
@@ -25,6 +28,11 @@ public final class GrpcErrors {
         String message = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
         if (code == ErrorCode.INTERNAL && !(t instanceof TributaryException)) {
             message = t.getClass().getSimpleName() + ": " + message;
+        }
+        // a message may quote the request (a 100 KB name): past the peer's header-list limit the
+        // status would arrive as an INTERNAL http2 error instead of the typed one
+        if (message.length() > MAX_MESSAGE_CHARS) {
+            message = message.substring(0, MAX_MESSAGE_CHARS) + "... (truncated)";
         }
         Metadata trailers = new Metadata();
         trailers.put(ERROR_CODE_KEY, Integer.toString(code.code()));

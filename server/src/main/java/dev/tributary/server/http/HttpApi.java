@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -57,6 +58,10 @@ public final class HttpApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
 
     private final HttpServer server;
+
+    /** The longest simulation the plan endpoints run on request (T55: bounded work per call). */
+    private static final Duration MAX_HORIZON = Duration.ofDays(7);
+
     private final ExecutorService executor;
     private final AuthInterceptor auth;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -180,7 +185,19 @@ public final class HttpApi implements AutoCloseable {
         SimulationSettings s = TieringPlanService.defaultSettings(w);
         String h = q.get("horizon");
         if (h != null) {
-            s = s.withHorizon(Quantities.duration(h, "horizon of " + where));
+            Duration horizon = Quantities.duration(h, "horizon of " + where);
+            // the simulation's cost grows with the horizon: an unbounded one holds an HTTP thread
+            if (horizon.compareTo(MAX_HORIZON) > 0) {
+                throw new InvalidInputException(
+                        "horizon="
+                                + h
+                                + " for "
+                                + where
+                                + " is longer than "
+                                + MAX_HORIZON.toDays()
+                                + " days, the longest the planner simulates; give a shorter one");
+            }
+            s = s.withHorizon(horizon);
         }
         return s;
     }

@@ -324,12 +324,18 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 () -> {
                     Map<PartitionBucket, Long> ends = new TreeMap<>();
                     for (BucketOffsetPb b : req.getEndOffsetsList()) {
-                        PartitionBucket key =
-                                new PartitionBucket(
-                                        b.hasPartitionId()
-                                                ? b.getPartitionId()
-                                                : TableBucket.NO_PARTITION,
-                                        b.getBucket());
+                        PartitionBucket key;
+                        try {
+                            key =
+                                    new PartitionBucket(
+                                            b.hasPartitionId()
+                                                    ? b.getPartitionId()
+                                                    : TableBucket.NO_PARTITION,
+                                            b.getBucket());
+                        } catch (IllegalArgumentException e) {
+                            throw new InvalidInputException(
+                                    "a commit lists an impossible bucket: " + e.getMessage(), e);
+                        }
                         if (ends.put(key, b.getOffset()) != null) {
                             throw new InvalidInputException(
                                     "bucket " + key + " is listed twice in a commit");

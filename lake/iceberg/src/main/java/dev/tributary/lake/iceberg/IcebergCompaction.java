@@ -3,21 +3,18 @@ package dev.tributary.lake.iceberg;
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
 
 /**
  * The Iceberg payload of a compaction result: the snapshot the bucket was read at, the files it
- * replaces and the files it wrote, in Java serialization (as {@link IcebergWriteFiles}). Layout:
- * varint payload version (1), then the serialized bytes length-prefixed.
+ * replaces and the files it wrote. Layout: varint payload version (2), the base snapshot id and
+ * sequence number (8 bytes each), then the replaced data files, the removed delete files and the
+ * added data files, each list as {@link IcebergContentFiles} writes it. Version 1 was Java
+ * serialization and is refused unread.
  *
  * @param baseSnapshotId the snapshot the bucket was read at: the rewrite is validated from it
  * @param baseSequenceNumber its sequence number: the new files get it as their data sequence
@@ -32,10 +29,9 @@ record IcebergCompaction(
         long baseSequenceNumber,
         List<DataFile> replaced,
         List<DeleteFile> removedDeletes,
-        List<DataFile> added)
-        implements Serializable {
-    private static final long serialVersionUID = 1L;
-    static final int PAYLOAD_VERSION = 1;
+        List<DataFile> added) {
+    static final int PAYLOAD_VERSION = 2;
+    private static final String WHAT = "Iceberg compaction";
 
     IcebergCompaction {
         replaced = List.copyOf(replaced);
@@ -43,36 +39,35 @@ record IcebergCompaction(
         added = List.copyOf(added);
     }
 
-    byte[] encode() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(this);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        BinaryWriter w = new BinaryWriter(bytes.size() + 8);
+    /**
+     * @param specs the table's partition specs by id ({@code Table#specs()})
+     */
+    byte[] encode(Map<Integer, PartitionSpec> specs) {
+        BinaryWriter w = new BinaryWriter(1024);
         w.writeVarInt(PAYLOAD_VERSION);
-        w.writeLengthPrefixed(bytes.toByteArray());
+        w.writeLong(baseSnapshotId);
+        w.writeLong(baseSequenceNumber);
+        IcebergContentFiles.write(w, replaced, specs);
+        IcebergContentFiles.write(w, removedDeletes, specs);
+        IcebergContentFiles.write(w, added, specs);
         return w.toByteArray();
     }
 
-    static IcebergCompaction decode(byte[] payload) {
+    /**
+     * @param specs the table's partition specs by id: a file must name one of them
+     * @throws CorruptDataException if the payload is not one this server writes, names an unknown
+     *     spec, or is malformed
+     */
+    static IcebergCompaction decode(byte[] payload, Map<Integer, PartitionSpec> specs) {
         BinaryReader in = new BinaryReader(payload);
-        int version = in.readVarInt();
-        if (version != PAYLOAD_VERSION) {
-            throw new CorruptDataException(
-                    "Iceberg compaction payload version "
-                            + version
-                            + " is not supported (expected "
-                            + PAYLOAD_VERSION
-                            + ")");
-        }
-        byte[] body = in.readLengthPrefixed();
-        try (ObjectInputStream oin = new ObjectInputStream(new ByteArrayInputStream(body))) {
-            return (IcebergCompaction) oin.readObject();
-        } catch (IOException | ClassNotFoundException | ClassCastException e) {
-            throw new CorruptDataException(
-                    "cannot read Iceberg compaction payload: " + e.getMessage(), e);
-        }
+        IcebergContentFiles.checkVersion(in.readVarInt(), PAYLOAD_VERSION, WHAT);
+        long baseSnapshotId = in.readLong();
+        long baseSequenceNumber = in.readLong();
+        List<DataFile> replaced = IcebergContentFiles.readDataFiles(in, specs, WHAT);
+        List<DeleteFile> removedDeletes = IcebergContentFiles.readDeleteFiles(in, specs, WHAT);
+        List<DataFile> added = IcebergContentFiles.readDataFiles(in, specs, WHAT);
+        IcebergContentFiles.checkFullyRead(in, WHAT);
+        return new IcebergCompaction(
+                baseSnapshotId, baseSequenceNumber, replaced, removedDeletes, added);
     }
 }

@@ -182,7 +182,7 @@ final class IcebergCompactor implements LakeCompactor {
                 added.size(),
                 bytesAfter,
                 paths,
-                payload.encode());
+                payload.encode(table.specs()));
     }
 
     /** What the unit rewrites and which of its delete files go. */

@@ -62,7 +62,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
         List<DataFile> data = new ArrayList<>();
         List<DeleteFile> deletes = new ArrayList<>();
         for (LakeWriteResult r : round.nonEmpty()) {
-            WriteResult files = IcebergWriteFiles.decode(r.payload());
+            WriteResult files = IcebergWriteFiles.decode(r.payload(), table.specs());
             data.addAll(List.of(files.dataFiles()));
             deletes.addAll(List.of(files.deleteFiles()));
         }
@@ -128,7 +128,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
             Optional<LakeSnapshot> latest =
                     latestTieringSnapshot(table, p -> p.tableId() == r.tableId());
             if (!r.isEmpty() && !RoundResults.committedBy(r, latest)) {
-                deleteFiles(table.io(), IcebergWriteFiles.decode(r.payload()));
+                deleteFiles(table.io(), IcebergWriteFiles.decode(r.payload(), table.specs()));
             }
         }
     }

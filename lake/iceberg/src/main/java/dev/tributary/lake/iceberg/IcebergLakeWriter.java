@@ -256,7 +256,7 @@ final class IcebergLakeWriter implements LakeWriter {
                 bytes,
                 minTs,
                 maxTs,
-                paths.isEmpty() ? new byte[0] : IcebergWriteFiles.encode(completed));
+                paths.isEmpty() ? new byte[0] : IcebergWriteFiles.encode(completed, table.specs()));
     }
 
     @Override

@@ -113,13 +113,15 @@ final class IcebergMaintainer implements LakeMaintainer {
                         tableId,
                         maintenanceId,
                         results);
-        List<IcebergCompaction> parts =
-                in.payloads().stream().map(IcebergCompaction::decode).toList();
-        if (parts.isEmpty()) {
+        if (in.payloads().isEmpty()) {
             return MaintenanceCommitResult.nothingToCommit();
         }
-        IcebergCompaction first = parts.get(0);
         Table table = table();
+        List<IcebergCompaction> parts =
+                in.payloads().stream()
+                        .map(p -> IcebergCompaction.decode(p, table.specs()))
+                        .toList();
+        IcebergCompaction first = parts.get(0);
         RewriteFiles rewrite =
                 table.newRewrite()
                         .validateFromSnapshot(first.baseSnapshotId())

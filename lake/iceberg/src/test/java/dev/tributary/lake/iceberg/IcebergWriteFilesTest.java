@@ -18,7 +18,11 @@ import dev.tributary.lake.api.write.LakeWriterContext;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.WriteResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,10 +53,22 @@ class IcebergWriteFilesTest {
                 w.write(Row.of(2, "b"), ChangeType.DELETE, 0, 1, 0);
                 result = w.complete();
             }
-            WriteResult files = IcebergWriteFiles.decode(result.payload());
+            Map<Integer, PartitionSpec> specs =
+                    CatalogUtil.buildIcebergCatalog(
+                                    "tributary",
+                                    Map.of(
+                                            CatalogProperties.WAREHOUSE_LOCATION,
+                                            warehouse.toUri().toString(),
+                                            CatalogUtil.ICEBERG_CATALOG_TYPE,
+                                            CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP),
+                                    new org.apache.hadoop.conf.Configuration())
+                            .loadTable(TableIdentifier.of("db", "t"))
+                            .specs();
+            WriteResult files = IcebergWriteFiles.decode(result.payload(), specs);
             assertThat(files.dataFiles()).hasSize(1);
             assertThat(files.deleteFiles()).hasSize(1);
-            WriteResult again = IcebergWriteFiles.decode(IcebergWriteFiles.encode(files));
+            WriteResult again =
+                    IcebergWriteFiles.decode(IcebergWriteFiles.encode(files, specs), specs);
             assertThat(locations(again.dataFiles())).isEqualTo(locations(files.dataFiles()));
             assertThat(locations(again.deleteFiles())).isEqualTo(locations(files.deleteFiles()));
             assertThat(again.dataFiles()[0].recordCount()).isEqualTo(1);
@@ -61,10 +77,10 @@ class IcebergWriteFilesTest {
                             files.dataFiles()[0].location(), files.deleteFiles()[0].location());
 
             byte[] future = result.payload();
-            future[0] = 2;
-            assertThatThrownBy(() -> IcebergWriteFiles.decode(future))
+            future[0] = 3;
+            assertThatThrownBy(() -> IcebergWriteFiles.decode(future, specs))
                     .isInstanceOf(CorruptDataException.class)
-                    .hasMessageContaining("version 2");
+                    .hasMessageContaining("version 3");
         }
     }
 

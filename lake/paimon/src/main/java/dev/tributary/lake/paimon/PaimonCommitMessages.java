@@ -48,7 +48,7 @@ final class PaimonCommitMessages {
                             + ")");
         }
         int paimonVersion = in.readVarInt();
-        int n = in.readVarInt();
+        int n = in.readCount(1);
         CommitMessageSerializer serializer = new CommitMessageSerializer();
         List<CommitMessage> out = new ArrayList<>(n);
         try {

@@ -4,6 +4,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.types.TableDescriptor;
 import java.io.ByteArrayOutputStream;
 import java.util.Base64;
 import java.util.Map;
@@ -25,6 +26,9 @@ import java.util.zip.Inflater;
  * repetition of names ({@code dt=2026-12-0...}).
  */
 final class PartitionOffsetsCodec {
+    /** Far above what any table's offsets take; bounds what a corrupt property can allocate. */
+    private static final int MAX_INFLATED_BYTES = 256 << 20;
+
     private static final String LAYOUT_1 = "1:";
 
     private PartitionOffsetsCodec() {}
@@ -94,7 +98,9 @@ final class PartitionOffsetsCodec {
         BinaryReader r = new BinaryReader(raw);
         SortedMap<PartitionBucket, Long> offsets = new TreeMap<>();
         SortedMap<Long, String> names = new TreeMap<>();
-        int partitions = r.readVarInt();
+        // a partition takes at least an id delta, a name length, a bucket count, a layout byte, a
+        // minimum and a width: 6 bytes
+        int partitions = r.readCount(6);
         long id = 0;
         for (int i = 0; i < partitions; i++) {
             id += r.readVarLong();
@@ -103,6 +109,14 @@ final class PartitionOffsetsCodec {
                 names.put(id, name);
             }
             int buckets = r.readVarInt();
+            if (buckets < 0 || buckets > TableDescriptor.MAX_BUCKETS) {
+                throw new CorruptDataException(
+                        "partition offsets property has "
+                                + Integer.toUnsignedString(buckets)
+                                + " buckets in one partition, more than the "
+                                + TableDescriptor.MAX_BUCKETS
+                                + " a table can have");
+            }
             int[] ids = new int[buckets];
             boolean dense = r.readByte() == 0;
             int bucket = 0;
@@ -188,6 +202,12 @@ final class PartitionOffsetsCodec {
                     throw new CorruptDataException("partition offsets property is truncated");
                 }
                 out.write(chunk, 0, n);
+                if (out.size() > MAX_INFLATED_BYTES) {
+                    throw new CorruptDataException(
+                            "partition offsets property inflates to more than "
+                                    + MAX_INFLATED_BYTES
+                                    + " bytes");
+                }
             }
             return out.toByteArray();
         } catch (DataFormatException e) {

@@ -67,7 +67,7 @@ public final class LakeCompactionResultSerializer {
         long bytesBefore = in.readVarLong();
         int filesAfter = in.readVarInt();
         long bytesAfter = in.readVarLong();
-        int n = in.readVarInt();
+        int n = in.readCount(1);
         List<String> files = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             files.add(in.readString());

@@ -66,7 +66,7 @@ public final class LakeWriteResultSerializer {
         long roundId = in.readSignedVarLong();
         int bucket = in.readVarInt();
         long rows = in.readVarLong();
-        int fileCount = in.readVarInt();
+        int fileCount = in.readCount(1);
         List<String> files = new ArrayList<>(fileCount);
         for (int i = 0; i < fileCount; i++) {
             files.add(in.readString());
