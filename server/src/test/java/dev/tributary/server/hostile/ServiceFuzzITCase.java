@@ -81,7 +81,10 @@ class ServiceFuzzITCase {
 
     @TempDir Path dir;
 
-    private final long seed = Long.getLong("fuzz.seed", System.nanoTime());
+    // a fixed default keeps the test command reproducible; -Dfuzz.seed=<n> explores other inputs
+    private static final long DEFAULT_SEED = 1081941621307L;
+
+    private final long seed = Long.getLong("fuzz.seed", DEFAULT_SEED);
     private final Random random = new Random(seed);
     private final List<Long> tableIds = new ArrayList<>(List.of(0L, 1L, -1L, Long.MAX_VALUE));
 
