@@ -1,7 +1,7 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.RoundPlan;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.time.Duration;
@@ -92,7 +92,7 @@ final class Round {
                     "round "
                             + plan.roundId()
                             + " of "
-                            + plan.tablePath()
+                            + plan.path()
                             + ": "
                             + state
                             + " -> "

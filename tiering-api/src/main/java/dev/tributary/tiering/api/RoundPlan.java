@@ -1,5 +1,6 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.time.Duration;
@@ -7,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One table round handed to a job: everything it needs, from one consistent view. Every write
- * result of the round carries {@code (tableId, epoch, roundId)} (T20).
+ * One table round handed to a job: everything it needs, from one consistent view taken by the
+ * coordinator in one step. Every write result of the round carries {@code (tableId, epoch,
+ * roundId)} (T20).
  *
  * @param tableId the table id
  * @param path the table path
@@ -16,8 +18,8 @@ import java.util.Map;
  * @param schemaId the current schema id (rows of older schema ids are read under this schema)
  * @param epoch the attempt's tiering epoch; heartbeats, reports and the commit must name it
  * @param roundId the round's id (grows per table)
- * @param buckets the work per (partition, bucket) with new data; never empty (a table with nothing
- *     new is not handed out, T27)
+ * @param buckets the work per (partition, bucket) with new data; never empty when the coordinator
+ *     hands it out (a table with nothing new is not handed out, T27)
  * @param plannedAtMillis wall time the cutoffs were taken
  * @param freshness the round ceiling: force-finish once this much time passed since {@code
  *     plannedAtMillis} (T13)
@@ -31,7 +33,7 @@ public record RoundPlan(
         int schemaId,
         long epoch,
         long roundId,
-        List<BucketWork> buckets,
+        List<BucketPlan> buckets,
         long plannedAtMillis,
         Duration freshness,
         Map<Long, String> partitionNames) {
@@ -39,6 +41,9 @@ public record RoundPlan(
     public RoundPlan {
         buckets = List.copyOf(buckets);
         partitionNames = Map.copyOf(partitionNames);
+        if (freshness.isNegative() || freshness.isZero()) {
+            throw new IllegalArgumentException("freshness must be positive: " + freshness);
+        }
     }
 
     /** A round of an unpartitioned table. */
@@ -49,7 +54,7 @@ public record RoundPlan(
             int schemaId,
             long epoch,
             long roundId,
-            List<BucketWork> buckets,
+            List<BucketPlan> buckets,
             long plannedAtMillis,
             Duration freshness) {
         this(
@@ -63,5 +68,23 @@ public record RoundPlan(
                 plannedAtMillis,
                 freshness,
                 Map.of());
+    }
+
+    /** The attempt heartbeats, reports and the commit of this round name. */
+    public Attempt attempt() {
+        return new Attempt(tableId, epoch);
+    }
+
+    /** Whether the table is a primary-key table (its changelog ranges are never cut). */
+    public boolean primaryKey() {
+        return descriptor.hasPrimaryKey();
+    }
+
+    /**
+     * The name of a partition the buckets name ({@code dt=2026-12-01}), {@code null} for {@link
+     * TableBucket#NO_PARTITION}.
+     */
+    public String partitionName(long partitionId) {
+        return partitionId == TableBucket.NO_PARTITION ? null : partitionNames.get(partitionId);
     }
 }
