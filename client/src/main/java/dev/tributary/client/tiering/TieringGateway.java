@@ -460,10 +460,15 @@ public final class TieringGateway {
                                     b.getFromOffset(),
                                     b.getCutoffOffset()));
         }
-        // the coordinator states the round's ceiling as a deadline; the job measures it from now
-        Duration ceiling =
-                Duration.ofMillis(
-                        Math.max(1, pb.getForceFinishAtMillis() - pb.getPlannedAtMillis()));
+        // a duration the job counts on its own clock from now (T13)
+        if (pb.getCeilingMillis() <= 0) {
+            throw new CorruptDataException(
+                    "round plan of table "
+                            + pb.getTable().getTableId()
+                            + " has no positive ceiling ("
+                            + pb.getCeilingMillis()
+                            + " ms)");
+        }
         return new RoundPlan(
                 pb.getTable().getTableId(),
                 ProtoConverters.fromPb(pb.getTable().getPath()),
@@ -472,8 +477,7 @@ public final class TieringGateway {
                 pb.getEpoch(),
                 pb.getRoundId(),
                 buckets,
-                pb.getPlannedAtMillis(),
-                ceiling,
+                Duration.ofMillis(pb.getCeilingMillis()),
                 names);
     }
 

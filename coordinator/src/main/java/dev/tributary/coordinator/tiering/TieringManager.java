@@ -457,7 +457,6 @@ public final class TieringManager {
                             t.epoch,
                             t.roundId,
                             work.buckets(),
-                            now,
                             t.table.freshness(),
                             work.partitionNames());
             tiering.add(t);

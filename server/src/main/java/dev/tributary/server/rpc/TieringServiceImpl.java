@@ -290,8 +290,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         .setTable(table)
                         .setEpoch(p.epoch())
                         .setRoundId(p.roundId())
-                        .setPlannedAtMillis(p.plannedAtMillis())
-                        .setForceFinishAtMillis(p.plannedAtMillis() + p.freshness().toMillis());
+                        .setCeilingMillis(p.freshness().toMillis());
         for (BucketPlan w : p.buckets()) {
             BucketSplitPlanPb.Builder s = BucketSplitPlanPb.newBuilder().setBucket(w.bucket());
             if (w.partitionId() != TableBucket.NO_PARTITION) {

@@ -46,7 +46,6 @@ class RoundObservationsTest {
                                 BucketPlan.log(0, 100, 400),
                                 BucketPlan.log(1, 0, 100),
                                 BucketPlan.snapshot(2, 4, 900)),
-                        1_000,
                         Duration.ofSeconds(10));
         o.planned(plan);
         RoundObservations.Observed seen = o.round(7, 11).orElseThrow();

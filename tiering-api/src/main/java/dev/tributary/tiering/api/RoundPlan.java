@@ -20,9 +20,11 @@ import java.util.Map;
  * @param roundId the round's id (grows per table)
  * @param buckets the work per (partition, bucket) with new data; never empty when the coordinator
  *     hands it out (a table with nothing new is not handed out, T27)
- * @param plannedAtMillis wall time the cutoffs were taken
- * @param freshness the round ceiling: force-finish once this much time passed since {@code
- *     plannedAtMillis} (T13)
+ * @param freshness the round's ceiling (T13): the table's freshness when the round was planned. The
+ *     job force-finishes the round once this much time passed since it received the plan, on its
+ *     own clock; the coordinator counts the table's current freshness (it follows an ALTER) from
+ *     its hand-out and names the round for force-finish in a heartbeat answer when that passes
+ *     first. A duration, never a point in time: no deadline crosses from one clock to another
  * @param partitionNames the name of every partition {@code buckets} names (T32); empty for an
  *     unpartitioned table
  */
@@ -34,7 +36,6 @@ public record RoundPlan(
         long epoch,
         long roundId,
         List<BucketPlan> buckets,
-        long plannedAtMillis,
         Duration freshness,
         Map<Long, String> partitionNames) {
 
@@ -55,19 +56,8 @@ public record RoundPlan(
             long epoch,
             long roundId,
             List<BucketPlan> buckets,
-            long plannedAtMillis,
             Duration freshness) {
-        this(
-                tableId,
-                path,
-                descriptor,
-                schemaId,
-                epoch,
-                roundId,
-                buckets,
-                plannedAtMillis,
-                freshness,
-                Map.of());
+        this(tableId, path, descriptor, schemaId, epoch, roundId, buckets, freshness, Map.of());
     }
 
     /** The attempt heartbeats, reports and the commit of this round name. */

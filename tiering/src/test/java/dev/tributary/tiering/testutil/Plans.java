@@ -33,6 +33,6 @@ public final class Plans {
             List<BucketPlan> buckets) {
         TableDescriptor descriptor =
                 TableDescriptor.builder(primaryKey ? TestSchemas.PK : TestSchemas.LOG).build();
-        return new RoundPlan(tableId, path, descriptor, 1, epoch, roundId, buckets, 0, freshness);
+        return new RoundPlan(tableId, path, descriptor, 1, epoch, roundId, buckets, freshness);
     }
 }
