@@ -22,6 +22,7 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.tiering.api.Attempt;
 import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOrder;
 import dev.tributary.tiering.api.CommitOutcome;
 import dev.tributary.tiering.api.HeartbeatRequest;
 import dev.tributary.tiering.api.HeartbeatResult;
@@ -112,7 +113,7 @@ class TieringGatewayITCase {
             assertThat(job.jobId()).isEqualTo("job-1");
             assertThat(job.heartbeatInterval()).isPositive();
             assertThat(job.heartbeatTimeout()).isGreaterThan(job.heartbeatInterval());
-            assertThat(job.commitOrder()).isEqualTo("COMPLETION");
+            assertThat(job.commitOrder()).isEqualTo(CommitOrder.COMPLETION);
             assertThat(job.commitTimeout()).isEqualTo(Duration.ofMinutes(2));
 
             // each table waits one freshness interval, then one table per request (T11, T16)

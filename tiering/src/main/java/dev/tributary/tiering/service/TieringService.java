@@ -19,8 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * What the tiering job needs from a Tributary server: the coordinator's job protocol (register,
  * heartbeat, request work, fenced commit, failure report; compaction grants and their commits,
  * T38), KV snapshot leases, and the bucket data to tier. A thin seam over the client's tiering
- * gateway, in the protocol's job-facing records ({@code dev.tributary.client.tiering}); {@link
- * GatewayTieringService} is the implementation.
+ * gateway, in the protocol's records ({@code dev.tributary.tiering.api}, shared with the
+ * coordinator); {@link GatewayTieringService} is the implementation.
  *
  * <p>Implementations must be thread safe: the enumerator calls the coordinator methods from its own
  * worker threads, and each reader opens cursors from its task thread.
