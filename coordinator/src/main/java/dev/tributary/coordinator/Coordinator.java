@@ -9,8 +9,6 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.maintenance.MaintenanceCommitOutcome;
-import dev.tributary.coordinator.maintenance.MaintenanceCommitRequest;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
@@ -26,11 +24,13 @@ import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
-import dev.tributary.coordinator.tiering.CommitRequest;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.HeartbeatResponse;
-import dev.tributary.coordinator.tiering.JobRegistration;
 import dev.tributary.coordinator.tiering.TieringConfig;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundCommit;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -357,13 +357,12 @@ public final class Coordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------ tiering
 
-    public CompletableFuture<JobRegistration> registerJob(String jobId, String group) {
+    public CompletableFuture<JobSettings> registerJob(String jobId, String group) {
         return registerJob(jobId, group, 0);
     }
 
     /** Registers a job that runs {@code parallelism} readers (0: not known). */
-    public CompletableFuture<JobRegistration> registerJob(
-            String jobId, String group, int parallelism) {
+    public CompletableFuture<JobSettings> registerJob(String jobId, String group, int parallelism) {
         return call(() -> core.tiering().registerJob(jobId, group, parallelism));
     }
 
@@ -371,12 +370,12 @@ public final class Coordinator implements AutoCloseable {
      * A job's heartbeat; with {@code requestTable} and {@code waitForTableMillis > 0} the answer is
      * held until a table of the job's group becomes pending (push, T3) or the wait ends.
      */
-    public CompletableFuture<HeartbeatResponse> heartbeat(HeartbeatRequest request) {
+    public CompletableFuture<HeartbeatResult> heartbeat(HeartbeatRequest request) {
         return callAsync(() -> core.tiering().heartbeatAsync(request));
     }
 
     /** A fenced commit; see {@code TieringManager#commit}. */
-    public CompletableFuture<Long> commit(CommitRequest request) {
+    public CompletableFuture<Long> commit(RoundCommit request) {
         return callAsync(() -> core.tiering().commit(request));
     }
 
@@ -384,8 +383,7 @@ public final class Coordinator implements AutoCloseable {
      * Commits a job's compaction grant (T38); see {@code MaintenanceManager#commit}. Without
      * maintenance every grant is unknown, so the answer is {@code FENCED}.
      */
-    public CompletableFuture<MaintenanceCommitOutcome> commitMaintenance(
-            MaintenanceCommitRequest request) {
+    public CompletableFuture<MaintenanceOutcome> commitMaintenance(MaintenanceCommit request) {
         return callAsync(
                 () ->
                         core.maintenance()
@@ -393,9 +391,8 @@ public final class Coordinator implements AutoCloseable {
                                 .orElseGet(
                                         () ->
                                                 CompletableFuture.completedFuture(
-                                                        MaintenanceCommitOutcome.of(
-                                                                MaintenanceCommitOutcome.Kind
-                                                                        .FENCED,
+                                                        MaintenanceOutcome.of(
+                                                                MaintenanceOutcome.Kind.FENCED,
                                                                 "this coordinator runs no lake"
                                                                         + " maintenance"))));
     }

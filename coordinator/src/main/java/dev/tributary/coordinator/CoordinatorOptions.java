@@ -3,8 +3,8 @@ package dev.tributary.coordinator;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
+import dev.tributary.tiering.api.CommitOrder;
 import java.time.Duration;
 import java.util.List;
 

@@ -15,11 +15,11 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
-import dev.tributary.coordinator.tiering.CommitRequest;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.RoundPlan;
-import dev.tributary.coordinator.tiering.RoundStats;
 import dev.tributary.coordinator.tiering.TieringState;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundStats;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +100,7 @@ class CoordinatorTest {
             assertThat(p.tableId()).isEqualTo(tableId);
             long snap =
                     c.commit(
-                                    CommitRequest.of(
+                                    RoundCommit.of(
                                             "job-1",
                                             tableId,
                                             p.epoch(),
@@ -119,7 +119,7 @@ class CoordinatorTest {
                             cause(
                                     () ->
                                             c.commit(
-                                                            CommitRequest.of(
+                                                            RoundCommit.of(
                                                                     "job-1",
                                                                     tableId,
                                                                     p.epoch(),
@@ -258,7 +258,7 @@ class CoordinatorTest {
                             .plan();
             var commit =
                     c.commit(
-                            CommitRequest.of(
+                            RoundCommit.of(
                                     "job",
                                     t.tableId(),
                                     p.epoch(),
@@ -353,7 +353,7 @@ class CoordinatorTest {
             }
             var commit =
                     c.commit(
-                            CommitRequest.of(
+                            RoundCommit.of(
                                     "job",
                                     tableId,
                                     p.epoch(),
@@ -375,7 +375,7 @@ class CoordinatorTest {
                             cause(
                                     () ->
                                             c.commit(
-                                                            CommitRequest.of(
+                                                            RoundCommit.of(
                                                                     "job",
                                                                     late.tableId(),
                                                                     late.epoch(),

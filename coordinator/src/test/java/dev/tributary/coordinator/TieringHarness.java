@@ -11,17 +11,17 @@ import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.ManualLoop;
 import dev.tributary.coordinator.store.InMemoryMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
-import dev.tributary.coordinator.tiering.BucketWork;
-import dev.tributary.coordinator.tiering.CommitRequest;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.HeartbeatResponse;
-import dev.tributary.coordinator.tiering.RoundPlan;
-import dev.tributary.coordinator.tiering.RoundReport;
-import dev.tributary.coordinator.tiering.RoundStats;
-import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringManager;
 import dev.tributary.coordinator.tiering.TieringState;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -187,7 +187,7 @@ public final class TieringHarness {
         CompletableFuture<Long> f =
                 tiering()
                         .commit(
-                                new CommitRequest(
+                                new RoundCommit(
                                         job,
                                         plan.tableId(),
                                         plan.epoch(),
@@ -205,7 +205,7 @@ public final class TieringHarness {
     public static Map<dev.tributary.common.id.PartitionBucket, Long> fullPartitionEnds(
             RoundPlan plan) {
         Map<dev.tributary.common.id.PartitionBucket, Long> ends = new TreeMap<>();
-        for (BucketWork w : plan.buckets()) {
+        for (BucketPlan w : plan.buckets()) {
             ends.put(w.key(), w.endOffset());
         }
         return ends;
@@ -241,11 +241,11 @@ public final class TieringHarness {
 
     /** One heartbeat of a live job for everything it holds. */
     public void beat(String job) {
-        List<TableAttempt> attempts = new java.util.ArrayList<>();
+        List<Attempt> attempts = new java.util.ArrayList<>();
         for (var j : tiering().status().jobs()) {
             if (j.jobId().equals(job)) {
                 for (long id : j.tables()) {
-                    attempts.add(new TableAttempt(id, tiering().epoch(id)));
+                    attempts.add(new Attempt(id, tiering().epoch(id)));
                 }
             }
         }
@@ -258,9 +258,9 @@ public final class TieringHarness {
         loop.advanceMillis(ms);
     }
 
-    public HeartbeatResponse heartbeat(
-            String job, List<TableAttempt> inFlight, List<RoundReport> reports, boolean request) {
-        HeartbeatResponse r =
+    public HeartbeatResult heartbeat(
+            String job, List<Attempt> inFlight, List<RoundReport> reports, boolean request) {
+        HeartbeatResult r =
                 tiering().heartbeat(new HeartbeatRequest(job, null, inFlight, reports, request));
         loop.runReady();
         return r;
@@ -272,7 +272,7 @@ public final class TieringHarness {
     }
 
     public RoundPlan request(String job, String group) {
-        HeartbeatResponse r =
+        HeartbeatResult r =
                 tiering().heartbeat(new HeartbeatRequest(job, group, List.of(), List.of(), true));
         loop.runReady();
         return r.plan();
@@ -288,7 +288,7 @@ public final class TieringHarness {
         CompletableFuture<Long> f =
                 tiering()
                         .commit(
-                                CommitRequest.of(
+                                RoundCommit.of(
                                         job,
                                         plan.tableId(),
                                         plan.epoch(),
@@ -303,7 +303,7 @@ public final class TieringHarness {
 
     public static Map<Integer, Long> fullEnds(RoundPlan plan) {
         Map<Integer, Long> ends = new TreeMap<>();
-        for (BucketWork w : plan.buckets()) {
+        for (BucketPlan w : plan.buckets()) {
             ends.put(w.bucket(), w.endOffset());
         }
         return ends;

@@ -8,15 +8,6 @@ import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.scan.RecordIterator;
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.BucketPlan;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.LeaseGrant;
-import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
-import dev.tributary.client.tiering.RoundReport;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
@@ -29,6 +20,18 @@ import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOrder;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.LeaseGrant;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,7 +113,7 @@ class TieringGatewayITCase {
             assertThat(job.jobId()).isEqualTo("job-1");
             assertThat(job.heartbeatInterval()).isPositive();
             assertThat(job.heartbeatTimeout()).isGreaterThan(job.heartbeatInterval());
-            assertThat(job.commitOrder()).isEqualTo("COMPLETION");
+            assertThat(job.commitOrder()).isEqualTo(CommitOrder.COMPLETION);
             assertThat(job.commitTimeout()).isEqualTo(Duration.ofMinutes(2));
 
             // each table waits one freshness interval, then one table per request (T11, T16)
@@ -128,12 +131,12 @@ class TieringGatewayITCase {
                                                 List.of(),
                                                 true);
                                 assertThat(r.staleAttempts()).isEmpty();
-                                r.plan().ifPresent(p -> plans.put(p.tableId(), p));
+                                r.roundPlan().ifPresent(p -> plans.put(p.tableId(), p));
                                 return plans.size() == 2;
                             });
 
             RoundPlan logPlan = plans.get(log.tableId());
-            assertThat(logPlan.tablePath()).isEqualTo(LOG);
+            assertThat(logPlan.path()).isEqualTo(LOG);
             assertThat(logPlan.freshness()).isEqualTo(Duration.ofSeconds(1));
             assertThat(logPlan.primaryKey()).isFalse();
             Map<Integer, Long> logEnds = conn.logScanner(LOG).endOffsets();
@@ -143,16 +146,16 @@ class TieringGatewayITCase {
                 planned.add(b.bucket());
                 assertThat(b.isSnapshot()).isFalse();
                 assertThat(b.startOffset()).isZero();
-                assertThat(b.cutoff()).isEqualTo(logEnds.get(b.bucket()));
+                assertThat(b.endOffset()).isEqualTo(logEnds.get(b.bucket()));
                 try (RecordIterator it =
                         gateway.readLog(
                                 new TableBucket(log.tableId(), b.bucket()),
                                 b.startOffset(),
-                                b.cutoff(),
+                                b.endOffset(),
                                 log.schema())) {
                     while (it.hasNext()) {
                         LogRecord r = it.next();
-                        assertThat(r.offset()).isBetween(b.startOffset(), b.cutoff() - 1);
+                        assertThat(r.offset()).isBetween(b.startOffset(), b.endOffset() - 1);
                         read++;
                     }
                 }
@@ -172,7 +175,7 @@ class TieringGatewayITCase {
             long snapshotRows = 0;
             for (BucketPlan b : pkPlan.buckets()) {
                 assertThat(b.isSnapshot()).isTrue();
-                assertThat(b.cutoff()).isEqualTo(pkEnds.get(b.bucket()));
+                assertThat(b.endOffset()).isEqualTo(pkEnds.get(b.bucket()));
                 TableBucket tb = new TableBucket(pk.tableId(), b.bucket());
                 LeaseGrant lease = gateway.takeSnapshotLease(tb, b.snapshotId(), "job-1");
                 assertThat(lease.expiresAtMillis()).isGreaterThan(System.currentTimeMillis());
@@ -206,20 +209,15 @@ class TieringGatewayITCase {
             assertThat(stale.staleAttempts()).containsExactly(staleAttempt);
             assertThat(
                             gateway.commitRound(
-                                            "job-1",
-                                            new RoundCommit(
+                                            RoundCommit.of(
+                                                    "job-1",
                                                     log.tableId(),
                                                     logPlan.epoch() - 1,
                                                     logPlan.roundId(),
-                                                    Map.of(
-                                                            dev.tributary.common.id.PartitionBucket
-                                                                    .of(0),
-                                                            logEnds.get(0)),
+                                                    Map.of(0, logEnds.get(0)),
                                                     List.of(),
-                                                    List.of(),
-                                                    false,
-                                                    0,
-                                                    0),
+                                                    RoundStats.EMPTY,
+                                                    false),
                                             job.commitTimeout())
                                     .get())
                     .isEqualTo(CommitOutcome.FENCED);
@@ -242,7 +240,7 @@ class TieringGatewayITCase {
                     .until(
                             () -> {
                                 heartbeat(gateway, List.of(pkPlan.attempt()), List.of(), true)
-                                        .plan()
+                                        .roundPlan()
                                         .ifPresent(retry::set);
                                 return retry.get() != null;
                             });
@@ -284,8 +282,8 @@ class TieringGatewayITCase {
             // the table is due one freshness (1 s) after creation: one held request gets it
             HeartbeatResult r =
                     gateway.heartbeat(
-                            "job-1", "", List.of(), List.of(), true, Duration.ofSeconds(5));
-            assertThat(r.plan())
+                            new HeartbeatRequest("job-1", null, List.of(), List.of(), true, 5_000));
+            assertThat(r.roundPlan())
                     .hasValueSatisfying(p -> assertThat(p.tableId()).isEqualTo(log.tableId()));
         }
     }
@@ -295,6 +293,7 @@ class TieringGatewayITCase {
             List<Attempt> inFlight,
             List<RoundReport> reports,
             boolean requestTable) {
-        return gateway.heartbeat("job-1", "", inFlight, reports, requestTable, Duration.ZERO);
+        return gateway.heartbeat(
+                new HeartbeatRequest("job-1", null, inFlight, reports, requestTable));
     }
 }

@@ -14,17 +14,17 @@ import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.InMemoryMetadataStore;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.HeartbeatResponse;
-import dev.tributary.coordinator.tiering.RoundPlan;
-import dev.tributary.coordinator.tiering.RoundReport;
-import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringManager;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -180,7 +180,7 @@ public final class CoordinatorCostBench {
 
     /** Keeps {@code inFlight} rounds spread over the jobs; replaces finished ones. */
     private static final class Jobs {
-        final List<ArrayDeque<TableAttempt>> held = new ArrayList<>();
+        final List<ArrayDeque<Attempt>> held = new ArrayList<>();
 
         Jobs(int jobs) {
             for (int i = 0; i < jobs; i++) {
@@ -259,21 +259,21 @@ public final class CoordinatorCostBench {
             RoundPlan p =
                     m.heartbeat(new HeartbeatRequest(Jobs.id(j), null, List.of(), List.of(), true))
                             .plan();
-            js.held.get(j).add(new TableAttempt(p.tableId(), p.epoch()));
+            js.held.get(j).add(new Attempt(p.tableId(), p.epoch()));
         }
         long[] hb = new long[samples];
         long[] req = new long[samples];
         for (int i = 0; i < samples; i++) {
             int j = i % jobs;
-            ArrayDeque<TableAttempt> mine = js.held.get(j);
-            List<TableAttempt> attempts = List.copyOf(mine);
+            ArrayDeque<Attempt> mine = js.held.get(j);
+            List<Attempt> attempts = List.copyOf(mine);
             long a = WALL.nanoTime();
-            HeartbeatResponse r =
+            HeartbeatResult r =
                     m.heartbeat(new HeartbeatRequest(Jobs.id(j), null, attempts, List.of(), false));
             hb[i] = WALL.nanoTime() - a;
             check(r, attempts.size());
             // Finish the oldest round (not timed), then request a replacement (timed).
-            TableAttempt done = mine.poll();
+            Attempt done = mine.poll();
             m.heartbeat(
                     new HeartbeatRequest(
                             Jobs.id(j),
@@ -293,7 +293,7 @@ public final class CoordinatorCostBench {
             if (p == null) {
                 throw new IllegalStateException("no pending table at sample " + i);
             }
-            mine.add(new TableAttempt(p.tableId(), p.epoch()));
+            mine.add(new Attempt(p.tableId(), p.epoch()));
             if (!cycle && i % 1000 == 0) {
                 clock.advanceMillis(1); // time moves a little; no timeouts (sweep needs 8 s)
                 loop.runReady();
@@ -303,7 +303,7 @@ public final class CoordinatorCostBench {
         report("table request", req);
     }
 
-    private static void check(HeartbeatResponse r, int n) {
+    private static void check(HeartbeatResult r, int n) {
         if (r.acks().size() != n || r.acks().stream().anyMatch(a -> a.fenced())) {
             throw new IllegalStateException("unexpected heartbeat answer: " + r.acks());
         }
@@ -350,16 +350,16 @@ public final class CoordinatorCostBench {
                                                         List.of(),
                                                         true)))
                                 .plan();
-                js.held.get(j).add(new TableAttempt(p.tableId(), p.epoch()));
+                js.held.get(j).add(new Attempt(p.tableId(), p.epoch()));
             }
             long[] hb = new long[samples];
             long[] req = new long[samples];
             for (int i = 0; i < samples; i++) {
                 int j = i % jobs;
-                ArrayDeque<TableAttempt> mine = js.held.get(j);
-                List<TableAttempt> attempts = List.copyOf(mine);
+                ArrayDeque<Attempt> mine = js.held.get(j);
+                List<Attempt> attempts = List.copyOf(mine);
                 long a = WALL.nanoTime();
-                HeartbeatResponse r =
+                HeartbeatResult r =
                         join(
                                 () ->
                                         c.heartbeat(
@@ -371,7 +371,7 @@ public final class CoordinatorCostBench {
                                                         false)));
                 hb[i] = WALL.nanoTime() - a;
                 check(r, attempts.size());
-                TableAttempt done = mine.poll();
+                Attempt done = mine.poll();
                 join(
                         () ->
                                 c.heartbeat(
@@ -395,7 +395,7 @@ public final class CoordinatorCostBench {
                                                         true)))
                                 .plan();
                 req[i] = WALL.nanoTime() - b;
-                mine.add(new TableAttempt(p.tableId(), p.epoch()));
+                mine.add(new Attempt(p.tableId(), p.epoch()));
             }
             report("heartbeat", hb);
             report("table request", req);

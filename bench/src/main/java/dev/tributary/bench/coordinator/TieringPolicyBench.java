@@ -1,7 +1,6 @@
 package dev.tributary.bench.coordinator;
 
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import dev.tributary.planner.sim.SimulationResult;
 import dev.tributary.planner.sim.SimulationSettings;
@@ -10,6 +9,7 @@ import dev.tributary.planner.workload.JobLoad;
 import dev.tributary.planner.workload.ReaderModel;
 import dev.tributary.planner.workload.TableLoad;
 import dev.tributary.planner.workload.Workload;
+import dev.tributary.tiering.api.CommitOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,11 +6,11 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
-import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.Schema;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.BucketOffsetPb;
@@ -19,7 +19,6 @@ import dev.tributary.rpc.proto.CommitMaintenanceRequest;
 import dev.tributary.rpc.proto.CommitMaintenanceResponse;
 import dev.tributary.rpc.proto.CommitRoundRequest;
 import dev.tributary.rpc.proto.FencedTablePb;
-import dev.tributary.rpc.proto.HeartbeatRequest;
 import dev.tributary.rpc.proto.HeartbeatResponse;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListSnapshotsRequest;
@@ -37,20 +36,37 @@ import dev.tributary.rpc.proto.SnapshotInfoPb;
 import dev.tributary.rpc.proto.SnapshotLeasePb;
 import dev.tributary.rpc.proto.TableEpochPb;
 import dev.tributary.rpc.proto.TakeSnapshotLeaseRequest;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOrder;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.LeaseGrant;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.MaintenanceReport;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.TableAck;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
  * Internal: the tiering job's view of the coordinator and the buckets, over gRPC. Not part of the
- * public client API; it changes with the tiering protocol. It speaks the job-facing records of this
- * package, the one vocabulary of the protocol on the job side (the coordinator has its own, the
- * wire is {@code tiering.proto}). Thread safe; calls throw the typed exception the server raised.
+ * public client API; it changes with the tiering protocol. It maps the protocol's records ({@code
+ * dev.tributary.tiering.api}, the one vocabulary the coordinator, the server and the job share) to
+ * and from the wire ({@code tiering.proto}). Thread safe; calls throw the typed exception the
+ * server raised.
  *
  * <p>A job: {@link #registerJob} once and follow the {@link JobSettings} it returns, then {@link
  * #heartbeat} every {@link JobSettings#heartbeatInterval()} (asking for a table, with a long-poll
@@ -96,69 +112,33 @@ public final class TieringGateway {
                                                         .build()));
         return new JobSettings(
                 r.getJobId(),
+                group == null || group.isEmpty() ? null : group,
                 Duration.ofMillis(r.getHeartbeatIntervalMillis()),
                 Duration.ofMillis(r.getHeartbeatTimeoutMillis()),
-                r.getCommitOrder(),
+                commitOrder(r.getCommitOrder()),
                 Duration.ofMillis(r.getCommitTimeoutMillis()),
                 r.getMaintenanceSlots(),
                 Duration.ofMillis(r.getMaintenanceTimeoutMillis()));
     }
 
     /**
-     * Renews in-flight attempts, reports ended rounds and, if asked, receives the next table's
-     * round.
-     *
-     * @param waitForTable with {@code requestTable}: when no table is pending, the server holds the
-     *     answer up to this long (capped at the heartbeat interval) and answers as soon as one
-     *     becomes pending, so an idle reader gets work at once (T3); zero answers at once
+     * Renews in-flight attempts and compaction grants, reports ended rounds and failed grants and,
+     * if asked, receives the next table's round or a compaction grant (T38). With {@code
+     * requestTable} and a {@code waitForTableMillis}, the server holds the answer up to that long
+     * (capped at the heartbeat interval) and answers as soon as a table becomes pending, so an idle
+     * reader gets work at once (T3).
      */
-    public HeartbeatResult heartbeat(
-            String jobId,
-            String group,
-            List<Attempt> inFlight,
-            List<RoundReport> reports,
-            boolean requestTable,
-            Duration waitForTable) {
-        return heartbeat(
-                jobId,
-                group,
-                inFlight,
-                reports,
-                List.of(),
-                List.of(),
-                requestTable,
-                false,
-                waitForTable);
-    }
-
-    /**
-     * Like {@link #heartbeat(String, String, List, List, boolean, Duration)}, also renewing and
-     * reporting compaction grants (T38).
-     *
-     * @param maintenanceInFlight compaction grants the job still works on
-     * @param maintenanceReports compaction grants that failed in the job
-     * @param acceptMaintenance with {@code requestTable}: a compaction grant may be the answer when
-     *     no table is pending
-     */
-    public HeartbeatResult heartbeat(
-            String jobId,
-            String group,
-            List<Attempt> inFlight,
-            List<RoundReport> reports,
-            List<MaintenanceAttempt> maintenanceInFlight,
-            List<MaintenanceReport> maintenanceReports,
-            boolean requestTable,
-            boolean acceptMaintenance,
-            Duration waitForTable) {
-        HeartbeatRequest.Builder req =
-                HeartbeatRequest.newBuilder()
-                        .setJobId(jobId)
-                        .setGroup(group == null ? "" : group)
+    public HeartbeatResult heartbeat(dev.tributary.tiering.api.HeartbeatRequest request) {
+        boolean requestTable = request.requestTable();
+        dev.tributary.rpc.proto.HeartbeatRequest.Builder req =
+                dev.tributary.rpc.proto.HeartbeatRequest.newBuilder()
+                        .setJobId(request.jobId())
+                        .setGroup(request.group() == null ? "" : request.group())
                         .setRequestTable(requestTable)
-                        .setAcceptMaintenance(requestTable && acceptMaintenance)
-                        .setWaitForTableMillis(requestTable ? waitForTable.toMillis() : 0);
-        inFlight.forEach(a -> req.addInFlight(toPb(a)));
-        for (RoundReport r : reports) {
+                        .setAcceptMaintenance(requestTable && request.acceptMaintenance())
+                        .setWaitForTableMillis(requestTable ? request.waitForTableMillis() : 0);
+        request.inFlight().forEach(a -> req.addInFlight(toPb(a)));
+        for (RoundReport r : request.reports()) {
             RoundReportPb pb = toPb(r);
             switch (r.outcome()) {
                 case FINISHED -> req.addFinished(pb);
@@ -166,8 +146,8 @@ public final class TieringGateway {
                 case FAILED -> req.addFailed(pb);
             }
         }
-        maintenanceInFlight.forEach(a -> req.addMaintenanceInFlight(toPb(a)));
-        for (MaintenanceReport r : maintenanceReports) {
+        request.maintenanceInFlight().forEach(a -> req.addMaintenanceInFlight(toPb(a)));
+        for (MaintenanceReport r : request.maintenanceReports()) {
             MaintenanceReportPb.Builder b =
                     MaintenanceReportPb.newBuilder()
                             .setAttempt(toPb(r.attempt()))
@@ -175,23 +155,26 @@ public final class TieringGateway {
             r.discardedResults().forEach(c -> b.addDiscardedResults(ByteString.copyFrom(c)));
             req.addMaintenanceFailed(b);
         }
-        Duration wait = requestTable ? waitForTable : Duration.ZERO;
+        Duration wait = Duration.ofMillis(requestTable ? request.waitForTableMillis() : 0);
         HeartbeatResponse resp = call(() -> rpc.tiering(wait).heartbeat(req.build()));
-        List<Attempt> stale = new ArrayList<>();
+        // only fenced attempts travel: an attempt the request named and the answer does not is
+        // current
+        List<TableAck> acks = new ArrayList<>();
         for (FencedTablePb f : resp.getFencedList()) {
-            stale.add(new Attempt(f.getTableId(), f.getEpoch()));
+            acks.add(
+                    new TableAck(
+                            f.getTableId(), f.getEpoch(), TableAck.Status.FENCED, f.getMessage()));
         }
         List<Attempt> forceFinish = new ArrayList<>();
         resp.getForceFinishList().forEach(a -> forceFinish.add(fromPb(a)));
-        Optional<RoundPlan> plan =
-                resp.hasPlan() ? Optional.of(fromPb(resp.getPlan())) : Optional.empty();
-        List<MaintenanceAttempt> staleMaintenance = new ArrayList<>();
-        resp.getFencedMaintenanceList().forEach(a -> staleMaintenance.add(fromPb(a)));
-        Optional<MaintenanceGrant> grant =
-                resp.hasMaintenance()
-                        ? Optional.of(fromPb(resp.getMaintenance()))
-                        : Optional.empty();
-        return new HeartbeatResult(stale, forceFinish, plan, staleMaintenance, grant);
+        List<MaintenanceAttempt> fencedMaintenance = new ArrayList<>();
+        resp.getFencedMaintenanceList().forEach(a -> fencedMaintenance.add(fromPb(a)));
+        return new HeartbeatResult(
+                acks,
+                forceFinish,
+                resp.hasPlan() ? fromPb(resp.getPlan()) : null,
+                fencedMaintenance,
+                resp.hasMaintenance() ? fromPb(resp.getMaintenance()) : null);
     }
 
     /**
@@ -201,10 +184,10 @@ public final class TieringGateway {
      * @param timeout the coordinator's {@link JobSettings#maintenanceTimeout()}
      */
     public CompletableFuture<MaintenanceOutcome> commitMaintenance(
-            String jobId, MaintenanceCommit commit, Duration timeout) {
+            MaintenanceCommit commit, Duration timeout) {
         CommitMaintenanceRequest.Builder req =
                 CommitMaintenanceRequest.newBuilder()
-                        .setJobId(jobId)
+                        .setJobId(commit.jobId())
                         .setAttempt(toPb(commit.attempt()));
         commit.results().forEach(r -> req.addResults(ByteString.copyFrom(r)));
         return RpcClient.callAsync(rpc.tieringAsync(timeout)::commitMaintenance, req.build())
@@ -221,20 +204,19 @@ public final class TieringGateway {
      *     failures complete the future exceptionally with the typed exception
      */
     public CompletableFuture<CommitOutcome> commitRound(
-            String jobId, RoundCommit commit, Duration commitTimeout) {
+            RoundCommit commit, Duration commitTimeout) {
         CommitRoundRequest.Builder req =
                 CommitRoundRequest.newBuilder()
-                        .setJobId(jobId)
+                        .setJobId(commit.jobId())
                         .setTableId(commit.tableId())
                         .setEpoch(commit.epoch())
                         .setRoundId(commit.roundId())
                         .setStats(
                                 RoundStatsPb.newBuilder()
-                                        .setRecordsRead(commit.recordsRead())
-                                        .setBytesRead(commit.bytesRead())
+                                        .setRecordsRead(commit.stats().recordsRead())
+                                        .setBytesRead(commit.stats().bytesRead())
                                         .setForceFinished(commit.forceFinished()));
-        for (Map.Entry<PartitionBucket, Long> e :
-                new TreeMap<>(commit.tieredOffsets()).entrySet()) {
+        for (Map.Entry<PartitionBucket, Long> e : commit.bucketEndOffsets().entrySet()) {
             BucketOffsetPb.Builder b =
                     BucketOffsetPb.newBuilder()
                             .setBucket(e.getKey().bucket())
@@ -245,7 +227,7 @@ public final class TieringGateway {
             req.addEndOffsets(b);
         }
         commit.writeResults().forEach(c -> req.addCommittables(ByteString.copyFrom(c)));
-        commit.discardedWriteResults()
+        commit.discardedResults()
                 .forEach(c -> req.addDiscardedWriteResults(ByteString.copyFrom(c)));
         return RpcClient.callAsync(rpc.tieringAsync(commitTimeout)::commitRound, req.build())
                 .handle(
@@ -441,13 +423,11 @@ public final class TieringGateway {
 
     private static RoundReportPb toPb(RoundReport r) {
         RoundReportPb.Builder b =
-                RoundReportPb.newBuilder()
-                        .setTableId(r.attempt().tableId())
-                        .setEpoch(r.attempt().epoch());
-        if (r.reason() != null) {
-            b.setReason(r.reason());
+                RoundReportPb.newBuilder().setTableId(r.tableId()).setEpoch(r.epoch());
+        if (r.message() != null) {
+            b.setReason(r.message());
         }
-        r.discardedWriteResults().forEach(c -> b.addDiscardedWriteResults(ByteString.copyFrom(c)));
+        r.discardedResults().forEach(c -> b.addDiscardedWriteResults(ByteString.copyFrom(c)));
         return b.build();
     }
 
@@ -456,43 +436,56 @@ public final class TieringGateway {
     }
 
     private static RoundPlan fromPb(RoundPlanPb pb) {
-        Map<Long, String> names = new java.util.HashMap<>();
+        Map<Long, String> names = new HashMap<>();
         pb.getPartitionsList().forEach(p -> names.put(p.getPartitionId(), p.getName()));
         List<BucketPlan> buckets = new ArrayList<>();
         for (BucketSplitPlanPb b : pb.getBucketsList()) {
-            BucketPlan plan =
+            long partitionId = b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION;
+            if (b.hasPartitionId() && !names.containsKey(partitionId)) {
+                throw new CorruptDataException(
+                        "round plan names partition " + partitionId + " without its name");
+            }
+            buckets.add(
                     b.hasSnapshotId()
                             ? BucketPlan.snapshot(
+                                    partitionId,
                                     b.getBucket(),
                                     b.getSnapshotId(),
                                     b.hasSnapshotLogOffset()
                                             ? b.getSnapshotLogOffset()
                                             : b.getCutoffOffset())
-                            : BucketPlan.log(b.getBucket(), b.getFromOffset(), b.getCutoffOffset());
-            if (b.hasPartitionId()) {
-                String name = names.get(b.getPartitionId());
-                if (name == null) {
-                    throw new dev.tributary.common.exception.CorruptDataException(
-                            "round plan names partition "
-                                    + b.getPartitionId()
-                                    + " without its name");
-                }
-                plan = plan.inPartition(b.getPartitionId(), name);
-            }
-            buckets.add(plan);
+                            : BucketPlan.log(
+                                    partitionId,
+                                    b.getBucket(),
+                                    b.getFromOffset(),
+                                    b.getCutoffOffset()));
         }
-        TablePath path = ProtoConverters.fromPb(pb.getTable().getPath());
-        // the coordinator states the round's ceiling as a deadline; the job measures it from now
-        Duration ceiling =
-                Duration.ofMillis(
-                        Math.max(1, pb.getForceFinishAtMillis() - pb.getPlannedAtMillis()));
+        // a duration the job counts on its own clock from now (T13)
+        if (pb.getCeilingMillis() <= 0) {
+            throw new CorruptDataException(
+                    "round plan of table "
+                            + pb.getTable().getTableId()
+                            + " has no positive ceiling ("
+                            + pb.getCeilingMillis()
+                            + " ms)");
+        }
         return new RoundPlan(
                 pb.getTable().getTableId(),
-                path,
+                ProtoConverters.fromPb(pb.getTable().getPath()),
+                ProtoConverters.fromPb(pb.getTable().getTableDescriptor()),
+                pb.getTable().getSchemaId(),
                 pb.getEpoch(),
                 pb.getRoundId(),
-                ceiling,
-                ProtoConverters.fromPb(pb.getTable().getTableDescriptor()).hasPrimaryKey(),
-                buckets);
+                buckets,
+                Duration.ofMillis(pb.getCeilingMillis()),
+                names);
+    }
+
+    private static CommitOrder commitOrder(String name) {
+        try {
+            return CommitOrder.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptDataException("the coordinator sent an unknown commit order " + name);
+        }
     }
 }

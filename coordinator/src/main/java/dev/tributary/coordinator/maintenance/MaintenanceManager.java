@@ -12,6 +12,11 @@ import dev.tributary.lake.api.maintenance.CompactionPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryResult;
 import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.MaintenanceReport;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -357,7 +362,7 @@ public final class MaintenanceManager {
                     t.plan.stats().snapshotId(),
                     t.plan.units(),
                     t.settings.maxFiles(),
-                    now + config.timeout().toMillis());
+                    config.timeout());
         }
         return null;
     }
@@ -448,13 +453,13 @@ public final class MaintenanceManager {
      * Commits a grant's compaction. Never fails: a stale grant is {@code FENCED} (its files are
      * deleted), a refused one {@code YIELDED}, a failed one {@code FAILED}; each is planned again.
      */
-    public CompletableFuture<MaintenanceCommitOutcome> commit(MaintenanceCommitRequest r) {
+    public CompletableFuture<MaintenanceOutcome> commit(MaintenanceCommit r) {
         TableMaintenance t = current(r.attempt(), r.jobId());
         if (t == null || t.state != MaintenanceState.COMPACTING) {
             abort(tables.get(r.attempt().tableId()), r.attempt(), r.results());
             return CompletableFuture.completedFuture(
-                    MaintenanceCommitOutcome.of(
-                            MaintenanceCommitOutcome.Kind.FENCED,
+                    MaintenanceOutcome.of(
+                            MaintenanceOutcome.Kind.FENCED,
                             "compaction "
                                     + r.attempt().maintenanceId()
                                     + " of table "
@@ -466,7 +471,7 @@ public final class MaintenanceManager {
             t.deadline.cancel();
             t.deadline = null;
         }
-        CompletableFuture<MaintenanceCommitOutcome> answer = new CompletableFuture<>();
+        CompletableFuture<MaintenanceOutcome> answer = new CompletableFuture<>();
         var path = t.table.path();
         long tableId = t.tableId();
         long id = t.maintenanceId;
@@ -489,20 +494,17 @@ public final class MaintenanceManager {
     private void onCommitted(
             TableMaintenance t,
             MaintenanceCommitResult result,
-            CompletableFuture<MaintenanceCommitOutcome> answer) {
-        MaintenanceCommitOutcome outcome =
+            CompletableFuture<MaintenanceOutcome> answer) {
+        MaintenanceOutcome outcome =
                 switch (result.outcome()) {
                     case COMMITTED ->
-                            new MaintenanceCommitOutcome(
-                                    MaintenanceCommitOutcome.Kind.COMMITTED,
-                                    result.snapshotId(),
-                                    null);
+                            new MaintenanceOutcome(
+                                    MaintenanceOutcome.Kind.COMMITTED, result.snapshotId(), null);
                     case NOTHING_TO_COMMIT ->
-                            MaintenanceCommitOutcome.of(
-                                    MaintenanceCommitOutcome.Kind.NOTHING_TO_COMMIT, null);
+                            MaintenanceOutcome.of(MaintenanceOutcome.Kind.NOTHING_TO_COMMIT, null);
                     case CONFLICT ->
-                            MaintenanceCommitOutcome.of(
-                                    MaintenanceCommitOutcome.Kind.YIELDED, result.conflict());
+                            MaintenanceOutcome.of(
+                                    MaintenanceOutcome.Kind.YIELDED, result.conflict());
                 };
         if (tables.get(t.tableId()) == t && t.state == MaintenanceState.COMMITTING) {
             MaintenanceRun.Outcome o =
@@ -533,7 +535,7 @@ public final class MaintenanceManager {
     }
 
     private void onCommitFailed(
-            TableMaintenance t, Throwable e, CompletableFuture<MaintenanceCommitOutcome> answer) {
+            TableMaintenance t, Throwable e, CompletableFuture<MaintenanceOutcome> answer) {
         if (tables.get(t.tableId()) == t && t.state == MaintenanceState.COMMITTING) {
             String why = "commit failed: " + e;
             LOG.warn("compaction {} of {} failed to commit", t.maintenanceId, t.table.path(), e);
@@ -548,7 +550,7 @@ public final class MaintenanceManager {
             listener.orphansPossible(t.tableId());
             requestPass(t, false);
         }
-        answer.complete(MaintenanceCommitOutcome.of(MaintenanceCommitOutcome.Kind.FAILED, "" + e));
+        answer.complete(MaintenanceOutcome.of(MaintenanceOutcome.Kind.FAILED, "" + e));
     }
 
     private MaintenanceRun run(

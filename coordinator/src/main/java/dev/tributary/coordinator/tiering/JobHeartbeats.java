@@ -1,8 +1,14 @@
 package dev.tributary.coordinator.tiering;
 
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.TableAck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -67,7 +73,7 @@ final class JobHeartbeats {
      *
      * @param parallelism the job's readers, 0 when unknown; kept for status and planning (T44)
      */
-    JobRegistration registerJob(String jobId, String group, int parallelism) {
+    JobSettings registerJob(String jobId, String group, int parallelism) {
         JobRegistry.checkRegistration(jobId, parallelism);
         String g = Attempts.normalizeGroup(group);
         JobInfo known = jobs.get(jobId);
@@ -83,7 +89,7 @@ final class JobHeartbeats {
             maintenance.jobRestarted(jobId);
         }
         jobs.registered(jobId, g, parallelism);
-        return new JobRegistration(
+        return new JobSettings(
                 jobId,
                 g,
                 config.heartbeatInterval(),
@@ -100,7 +106,7 @@ final class JobHeartbeats {
      * their table's freshness are named for force-finish (T13); files of results a report discards
      * are deleted (T23).
      */
-    HeartbeatResponse heartbeat(HeartbeatRequest request) {
+    HeartbeatResult heartbeat(HeartbeatRequest request) {
         if (request.requestTable()) {
             // a newer table request answers the job's parked one; plain heartbeats leave it
             waiters.release(request.jobId());
@@ -110,9 +116,9 @@ final class JobHeartbeats {
             job.tableRequests++;
         }
         List<TableAck> acks = new ArrayList<>(request.inFlight().size() + request.reports().size());
-        List<TableAttempt> forceFinish = new ArrayList<>();
+        List<Attempt> forceFinish = new ArrayList<>();
         long now = clock.currentTimeMillis();
-        for (TableAttempt a : request.inFlight()) {
+        for (Attempt a : request.inFlight()) {
             TableTiering t = rounds.current(a.tableId());
             String stale = Attempts.staleness(t, a.tableId(), a.epoch(), request.jobId());
             if (stale != null) {
@@ -162,7 +168,7 @@ final class JobHeartbeats {
         }
         TableWaiters.Work work =
                 request.requestTable() ? rounds.assignWork(job, request.acceptMaintenance()) : null;
-        return new HeartbeatResponse(
+        return new HeartbeatResult(
                 acks,
                 forceFinish,
                 work == null ? null : work.plan(),
@@ -174,8 +180,8 @@ final class JobHeartbeats {
      * Like {@link #heartbeat}, but a table request that finds nothing pending may wait for one
      * ({@link HeartbeatRequest#waitForTableMillis()}, capped at the heartbeat interval).
      */
-    CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
-        HeartbeatResponse now = heartbeat(request);
+    CompletableFuture<HeartbeatResult> heartbeatAsync(HeartbeatRequest request) {
+        HeartbeatResult now = heartbeat(request);
         if (now.plan() != null
                 || now.maintenance() != null
                 || !request.requestTable()

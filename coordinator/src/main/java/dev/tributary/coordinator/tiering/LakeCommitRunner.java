@@ -14,6 +14,7 @@ import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.RoundCommit;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -102,7 +103,7 @@ final class LakeCommitRunner {
             TableInfo table,
             TieringRecord base,
             RoundStart round,
-            CommitRequest r,
+            RoundCommit r,
             boolean sweepOrphans,
             java.util.function.LongFunction<String> partitionNames,
             long deadMaintenanceUpTo,
@@ -155,7 +156,7 @@ final class LakeCommitRunner {
             TableInfo table,
             TieringRecord base,
             RoundStart round,
-            CommitRequest r,
+            RoundCommit r,
             TieringSnapshotProperties props,
             boolean sweepOrphans,
             long deadMaintenanceUpTo,
@@ -249,7 +250,7 @@ final class LakeCommitRunner {
      * @return false when something could not be deleted (the next commit tries again)
      */
     private boolean cleanUp(
-            TableInfo table, CommitRequest r, boolean sweepOrphans, long deadMaintenanceUpTo) {
+            TableInfo table, RoundCommit r, boolean sweepOrphans, long deadMaintenanceUpTo) {
         boolean ok = true;
         if (!r.discardedResults().isEmpty()) {
             try {
@@ -335,7 +336,7 @@ final class LakeCommitRunner {
             callbacks.ended();
         }
 
-        void timedOut(LakeIo.Handle handle, TableInfo table, CommitRequest r) {
+        void timedOut(LakeIo.Handle handle, TableInfo table, RoundCommit r) {
             timedOut = true;
             boolean neverStarted = handle.abandon();
             TimeoutException cause =

@@ -9,6 +9,8 @@ import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +39,7 @@ final class RoundPlanner {
     }
 
     /** The work of a round and the names of the partitions it covers. */
-    record Work(List<BucketWork> buckets, Map<Long, String> partitionNames) {
+    record Work(List<BucketPlan> buckets, Map<Long, String> partitionNames) {
         boolean isEmpty() {
             return buckets.isEmpty();
         }
@@ -52,7 +54,7 @@ final class RoundPlanner {
     Work work(TableInfo table, TieringRecord record, PartitionTracker tracker) {
         int n = table.descriptor().bucketCount();
         if (!table.descriptor().isPartitioned()) {
-            List<BucketWork> work = new ArrayList<>();
+            List<BucketPlan> work = new ArrayList<>();
             List<BucketState> states = buckets.bucketStates(table.tableId(), table.path(), n);
             addWork(table, record, TableBucket.NO_PARTITION, states, work);
             return new Work(work, Map.of());
@@ -64,7 +66,7 @@ final class RoundPlanner {
                                 partitions.partitions(table.tableId()).stream()
                                         .map(PartitionInfo::partitionId)
                                         .toList());
-        List<BucketWork> work = new ArrayList<>();
+        List<BucketPlan> work = new ArrayList<>();
         Map<Long, String> names = new HashMap<>();
         for (long id : ids) {
             Optional<PartitionInfo> p = partitions.byId(table.tableId(), id);
@@ -91,7 +93,7 @@ final class RoundPlanner {
             TieringRecord record,
             long partitionId,
             List<BucketState> states,
-            List<BucketWork> work) {
+            List<BucketPlan> work) {
         int n = table.descriptor().bucketCount();
         if (states.size() != n) {
             throw new IllegalStateException(
@@ -112,18 +114,18 @@ final class RoundPlanner {
             if (tiered < 0) {
                 if (pk && s.newestKvSnapshot() != null && s.newestKvSnapshot().logOffset() > 0) {
                     work.add(
-                            BucketWork.snapshot(
+                            BucketPlan.snapshot(
                                     partitionId,
                                     s.bucket(),
                                     s.newestKvSnapshot().snapshotId(),
                                     s.newestKvSnapshot().logOffset()));
                     any = true;
                 } else if (s.endOffset() > 0) {
-                    work.add(BucketWork.log(partitionId, s.bucket(), 0, s.endOffset()));
+                    work.add(BucketPlan.log(partitionId, s.bucket(), 0, s.endOffset()));
                     any = true;
                 }
             } else if (s.endOffset() > tiered) {
-                work.add(BucketWork.log(partitionId, s.bucket(), tiered, s.endOffset()));
+                work.add(BucketPlan.log(partitionId, s.bucket(), tiered, s.endOffset()));
                 any = true;
             } else if (s.endOffset() < tiered) {
                 LOG.warn(
@@ -148,13 +150,13 @@ final class RoundPlanner {
      */
     static SortedMap<PartitionBucket, Long> validate(
             RoundPlan plan, Map<PartitionBucket, Long> endOffsets) {
-        Map<PartitionBucket, BucketWork> byBucket = new HashMap<>();
-        for (BucketWork w : plan.buckets()) {
+        Map<PartitionBucket, BucketPlan> byBucket = new HashMap<>();
+        for (BucketPlan w : plan.buckets()) {
             byBucket.put(w.key(), w);
         }
         SortedMap<PartitionBucket, Long> out = new TreeMap<>();
         for (Map.Entry<PartitionBucket, Long> e : endOffsets.entrySet()) {
-            BucketWork w = byBucket.get(e.getKey());
+            BucketPlan w = byBucket.get(e.getKey());
             long end = e.getValue();
             if (w == null) {
                 throw new InvalidInputException(
@@ -166,7 +168,7 @@ final class RoundPlanner {
                                 + e.getKey()
                                 + " which is not part of the round");
             }
-            if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+            if (w.kind() == BucketPlan.Kind.SNAPSHOT) {
                 if (end != w.endOffset()) {
                     throw new InvalidInputException(
                             "commit of "

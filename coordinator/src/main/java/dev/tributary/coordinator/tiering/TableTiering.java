@@ -3,6 +3,8 @@ package dev.tributary.coordinator.tiering;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
 import java.util.concurrent.CompletableFuture;
 
 /** The tiering manager's mutable state for one lake table. Event-loop thread only. */
@@ -36,7 +38,7 @@ final class TableTiering {
 
     // Commit.
     boolean commitInFlight;
-    CommitRequest heldCommit;
+    RoundCommit heldCommit;
     CompletableFuture<Long> commitFuture;
 
     // Reconciliation (T21).

@@ -1,6 +1,8 @@
 package dev.tributary.coordinator.tiering;
 
 import dev.tributary.coordinator.runtime.TimerService;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundPlan;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -24,16 +26,16 @@ final class TableWaiters {
     }
 
     /** What a woken waiter gets: a round, or a compaction grant. */
-    record Work(RoundPlan plan, dev.tributary.coordinator.maintenance.MaintenanceGrant grant) {}
+    record Work(RoundPlan plan, dev.tributary.tiering.api.MaintenanceGrant grant) {}
 
     private static final class Waiter {
         final JobInfo job;
-        final HeartbeatResponse answer;
+        final HeartbeatResult answer;
         final boolean acceptMaintenance;
-        final CompletableFuture<HeartbeatResponse> future = new CompletableFuture<>();
+        final CompletableFuture<HeartbeatResult> future = new CompletableFuture<>();
         TimerService.Timer timer;
 
-        Waiter(JobInfo job, HeartbeatResponse answer, boolean acceptMaintenance) {
+        Waiter(JobInfo job, HeartbeatResult answer, boolean acceptMaintenance) {
             this.job = job;
             this.answer = answer;
             this.acceptMaintenance = acceptMaintenance;
@@ -44,8 +46,8 @@ final class TableWaiters {
      * Parks a request whose answer so far is {@code answer}; it is answered with a plan added when
      * one appears, else as it is after {@code waitMillis}.
      */
-    CompletableFuture<HeartbeatResponse> park(
-            JobInfo job, HeartbeatResponse answer, long waitMillis, boolean acceptMaintenance) {
+    CompletableFuture<HeartbeatResult> park(
+            JobInfo job, HeartbeatResult answer, long waitMillis, boolean acceptMaintenance) {
         release(job.jobId);
         Waiter w = new Waiter(job, answer, acceptMaintenance);
         byJob.put(job.jobId, w);

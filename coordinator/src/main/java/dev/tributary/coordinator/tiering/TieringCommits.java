@@ -15,6 +15,8 @@ import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
+import dev.tributary.tiering.api.CommitOrder;
+import dev.tributary.tiering.api.RoundCommit;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -105,7 +107,7 @@ final class TieringCommits {
     }
 
     /** See {@link TieringManager#commit}. */
-    CompletableFuture<Long> commit(CommitRequest request) {
+    CompletableFuture<Long> commit(RoundCommit request) {
         TableTiering t = rounds.current(request.tableId());
         String stale = Attempts.staleness(t, request.tableId(), request.epoch(), request.jobId());
         if (stale == null && t.roundId != request.roundId()) {
@@ -140,7 +142,7 @@ final class TieringCommits {
         }
         CompletableFuture<Long> future = new CompletableFuture<>();
         t.commitFuture = future;
-        CommitRequest validated = request.withOffsets(offsets);
+        RoundCommit validated = request.withOffsets(offsets);
         JobInfo job = jobs.get(t.jobId);
         if (config.commitOrder() == CommitOrder.ASSIGNMENT
                 && job != null
@@ -160,7 +162,7 @@ final class TieringCommits {
         }
         TableTiering head = rounds.current(job.tables.iterator().next());
         if (head != null && head.heldCommit != null) {
-            CommitRequest r = head.heldCommit;
+            RoundCommit r = head.heldCommit;
             head.heldCommit = null;
             start(head, r);
         }
@@ -217,7 +219,7 @@ final class TieringCommits {
         }
     }
 
-    private void start(TableTiering t, CommitRequest r) {
+    private void start(TableTiering t, RoundCommit r) {
         t.commitInFlight = true;
         inFlight.add(t.tableId());
         boolean sweep = t.orphansPossible;
@@ -254,7 +256,7 @@ final class TieringCommits {
 
     private void onCommitted(
             TableTiering t,
-            CommitRequest r,
+            RoundCommit r,
             TieringRecord next,
             LakeCommitResult result,
             boolean swept,
@@ -283,7 +285,7 @@ final class TieringCommits {
         future.complete(result.snapshot().orElse(-1L));
     }
 
-    private void onCommitFailed(TableTiering t, CommitRequest r, Throwable e, boolean unknown) {
+    private void onCommitFailed(TableTiering t, RoundCommit r, Throwable e, boolean unknown) {
         CompletableFuture<Long> future = t.commitFuture;
         t.commitInFlight = false;
         t.commitFuture = null;

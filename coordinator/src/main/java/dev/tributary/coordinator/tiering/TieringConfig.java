@@ -2,6 +2,7 @@ package dev.tributary.coordinator.tiering;
 
 import dev.tributary.common.config.Configuration;
 import dev.tributary.coordinator.CoordinatorOptions;
+import dev.tributary.tiering.api.CommitOrder;
 import java.time.Duration;
 
 /**

@@ -5,7 +5,6 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.maintenance.MaintenanceGrant;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -19,6 +18,12 @@ import dev.tributary.coordinator.status.TableMaintenanceStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.TieringRecord;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -348,7 +353,7 @@ public final class TieringManager {
      *
      * @param parallelism the job's readers, 0 when unknown; kept for status and planning (T44)
      */
-    public JobRegistration registerJob(String jobId, String group, int parallelism) {
+    public JobSettings registerJob(String jobId, String group, int parallelism) {
         return heartbeats.registerJob(jobId, group, parallelism);
     }
 
@@ -358,7 +363,7 @@ public final class TieringManager {
      * their table's freshness are named for force-finish (T13); files of results a report discards
      * are deleted (T23).
      */
-    public HeartbeatResponse heartbeat(HeartbeatRequest request) {
+    public HeartbeatResult heartbeat(HeartbeatRequest request) {
         return heartbeats.heartbeat(request);
     }
 
@@ -366,7 +371,7 @@ public final class TieringManager {
      * Like {@link #heartbeat}, but a table request that finds nothing pending may wait for one
      * ({@link HeartbeatRequest#waitForTableMillis()}, capped at the heartbeat interval).
      */
-    public CompletableFuture<HeartbeatResponse> heartbeatAsync(HeartbeatRequest request) {
+    public CompletableFuture<HeartbeatResult> heartbeatAsync(HeartbeatRequest request) {
         return heartbeats.heartbeatAsync(request);
     }
 
@@ -452,7 +457,6 @@ public final class TieringManager {
                             t.epoch,
                             t.roundId,
                             work.buckets(),
-                            now,
                             t.table.freshness(),
                             work.partitionNames());
             tiering.add(t);
@@ -550,7 +554,7 @@ public final class TieringManager {
      *     record failed or timed out (the round is failed and the table reconciled with the lake
      *     before its next round)
      */
-    public CompletableFuture<Long> commit(CommitRequest request) {
+    public CompletableFuture<Long> commit(RoundCommit request) {
         return commits.commit(request);
     }
 

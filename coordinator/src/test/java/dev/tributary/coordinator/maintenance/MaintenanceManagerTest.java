@@ -9,15 +9,19 @@ import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.MaintenanceRun;
 import dev.tributary.coordinator.status.TableMaintenanceStatus;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.HeartbeatResponse;
-import dev.tributary.coordinator.tiering.RoundPlan;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringState;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.maintenance.CompactionPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryResult;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundPlan;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,9 +52,9 @@ class MaintenanceManagerTest {
         return maintenance().status(t.tableId()).orElseThrow();
     }
 
-    private HeartbeatResponse ask(
+    private HeartbeatResult ask(
             String job, boolean acceptMaintenance, List<MaintenanceAttempt> inFlight) {
-        HeartbeatResponse r =
+        HeartbeatResult r =
                 h.tiering()
                         .heartbeat(
                                 new HeartbeatRequest(
@@ -68,8 +72,8 @@ class MaintenanceManagerTest {
     }
 
     /** A plain heartbeat naming the job's grants. */
-    private HeartbeatResponse beat(String job, List<MaintenanceAttempt> inFlight) {
-        HeartbeatResponse r =
+    private HeartbeatResult beat(String job, List<MaintenanceAttempt> inFlight) {
+        HeartbeatResult r =
                 h.tiering()
                         .heartbeat(
                                 new HeartbeatRequest(
@@ -89,14 +93,14 @@ class MaintenanceManagerTest {
         h.commitAll(job, plan).join();
     }
 
-    private CompletableFuture<MaintenanceCommitOutcome> commit(
+    private CompletableFuture<MaintenanceOutcome> commit(
             String job, MaintenanceGrant g, int results) {
         List<byte[]> bytes = new java.util.ArrayList<>();
         for (int i = 0; i < results; i++) {
             bytes.add(new byte[] {(byte) i});
         }
-        CompletableFuture<MaintenanceCommitOutcome> f =
-                maintenance().commit(new MaintenanceCommitRequest(job, g.attempt(), bytes));
+        CompletableFuture<MaintenanceOutcome> f =
+                maintenance().commit(new MaintenanceCommit(job, g.attempt(), bytes));
         h.loop.runReady();
         return f;
     }
@@ -146,11 +150,11 @@ class MaintenanceManagerTest {
         h.advance(FRESHNESS);
         assertThat(h.state(b)).isEqualTo(TieringState.PENDING);
 
-        HeartbeatResponse first = ask("job", true, List.of());
+        HeartbeatResult first = ask("job", true, List.of());
         assertThat(first.plan()).as("the pending table's round, not the compaction").isNotNull();
         assertThat(first.plan().tableId()).isEqualTo(b.tableId());
         assertThat(first.maintenance()).isNull();
-        HeartbeatResponse second = ask("job", true, List.of());
+        HeartbeatResult second = ask("job", true, List.of());
         assertThat(second.plan()).isNull();
         assertThat(second.maintenance().tableId()).isEqualTo(a.tableId());
     }
@@ -162,7 +166,7 @@ class MaintenanceManagerTest {
         h.writeAll(t, 10);
         h.advance(FRESHNESS);
         RoundPlan plan = h.request("tierer");
-        CompletableFuture<HeartbeatResponse> parked =
+        CompletableFuture<HeartbeatResult> parked =
                 h.tiering()
                         .heartbeatAsync(
                                 new HeartbeatRequest(
@@ -184,8 +188,8 @@ class MaintenanceManagerTest {
         lake.planBuckets(t.path(), List.of());
         int passes = lake.calls("plan").size();
 
-        MaintenanceCommitOutcome o = commit("job", g, 2).join();
-        assertThat(o.kind()).isEqualTo(MaintenanceCommitOutcome.Kind.COMMITTED);
+        MaintenanceOutcome o = commit("job", g, 2).join();
+        assertThat(o.kind()).isEqualTo(MaintenanceOutcome.Kind.COMMITTED);
         assertThat(o.snapshotId()).isPositive();
         TableMaintenanceStatus s = status(t);
         assertThat(s.state()).isEqualTo(MaintenanceState.IDLE);
@@ -209,8 +213,8 @@ class MaintenanceManagerTest {
         lake.failNextCommit(FakeMaintenanceLake.Mode.CONFLICT);
         int passes = lake.calls("plan").size();
 
-        MaintenanceCommitOutcome o = commit("job", g, 1).join();
-        assertThat(o.kind()).isEqualTo(MaintenanceCommitOutcome.Kind.YIELDED);
+        MaintenanceOutcome o = commit("job", g, 1).join();
+        assertThat(o.kind()).isEqualTo(MaintenanceOutcome.Kind.YIELDED);
         assertThat(o.message()).contains("gone");
         assertThat(lake.aborted()).hasSize(1);
         TableMaintenanceStatus s = status(t);
@@ -249,8 +253,7 @@ class MaintenanceManagerTest {
         assertThat(maintenance().deadUpTo(t.tableId())).isGreaterThanOrEqualTo(g.maintenanceId());
         assertThat(beat("job", List.of(g.attempt())).fencedMaintenance())
                 .containsExactly(g.attempt());
-        assertThat(commit("job", g, 1).join().kind())
-                .isEqualTo(MaintenanceCommitOutcome.Kind.FENCED);
+        assertThat(commit("job", g, 1).join().kind()).isEqualTo(MaintenanceOutcome.Kind.FENCED);
         assertThat(lake.aborted()).as("a fenced grant's results are deleted").hasSize(1);
 
         // the table's next commit sweeps the grant's orphans (T23)
@@ -281,8 +284,7 @@ class MaintenanceManagerTest {
         assertThat(again.maintenanceId()).isGreaterThan(g.maintenanceId());
         h.tiering().registerJob("job", null, 0);
         assertThat(status(t).lastError()).contains("registered again");
-        assertThat(commit("job", again, 1).join().kind())
-                .isEqualTo(MaintenanceCommitOutcome.Kind.FENCED);
+        assertThat(commit("job", again, 1).join().kind()).isEqualTo(MaintenanceOutcome.Kind.FENCED);
     }
 
     @Test
@@ -326,8 +328,8 @@ class MaintenanceManagerTest {
         tierOneRound(t, "job");
         MaintenanceGrant g = ask("job", true, List.of()).maintenance();
         lake.failNextCommit(FakeMaintenanceLake.Mode.FAIL);
-        MaintenanceCommitOutcome o = commit("job", g, 1).join();
-        assertThat(o.kind()).isEqualTo(MaintenanceCommitOutcome.Kind.FAILED);
+        MaintenanceOutcome o = commit("job", g, 1).join();
+        assertThat(o.kind()).isEqualTo(MaintenanceOutcome.Kind.FAILED);
         assertThat(lake.aborted()).as("outcome unknown: nothing deleted").isEmpty();
         assertThat(status(t).compactionFailures()).isEqualTo(1);
         assertThat(status(t).nextPassMillis())
@@ -352,8 +354,7 @@ class MaintenanceManagerTest {
         // once it commits, the table is back to its interval
         MaintenanceGrant g = ask("job", true, List.of()).maintenance();
         lake.planBuckets(t.path(), List.of());
-        assertThat(commit("job", g, 1).join().kind())
-                .isEqualTo(MaintenanceCommitOutcome.Kind.COMMITTED);
+        assertThat(commit("job", g, 1).join().kind()).isEqualTo(MaintenanceOutcome.Kind.COMMITTED);
         assertThat(status(t).compactionFailures()).isEqualTo(3);
         assertThat(status(t).state()).isEqualTo(MaintenanceState.IDLE);
     }
@@ -367,8 +368,7 @@ class MaintenanceManagerTest {
         h.core.alterTable(t.path(), List.of(TableChange.set("table.datalake.enabled", "false")));
         h.loop.runReady();
         assertThat(maintenance().status(t.tableId())).isEmpty();
-        assertThat(commit("job", g, 1).join().kind())
-                .isEqualTo(MaintenanceCommitOutcome.Kind.FENCED);
+        assertThat(commit("job", g, 1).join().kind()).isEqualTo(MaintenanceOutcome.Kind.FENCED);
         assertThat(h.tiering().tableStatus(t.tableId())).isEmpty();
     }
 }

@@ -21,21 +21,21 @@ import dev.tributary.coordinator.store.InMemoryMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.store.TieringRecord;
-import dev.tributary.coordinator.tiering.BucketWork;
-import dev.tributary.coordinator.tiering.CommitRequest;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.HeartbeatResponse;
-import dev.tributary.coordinator.tiering.RoundPlan;
-import dev.tributary.coordinator.tiering.RoundReport;
-import dev.tributary.coordinator.tiering.RoundStats;
-import dev.tributary.coordinator.tiering.TableAck;
-import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.coordinator.tiering.TieringState;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
+import dev.tributary.tiering.api.TableAck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -286,12 +286,12 @@ class ChaosSimulationTest {
                 if (e.getValue().equals(lakeNow.get(e.getKey()))) {
                     continue; // not part of this round
                 }
-                BucketWork w =
+                BucketPlan w =
                         plan.buckets().stream()
                                 .filter(x -> x.bucket() == e.getKey())
                                 .findFirst()
                                 .orElseThrow();
-                if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+                if (w.kind() == BucketPlan.Kind.SNAPSHOT) {
                     assertThat(lakeNow.get(e.getKey()))
                             .as("snapshot bucket never tiered before")
                             .isNull();
@@ -527,7 +527,7 @@ class ChaosSimulationTest {
                     jr.commit =
                             core.tiering()
                                     .commit(
-                                            CommitRequest.of(
+                                            RoundCommit.of(
                                                     j.id,
                                                     jr.plan.tableId(),
                                                     jr.plan.epoch(),
@@ -546,14 +546,14 @@ class ChaosSimulationTest {
             if (!beat && reports.isEmpty() && !request) {
                 return;
             }
-            List<TableAttempt> attempts = new ArrayList<>();
+            List<Attempt> attempts = new ArrayList<>();
             if (beat) {
                 for (JobRound jr : j.rounds.values()) {
-                    attempts.add(new TableAttempt(jr.plan.tableId(), jr.plan.epoch()));
+                    attempts.add(new Attempt(jr.plan.tableId(), jr.plan.epoch()));
                 }
                 j.nextBeat = now + config.heartbeatInterval().toMillis();
             }
-            HeartbeatResponse resp =
+            HeartbeatResult resp =
                     core.tiering()
                             .heartbeat(
                                     new HeartbeatRequest(
@@ -588,8 +588,8 @@ class ChaosSimulationTest {
 
         CompletableFuture<Long> commit(SimJob j, RoundPlan p, boolean forceFinish) {
             Map<Integer, Long> ends = new TreeMap<>();
-            for (BucketWork w : p.buckets()) {
-                if (w.kind() == BucketWork.Kind.SNAPSHOT || !forceFinish) {
+            for (BucketPlan w : p.buckets()) {
+                if (w.kind() == BucketPlan.Kind.SNAPSHOT || !forceFinish) {
                     ends.put(w.bucket(), w.endOffset());
                 } else if (rnd.nextBoolean()) {
                     ends.put(
@@ -599,7 +599,7 @@ class ChaosSimulationTest {
             }
             return core.tiering()
                     .commit(
-                            CommitRequest.of(
+                            RoundCommit.of(
                                     j.id,
                                     p.tableId(),
                                     p.epoch(),

@@ -10,6 +10,12 @@ import dev.tributary.coordinator.FakeLake;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOrder;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +149,7 @@ class CommitTest {
         h.advance(h.config.backoffBase());
         RoundPlan retry = h.request("job");
         assertThat(retry.epoch()).isGreaterThan(p.epoch());
-        assertThat(retry.buckets()).containsExactly(BucketWork.log(0, 0, 10));
+        assertThat(retry.buckets()).containsExactly(BucketPlan.log(0, 0, 10));
     }
 
     @Test
@@ -167,7 +173,7 @@ class CommitTest {
         var wrongRound =
                 h.tiering()
                         .commit(
-                                CommitRequest.of(
+                                RoundCommit.of(
                                         "job",
                                         p.tableId(),
                                         p.epoch(),
@@ -231,7 +237,7 @@ class CommitTest {
         assertThat(rec.tieredOffsets()).containsEntry(0, 20L).containsEntry(1, 20L);
         RoundPlan p3 = h.request("job");
         assertThat(p3.buckets())
-                .containsExactly(BucketWork.log(0, 20, 25), BucketWork.log(1, 20, 25));
+                .containsExactly(BucketPlan.log(0, 20, 25), BucketPlan.log(1, 20, 25));
         assertThat(p3.epoch()).isGreaterThan(p2.epoch());
     }
 
@@ -251,7 +257,7 @@ class CommitTest {
         assertThat(h.request("job")).isNull(); // nothing new: the 10 records are in the lake once
         h.writeAll(t, 3);
         h.advance(Duration.ofMinutes(1));
-        assertThat(h.request("job").buckets()).containsExactly(BucketWork.log(0, 10, 13));
+        assertThat(h.request("job").buckets()).containsExactly(BucketPlan.log(0, 10, 13));
     }
 
     @Test
@@ -295,7 +301,7 @@ class CommitTest {
         h.advance(h.config.backoffMax());
         assertThat(h.request("job").buckets())
                 .as("once the lake reads again, tiering resumes where it was")
-                .containsExactly(BucketWork.log(0, 10, 15));
+                .containsExactly(BucketPlan.log(0, 10, 15));
     }
 
     @Test
@@ -406,7 +412,7 @@ class CommitTest {
                 x.advance(Duration.ofSeconds(5));
                 x.heartbeat(
                         "job",
-                        List.of(new TableAttempt(first.tableId(), first.epoch())),
+                        List.of(new Attempt(first.tableId(), first.epoch())),
                         List.of(),
                         false);
                 x.advance(Duration.ofSeconds(5));
@@ -457,9 +463,9 @@ class CommitTest {
         RoundPlan r2 = h.request("job");
         final RoundPlan pl = r1.tableId() == log.tableId() ? r1 : r2;
         final RoundPlan pp = r1.tableId() == log.tableId() ? r2 : r1;
-        assertThat(pl.buckets()).containsExactly(BucketWork.log(1, 0, 7), BucketWork.log(3, 0, 2));
+        assertThat(pl.buckets()).containsExactly(BucketPlan.log(1, 0, 7), BucketPlan.log(3, 0, 2));
         assertThat(pp.buckets())
-                .containsExactly(BucketWork.snapshot(0, 9, 40), BucketWork.log(1, 0, 30));
+                .containsExactly(BucketPlan.snapshot(0, 9, 40), BucketPlan.log(1, 0, 30));
         assertThatThrownBy(() -> h.commit("job", pp, Map.of(0, 50L), false).join())
                 .hasCauseInstanceOf(InvalidInputException.class);
         h.commitAll("job", pl).join();
@@ -470,7 +476,7 @@ class CommitTest {
             next = h.request("job");
         }
         assertThat(next.tableId()).isEqualTo(log.tableId());
-        assertThat(next.buckets()).containsExactly(BucketWork.log(1, 7, 10));
+        assertThat(next.buckets()).containsExactly(BucketPlan.log(1, 7, 10));
     }
 
     @Test
@@ -485,6 +491,6 @@ class CommitTest {
         assertThat(h.tiering().record(pk.tableId()).orElseThrow().tieredOffsets())
                 .containsEntry(0, 40L);
         h.advance(Duration.ofMinutes(1));
-        assertThat(h.request("job").buckets()).containsExactly(BucketWork.log(0, 40, 50));
+        assertThat(h.request("job").buckets()).containsExactly(BucketPlan.log(0, 40, 50));
     }
 }

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.TableAck;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -102,10 +106,7 @@ class EpochLivenessTest {
             h.advance(h.config.heartbeatInterval());
             var r =
                     h.heartbeat(
-                            "job",
-                            List.of(new TableAttempt(t.tableId(), p.epoch())),
-                            List.of(),
-                            false);
+                            "job", List.of(new Attempt(t.tableId(), p.epoch())), List.of(), false);
             assertThat(r.acks())
                     .singleElement()
                     .satisfies(a -> assertThat(a.status()).isEqualTo(TableAck.Status.OK));
@@ -113,13 +114,10 @@ class EpochLivenessTest {
         h.assertState(t, TieringState.TIERING);
         var stale =
                 h.heartbeat(
-                        "job",
-                        List.of(new TableAttempt(t.tableId(), p.epoch() - 1)),
-                        List.of(),
-                        false);
+                        "job", List.of(new Attempt(t.tableId(), p.epoch() - 1)), List.of(), false);
         assertThat(stale.acks().get(0).fenced()).isTrue();
         assertThat(stale.acks().get(0).message()).contains("stale");
-        var unknown = h.heartbeat("job", List.of(new TableAttempt(999, 1)), List.of(), false);
+        var unknown = h.heartbeat("job", List.of(new Attempt(999, 1)), List.of(), false);
         assertThat(unknown.acks().get(0).fenced()).isTrue();
         // A failure report with a stale epoch is fenced and changes nothing.
         var rep =
@@ -204,9 +202,7 @@ class EpochLivenessTest {
         h.assertState(t, TieringState.PENDING);
         assertThat(h.epoch(t)).isGreaterThan(p.epoch());
         // The old attempt can neither heartbeat nor commit.
-        var r =
-                h.heartbeat(
-                        "job", List.of(new TableAttempt(t.tableId(), p.epoch())), List.of(), false);
+        var r = h.heartbeat("job", List.of(new Attempt(t.tableId(), p.epoch())), List.of(), false);
         assertThat(r.acks().get(0).fenced()).isTrue();
         assertThat(h.commitAll("job", p)).isCompletedExceptionally();
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.RoundPlan;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -14,9 +16,8 @@ import org.junit.jupiter.api.Test;
 class ForceFinishTest {
     private final TieringHarness h = new TieringHarness();
 
-    private List<TableAttempt> beat(RoundPlan p) {
-        return h.heartbeat(
-                        "job", List.of(new TableAttempt(p.tableId(), p.epoch())), List.of(), false)
+    private List<Attempt> beat(RoundPlan p) {
+        return h.heartbeat("job", List.of(new Attempt(p.tableId(), p.epoch())), List.of(), false)
                 .forceFinish();
     }
 
@@ -31,7 +32,7 @@ class ForceFinishTest {
         h.advanceAlive(Duration.ofSeconds(9), "job");
         assertThat(beat(p)).isEmpty();
         h.advanceAlive(Duration.ofSeconds(1), "job");
-        assertThat(beat(p)).containsExactly(new TableAttempt(p.tableId(), p.epoch()));
+        assertThat(beat(p)).containsExactly(new Attempt(p.tableId(), p.epoch()));
     }
 
     @Test
@@ -45,7 +46,7 @@ class ForceFinishTest {
         assertThat(beat(p)).isEmpty();
 
         h.core.alterTable(t.path(), List.of(TableChange.set("table.datalake.freshness", "20s")));
-        assertThat(beat(p)).containsExactly(new TableAttempt(p.tableId(), p.epoch()));
+        assertThat(beat(p)).containsExactly(new Attempt(p.tableId(), p.epoch()));
     }
 
     @Test

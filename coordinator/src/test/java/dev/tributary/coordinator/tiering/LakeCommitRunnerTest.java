@@ -17,6 +17,8 @@ import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,13 +48,13 @@ class LakeCommitRunnerTest {
                     .afterCommit(Map.of(0, 100L, 1, 50L), 2_000, 1, 5, 2, false, null);
 
     private final byte[] discarded = {7};
-    private final CommitRequest request =
-            new CommitRequest(
+    private final RoundCommit request =
+            new RoundCommit(
                     "job-a",
                     TABLE_ID,
                     6,
                     3,
-                    CommitRequest.keyed(Map.of(1, 80L, 2, 10L)),
+                    RoundCommit.keyed(Map.of(1, 80L, 2, 10L)),
                     List.of(new byte[] {9, 8}, new byte[] {1, 2, 3}),
                     List.of(discarded),
                     new RoundStats(40, 4_000),

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +38,12 @@ class OrphanCleanupTest {
         CompletableFuture<Long> f =
                 h.tiering()
                         .commit(
-                                new CommitRequest(
+                                new RoundCommit(
                                         job,
                                         p.tableId(),
                                         p.epoch(),
                                         p.roundId(),
-                                        CommitRequest.keyed(TieringHarness.fullEnds(p)),
+                                        RoundCommit.keyed(TieringHarness.fullEnds(p)),
                                         results,
                                         gone,
                                         RoundStats.EMPTY,

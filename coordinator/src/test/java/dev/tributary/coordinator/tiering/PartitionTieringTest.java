@@ -8,6 +8,8 @@ import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +40,7 @@ class PartitionTieringTest {
         RoundPlan plan = h.request("job");
         assertThat(plan.buckets())
                 .containsExactlyInAnyOrder(
-                        BucketWork.log(p1, 0, 0, 5), BucketWork.log(p3, 1, 0, 7));
+                        BucketPlan.log(p1, 0, 0, 5), BucketPlan.log(p3, 1, 0, 7));
         assertThat(plan.partitionNames())
                 .containsExactlyInAnyOrderEntriesOf(
                         Map.of(p1, "dt=2026-12-01", p3, "dt=2026-12-03"));
@@ -66,7 +68,7 @@ class PartitionTieringTest {
         RoundPlan next = h.request("job");
         assertThat(next.buckets())
                 .containsExactlyInAnyOrder(
-                        BucketWork.log(p1, 0, 5, 8), BucketWork.log(p2, 1, 0, 4));
+                        BucketPlan.log(p1, 0, 5, 8), BucketPlan.log(p2, 1, 0, 4));
         h.commitPartitioned("job", next, TieringHarness.fullPartitionEnds(next), false).join();
         assertThat(h.lake.commits().get(1).props().offsets())
                 .containsExactlyEntriesOf(
@@ -94,7 +96,7 @@ class PartitionTieringTest {
         h.commitPartitioned("job", plan, Map.of(pb(ids[3], 2), 6L), true).join();
         h.buckets.clearPartitionReads();
         RoundPlan rest = h.request("job");
-        assertThat(rest.buckets()).containsExactly(BucketWork.log(ids[3], 2, 6, 10));
+        assertThat(rest.buckets()).containsExactly(BucketPlan.log(ids[3], 2, 6, 10));
         assertThat(h.buckets.partitionReads()).containsExactly(ids[3]);
         h.commitPartitioned("job", rest, TieringHarness.fullPartitionEnds(rest), false).join();
 
@@ -155,7 +157,7 @@ class PartitionTieringTest {
 
         h.advance(freshness);
         RoundPlan plan = h.request("job");
-        assertThat(plan.buckets()).extracting(BucketWork::partitionId).contains(p1);
+        assertThat(plan.buckets()).extracting(BucketPlan::partitionId).contains(p1);
         assertThat(h.core.removePartition(t.tableId(), p1, ends, false))
                 .hasValueSatisfying(why -> assertThat(why).contains("round"));
         h.commitPartitioned("job", plan, TieringHarness.fullPartitionEnds(plan), false).join();

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundPlan;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,8 +16,8 @@ import org.junit.jupiter.api.Test;
 class PushTest {
     private final TieringHarness h = new TieringHarness();
 
-    private CompletableFuture<HeartbeatResponse> waitForTable(String job, long millis) {
-        CompletableFuture<HeartbeatResponse> f =
+    private CompletableFuture<HeartbeatResult> waitForTable(String job, long millis) {
+        CompletableFuture<HeartbeatResult> f =
                 h.tiering()
                         .heartbeatAsync(
                                 new HeartbeatRequest(
@@ -30,7 +33,7 @@ class PushTest {
         TableInfo t = h.lakeTable("t", 2, Duration.ofSeconds(61));
         h.writeAll(t, 5);
         h.advance(Duration.ofSeconds(60));
-        CompletableFuture<HeartbeatResponse> f = waitForTable("job", 2_000);
+        CompletableFuture<HeartbeatResult> f = waitForTable("job", 2_000);
         assertThat(f).isNotDone();
         h.advanceMillis(999);
         assertThat(f).isNotDone();
@@ -50,14 +53,14 @@ class PushTest {
     @DisplayName(
             "T3 a waiting request ends empty after its wait (capped at the heartbeat interval); a newer request releases it")
     void waitEndsAndRelease() {
-        CompletableFuture<HeartbeatResponse> f = waitForTable("job", 60_000);
+        CompletableFuture<HeartbeatResult> f = waitForTable("job", 60_000);
         h.advance(h.config.heartbeatInterval().minusMillis(1));
         assertThat(f).isNotDone();
         h.advanceMillis(1);
         assertThat(f.join().plan()).isNull();
 
-        CompletableFuture<HeartbeatResponse> first = waitForTable("job", 1_000);
-        CompletableFuture<HeartbeatResponse> second = waitForTable("job", 1_000);
+        CompletableFuture<HeartbeatResult> first = waitForTable("job", 1_000);
+        CompletableFuture<HeartbeatResult> second = waitForTable("job", 1_000);
         assertThat(first).isCompleted();
         assertThat(first.join().plan()).isNull();
         assertThat(second).isNotDone();
@@ -85,7 +88,7 @@ class PushTest {
         TableInfo t = h.lakeTable("t", 1, Duration.ofSeconds(61));
         h.writeAll(t, 5);
         h.advance(Duration.ofSeconds(60));
-        CompletableFuture<HeartbeatResponse> f = waitForTable("job", 2_000);
+        CompletableFuture<HeartbeatResult> f = waitForTable("job", 2_000);
         h.heartbeat("job", List.of(), List.of(), false);
         assertThat(f).as("the job's periodic heartbeat must not end the long poll").isNotDone();
         h.advanceMillis(1_000);

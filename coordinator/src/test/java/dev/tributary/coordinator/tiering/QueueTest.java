@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.RoundPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -115,7 +117,7 @@ class QueueTest {
         var r =
                 h.heartbeat(
                         "default-job",
-                        List.of(new TableAttempt(g.tableId(), gp.epoch())),
+                        List.of(new Attempt(g.tableId(), gp.epoch())),
                         List.of(),
                         false);
         assertThat(r.acks().get(0).fenced()).isTrue();

@@ -6,6 +6,8 @@ import dev.tributary.common.time.ManualClock;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -45,7 +47,7 @@ class RestartTest {
         assertThat(h.epoch(a)).isGreaterThan(p.epoch());
         RoundPlan next = h.request("job");
         assertThat(next.buckets())
-                .containsExactly(BucketWork.log(0, 7, 10), BucketWork.log(1, 7, 10));
+                .containsExactly(BucketPlan.log(0, 7, 10), BucketPlan.log(1, 7, 10));
         h.advance(Duration.ofMinutes(6).minusMillis(1));
         h.assertState(b, TieringState.SCHEDULED); // b was created at minute 0: due at minute 10
         h.advanceMillis(1);

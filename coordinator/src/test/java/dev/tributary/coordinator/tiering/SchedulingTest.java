@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.coordinator.TieringHarness;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +117,7 @@ class SchedulingTest {
         assertThat(status.lastRound().lakeSnapshotId()).isEqualTo(snap);
         // The rest rolls into the next round, starting where the cut stopped.
         RoundPlan next = h.request("job");
-        assertThat(next.buckets()).containsExactly(BucketWork.log(0, 40, 100));
+        assertThat(next.buckets()).containsExactly(BucketPlan.log(0, 40, 100));
     }
 
     @Test

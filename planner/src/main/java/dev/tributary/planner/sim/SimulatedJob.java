@@ -1,15 +1,15 @@
 package dev.tributary.planner.sim;
 
 import dev.tributary.coordinator.CoordinatorCore;
-import dev.tributary.coordinator.tiering.BucketWork;
-import dev.tributary.coordinator.tiering.CommitRequest;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.HeartbeatResponse;
-import dev.tributary.coordinator.tiering.RoundPlan;
-import dev.tributary.coordinator.tiering.RoundReport;
-import dev.tributary.coordinator.tiering.RoundStats;
-import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.planner.workload.JobLoad;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -127,7 +127,7 @@ final class SimulatedJob {
             Split s = readers[i];
             if (s != null && s.endMillis <= now) {
                 readers[i] = null;
-                s.reached = s.work.kind() == BucketWork.Kind.SNAPSHOT ? s.work.endOffset() : s.to;
+                s.reached = s.work.kind() == BucketPlan.Kind.SNAPSHOT ? s.work.endOffset() : s.to;
                 endSplit(s, now);
             }
         }
@@ -161,16 +161,16 @@ final class SimulatedJob {
     // ---------------------------------------------------------------- coordinator calls
 
     private void heartbeat() {
-        List<TableAttempt> inFlight = new ArrayList<>();
+        List<Attempt> inFlight = new ArrayList<>();
         for (Round r : rounds.values()) {
-            inFlight.add(new TableAttempt(r.plan.tableId(), r.plan.epoch()));
+            inFlight.add(new Attempt(r.plan.tableId(), r.plan.epoch()));
         }
-        HeartbeatResponse resp =
+        HeartbeatResult resp =
                 core.tiering()
                         .heartbeat(
                                 new HeartbeatRequest(
                                         load.id(), load.group(), inFlight, List.of(), false));
-        for (TableAttempt a : resp.forceFinish()) {
+        for (Attempt a : resp.forceFinish()) {
             Round r = rounds.get(a.tableId());
             if (r != null && r.plan.epoch() == a.epoch() && !r.committing && !r.forceFinished) {
                 forceFinish(r, loop.nowMillis());
@@ -188,7 +188,7 @@ final class SimulatedJob {
         }
         requestOutstanding = true;
         lastRequestMillis = now;
-        CompletableFuture<HeartbeatResponse> answer =
+        CompletableFuture<HeartbeatResult> answer =
                 core.tiering()
                         .heartbeatAsync(
                                 new HeartbeatRequest(
@@ -202,7 +202,7 @@ final class SimulatedJob {
         answer.whenComplete((r, e) -> loop.execute(() -> onAnswer(r)));
     }
 
-    private void onAnswer(HeartbeatResponse r) {
+    private void onAnswer(HeartbeatResult r) {
         requestOutstanding = false;
         RoundPlan plan = r == null ? null : r.plan();
         if (plan == null) {
@@ -226,8 +226,8 @@ final class SimulatedJob {
                 sigma == 0 ? 1 : Math.exp(sigma * random.nextGaussian() - sigma * sigma / 2);
         Round round =
                 new Round(plan, table, ordinal, now, now + plan.freshness().toMillis(), factor);
-        for (BucketWork w : plan.buckets()) {
-            if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+        for (BucketPlan w : plan.buckets()) {
+            if (w.kind() == BucketPlan.Kind.SNAPSHOT) {
                 round.splits.add(split(round, w, w.startOffset(), w.endOffset()));
                 continue;
             }
@@ -254,7 +254,7 @@ final class SimulatedJob {
         }
     }
 
-    private Split split(Round round, BucketWork w, long from, long to) {
+    private Split split(Round round, BucketPlan w, long from, long to) {
         long millis =
                 Math.max(
                         1,
@@ -302,7 +302,7 @@ final class SimulatedJob {
         }
         for (int i = 0; i < readers.length; i++) {
             Split s = readers[i];
-            if (s != null && s.round == r && s.work.kind() == BucketWork.Kind.LOG) {
+            if (s != null && s.round == r && s.work.kind() == BucketPlan.Kind.LOG) {
                 readers[i] = null;
                 long data = Math.max(1, s.durationMillis - s.overheadMillis);
                 double done =
@@ -335,7 +335,7 @@ final class SimulatedJob {
                 if (s.skipped || s.from != reached) {
                     break;
                 }
-                if (s.work.kind() == BucketWork.Kind.SNAPSHOT) {
+                if (s.work.kind() == BucketPlan.Kind.SNAPSHOT) {
                     reached = s.reached;
                     advanced = true;
                     bytes += r.table.splitBytes(s.work, s.from, s.to);
@@ -368,8 +368,8 @@ final class SimulatedJob {
             ended(r, false);
             return;
         }
-        CommitRequest request =
-                CommitRequest.of(
+        RoundCommit request =
+                RoundCommit.of(
                         load.id(),
                         tableId,
                         r.plan.epoch(),
@@ -439,7 +439,7 @@ final class SimulatedJob {
     /** One split: a bucket's range (or its KV snapshot) read by one reader. */
     static final class Split {
         final Round round;
-        final BucketWork work;
+        final BucketPlan work;
         final long from;
         final long to;
         final long durationMillis;
@@ -453,7 +453,7 @@ final class SimulatedJob {
 
         Split(
                 Round round,
-                BucketWork work,
+                BucketPlan work,
                 long from,
                 long to,
                 long durationMillis,

@@ -2,9 +2,9 @@ package dev.tributary.planner.sim;
 
 import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.KvSnapshotRef;
-import dev.tributary.coordinator.tiering.BucketWork;
 import dev.tributary.planner.workload.ReaderModel;
 import dev.tributary.planner.workload.TableLoad;
+import dev.tributary.tiering.api.BucketPlan;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -74,8 +74,8 @@ final class TableModel {
     }
 
     /** Bytes a split reads. */
-    long splitBytes(BucketWork w, long from, long to) {
-        if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+    long splitBytes(BucketPlan w, long from, long to) {
+        if (w.kind() == BucketPlan.Kind.SNAPSHOT) {
             return (long) Math.ceil(load.stateBytes() * shares[w.bucket()]);
         }
         return (long) Math.ceil((to - from) * load.recordBytes());
@@ -85,20 +85,20 @@ final class TableModel {
      * How long a split takes: from its bytes and the reader model, or the table's fixed duration
      * for its {@code roundOrdinal}-th round (1 = first).
      */
-    long splitMillis(ReaderModel reader, BucketWork w, long from, long to, int roundOrdinal) {
+    long splitMillis(ReaderModel reader, BucketPlan w, long from, long to, int roundOrdinal) {
         if (load.fixedDurations()) {
             boolean first = roundOrdinal == 1 && load.firstSplitDuration() != null;
             return Math.max(
                     1, (first ? load.firstSplitDuration() : load.splitDuration()).toMillis());
         }
         long bytes = splitBytes(w, from, to);
-        if (w.kind() == BucketWork.Kind.LOG && load.logBytesPerSecond() > 0) {
+        if (w.kind() == BucketPlan.Kind.LOG && load.logBytesPerSecond() > 0) {
             return Math.max(
                     1,
                     reader.splitOverhead().toMillis()
                             + (long) Math.ceil(bytes * 1000.0 / load.logBytesPerSecond()));
         }
-        return Math.max(1, reader.splitMillis(bytes, w.kind() == BucketWork.Kind.SNAPSHOT));
+        return Math.max(1, reader.splitMillis(bytes, w.kind() == BucketPlan.Kind.SNAPSHOT));
     }
 
     /** The part of {@link #splitMillis} that is not moving data: what force-finish cannot cut. */

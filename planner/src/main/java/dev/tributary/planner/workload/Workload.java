@@ -1,8 +1,8 @@
 package dev.tributary.planner.workload;
 
 import dev.tributary.common.exception.InvalidInputException;
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
+import dev.tributary.tiering.api.CommitOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,13 +1,13 @@
 package dev.tributary.planner.yaml;
 
 import dev.tributary.common.exception.InvalidInputException;
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import dev.tributary.planner.sim.SimulationSettings;
 import dev.tributary.planner.workload.JobLoad;
 import dev.tributary.planner.workload.ReaderModel;
 import dev.tributary.planner.workload.TableLoad;
 import dev.tributary.planner.workload.Workload;
+import dev.tributary.tiering.api.CommitOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,7 +2,6 @@ package dev.tributary.planner.advice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import dev.tributary.planner.PlanReport;
 import dev.tributary.planner.TieringPlanner;
@@ -14,6 +13,7 @@ import dev.tributary.planner.workload.ReaderModel;
 import dev.tributary.planner.workload.TableLoad;
 import dev.tributary.planner.workload.Workload;
 import dev.tributary.planner.yaml.WorkloadFile;
+import dev.tributary.tiering.api.CommitOrder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

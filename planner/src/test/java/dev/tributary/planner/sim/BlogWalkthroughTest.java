@@ -5,11 +5,11 @@ import static dev.tributary.planner.sim.SimulationResult.EventKind.GRANTED;
 import static dev.tributary.planner.sim.SimulationResult.EventKind.PENDING;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import dev.tributary.planner.report.PlanText;
 import dev.tributary.planner.workload.Workload;
 import dev.tributary.planner.yaml.WorkloadFile;
+import dev.tributary.tiering.api.CommitOrder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

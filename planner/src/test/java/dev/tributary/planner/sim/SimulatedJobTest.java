@@ -3,7 +3,6 @@ package dev.tributary.planner.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.tributary.coordinator.tiering.CommitOrder;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import dev.tributary.planner.sim.SimulationResult.Event;
 import dev.tributary.planner.sim.SimulationResult.EventKind;
@@ -11,6 +10,7 @@ import dev.tributary.planner.workload.JobLoad;
 import dev.tributary.planner.workload.ReaderModel;
 import dev.tributary.planner.workload.TableLoad;
 import dev.tributary.planner.workload.Workload;
+import dev.tributary.tiering.api.CommitOrder;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;

@@ -3,9 +3,9 @@ package dev.tributary.planner.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.coordinator.spi.BucketState;
-import dev.tributary.coordinator.tiering.BucketWork;
 import dev.tributary.planner.workload.ReaderModel;
 import dev.tributary.planner.workload.TableLoad;
+import dev.tributary.tiering.api.BucketPlan;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -67,11 +67,11 @@ class TableModelTest {
                         null,
                         null);
         TableModel m = new TableModel(pk, 7, 0);
-        BucketWork log = BucketWork.log(1, 1_000, 51_000);
+        BucketPlan log = BucketPlan.log(1, 1_000, 51_000);
         // 50,000 records x 100 B = 5 MB at 10 MB/s = 500 ms, + 200 ms
         assertThat(m.splitMillis(READER, log, 1_000, 51_000, 2)).isEqualTo(700);
         // a quarter of 40 MB at 5 MB/s = 2 s, + 200 ms
-        BucketWork snap = BucketWork.snapshot(1, 3, 500);
+        BucketPlan snap = BucketPlan.snapshot(1, 3, 500);
         assertThat(m.splitMillis(READER, snap, 0, 500, 1)).isEqualTo(2_200);
         // never tiered: its buckets offer a KV snapshot
         List<BucketState> states = m.bucketStates(90_000);
@@ -92,7 +92,7 @@ class TableModelTest {
                         Duration.ofSeconds(100),
                         Duration.ofSeconds(20));
         TableModel m = new TableModel(f, 1, 0);
-        BucketWork w = BucketWork.log(0, 0, 10);
+        BucketPlan w = BucketPlan.log(0, 0, 10);
         assertThat(m.splitMillis(READER, w, 0, 10, 1)).isEqualTo(100_000);
         assertThat(m.splitMillis(READER, w, 0, 10, 2)).isEqualTo(20_000);
         assertThat(m.overheadMillis(READER)).isZero();

@@ -3,12 +3,12 @@ package dev.tributary.server.plan;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.tiering.BucketWork;
-import dev.tributary.coordinator.tiering.RoundPlan;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,8 +68,8 @@ public final class RoundObservations {
         int snap = 0;
         long records = 0;
         long max = 0;
-        for (BucketWork w : plan.buckets()) {
-            if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+        for (BucketPlan w : plan.buckets()) {
+            if (w.kind() == BucketPlan.Kind.SNAPSHOT) {
                 snap++;
             } else {
                 log++;

@@ -6,20 +6,7 @@ import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
-import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
-import dev.tributary.coordinator.maintenance.MaintenanceCommitOutcome;
-import dev.tributary.coordinator.maintenance.MaintenanceCommitRequest;
-import dev.tributary.coordinator.maintenance.MaintenanceGrant;
-import dev.tributary.coordinator.maintenance.MaintenanceReport;
 import dev.tributary.coordinator.metadata.TableInfo;
-import dev.tributary.coordinator.tiering.BucketWork;
-import dev.tributary.coordinator.tiering.CommitRequest;
-import dev.tributary.coordinator.tiering.HeartbeatRequest;
-import dev.tributary.coordinator.tiering.RoundPlan;
-import dev.tributary.coordinator.tiering.RoundReport;
-import dev.tributary.coordinator.tiering.RoundStats;
-import dev.tributary.coordinator.tiering.TableAck;
-import dev.tributary.coordinator.tiering.TableAttempt;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.rpc.proto.BucketOffsetPb;
@@ -51,6 +38,20 @@ import dev.tributary.rpc.proto.TieringServiceGrpc;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.kv.SnapshotLease;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.MaintenanceReport;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
+import dev.tributary.tiering.api.TableAck;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,9 +121,9 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
         Calls.async(
                 out,
                 () -> {
-                    List<TableAttempt> inFlight = new ArrayList<>();
+                    List<Attempt> inFlight = new ArrayList<>();
                     for (TableEpochPb t : req.getInFlightList()) {
-                        inFlight.add(new TableAttempt(t.getTableId(), t.getEpoch()));
+                        inFlight.add(new Attempt(t.getTableId(), t.getEpoch()));
                     }
                     List<RoundReport> reports = new ArrayList<>();
                     for (RoundReportPb r : req.getFinishedList()) {
@@ -180,7 +181,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
         return out;
     }
 
-    private HeartbeatResponse toPb(dev.tributary.coordinator.tiering.HeartbeatResponse r) {
+    private HeartbeatResponse toPb(HeartbeatResult r) {
         HeartbeatResponse.Builder b = HeartbeatResponse.newBuilder();
         for (TableAck ack : r.acks()) {
             if (ack.fenced()) {
@@ -192,7 +193,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                 .setMessage(ack.message() == null ? "fenced" : ack.message()));
             }
         }
-        for (TableAttempt a : r.forceFinish()) {
+        for (Attempt a : r.forceFinish()) {
             b.addForceFinish(TableEpochPb.newBuilder().setTableId(a.tableId()).setEpoch(a.epoch()));
         }
         r.roundPlan().ifPresent(p -> b.setPlan(toPb(p)));
@@ -223,8 +224,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         .setMaintenanceId(g.maintenanceId())
                         .setBaseSnapshotId(g.baseSnapshotId())
                         .setMaxFiles(g.maxFiles())
-                        .setTimeoutMillis(
-                                Math.max(0, g.deadlineMillis() - clock.currentTimeMillis()));
+                        .setTimeoutMillis(g.timeout().toMillis());
         g.units()
                 .forEach(
                         u ->
@@ -243,14 +243,14 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 () ->
                         coordinator
                                 .commitMaintenance(
-                                        new MaintenanceCommitRequest(
+                                        new MaintenanceCommit(
                                                 req.getJobId(),
                                                 fromPb(req.getAttempt()),
                                                 bytes(req.getResultsList())))
                                 .thenApply(TieringServiceImpl::toPb));
     }
 
-    private static CommitMaintenanceResponse toPb(MaintenanceCommitOutcome o) {
+    private static CommitMaintenanceResponse toPb(MaintenanceOutcome o) {
         CommitMaintenanceResponse.Builder b =
                 CommitMaintenanceResponse.newBuilder()
                         .setOutcome(
@@ -290,14 +290,13 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         .setTable(table)
                         .setEpoch(p.epoch())
                         .setRoundId(p.roundId())
-                        .setPlannedAtMillis(p.plannedAtMillis())
-                        .setForceFinishAtMillis(p.plannedAtMillis() + p.freshness().toMillis());
-        for (BucketWork w : p.buckets()) {
+                        .setCeilingMillis(p.freshness().toMillis());
+        for (BucketPlan w : p.buckets()) {
             BucketSplitPlanPb.Builder s = BucketSplitPlanPb.newBuilder().setBucket(w.bucket());
             if (w.partitionId() != TableBucket.NO_PARTITION) {
                 s.setPartitionId(w.partitionId());
             }
-            if (w.kind() == BucketWork.Kind.SNAPSHOT) {
+            if (w.isSnapshot()) {
                 s.setSnapshotId(w.snapshotId())
                         .setSnapshotLogOffset(w.endOffset())
                         .setFromOffset(0)
@@ -341,8 +340,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                     "bucket " + key + " is listed twice in a commit");
                         }
                     }
-                    CommitRequest request =
-                            new CommitRequest(
+                    RoundCommit request =
+                            new RoundCommit(
                                     req.getJobId(),
                                     req.getTableId(),
                                     req.getEpoch(),

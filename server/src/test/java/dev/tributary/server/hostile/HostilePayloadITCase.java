@@ -6,16 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.RecordIterator;
-import dev.tributary.client.tiering.BucketPlan;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.TributaryException;
-import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.io.BinaryWriter;
@@ -36,6 +30,13 @@ import dev.tributary.lake.api.write.LakeWriterContext;
 import dev.tributary.lake.iceberg.IcebergLakeStoragePlugin;
 import dev.tributary.server.TestServers;
 import dev.tributary.server.TributaryServer;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.RoundStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -87,9 +88,6 @@ class HostilePayloadITCase {
             TieringGateway gateway = conn.tieringGateway();
             gateway.registerJob(JOB, "");
             RoundPlan plan = plan(gateway);
-            BucketPlan bucket = plan.buckets().get(0);
-            Map<PartitionBucket, Long> ends =
-                    Map.of(new PartitionBucket(TableBucket.NO_PARTITION, 0), bucket.cutoff());
             RoundPlan[] latest = {plan};
 
             // (a) a version-1 payload: Java serialization of an object whose readObject trips
@@ -99,12 +97,11 @@ class HostilePayloadITCase {
             assertRefused(
                     gateway,
                     latest,
-                    ends,
                     p -> committable(table, p, javaSerialized.toByteArray()),
                     "older than this server, which does not read it");
             // the same object graph as the whole committable, as discarded results of a report
             byte[] graph = serialize(new Tripwire());
-            assertRefused(gateway, latest, ends, p -> graph, null);
+            assertRefused(gateway, latest, p -> graph, null);
 
             // (b) 2 GB length prefixes: of one Iceberg file inside the payload, of the payload in
             // the committable, and a count of 2^31 - 1 files
@@ -121,20 +118,17 @@ class HostilePayloadITCase {
             assertRefused(
                     gateway,
                     latest,
-                    ends,
                     p -> committable(table, p, hugeFile.toByteArray()),
                     "truncated");
             assertRefused(
                     gateway,
                     latest,
-                    ends,
                     p -> committable(table, p, hugeCount.toByteArray()),
                     "exceeds what the remaining");
             // the payload is the committable's last field: point its length prefix at 2 GB
             assertRefused(
                     gateway,
                     latest,
-                    ends,
                     p ->
                             withLastFieldLength(
                                     committable(table, p, new byte[] {2, 0, 0, 0, 0}),
@@ -151,22 +145,17 @@ class HostilePayloadITCase {
             LakeWriteResult written = writeRound(conn, gateway, server, table, descriptor, current);
             CommitOutcome outcome =
                     gateway.commitRound(
-                                    JOB,
-                                    new RoundCommit(
+                                    RoundCommit.of(
+                                            JOB,
                                             table.tableId(),
                                             current.epoch(),
                                             current.roundId(),
-                                            Map.of(
-                                                    new PartitionBucket(
-                                                            TableBucket.NO_PARTITION, 0),
-                                                    current.buckets().get(0).cutoff()),
+                                            Map.of(0, current.buckets().get(0).endOffset()),
                                             List.of(
                                                     LakeWriteResultSerializer.INSTANCE.serialize(
                                                             written)),
-                                            List.of(),
-                                            false,
-                                            100,
-                                            0),
+                                            new RoundStats(100, 0),
+                                            false),
                                     Duration.ofSeconds(60))
                             .get();
             assertThat(outcome).isEqualTo(CommitOutcome.COMMITTED);
@@ -178,7 +167,6 @@ class HostilePayloadITCase {
     private static void assertRefused(
             TieringGateway gateway,
             RoundPlan[] latest,
-            Map<PartitionBucket, Long> ignored,
             java.util.function.Function<RoundPlan, byte[]> payload,
             String message)
             throws InterruptedException {
@@ -186,24 +174,19 @@ class HostilePayloadITCase {
         RoundPlan plan = currentPlan(gateway, latest[0]);
         latest[0] = plan;
         byte[] committable = payload.apply(plan);
-        Map<PartitionBucket, Long> ends =
-                Map.of(
-                        new PartitionBucket(TableBucket.NO_PARTITION, 0),
-                        plan.buckets().get(0).cutoff());
         RoundCommit commit =
-                new RoundCommit(
+                RoundCommit.of(
+                        JOB,
                         plan.tableId(),
                         plan.epoch(),
                         plan.roundId(),
-                        ends,
+                        Map.of(0, plan.buckets().get(0).endOffset()),
                         List.of(committable),
-                        List.of(),
-                        false,
-                        100,
-                        0);
+                        new RoundStats(100, 0),
+                        false);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try {
-            gateway.commitRound(JOB, commit, Duration.ofSeconds(60)).get();
+            gateway.commitRound(commit, Duration.ofSeconds(60)).get();
         } catch (ExecutionException e) {
             failure.set(e.getCause());
         }
@@ -225,8 +208,9 @@ class HostilePayloadITCase {
                         () -> {
                             HeartbeatResult r =
                                     gateway.heartbeat(
-                                            JOB, "", List.of(), List.of(), true, Duration.ZERO);
-                            r.plan().ifPresent(plan::set);
+                                            new HeartbeatRequest(
+                                                    JOB, "", List.of(), List.of(), true));
+                            r.roundPlan().ifPresent(plan::set);
                             return plan.get() != null;
                         });
         return plan.get();
@@ -236,7 +220,7 @@ class HostilePayloadITCase {
     private static RoundPlan currentPlan(TieringGateway gateway, RoundPlan plan) {
         HeartbeatResult r =
                 gateway.heartbeat(
-                        JOB, "", List.of(plan.attempt()), List.of(), false, Duration.ZERO);
+                        new HeartbeatRequest(JOB, "", List.of(plan.attempt()), List.of(), false));
         return r.staleAttempts().contains(plan.attempt()) ? plan(gateway) : plan;
     }
 
@@ -263,7 +247,7 @@ class HostilePayloadITCase {
                         gateway.readLog(
                                 new TableBucket(table.tableId(), 0),
                                 b.startOffset(),
-                                b.cutoff(),
+                                b.endOffset(),
                                 table.schema())) {
             while (it.hasNext()) {
                 LogRecord r = it.next();

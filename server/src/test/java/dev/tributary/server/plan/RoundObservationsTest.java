@@ -8,12 +8,12 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.tiering.BucketWork;
-import dev.tributary.coordinator.tiering.RoundPlan;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -43,10 +43,9 @@ class RoundObservationsTest {
                         5,
                         11,
                         List.of(
-                                BucketWork.log(0, 100, 400),
-                                BucketWork.log(1, 0, 100),
-                                BucketWork.snapshot(2, 4, 900)),
-                        1_000,
+                                BucketPlan.log(0, 100, 400),
+                                BucketPlan.log(1, 0, 100),
+                                BucketPlan.snapshot(2, 4, 900)),
                         Duration.ofSeconds(10));
         o.planned(plan);
         RoundObservations.Observed seen = o.round(7, 11).orElseThrow();

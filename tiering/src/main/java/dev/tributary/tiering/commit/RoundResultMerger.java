@@ -1,7 +1,8 @@
 package dev.tributary.tiering.commit;
 
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundStats;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ public final class RoundResultMerger {
      * @param skipped ids of splits never started (force-finish)
      */
     public static RoundCommit merge(
+            String jobId,
             long tableId,
             long epoch,
             long roundId,
@@ -82,6 +84,14 @@ public final class RoundResultMerger {
             }
         }
         return new RoundCommit(
-                tableId, epoch, roundId, offsets, commit, discard, forceFinished, records, bytes);
+                jobId,
+                tableId,
+                epoch,
+                roundId,
+                new TreeMap<>(offsets),
+                commit,
+                discard,
+                new RoundStats(records, bytes),
+                forceFinished);
     }
 }

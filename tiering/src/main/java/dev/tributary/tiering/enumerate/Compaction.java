@@ -1,8 +1,8 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceGrant;
 import dev.tributary.common.id.LakeBucket;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceGrant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

@@ -1,9 +1,9 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.RoundCommit;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.event.CompactionEvent;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.split.TieringSplit;

@@ -1,7 +1,7 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.RoundPlan;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.time.Duration;
@@ -39,7 +39,10 @@ final class Round {
 
     private final RoundPlan plan;
     private final List<TieringSplit> splits;
-    private final long deadlineNanos;
+
+    /** When the job received the plan ({@link dev.tributary.common.time.Clock#nanoTime()}). */
+    private final long startNanos;
+
     private final Map<String, TieringSplit> byId = new HashMap<>();
     private final Set<String> queued = new HashSet<>();
     private final Map<String, Integer> holders = new HashMap<>();
@@ -51,7 +54,7 @@ final class Round {
     Round(RoundPlan plan, List<TieringSplit> splits, long startNanos) {
         this.plan = plan;
         this.splits = List.copyOf(splits);
-        this.deadlineNanos = startNanos + plan.freshness().toNanos();
+        this.startNanos = startNanos;
         splits.forEach(
                 s -> {
                     queued.add(s.splitId());
@@ -92,7 +95,7 @@ final class Round {
                     "round "
                             + plan.roundId()
                             + " of "
-                            + plan.tablePath()
+                            + plan.path()
                             + ": "
                             + state
                             + " -> "
@@ -106,8 +109,13 @@ final class Round {
         return plan.epoch() == epoch && plan.roundId() == roundId;
     }
 
+    /** Whether the round's ceiling (its plan's freshness, T13) passed since the job got it. */
     boolean deadlinePassed(long nowNanos) {
-        return nowNanos - deadlineNanos >= 0;
+        return elapsed(nowNanos).compareTo(plan.freshness()) >= 0;
+    }
+
+    private Duration elapsed(long nowNanos) {
+        return Duration.ofNanos(nowNanos - startNanos);
     }
 
     /**
@@ -117,9 +125,10 @@ final class Round {
      * to close their lake files, from failing rounds that would have finished.
      */
     boolean stuck(long nowNanos, Duration stuckAfter) {
-        long grace = Math.max(plan.freshness().toNanos(), stuckAfter.toNanos());
+        Duration ceiling = plan.freshness();
+        Duration grace = ceiling.compareTo(stuckAfter) >= 0 ? ceiling : stuckAfter;
         return forceFinished
-                && nowNanos - (deadlineNanos + grace) >= 0
+                && elapsed(nowNanos).compareTo(ceiling.plus(grace)) >= 0
                 && !holders.isEmpty()
                 && holders.keySet().stream().noneMatch(id -> byId.get(id).isSnapshot());
     }

@@ -1,17 +1,17 @@
 package dev.tributary.tiering.enumerate;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.MaintenanceGrant;
-import dev.tributary.client.tiering.MaintenanceOutcome;
-import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.time.Clock;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundPlan;
 import dev.tributary.tiering.commit.RoundResultMerger;
 import dev.tributary.tiering.event.CompactionEvent;
 import dev.tributary.tiering.event.CompactionResultEvent;
@@ -67,6 +67,10 @@ public final class TieringScheduler {
     private final TreeSet<Integer> awaiting = new TreeSet<>();
     private final Map<Long, Round> rounds = new LinkedHashMap<>();
     private boolean registered;
+
+    /** The id the coordinator registered this job under; commits name it. */
+    private String jobId;
+
     private Duration heartbeatInterval;
     private boolean requestOutstanding;
     private long lastRequestStartNanos;
@@ -94,6 +98,7 @@ public final class TieringScheduler {
     /** The coordinator accepted the job; its settings hold from now on. */
     public void onRegistered(JobSettings job) {
         registered = true;
+        jobId = job.jobId();
         heartbeatInterval = job.heartbeatInterval();
         maintenanceSlots = job.maintenanceSlots();
         LOG.info(
@@ -113,7 +118,7 @@ public final class TieringScheduler {
             // the coordinator re-granted the table: our older attempt is stale
             LOG.warn(
                     "{} granted again with epoch {}; abandoning epoch {}",
-                    plan.tablePath(),
+                    plan.path(),
                     plan.epoch(),
                     previous.plan().epoch());
             if (previous.state() == Round.State.READING) {
@@ -126,7 +131,7 @@ public final class TieringScheduler {
         LOG.info(
                 "round {} of {} (epoch {}): {} splits over {} buckets",
                 plan.roundId(),
-                plan.tablePath(),
+                plan.path(),
                 plan.epoch(),
                 splits.size(),
                 plan.buckets().size());
@@ -152,7 +157,7 @@ public final class TieringScheduler {
             LOG.info(
                     "compaction {} of {}: {} partition buckets over {} files",
                     grant.maintenanceId(),
-                    grant.tablePath(),
+                    grant.path(),
                     grant.units().size(),
                     grant.maxFiles());
             if (grant.units().isEmpty()) {
@@ -226,7 +231,7 @@ public final class TieringScheduler {
 
     public void onHeartbeatDone(HeartbeatResult response) {
         heartbeatOutstanding = false;
-        if (compaction != null && response.staleMaintenance().contains(compaction.attempt())) {
+        if (compaction != null && response.fencedMaintenance().contains(compaction.attempt())) {
             failCompaction("the coordinator fenced this compaction");
         }
         for (Attempt stale : response.staleAttempts()) {
@@ -296,7 +301,7 @@ public final class TieringScheduler {
             LOG.warn(
                     "split {} of {} failed: {}",
                     result.splitId(),
-                    round.plan().tablePath(),
+                    round.plan().path(),
                     result.error());
             failRound(round, "split " + result.splitId() + " failed: " + result.error());
         } else if (round.allSplitsEnded()) {
@@ -400,7 +405,7 @@ public final class TieringScheduler {
                 "round {} of {} reached its freshness {}: force-finishing ({} splits skipped, {}"
                         + " running)",
                 round.plan().roundId(),
-                round.plan().tablePath(),
+                round.plan().path(),
                 round.plan().freshness(),
                 skipped,
                 round.holders().size());
@@ -418,6 +423,7 @@ public final class TieringScheduler {
         RoundPlan p = round.plan();
         RoundCommit request =
                 RoundResultMerger.merge(
+                        jobId,
                         p.tableId(),
                         p.epoch(),
                         p.roundId(),
@@ -490,7 +496,8 @@ public final class TieringScheduler {
     private void finishCompaction() {
         Compaction c = compaction;
         c.committing();
-        effects.commitCompaction(c.attempt(), new MaintenanceCommit(c.attempt(), c.results()));
+        effects.commitCompaction(
+                c.attempt(), new MaintenanceCommit(jobId, c.attempt(), c.results()));
     }
 
     /** Stops the grant everywhere and tells the coordinator, with the results to delete. */

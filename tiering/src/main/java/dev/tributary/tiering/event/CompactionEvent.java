@@ -1,8 +1,8 @@
 package dev.tributary.tiering.event;
 
-import dev.tributary.client.tiering.MaintenanceGrant;
 import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.tiering.api.MaintenanceGrant;
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
@@ -37,8 +37,8 @@ public record CompactionEvent(
         return new CompactionEvent(
                 kind,
                 grant.tableId(),
-                grant.tablePath().database(),
-                grant.tablePath().table(),
+                grant.path().database(),
+                grant.path().table(),
                 grant.maintenanceId(),
                 unit.partition(),
                 unit.bucket(),

@@ -3,17 +3,6 @@ package dev.tributary.tiering.service;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.LogChunkStream;
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.LeaseGrant;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.MaintenanceOutcome;
-import dev.tributary.client.tiering.MaintenanceReport;
-import dev.tributary.client.tiering.RoundCommit;
-import dev.tributary.client.tiering.RoundReport;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.NotFoundException;
@@ -21,6 +10,18 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatRequest;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.LeaseGrant;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.MaintenanceReport;
+import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.api.RoundReport;
 import dev.tributary.tiering.read.BatchCursor;
 import java.time.Duration;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class GatewayTieringService implements TieringService {
     private final Connection connection;
     private final TieringGateway gateway;
     private final Map<Long, TableInfo> tables = new ConcurrentHashMap<>();
-    private volatile String group = "";
+    private volatile String group;
     private volatile Duration commitTimeout = Duration.ZERO;
     private volatile Duration maintenanceTimeout = Duration.ZERO;
 
@@ -71,7 +72,7 @@ public final class GatewayTieringService implements TieringService {
 
     @Override
     public JobSettings register(String jobId, String jobGroup, int parallelism) {
-        this.group = jobGroup == null ? "" : jobGroup;
+        this.group = jobGroup == null || jobGroup.isEmpty() ? null : jobGroup;
         JobSettings settings = gateway.registerJob(jobId, group, parallelism);
         this.commitTimeout = settings.commitTimeout();
         this.maintenanceTimeout = settings.maintenanceTimeout();
@@ -82,35 +83,37 @@ public final class GatewayTieringService implements TieringService {
     public HeartbeatResult heartbeat(
             String jobId, List<Attempt> inFlight, List<MaintenanceAttempt> compactions) {
         return gateway.heartbeat(
-                jobId,
-                group,
-                inFlight,
-                List.of(),
-                compactions,
-                List.of(),
-                false,
-                false,
-                Duration.ZERO);
+                new HeartbeatRequest(
+                        jobId,
+                        group,
+                        inFlight,
+                        List.of(),
+                        false,
+                        0,
+                        compactions,
+                        List.of(),
+                        false));
     }
 
     @Override
     public HeartbeatResult requestWork(String jobId, Duration maxWait, boolean acceptCompaction) {
         return gateway.heartbeat(
-                jobId,
-                group,
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                true,
-                acceptCompaction,
-                maxWait);
+                new HeartbeatRequest(
+                        jobId,
+                        group,
+                        List.of(),
+                        List.of(),
+                        true,
+                        maxWait.toMillis(),
+                        List.of(),
+                        List.of(),
+                        acceptCompaction));
     }
 
     @Override
     public CompletableFuture<MaintenanceOutcome> commitCompaction(
             String jobId, MaintenanceCommit commit) {
-        return gateway.commitMaintenance(jobId, commit, maintenanceTimeout);
+        return gateway.commitMaintenance(commit, maintenanceTimeout);
     }
 
     @Override
@@ -120,15 +123,16 @@ public final class GatewayTieringService implements TieringService {
             String reason,
             List<byte[]> discardedResults) {
         gateway.heartbeat(
-                jobId,
-                group,
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(new MaintenanceReport(attempt, reason, discardedResults)),
-                false,
-                false,
-                Duration.ZERO);
+                new HeartbeatRequest(
+                        jobId,
+                        group,
+                        List.of(),
+                        List.of(),
+                        false,
+                        0,
+                        List.of(),
+                        List.of(new MaintenanceReport(attempt, reason, discardedResults)),
+                        false));
     }
 
     @Override
@@ -138,7 +142,7 @@ public final class GatewayTieringService implements TieringService {
             report(jobId, RoundReport.finished(r.attempt(), r.forceFinished()));
             return CompletableFuture.completedFuture(CommitOutcome.COMMITTED);
         }
-        return gateway.commitRound(jobId, r, commitTimeout);
+        return gateway.commitRound(r, commitTimeout);
     }
 
     @Override
@@ -151,7 +155,7 @@ public final class GatewayTieringService implements TieringService {
     }
 
     private void report(String jobId, RoundReport report) {
-        gateway.heartbeat(jobId, group, List.of(), List.of(report), false, Duration.ZERO);
+        gateway.heartbeat(new HeartbeatRequest(jobId, group, List.of(), List.of(report), false));
     }
 
     @Override

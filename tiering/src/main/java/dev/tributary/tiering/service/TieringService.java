@@ -1,16 +1,16 @@
 package dev.tributary.tiering.service;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.MaintenanceOutcome;
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundCommit;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,8 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * What the tiering job needs from a Tributary server: the coordinator's job protocol (register,
  * heartbeat, request work, fenced commit, failure report; compaction grants and their commits,
  * T38), KV snapshot leases, and the bucket data to tier. A thin seam over the client's tiering
- * gateway, in the protocol's job-facing records ({@code dev.tributary.client.tiering}); {@link
- * GatewayTieringService} is the implementation.
+ * gateway, in the protocol's records ({@code dev.tributary.tiering.api}, shared with the
+ * coordinator); {@link GatewayTieringService} is the implementation.
  *
  * <p>Implementations must be thread safe: the enumerator calls the coordinator methods from its own
  * worker threads, and each reader opens cursors from its task thread.

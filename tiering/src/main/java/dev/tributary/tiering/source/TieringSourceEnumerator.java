@@ -1,14 +1,14 @@
 package dev.tributary.tiering.source;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.time.Clock;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.enumerate.EnumeratorEffects;
 import dev.tributary.tiering.enumerate.TieringScheduler;
 import dev.tributary.tiering.event.CompactionEvent;
@@ -203,10 +203,10 @@ final class TieringSourceEnumerator
                                 service.requestWork(jobId, requestMaxWait, acceptCompaction);
                         onCoordinatorThread(
                                 () -> {
-                                    if (r.plan().isPresent()) {
-                                        scheduler.onTableGranted(r.plan().get());
-                                    } else if (r.maintenance().isPresent()) {
-                                        scheduler.onCompactionGranted(r.maintenance().get());
+                                    if (r.roundPlan().isPresent()) {
+                                        scheduler.onTableGranted(r.roundPlan().get());
+                                    } else if (r.maintenanceGrant().isPresent()) {
+                                        scheduler.onCompactionGranted(r.maintenanceGrant().get());
                                     } else {
                                         scheduler.onNoTable();
                                     }

@@ -1,7 +1,7 @@
 package dev.tributary.tiering.split;
 
-import dev.tributary.client.tiering.BucketPlan;
-import dev.tributary.client.tiering.RoundPlan;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,13 +38,14 @@ public final class SplitPlanner {
                 splits.add(
                         TieringSplit.snapshot(
                                         round.tableId(),
-                                        round.tablePath(),
+                                        round.path(),
                                         round.epoch(),
                                         round.roundId(),
                                         b.bucket(),
                                         b.snapshotId(),
-                                        b.startOffset())
-                                .inPartition(b.partitionId(), b.partitionName()));
+                                        b.endOffset())
+                                .inPartition(
+                                        b.partitionId(), round.partitionName(b.partitionId())));
                 continue;
             }
             long pending = b.pendingRecords();
@@ -62,13 +63,14 @@ public final class SplitPlanner {
                 splits.add(
                         TieringSplit.log(
                                         round.tableId(),
-                                        round.tablePath(),
+                                        round.path(),
                                         round.epoch(),
                                         round.roundId(),
                                         b.bucket(),
                                         from,
                                         to)
-                                .inPartition(b.partitionId(), b.partitionName()));
+                                .inPartition(
+                                        b.partitionId(), round.partitionName(b.partitionId())));
                 from = to;
             }
         }

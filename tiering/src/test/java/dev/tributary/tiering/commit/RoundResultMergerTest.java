@@ -2,9 +2,9 @@ package dev.tributary.tiering.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.HashMap;
@@ -44,16 +44,16 @@ class RoundResultMergerTest {
         results.put(b.splitId(), done(b, 100, "b"));
         results.put(c.splitId(), done(c, 9, "c"));
         RoundCommit r =
-                RoundResultMerger.merge(1, 2, 3, false, List.of(b, c, a), results, Set.of());
-        assertThat(r.tieredOffsets())
+                RoundResultMerger.merge("job", 1, 2, 3, false, List.of(b, c, a), results, Set.of());
+        assertThat(r.bucketEndOffsets())
                 .containsExactlyInAnyOrderEntriesOf(
                         Map.of(PartitionBucket.of(0), 100L, PartitionBucket.of(1), 9L));
         assertThat(r.writeResults())
                 .extracting(String::new)
                 .containsExactlyInAnyOrder("a", "b", "c");
-        assertThat(r.discardedWriteResults()).isEmpty();
-        assertThat(r.recordsRead()).isEqualTo(102);
-        assertThat(r.bytesRead()).isEqualTo(30);
+        assertThat(r.discardedResults()).isEmpty();
+        assertThat(r.stats().recordsRead()).isEqualTo(102);
+        assertThat(r.stats().bytesRead()).isEqualTo(30);
     }
 
     @Test
@@ -66,10 +66,10 @@ class RoundResultMergerTest {
         results.put(b.splitId(), done(b, 100, "b")); // finished, but after the gap
         RoundCommit r =
                 RoundResultMerger.merge(
-                        1, 2, 3, true, List.of(a, b, c), results, Set.of(c.splitId()));
-        assertThat(r.tieredOffsets()).containsExactly(Map.entry(PartitionBucket.of(0), 30L));
+                        "job", 1, 2, 3, true, List.of(a, b, c), results, Set.of(c.splitId()));
+        assertThat(r.bucketEndOffsets()).containsExactly(Map.entry(PartitionBucket.of(0), 30L));
         assertThat(r.writeResults()).extracting(String::new).containsExactly("a");
-        assertThat(r.discardedWriteResults()).extracting(String::new).containsExactly("b");
+        assertThat(r.discardedResults()).extracting(String::new).containsExactly("b");
         assertThat(r.forceFinished()).isTrue();
     }
 
@@ -80,10 +80,11 @@ class RoundResultMergerTest {
         Map<String, SplitResultEvent> results = new HashMap<>();
         results.put(b.splitId(), done(b, 100, "b"));
         RoundCommit r =
-                RoundResultMerger.merge(1, 2, 3, true, List.of(a, b), results, Set.of(a.splitId()));
-        assertThat(r.tieredOffsets()).isEmpty();
+                RoundResultMerger.merge(
+                        "job", 1, 2, 3, true, List.of(a, b), results, Set.of(a.splitId()));
+        assertThat(r.bucketEndOffsets()).isEmpty();
         assertThat(r.writeResults()).isEmpty();
-        assertThat(r.discardedWriteResults()).hasSize(1);
+        assertThat(r.discardedResults()).hasSize(1);
     }
 
     @Test
@@ -91,6 +92,7 @@ class RoundResultMergerTest {
         TieringSplit s = TieringSplit.snapshot(1, PATH, 2, 3, 4, 77, 1234);
         RoundCommit r =
                 RoundResultMerger.merge(
+                        "job",
                         1,
                         2,
                         3,
@@ -98,7 +100,7 @@ class RoundResultMergerTest {
                         List.of(s),
                         Map.of(s.splitId(), done(s, 1234, "s")),
                         Set.of());
-        assertThat(r.tieredOffsets()).containsExactly(Map.entry(PartitionBucket.of(4), 1234L));
+        assertThat(r.bucketEndOffsets()).containsExactly(Map.entry(PartitionBucket.of(4), 1234L));
         assertThat(r.writeResults()).hasSize(1);
     }
 
@@ -107,6 +109,7 @@ class RoundResultMergerTest {
         TieringSplit a = log(0, 10, 20);
         RoundCommit r =
                 RoundResultMerger.merge(
+                        "job",
                         1,
                         2,
                         3,
@@ -116,6 +119,6 @@ class RoundResultMergerTest {
                         Set.of());
         assertThat(r.writeResults()).isEmpty();
         assertThat(r.isEmpty()).as("the offset moved: the coordinator must record it").isFalse();
-        assertThat(r.tieredOffsets()).containsExactly(Map.entry(PartitionBucket.of(0), 20L));
+        assertThat(r.bucketEndOffsets()).containsExactly(Map.entry(PartitionBucket.of(0), 20L));
     }
 }

@@ -2,25 +2,26 @@ package dev.tributary.tiering.enumerate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.client.tiering.BucketPlan;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceGrant;
-import dev.tributary.client.tiering.MaintenanceOutcome;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOrder;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceGrant;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundPlan;
 import dev.tributary.tiering.event.CompactionEvent;
 import dev.tributary.tiering.event.CompactionResultEvent;
 import dev.tributary.tiering.split.SplitPlanner;
+import dev.tributary.tiering.testutil.Plans;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,9 +60,10 @@ class CompactionSchedulingTest {
         scheduler.onRegistered(
                 new JobSettings(
                         "job",
+                        null,
                         Duration.ofSeconds(2),
                         Duration.ofSeconds(8),
-                        "COMPLETION",
+                        CommitOrder.COMPLETION,
                         FRESHNESS,
                         slots,
                         Duration.ofMinutes(5)));
@@ -84,7 +86,7 @@ class CompactionSchedulingTest {
         for (int i = 0; i < buckets; i++) {
             b.add(BucketPlan.log(i, 0, 10));
         }
-        return new RoundPlan(tableId, TablePath.of("db", "t" + tableId), 1, 1, FRESHNESS, b);
+        return Plans.round(tableId, TablePath.of("db", "t" + tableId), 1, 1, FRESHNESS, b);
     }
 
     private static CompactionResultEvent ok(long id, int bucket) {
@@ -237,11 +239,7 @@ class CompactionSchedulingTest {
                 .containsExactly(new MaintenanceAttempt(9, 101));
         scheduler.onHeartbeatDone(
                 new HeartbeatResult(
-                        List.of(),
-                        List.of(),
-                        Optional.empty(),
-                        List.of(new MaintenanceAttempt(9, 101)),
-                        Optional.empty()));
+                        List.of(), List.of(), null, List.of(new MaintenanceAttempt(9, 101)), null));
         assertThat(scheduler.compaction()).isEmpty();
         assertThat(fx.compactionFailures.get(fx.compactionFailures.size() - 1).reason())
                 .contains("fenced");

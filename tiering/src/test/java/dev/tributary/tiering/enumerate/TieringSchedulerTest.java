@@ -2,23 +2,25 @@ package dev.tributary.tiering.enumerate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.BucketPlan;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.CommitOrder;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.api.TableAck;
 import dev.tributary.tiering.event.RoundControlEvent;
 import dev.tributary.tiering.event.SplitResultEvent;
 import dev.tributary.tiering.split.SplitPlanner;
 import dev.tributary.tiering.split.TieringSplit;
+import dev.tributary.tiering.testutil.Plans;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +43,14 @@ class TieringSchedulerTest {
     /** What the coordinator hands the job at registration. */
     private static final JobSettings SETTINGS =
             new JobSettings(
-                    "job", Duration.ofSeconds(2), Duration.ofSeconds(8), "COMPLETION", FRESHNESS);
+                    "job",
+                    null,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(8),
+                    CommitOrder.COMPLETION,
+                    FRESHNESS,
+                    0,
+                    FRESHNESS);
 
     private TieringScheduler create(long maxRecords) {
         return new TieringScheduler(
@@ -56,8 +65,7 @@ class TieringSchedulerTest {
         for (int i = 0; i < buckets; i++) {
             b.add(BucketPlan.log(i, 0, records));
         }
-        return new RoundPlan(
-                tableId, TablePath.of("db", "t" + tableId), epoch, round, FRESHNESS, b);
+        return Plans.round(tableId, TablePath.of("db", "t" + tableId), epoch, round, FRESHNESS, b);
     }
 
     private static SplitResultEvent done(TieringSplit s, long reached) {
@@ -135,7 +143,7 @@ class TieringSchedulerTest {
     void t27_tableWithNothingNewFinishesAtOnceAndTheNextIsRequested() {
         scheduler.onSplitRequest(0);
         RoundPlan empty =
-                new RoundPlan(
+                Plans.round(
                         5,
                         TablePath.of("db", "idle"),
                         3,
@@ -173,7 +181,7 @@ class TieringSchedulerTest {
             scheduler.onSplitRequest(0);
         }
         assertThat(fx.commits).hasSize(1);
-        assertThat(fx.commits.get(new Attempt(1, 1)).tieredOffsets())
+        assertThat(fx.commits.get(new Attempt(1, 1)).bucketEndOffsets())
                 .containsOnlyKeys(
                         PartitionBucket.of(0), PartitionBucket.of(1), PartitionBucket.of(2))
                 .containsValues(10L);
@@ -202,7 +210,7 @@ class TieringSchedulerTest {
         scheduler.onSplitResult(0, done(running, 4));
         var commit = fx.commits.get(new Attempt(1, 1));
         assertThat(commit.forceFinished()).isTrue();
-        assertThat(commit.tieredOffsets())
+        assertThat(commit.bucketEndOffsets())
                 .containsExactly(java.util.Map.entry(PartitionBucket.of(running.bucket()), 4L));
     }
 
@@ -227,7 +235,7 @@ class TieringSchedulerTest {
         scheduler.onSplitRequest(0);
         Duration freshness = Duration.ofSeconds(2);
         scheduler.onTableGranted(
-                new RoundPlan(
+                Plans.round(
                         1,
                         TablePath.of("db", "t1"),
                         1,
@@ -248,7 +256,7 @@ class TieringSchedulerTest {
     void t14_snapshotSplitIsNeverFailedForRunningLong() {
         scheduler.onSplitRequest(0);
         scheduler.onTableGranted(
-                new RoundPlan(
+                Plans.round(
                         1,
                         TablePath.of("db", "pk"),
                         1,
@@ -268,7 +276,7 @@ class TieringSchedulerTest {
     void t14_startedSnapshotSplitIsWaitedForAfterForceFinish() {
         scheduler.onSplitRequest(0);
         RoundPlan p =
-                new RoundPlan(
+                Plans.round(
                         1,
                         TablePath.of("db", "pk"),
                         1,
@@ -281,7 +289,7 @@ class TieringSchedulerTest {
         scheduler.onTick();
         assertThat(fx.commits).as("the snapshot split is still running").isEmpty();
         scheduler.onSplitResult(0, done(snapshot, 300));
-        assertThat(fx.commits.get(new Attempt(1, 1)).tieredOffsets())
+        assertThat(fx.commits.get(new Attempt(1, 1)).bucketEndOffsets())
                 .containsExactly(java.util.Map.entry(PartitionBucket.of(0), 300L));
     }
 
@@ -289,8 +297,7 @@ class TieringSchedulerTest {
     void t13_coordinatorRequestedForceFinishIsApplied() {
         scheduler.onSplitRequest(0);
         scheduler.onTableGranted(plan(1, 1, 1, 2, 10));
-        scheduler.onHeartbeatDone(
-                new HeartbeatResult(List.of(), List.of(new Attempt(1, 1)), Optional.empty()));
+        scheduler.onHeartbeatDone(new HeartbeatResult(List.of(), List.of(new Attempt(1, 1)), null));
         assertThat(fx.controls).hasSize(1);
         assertThat(scheduler.isForceFinished(1)).contains(true);
     }
@@ -428,7 +435,10 @@ class TieringSchedulerTest {
         TieringSplit first = fx.last().split();
         scheduler.onSplitResult(0, done(first, 10));
         scheduler.onHeartbeatDone(
-                new HeartbeatResult(List.of(new Attempt(1, 6)), List.of(), Optional.empty()));
+                new HeartbeatResult(
+                        List.of(new TableAck(1, 6, TableAck.Status.FENCED, "stale")),
+                        List.of(),
+                        null));
         assertThat(scheduler.inFlight()).isEmpty();
         assertThat(fx.failures).containsOnlyKeys(new Attempt(1, 6));
         assertThat(fx.discarded.get(new Attempt(1, 6)))
@@ -458,9 +468,12 @@ class TieringSchedulerTest {
         scheduler.onRegistered(
                 new JobSettings(
                         "job",
+                        null,
                         Duration.ofMillis(500),
                         Duration.ofSeconds(3),
-                        "ASSIGNMENT",
+                        CommitOrder.ASSIGNMENT,
+                        FRESHNESS,
+                        0,
                         FRESHNESS));
         assertThat(fx.heartbeats).hasSize(1);
         scheduler.onHeartbeatDone(HeartbeatResult.ok());

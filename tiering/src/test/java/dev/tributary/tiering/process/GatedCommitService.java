@@ -1,8 +1,8 @@
 package dev.tributary.tiering.process;
 
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import dev.tributary.tiering.testutil.ForwardingTieringService;
@@ -51,7 +51,7 @@ final class GatedCommitService extends ForwardingTieringService {
                         + " results="
                         + r.writeResults().size()
                         + " partitions="
-                        + r.tieredOffsets().keySet().stream()
+                        + r.bucketEndOffsets().keySet().stream()
                                 .mapToLong(PartitionBucket::partitionId)
                                 .distinct()
                                 .count());

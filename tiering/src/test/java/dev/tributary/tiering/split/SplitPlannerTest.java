@@ -2,9 +2,10 @@ package dev.tributary.tiering.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.client.tiering.BucketPlan;
-import dev.tributary.client.tiering.RoundPlan;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.tiering.api.BucketPlan;
+import dev.tributary.tiering.api.RoundPlan;
+import dev.tributary.tiering.testutil.Plans;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +17,7 @@ class SplitPlannerTest {
     private static final TablePath PATH = TablePath.of("db", "t");
 
     private static RoundPlan plan(BucketPlan... buckets) {
-        return new RoundPlan(7L, PATH, 3L, 11L, Duration.ofMinutes(1), List.of(buckets));
+        return Plans.round(7L, PATH, 3L, 11L, Duration.ofMinutes(1), List.of(buckets));
     }
 
     @Test
@@ -75,7 +76,7 @@ class SplitPlannerTest {
     @Test
     void t5_pkChangelogRangesAreNeverCut() {
         RoundPlan pk =
-                new RoundPlan(
+                Plans.round(
                         7L,
                         PATH,
                         3L,

@@ -1,12 +1,12 @@
 package dev.tributary.tiering.testutil;
 
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;

@@ -1,13 +1,5 @@
 package dev.tributary.tiering.testutil;
 
-import dev.tributary.client.tiering.Attempt;
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.HeartbeatResult;
-import dev.tributary.client.tiering.JobSettings;
-import dev.tributary.client.tiering.MaintenanceAttempt;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.MaintenanceOutcome;
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
@@ -17,6 +9,14 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.api.Attempt;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.HeartbeatResult;
+import dev.tributary.tiering.api.JobSettings;
+import dev.tributary.tiering.api.MaintenanceAttempt;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.read.BatchCursor;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;

@@ -1,11 +1,11 @@
 package dev.tributary.tiering.testutil;
 
-import dev.tributary.client.tiering.CommitOutcome;
-import dev.tributary.client.tiering.MaintenanceCommit;
-import dev.tributary.client.tiering.MaintenanceOutcome;
-import dev.tributary.client.tiering.RoundCommit;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.tiering.api.CommitOutcome;
+import dev.tributary.tiering.api.MaintenanceCommit;
+import dev.tributary.tiering.api.MaintenanceOutcome;
+import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import java.util.Map;

@@ -1,6 +1,7 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
 import dev.tributary.common.id.PartitionBucket;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,18 +16,19 @@ import java.util.TreeMap;
  * @param tableId the table id
  * @param epoch the round's epoch
  * @param roundId the round's id
- * @param bucketEndOffsets per (partition, bucket) that made progress, the new exclusive end offset:
- *     for a LOG bucket within {@code (startOffset, endOffset]} of its {@link BucketWork} (less than
- *     the cutoff only if force-finished); for a SNAPSHOT bucket exactly the snapshot's log offset.
- *     Buckets left out keep their tiered offset.
+ * @param bucketEndOffsets per (partition, bucket) that made progress, the new exclusive end offset
+ *     (its tiered offset): for a LOG bucket within {@code (startOffset, endOffset]} of its {@link
+ *     BucketPlan} (less than the cutoff only if force-finished); for a SNAPSHOT bucket exactly the
+ *     snapshot's log offset. Buckets left out keep their tiered offset.
  * @param writeResults the lake write results to commit as one snapshot, each serialized by the lake
- *     SPI's versioned {@code LakeWriteResultSerializer}; opaque to the coordinator
+ *     SPI's versioned {@code LakeWriteResultSerializer}; opaque to the coordinator. May be empty:
+ *     the round then only records offsets that moved (T27)
  * @param discardedResults results this attempt wrote that must not be committed (a range after a
- *     gap left by force-finish); their files are deleted
+ *     gap left by force-finish); their files are deleted (T23)
  * @param stats what the job read
  * @param forceFinished the round was cut by its ceiling (T13): the rest is queued at once
  */
-public record CommitRequest(
+public record RoundCommit(
         String jobId,
         long tableId,
         long epoch,
@@ -37,7 +39,7 @@ public record CommitRequest(
         RoundStats stats,
         boolean forceFinished) {
 
-    public CommitRequest {
+    public RoundCommit {
         bucketEndOffsets = new TreeMap<>(Objects.requireNonNull(bucketEndOffsets));
         writeResults = List.copyOf(writeResults);
         discardedResults = List.copyOf(discardedResults);
@@ -45,7 +47,7 @@ public record CommitRequest(
     }
 
     /** A commit of a round of an unpartitioned table, end offsets by bucket. */
-    public static CommitRequest of(
+    public static RoundCommit of(
             String jobId,
             long tableId,
             long epoch,
@@ -54,7 +56,7 @@ public record CommitRequest(
             List<byte[]> writeResults,
             RoundStats stats,
             boolean forceFinished) {
-        return new CommitRequest(
+        return new RoundCommit(
                 jobId,
                 tableId,
                 epoch,
@@ -73,9 +75,19 @@ public record CommitRequest(
         return out;
     }
 
+    /** The attempt the commit is fenced on. */
+    public Attempt attempt() {
+        return new Attempt(tableId, epoch);
+    }
+
+    /** True when the round has nothing to tell the lake: no files and no offsets moved. */
+    public boolean isEmpty() {
+        return writeResults.isEmpty() && bucketEndOffsets.isEmpty();
+    }
+
     /** The same request with its offsets replaced by validated ones. */
-    CommitRequest withOffsets(SortedMap<PartitionBucket, Long> offsets) {
-        return new CommitRequest(
+    public RoundCommit withOffsets(SortedMap<PartitionBucket, Long> offsets) {
+        return new RoundCommit(
                 jobId,
                 tableId,
                 epoch,
@@ -88,11 +100,11 @@ public record CommitRequest(
     }
 
     /** Every result of the request, committable or not: what an abort must delete. */
-    List<byte[]> allResults() {
+    public List<byte[]> allResults() {
         if (discardedResults.isEmpty()) {
             return writeResults;
         }
-        List<byte[]> all = new java.util.ArrayList<>(writeResults);
+        List<byte[]> all = new ArrayList<>(writeResults);
         all.addAll(discardedResults);
         return all;
     }

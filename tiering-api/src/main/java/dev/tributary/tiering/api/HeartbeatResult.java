@@ -1,14 +1,14 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
-import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
-import dev.tributary.coordinator.maintenance.MaintenanceGrant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The coordinator's answer to a heartbeat.
  *
- * @param acks one per entry of the request's {@code inFlight} and {@code reports}, in that order
+ * @param acks the verdict on the attempts the request named: the coordinator answers one per entry
+ *     of the request's {@code inFlight} and {@code reports}, in that order; the wire carries only
+ *     the fenced ones, so a job sees an attempt it named and that is absent here as current
  * @param forceFinish in-flight attempts whose round ran past the table's current freshness by the
  *     coordinator's clock: the job force-finishes them now (T13). The coordinator's ceiling counts
  *     from the hand-out and follows an ALTER of the freshness during the round.
@@ -19,13 +19,13 @@ import java.util.Optional;
  * @param maintenance a compaction grant if the job asked for a table, accepted maintenance and no
  *     table of its group was pending, else {@code null} (T38)
  */
-public record HeartbeatResponse(
+public record HeartbeatResult(
         List<TableAck> acks,
-        List<TableAttempt> forceFinish,
+        List<Attempt> forceFinish,
         RoundPlan plan,
         List<MaintenanceAttempt> fencedMaintenance,
         MaintenanceGrant maintenance) {
-    public HeartbeatResponse {
+    public HeartbeatResult {
         acks = List.copyOf(acks);
         forceFinish = List.copyOf(forceFinish);
         fencedMaintenance = List.copyOf(fencedMaintenance);
@@ -35,8 +35,21 @@ public record HeartbeatResponse(
     }
 
     /** An answer without maintenance. */
-    public HeartbeatResponse(List<TableAck> acks, List<TableAttempt> forceFinish, RoundPlan plan) {
+    public HeartbeatResult(List<TableAck> acks, List<Attempt> forceFinish, RoundPlan plan) {
         this(acks, forceFinish, plan, List.of(), null);
+    }
+
+    /** An answer that fences nothing and hands out nothing. */
+    public static HeartbeatResult ok() {
+        return new HeartbeatResult(List.of(), List.of(), null);
+    }
+
+    /**
+     * The attempts the coordinator no longer treats as current (timed out, failed, reassigned,
+     * table dropped): the job abandons them.
+     */
+    public List<Attempt> staleAttempts() {
+        return acks.stream().filter(TableAck::fenced).map(TableAck::attempt).toList();
     }
 
     public Optional<RoundPlan> roundPlan() {
@@ -48,12 +61,12 @@ public record HeartbeatResponse(
     }
 
     /** The same answer with a plan. */
-    HeartbeatResponse withPlan(RoundPlan p) {
-        return new HeartbeatResponse(acks, forceFinish, p, fencedMaintenance, null);
+    public HeartbeatResult withPlan(RoundPlan p) {
+        return new HeartbeatResult(acks, forceFinish, p, fencedMaintenance, null);
     }
 
     /** The same answer with a compaction grant. */
-    HeartbeatResponse withMaintenance(MaintenanceGrant g) {
-        return new HeartbeatResponse(acks, forceFinish, null, fencedMaintenance, g);
+    public HeartbeatResult withMaintenance(MaintenanceGrant g) {
+        return new HeartbeatResult(acks, forceFinish, null, fencedMaintenance, g);
     }
 }

@@ -1,7 +1,7 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
 /**
- * The coordinator's answer about one table named in a heartbeat.
+ * The coordinator's verdict on one table attempt named in a heartbeat.
  *
  * @param tableId the table id
  * @param epoch the epoch the job named
@@ -23,5 +23,9 @@ public record TableAck(long tableId, long epoch, Status status, String message) 
 
     public boolean fenced() {
         return status == Status.FENCED;
+    }
+
+    public Attempt attempt() {
+        return new Attempt(tableId, epoch);
     }
 }

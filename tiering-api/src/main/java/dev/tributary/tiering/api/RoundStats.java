@@ -1,4 +1,4 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
 /**
  * What a job read from the store for one round. What the lake got (rows, bytes, files) comes from

@@ -1,8 +1,11 @@
-package dev.tributary.client.tiering;
+package dev.tributary.tiering.api;
 
 /**
  * A lease that keeps a KV snapshot from retention until released or expired (T9).
  *
+ * @param leaseId the lease, named to renew or release it
+ * @param expiresAtMillis when the lease lapses, by the server's wall clock (for logs; the holder
+ *     renews by {@code ttlMillis})
  * @param ttlMillis the server's lease timeout: the lease lapses this long after it was taken or
  *     last renewed, so the holder renews well within it
  */

@@ -1,6 +1,6 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
-/** Order in which one job's tables may commit (T25). */
+/** Order in which one job's tables may commit (T25); the coordinator enforces it. */
 public enum CommitOrder {
     /** A table commits as soon as its round is complete (as in Fluss). */
     COMPLETION,

@@ -1,17 +1,15 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
 import dev.tributary.common.exception.InvalidInputException;
-import dev.tributary.coordinator.maintenance.MaintenanceAttempt;
-import dev.tributary.coordinator.maintenance.MaintenanceReport;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A tiering job's periodic call (every {@code tiering.heartbeat.interval}, and at once whenever a
- * reader is idle and no split is queued).
+ * A tiering job's periodic call (every {@link JobSettings#heartbeatInterval()}, and at once
+ * whenever a reader is idle and no split is queued).
  *
- * @param jobId the job's id (stable for the job's lifetime; a restarted job uses a new id or calls
- *     {@code registerJob} again)
+ * @param jobId the job's id (stable for the job's lifetime; a restarted job uses a new id or
+ *     registers again)
  * @param group the job's tiering group (T26); {@code null} means the default group
  * @param inFlight every round the job is still working on, to keep them alive (T18)
  * @param reports rounds that ended without a commit
@@ -27,7 +25,7 @@ import java.util.Objects;
 public record HeartbeatRequest(
         String jobId,
         String group,
-        List<TableAttempt> inFlight,
+        List<Attempt> inFlight,
         List<RoundReport> reports,
         boolean requestTable,
         long waitForTableMillis,
@@ -39,7 +37,7 @@ public record HeartbeatRequest(
     public HeartbeatRequest(
             String jobId,
             String group,
-            List<TableAttempt> inFlight,
+            List<Attempt> inFlight,
             List<RoundReport> reports,
             boolean requestTable,
             long waitForTableMillis) {
@@ -59,7 +57,7 @@ public record HeartbeatRequest(
     public HeartbeatRequest(
             String jobId,
             String group,
-            List<TableAttempt> inFlight,
+            List<Attempt> inFlight,
             List<RoundReport> reports,
             boolean requestTable) {
         this(jobId, group, inFlight, reports, requestTable, 0);

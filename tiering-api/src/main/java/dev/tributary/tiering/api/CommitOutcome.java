@@ -1,6 +1,8 @@
-package dev.tributary.client.tiering;
+package dev.tributary.tiering.api;
 
-/** What became of a commit request. Errors other than fencing are thrown. */
+/**
+ * What became of a {@link RoundCommit}, as the job sees it. Errors other than fencing are thrown.
+ */
 public enum CommitOutcome {
     /** The round is recorded (and its data, if any, is in the lake). */
     COMMITTED,

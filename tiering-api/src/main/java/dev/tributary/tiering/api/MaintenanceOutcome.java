@@ -1,4 +1,4 @@
-package dev.tributary.coordinator.maintenance;
+package dev.tributary.tiering.api;
 
 /**
  * What became of a compaction commit. None of them is an error for the job: a compaction that does
@@ -8,7 +8,7 @@ package dev.tributary.coordinator.maintenance;
  * @param snapshotId the compaction snapshot, -1 unless {@link Kind#COMMITTED}
  * @param message why it did not commit, else {@code null}
  */
-public record MaintenanceCommitOutcome(Kind kind, long snapshotId, String message) {
+public record MaintenanceOutcome(Kind kind, long snapshotId, String message) {
 
     /** The outcomes. */
     public enum Kind {
@@ -27,7 +27,7 @@ public record MaintenanceCommitOutcome(Kind kind, long snapshotId, String messag
         FAILED
     }
 
-    public static MaintenanceCommitOutcome of(Kind kind, String message) {
-        return new MaintenanceCommitOutcome(kind, -1, message);
+    public static MaintenanceOutcome of(Kind kind, String message) {
+        return new MaintenanceOutcome(kind, -1, message);
     }
 }

@@ -1,11 +1,12 @@
-package dev.tributary.coordinator.tiering;
+package dev.tributary.tiering.api;
 
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A job's report that a round ended without going through {@code commit}: nothing to commit, or it
- * failed. A round that commits needs no report: the commit moves the table on.
+ * A job's report that a round ended without going through a commit: nothing to write (T27),
+ * force-finished before writing anything (T13), or failed (T22). A round that commits needs no
+ * report: the commit moves the table on.
  *
  * @param tableId the table id
  * @param epoch the round's epoch
@@ -34,12 +35,24 @@ public record RoundReport(
         FAILED
     }
 
+    /** The attempt the report ends. */
+    public Attempt attempt() {
+        return new Attempt(tableId, epoch);
+    }
+
     public static RoundReport finished(long tableId, long epoch) {
         return new RoundReport(tableId, epoch, Outcome.FINISHED, null, List.of());
     }
 
     public static RoundReport forceFinished(long tableId, long epoch) {
         return new RoundReport(tableId, epoch, Outcome.FORCE_FINISHED, null, List.of());
+    }
+
+    /** A round that had nothing to write, cut by its ceiling or not. */
+    public static RoundReport finished(Attempt attempt, boolean forceFinished) {
+        return forceFinished
+                ? forceFinished(attempt.tableId(), attempt.epoch())
+                : finished(attempt.tableId(), attempt.epoch());
     }
 
     public static RoundReport failed(long tableId, long epoch, String message) {
@@ -49,5 +62,9 @@ public record RoundReport(
     public static RoundReport failed(
             long tableId, long epoch, String message, List<byte[]> discardedResults) {
         return new RoundReport(tableId, epoch, Outcome.FAILED, message, discardedResults);
+    }
+
+    public static RoundReport failed(Attempt attempt, String message, List<byte[]> discarded) {
+        return failed(attempt.tableId(), attempt.epoch(), message, discarded);
     }
 }

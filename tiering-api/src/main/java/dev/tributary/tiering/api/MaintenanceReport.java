@@ -1,12 +1,14 @@
-package dev.tributary.client.tiering;
+package dev.tributary.tiering.api;
 
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A compaction grant that failed or was abandoned in the job.
+ * A job's report that a compaction failed or was abandoned before its commit.
  *
- * @param discardedResults results of buckets that had finished; the coordinator deletes their files
+ * @param attempt the grant
+ * @param reason why
+ * @param discardedResults compaction results of buckets that had finished; their files are deleted
  */
 public record MaintenanceReport(
         MaintenanceAttempt attempt, String reason, List<byte[]> discardedResults) {
