@@ -1,12 +1,12 @@
 package dev.tributary.coordinator.maintenance;
 
 import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.runtime.LakeIoRunner;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.coordinator.status.MaintenanceRun;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +24,7 @@ final class MaintenanceGrants {
     private final MaintenanceConfig config;
     private final Clock clock;
     private final TimerService timers;
-    private final Executor loop;
-    private final Executor io;
+    private final LakeIoRunner io;
     private final LakeMaintenanceStep lake;
     private final MaintenanceTables tables;
     private final MaintenancePasses passes;
@@ -33,15 +32,14 @@ final class MaintenanceGrants {
     private long nextMaintenanceId;
 
     /**
-     * @param io the maintenance I/O threads, for deleting the files of dead grants
+     * @param io the maintenance I/O, for deleting the files of dead grants
      * @param idBase the first maintenance id of this start; above every id of earlier starts
      */
     MaintenanceGrants(
             MaintenanceConfig config,
             Clock clock,
             TimerService timers,
-            Executor loop,
-            Executor io,
+            LakeIoRunner io,
             LakeMaintenanceStep lake,
             long idBase,
             MaintenanceTables tables,
@@ -50,7 +48,6 @@ final class MaintenanceGrants {
         this.config = config;
         this.clock = clock;
         this.timers = timers;
-        this.loop = loop;
         this.io = io;
         this.lake = lake;
         this.nextMaintenanceId = idBase;
@@ -200,18 +197,31 @@ final class MaintenanceGrants {
             return;
         }
         var path = t.table.path();
-        io.execute(
-                () -> {
-                    try {
-                        lake.abortCompaction(path, results);
-                    } catch (Throwable e) {
+        io.run(
+                t.tableId(),
+                config.timeout(),
+                "deleting the files of compaction "
+                        + a.maintenanceId()
+                        + " of "
+                        + path
+                        + " ran past tiering.maintenance.timeout",
+                abandoned -> {
+                    lake.abortCompaction(path, results);
+                    return null;
+                },
+                new LakeIoRunner.Outcome<Void>() {
+                    @Override
+                    public void succeeded(Void nothing) {}
+
+                    @Override
+                    public void failed(Throwable e, boolean outcomeUnknown) {
                         LOG.warn(
                                 "deleting the files of compaction {} of {} failed; the next"
                                         + " commit's orphan cleanup deletes them",
                                 a.maintenanceId(),
                                 path,
                                 e);
-                        loop.execute(() -> listener.orphansPossible(a.tableId()));
+                        listener.orphansPossible(a.tableId());
                     }
                 });
     }

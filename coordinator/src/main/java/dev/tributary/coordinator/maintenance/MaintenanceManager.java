@@ -105,7 +105,7 @@ public final class MaintenanceManager {
                         config, clock, timers, runner, lake, backoffMillis, tables, toListener);
         this.grants =
                 new MaintenanceGrants(
-                        config, clock, timers, loop, io, lake, idBase, tables, passes, toListener);
+                        config, clock, timers, runner, lake, idBase, tables, passes, toListener);
         this.commits = new CompactionCommits(config, clock, runner, lake, tables, grants, passes);
     }
 

@@ -155,6 +155,8 @@ final class LakeCommitRunner {
                                 sweepOrphans,
                                 deadMaintenanceUpTo,
                                 abandoned),
+                // after a timeout only ended() follows, even for a commit recorded just before it:
+                // the table is reconciled with the lake, which holds the same
                 new LakeIoRunner.Outcome<Committed>() {
                     @Override
                     public void succeeded(Committed c) {
