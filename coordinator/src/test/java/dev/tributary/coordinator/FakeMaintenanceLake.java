@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A lake's maintenance side that answers what the test set and records every call. It does less
@@ -37,6 +38,22 @@ public class FakeMaintenanceLake implements LakeMaintenanceStep {
     private Mode nextCommit = Mode.OK;
     private ExpiryResult nextExpiry = ExpiryResult.nothing(3);
     private long nextSnapshotId = 1000;
+    private volatile boolean nextCommitHangs;
+    private final CountDownLatch hanging = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    /**
+     * The next compaction commit hangs, deaf to interrupts like a stuck file system call, until
+     * {@link #releaseHungCommit}; the latch opens once it hangs. Once per lake.
+     */
+    public CountDownLatch hangNextCommit() {
+        nextCommitHangs = true;
+        return hanging;
+    }
+
+    public void releaseHungCommit() {
+        release.countDown();
+    }
 
     /** The buckets every following plan of {@code path} returns (until set again). */
     public synchronized void planBuckets(TablePath path, List<Integer> buckets) {
@@ -83,8 +100,28 @@ public class FakeMaintenanceLake implements LakeMaintenanceStep {
     }
 
     @Override
-    public synchronized MaintenanceCommitResult commitCompaction(
+    public MaintenanceCommitResult commitCompaction(
             TablePath path, long tableId, long maintenanceId, List<byte[]> results) {
+        if (nextCommitHangs) {
+            nextCommitHangs = false;
+            hanging.countDown();
+            boolean interrupted = false;
+            while (release.getCount() > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return commitNow(path, maintenanceId, results);
+    }
+
+    private synchronized MaintenanceCommitResult commitNow(
+            TablePath path, long maintenanceId, List<byte[]> results) {
         calls.add(new Call("commit", path, maintenanceId));
         Mode mode = nextCommit;
         nextCommit = Mode.OK;

@@ -5,6 +5,7 @@ import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.status.MaintenanceRun;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
 import dev.tributary.lake.api.maintenance.LakeTableStats;
+import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
 
 /** The maintenance manager's mutable state for one lake table. Event-loop thread only. */
 final class TableMaintenance {
@@ -70,6 +71,27 @@ final class TableMaintenance {
             passTimer = null;
         }
         nextPassMillis = -1;
+    }
+
+    /** The record of the current grant's end, as the status shows it. */
+    MaintenanceRun endedRun(
+            MaintenanceRun.Outcome outcome,
+            MaintenanceCommitResult r,
+            String message,
+            long endedAtMillis) {
+        return new MaintenanceRun(
+                maintenanceId,
+                jobId,
+                grantedAtMillis,
+                endedAtMillis,
+                outcome,
+                plan == null ? 0 : plan.units().size(),
+                r == null ? 0 : r.filesRemoved(),
+                r == null ? 0 : r.filesAdded(),
+                r == null ? 0 : r.bytesRewritten(),
+                r == null ? 0 : r.bytesWritten(),
+                r == null ? -1 : r.snapshotId(),
+                message);
     }
 
     void endGrant() {

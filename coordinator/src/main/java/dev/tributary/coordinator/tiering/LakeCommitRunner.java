@@ -4,6 +4,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.runtime.LakeIo;
+import dev.tributary.coordinator.runtime.LakeIoRunner;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.status.RoundSummary;
@@ -18,7 +19,7 @@ import dev.tributary.tiering.api.RoundCommit;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +30,12 @@ import org.slf4j.LoggerFactory;
  * the table may have left files, the table's orphan files. Which attempt may commit, and what the
  * table does next, is the manager's business; this class reports back on the loop.
  *
- * <p>A commit running longer than {@code tiering.commit.timeout} is abandoned: the manager hears
- * {@link Callbacks#failed} with an unknown outcome at once, and {@link Callbacks#ended} only when
- * the lake call has really returned, so the table's next round cannot start while the old commit
- * might still land. A commit that returns in time is {@link Callbacks#ended} right before its
- * outcome.
+ * <p>A commit running longer than {@code tiering.commit.timeout} is abandoned (by the {@link
+ * LakeIoRunner} it runs on): the manager hears {@link Callbacks#failed} with an unknown outcome at
+ * once, and {@link Callbacks#ended} only when the lake call has really returned, so the table's
+ * next round cannot start while the old commit might still land. A commit that returns in time is
+ * {@link Callbacks#ended} right before its outcome. An abandoned commit records nothing:
+ * reconciliation reads from the lake whether it landed (T21).
  */
 final class LakeCommitRunner {
     private static final Logger LOG = LoggerFactory.getLogger(LakeCommitRunner.class);
@@ -59,12 +61,15 @@ final class LakeCommitRunner {
         void ended();
     }
 
+    /** What a commit that returned in time hands to the loop. */
+    private record Committed(TieringRecord next, LakeCommitResult result, boolean cleanedUp) {}
+
     private final LakeCommitStep lake;
     private final MetadataStore store;
     private final Clock clock;
     private final Executor loop;
     private final LakeIo io;
-    private final TimerService timers;
+    private final LakeIoRunner runner;
     private final TieringConfig config;
 
     /**
@@ -83,7 +88,7 @@ final class LakeCommitRunner {
         this.clock = clock;
         this.loop = loop;
         this.io = io;
-        this.timers = timers;
+        this.runner = new LakeIoRunner(loop, io, timers);
         this.config = config;
     }
 
@@ -132,27 +137,54 @@ final class LakeCommitRunner {
                         after.asSortedMap(),
                         names,
                         startedAt);
-        Delivery delivery = new Delivery(callbacks);
-        LakeIo.Handle handle =
-                io.submit(
-                        () ->
-                                commitAndRecord(
-                                        table,
-                                        base,
-                                        round,
-                                        r,
-                                        props,
-                                        sweepOrphans,
-                                        deadMaintenanceUpTo,
-                                        delivery));
-        delivery.timer =
-                timers.schedule(
-                        config.commitTimeout().toMillis(),
-                        () -> delivery.timedOut(handle, table, r));
+        // no key: TieringCommits starts no commit of a table whose previous one has not ended
+        runner.run(
+                null,
+                config.commitTimeout(),
+                "the lake commit of "
+                        + table.path()
+                        + " round "
+                        + r.roundId()
+                        + " did not finish within tiering.commit.timeout",
+                abandoned ->
+                        commitAndRecord(
+                                table,
+                                base,
+                                round,
+                                r,
+                                props,
+                                sweepOrphans,
+                                deadMaintenanceUpTo,
+                                abandoned),
+                // after a timeout only ended() follows, even for a commit recorded just before it:
+                // the table is reconciled with the lake, which holds the same
+                new LakeIoRunner.Outcome<Committed>() {
+                    @Override
+                    public void succeeded(Committed c) {
+                        if (c != null) {
+                            callbacks.committed(c.next(), c.result(), c.cleanedUp());
+                        }
+                    }
+
+                    @Override
+                    public void failed(Throwable cause, boolean outcomeUnknown) {
+                        callbacks.failed(cause, outcomeUnknown);
+                    }
+
+                    @Override
+                    public void ended() {
+                        callbacks.ended();
+                    }
+                });
     }
 
-    /** Runs on the I/O pool. */
-    private void commitAndRecord(
+    /**
+     * Runs on the I/O pool; what it throws is a failure of unknown outcome (the lake call started).
+     *
+     * @return the commit's outcome, or {@code null} when there is nothing to tell: the commit was
+     *     abandoned before it was recorded, or recording it stopped the loop
+     */
+    private Committed commitAndRecord(
             TableInfo table,
             TieringRecord base,
             RoundStart round,
@@ -160,14 +192,9 @@ final class LakeCommitRunner {
             TieringSnapshotProperties props,
             boolean sweepOrphans,
             long deadMaintenanceUpTo,
-            Delivery delivery) {
-        LakeCommitResult result;
-        try {
-            result = lake.commit(table.path(), r.writeResults(), props);
-        } catch (Throwable e) {
-            loop.execute(() -> delivery.failed(e, true));
-            return;
-        }
+            BooleanSupplier abandoned)
+            throws Exception {
+        LakeCommitResult result = lake.commit(table.path(), r.writeResults(), props);
         long end = clock.currentTimeMillis();
         long snapshotId = result.snapshot().orElse(-1L);
         RoundSummary summary =
@@ -196,12 +223,13 @@ final class LakeCommitRunner {
                         r.roundId(),
                         r.forceFinished(),
                         summary);
-        if (delivery.abandoned()) {
+        if (abandoned.getAsBoolean()) {
             // the manager already gave up on this commit; reconciliation adopts it (T21)
-            loop.execute(delivery::ended);
-            return;
+            return null;
         }
         try {
+            // a failure other than the store's own is thrown on: the snapshot is in the lake but
+            // not in the record, and reconciliation adopts it
             store.putTieringRecord(next);
         } catch (MetadataStoreFailedException e) {
             // a fault, not a commit failure: the loop stops (and the server with it) at once
@@ -209,14 +237,10 @@ final class LakeCommitRunner {
                     () -> {
                         throw e;
                     });
-            return;
-        } catch (Throwable e) {
-            // the snapshot is in the lake but not in the record: reconciliation adopts it
-            loop.execute(() -> delivery.failed(e, true));
-            return;
+            return null;
         }
         boolean cleanedUp = cleanUp(table, r, sweepOrphans, deadMaintenanceUpTo);
-        loop.execute(() -> delivery.committed(next, result, cleanedUp));
+        return new Committed(next, result, cleanedUp);
     }
 
     /**
@@ -293,63 +317,5 @@ final class LakeCommitRunner {
             }
         }
         return ok;
-    }
-
-    /**
-     * Hands exactly one outcome to the callbacks, then {@link Callbacks#ended}; everything but
-     * {@link #abandoned()} runs on the loop.
-     */
-    private static final class Delivery {
-        private final Callbacks callbacks;
-        private volatile boolean timedOut;
-        TimerService.Timer timer;
-
-        Delivery(Callbacks callbacks) {
-            this.callbacks = callbacks;
-        }
-
-        /** Read from the I/O thread: the manager gave up on this commit. */
-        boolean abandoned() {
-            return timedOut;
-        }
-
-        void committed(TieringRecord next, LakeCommitResult result, boolean cleanedUp) {
-            if (timedOut) {
-                // the record was written before the timeout hit: reconciliation finds it the same
-                callbacks.ended();
-                return;
-            }
-            timer.cancel();
-            callbacks.ended();
-            callbacks.committed(next, result, cleanedUp);
-        }
-
-        void failed(Throwable cause, boolean outcomeUnknown) {
-            callbacks.ended();
-            if (!timedOut) {
-                timer.cancel();
-                callbacks.failed(cause, outcomeUnknown);
-            }
-        }
-
-        void ended() {
-            callbacks.ended();
-        }
-
-        void timedOut(LakeIo.Handle handle, TableInfo table, RoundCommit r) {
-            timedOut = true;
-            boolean neverStarted = handle.abandon();
-            TimeoutException cause =
-                    new TimeoutException(
-                            "the lake commit of "
-                                    + table.path()
-                                    + " round "
-                                    + r.roundId()
-                                    + " did not finish within tiering.commit.timeout");
-            if (neverStarted) {
-                callbacks.ended();
-            }
-            callbacks.failed(cause, !neverStarted);
-        }
     }
 }

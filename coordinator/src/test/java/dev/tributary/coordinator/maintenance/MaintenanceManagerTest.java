@@ -371,4 +371,45 @@ class MaintenanceManagerTest {
         assertThat(commit("job", g, 1).join().kind()).isEqualTo(MaintenanceOutcome.Kind.FENCED);
         assertThat(h.tiering().tableStatus(t.tableId())).isEmpty();
     }
+
+    @Test
+    void t38_aCompactionCommitPastTheTimeoutFailsAndTheTablesNextPassWaitsUntilItReturned()
+            throws Exception {
+        TableInfo t = table("hung", Map.of());
+        lake.planBuckets(t.path(), List.of(0));
+        tierOneRound(t, "job");
+        MaintenanceGrant g = ask("job", true, List.of()).maintenance();
+        java.util.concurrent.CountDownLatch hanging = lake.hangNextCommit();
+        int passes = lake.calls("plan").size();
+        h.maintenanceIo.autoRun(false);
+        CompletableFuture<MaintenanceOutcome> f = commit("job", g, 1);
+        Thread io = new Thread(h.maintenanceIo::runOne, "maintenance-io");
+        io.start();
+        try {
+            assertThat(hanging.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            // tiering of the table never waits for its maintenance (another pool, another runner)
+            tierOneRound(t, "job");
+            assertThat(h.tiering().tableStatus(t.tableId()).orElseThrow().totalFailures()).isZero();
+            h.advance(Duration.ofMinutes(5));
+            assertThat(f).isCompleted();
+            assertThat(f.join().kind()).isEqualTo(MaintenanceOutcome.Kind.FAILED);
+            assertThat(f.join().message()).contains("ran past tiering.maintenance.timeout");
+            assertThat(status(t).compactionFailures()).isEqualTo(1);
+
+            // the retry's pass is due at once (the last pass was before the grant), but the
+            // abandoned commit may still land: the pass waits for it
+            assertThat(status(t).state()).isEqualTo(MaintenanceState.CHECKING);
+            assertThat(h.maintenanceIo.size()).as("nothing handed to the pool").isZero();
+            assertThat(lake.calls("plan")).hasSize(passes);
+        } finally {
+            lake.releaseHungCommit();
+            io.join(30_000);
+        }
+        h.loop.runReady();
+        assertThat(h.maintenanceIo.size()).as("the pass starts once the commit returned").isOne();
+        h.maintenanceIo.runOne();
+        h.loop.runReady();
+        assertThat(lake.calls("plan")).hasSize(passes + 1);
+        assertThat(status(t).state()).isEqualTo(MaintenanceState.QUEUED);
+    }
 }
