@@ -61,7 +61,7 @@ final class PaimonLakeCommitter implements LakeCommitter {
         FileStoreTable table = table().copy(PaimonSchemas.WRITE_ONLY);
         ManifestCommittable committable = new ManifestCommittable(properties.epoch());
         for (LakeWriteResult r : round.nonEmpty()) {
-            for (CommitMessage m : PaimonCommitMessages.decode(r.payload())) {
+            for (CommitMessage m : PaimonCommitMessages.decode(r.payload(), table)) {
                 committable.addFileCommittable(m);
             }
         }
@@ -111,18 +111,18 @@ final class PaimonLakeCommitter implements LakeCommitter {
 
     @Override
     public void abort(List<LakeWriteResult> results) {
+        FileStoreTable table = table();
         List<CommitMessage> messages = new ArrayList<>();
         for (LakeWriteResult r : results) {
             if (r.isEmpty() || RoundResults.committedBy(r, latestTieringSnapshot(r.tableId()))) {
                 continue;
             }
-            messages.addAll(PaimonCommitMessages.decode(r.payload()));
+            messages.addAll(PaimonCommitMessages.decode(r.payload(), table));
         }
         if (messages.isEmpty()) {
             return;
         }
-        try (TableCommitImpl commit =
-                (TableCommitImpl) table().newStreamWriteBuilder().newCommit()) {
+        try (TableCommitImpl commit = (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
             commit.abort(messages);
         } catch (Exception e) {
             throw new StorageException(

@@ -138,12 +138,12 @@ final class PaimonMaintainer implements LakeMaintainer {
                         tableId,
                         maintenanceId,
                         results);
+        FileStoreTable t = table().copy(PaimonSchemas.WRITE_ONLY);
         List<CommitMessage> messages = new ArrayList<>();
-        in.payloads().forEach(p -> messages.addAll(PaimonCommitMessages.decode(p)));
+        in.payloads().forEach(p -> messages.addAll(PaimonCommitMessages.decode(p, t)));
         if (messages.isEmpty()) {
             return MaintenanceCommitResult.nothingToCommit();
         }
-        FileStoreTable t = table().copy(PaimonSchemas.WRITE_ONLY);
         String gone = missingInputs(t, messages);
         if (gone != null) {
             return MaintenanceCommitResult.conflict(gone);
@@ -255,7 +255,7 @@ final class PaimonMaintainer implements LakeMaintainer {
                 continue;
             }
             String tag = AttemptFileNames.maintenanceTag(r.tableId(), r.maintenanceId());
-            for (CommitMessage m : PaimonCommitMessages.decode(r.payload())) {
+            for (CommitMessage m : PaimonCommitMessages.decode(r.payload(), t)) {
                 CommitMessageImpl msg = (CommitMessageImpl) m;
                 DataFilePathFactory paths =
                         t.store()

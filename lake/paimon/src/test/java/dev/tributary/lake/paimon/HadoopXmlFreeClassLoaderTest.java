@@ -100,7 +100,18 @@ class HadoopXmlFreeClassLoaderTest {
                 }
                 result = w.complete();
             }
-            List<CommitMessage> messages = PaimonCommitMessages.decode(result.payload());
+            List<CommitMessage> messages;
+            try (org.apache.paimon.catalog.Catalog paimon =
+                    org.apache.paimon.catalog.CatalogFactory.createCatalog(
+                            org.apache.paimon.catalog.CatalogContext.create(
+                                    org.apache.paimon.options.Options.fromMap(
+                                            Map.of("warehouse", warehouse.toString()))))) {
+                messages =
+                        PaimonCommitMessages.decode(
+                                result.payload(), PaimonLakeStorage.loadTable(paimon, path));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
             assertThat(messages).hasSize(1);
             List<DataFileMeta> files =
                     ((CommitMessageImpl) messages.get(0)).newFilesIncrement().newFiles();
