@@ -177,10 +177,13 @@ public final class QueryCommand implements Callable<Integer> {
                     throw e;
                 }
             }
-            String message = firstLine(e.getMessage());
-            if (e instanceof SqlParserException) {
-                message += " in: " + abbreviate(sql.replaceAll("\\s+", " "));
-            }
+            String message =
+                    e instanceof SqlParserException
+                            ? firstLine(e.getMessage())
+                                    + " in: "
+                                    + abbreviate(sql.replaceAll("\\s+", " "))
+                            // a validation message's later lines say why (e.g. both schemas)
+                            : oneLine(e.getMessage());
             throw new InvalidInputException(message, e);
         }
     }
@@ -189,8 +192,14 @@ public final class QueryCommand implements Callable<Integer> {
         return sql.length() <= 100 ? sql : sql.substring(0, 97) + "...";
     }
 
+    private static String oneLine(String message) {
+        return message == null || message.isBlank()
+                ? "invalid SQL"
+                : message.strip().replaceAll("\\s*\\n\\s*", " ");
+    }
+
     /** Flink's parser appends every token it expected, one per line, after the first line. */
-    static String firstLine(String message) {
+    private static String firstLine(String message) {
         if (message == null || message.isBlank()) {
             return "invalid SQL";
         }
