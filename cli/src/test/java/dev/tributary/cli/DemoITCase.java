@@ -3,8 +3,15 @@ package dev.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.cli.demo.DemoTables;
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.TableTieringStatus;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.EpochFormat;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.server.TributaryServer;
+import dev.tributary.server.config.ServerConfigLoader;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
@@ -21,75 +28,112 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code tributary demo --fast} through the CLI's main entry: an in-process server with the
- * embedded tiering job (found through the ServerExtension service file), real Flink MiniCluster,
- * real Paimon warehouse under the data directory.
+ * {@code tributary demo --fast --server} through the CLI's main entry against a server with the
+ * embedded tiering job (found through the ServerExtension service file, as the demo's in-process
+ * server does), real Flink MiniCluster, real Paimon warehouse; DemoIcebergITCase runs the demo's
+ * in-process server.
  */
 class DemoITCase {
+    private static final List<TablePath> TABLES =
+            List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS);
+
     @TempDir Path dataDir;
 
     @Test
     @DisplayName(
-            "T6 T28 T32 demo --fast commits rounds for all three tables, readable with Paimon,"
-                    + " shop.orders partitioned by day")
+            "T6 T28 T32 demo --fast --server commits rounds for all three tables, readable with"
+                    + " Paimon, shop.orders partitioned by day; its closing lines come after the"
+                    + " last rounds")
     void demoShowsCommittedRoundsAndTheLakeHoldsRows() throws Exception {
-        DemoRun run =
-                DemoRun.of(
-                                "demo",
-                                "--fast",
-                                "--duration",
-                                "50s",
-                                "--rate",
-                                "400",
-                                "--parallelism",
-                                "2",
-                                "--seed",
-                                "7",
-                                "--data-dir",
-                                dataDir.toString())
-                        .assertRoundsOfAllTables();
-        Map<String, Long> tieredRows = run.tieredRows();
-
-        // T40: the closing counts by union read hold every written row of the log tables, the
-        // lake-only counts what tiering committed
-        java.util.regex.Matcher written =
-                java.util.regex.Pattern.compile("written: clicks (\\d+), orders (\\d+)")
-                        .matcher(run.out());
-        assertThat(written.find()).as(run.out()).isTrue();
-        Map<String, Long> writtenRows =
-                Map.of(
-                        DemoTables.CLICKS.toString(), Long.parseLong(written.group(1)),
-                        DemoTables.ORDERS.toString(), Long.parseLong(written.group(2)));
-        // shop.orders is partitioned by day: its union read reads every partition (T32)
-        for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS)) {
-            java.util.regex.Matcher count =
-                    java.util.regex.Pattern.compile(
-                                    "count:\\s+"
-                                            + java.util.regex.Pattern.quote(t.toString())
-                                            + "\\s+(\\d+) by union read, (\\d+) in the lake alone")
-                            .matcher(run.out());
-            assertThat(count.find()).as("a count line for %s in:%n%s", t, run.out()).isTrue();
-            long union = Long.parseLong(count.group(1));
-            long lakeOnly = Long.parseLong(count.group(2));
-            assertThat(lakeOnly).as("lake rows of %s", t).isPositive();
-            if (!t.equals(DemoTables.CUSTOMERS)) {
-                assertThat(union)
-                        .as("union count of %s", t)
-                        .isEqualTo(writtenRows.get(t.toString()));
-                assertThat(union).isGreaterThanOrEqualTo(lakeOnly);
+        // a server of the test's (what the demo starts in-process, with embedded tiering), so that
+        // the rounds it recorded can be compared with what the demo printed
+        Path lake = dataDir.resolve("lake");
+        Configuration conf =
+                ServerConfigLoader.load(
+                        null,
+                        List.of(
+                                "data.dir=" + dataDir.resolve("data"),
+                                "server.rpc.port=0",
+                                "server.http.port=-1",
+                                "datalake.format=paimon",
+                                "datalake.paimon.warehouse=" + lake.toUri(),
+                                "tiering.embedded.parallelism=2"));
+        DemoRun run;
+        Map<TablePath, List<TableTieringStatus.Round>> recorded = new HashMap<>();
+        try (TributaryServer server = TributaryServer.start(conf)) {
+            run =
+                    DemoRun.of(
+                                    "demo",
+                                    "--fast",
+                                    "--server",
+                                    server.rpcTarget(),
+                                    "--duration",
+                                    "50s",
+                                    "--rate",
+                                    "400",
+                                    "--seed",
+                                    "7")
+                            .assertRoundsOfAllTables()
+                            .assertClosingLinesAfterTheLastRounds();
+            try (Connection conn = Connection.open(server.rpcTarget())) {
+                for (TablePath t : TABLES) {
+                    recorded.put(t, conn.admin().tieringStatus(t).recentRounds());
+                }
             }
         }
+        Map<String, Long> tieredRows = run.tieredRows();
 
-        for (TablePath t : List.of(DemoTables.CLICKS, DemoTables.ORDERS, DemoTables.CUSTOMERS)) {
-            long lakeRows = countPaimonRows(dataDir.resolve("lake"), t);
+        // the summary counts every round the server recorded up to the demo's last line (later
+        // ones, after the demo ended, carry no rows), the last one carrying rows included
+        List<DemoRun.PrintedRound> printed = run.printedRounds();
+        for (TablePath t : TABLES) {
+            List<DemoRun.PrintedRound> mine =
+                    printed.stream().filter(r -> r.table().equals(t.toString())).toList();
+            DemoRun.PrintedRound lastPrinted = mine.get(mine.size() - 1);
+            List<TableTieringStatus.Round> server =
+                    recorded.get(t).stream().filter(r -> !r.outcome().equals("FAILED")).toList();
+            assertThat(server.size())
+                    .as("the server keeps the last 50 rounds; this run has fewer")
+                    .isLessThan(50);
+            // the server's rounds are oldest first; epochs grow, round ids grow within one
+            int last = -1;
+            for (int i = 0; i < server.size(); i++) {
+                TableTieringStatus.Round r = server.get(i);
+                if (EpochFormat.format(r.epoch()).equals(lastPrinted.epoch())
+                        && r.roundId() == lastPrinted.roundId()) {
+                    last = i;
+                }
+            }
+            assertThat(last)
+                    .as("the demo's last round of %s among the server's %s", t, server)
+                    .isNotNegative();
+            assertThat(run.summary(t.toString())[0])
+                    .as("rounds of %s in the summary, the server recorded %s", t, server)
+                    .isEqualTo(last + 1);
+            assertThat(server.subList(last + 1, server.size()))
+                    .as("rounds of %s after the demo's last line carry no rows", t)
+                    .allMatch(r -> r.rows() <= 0);
+        }
+
+        // T40: the closing counts by union read hold every written row (of the log tables: see
+        // assertClosingLinesAfterTheLastRounds); shop.orders is partitioned by day, its union read
+        // reads every partition (T32)
+        for (TablePath t : TABLES) {
+            long[] counts = run.counts(t.toString());
+            assertThat(counts[1]).as("lake rows of %s", t).isPositive();
+            assertThat(counts[0]).as("union rows of %s", t).isEqualTo(counts[1]);
+        }
+
+        for (TablePath t : TABLES) {
+            long lakeRows = countPaimonRows(lake, t);
             assertThat(lakeRows).as("rows of %s in the Paimon table", t).isPositive();
             if (!t.equals(DemoTables.CUSTOMERS)) {
                 // log tables: every tiered row is one lake row
-                assertThat(lakeRows).isGreaterThanOrEqualTo(tieredRows.get(t.toString()));
+                assertThat(lakeRows).isEqualTo(tieredRows.get(t.toString()));
             }
         }
         // T32: shop.orders is partitioned by day in the store and in the lake
-        assertThat(lakePartitions(dataDir.resolve("lake"), DemoTables.ORDERS))
+        assertThat(lakePartitions(lake, DemoTables.ORDERS))
                 .isNotEmpty()
                 .allMatch(p -> p.matches("dt=\\d{4}-\\d{2}-\\d{2}"), "a day partition");
     }

@@ -49,7 +49,8 @@ class DemoIcebergITCase {
                                 "11",
                                 "--data-dir",
                                 dataDir.toString())
-                        .assertRoundsOfAllTables();
+                        .assertRoundsOfAllTables()
+                        .assertClosingLinesAfterTheLastRounds();
         assertThat(run.out()).contains("(iceberg, embedded tiering)");
         Map<String, Long> tieredRows = run.tieredRows();
 
@@ -60,7 +61,7 @@ class DemoIcebergITCase {
             assertThat(lakeRows)
                     .as("rows of %s in the Iceberg table", t)
                     .isPositive()
-                    .isGreaterThanOrEqualTo(tieredRows.get(t.toString()));
+                    .isEqualTo(tieredRows.get(t.toString()));
         }
         List<Object> customerIds = readIceberg(lake, DemoTables.CUSTOMERS, "id");
         assertThat(customerIds).as("rows of shop.customers in the Iceberg table").isNotEmpty();

@@ -34,6 +34,92 @@ record DemoRun(int exitCode, String out, String err) {
         return rows;
     }
 
+    /** One round line of the live view. */
+    record PrintedRound(String table, long roundId, String epoch, long rows) {}
+
+    /** Every committed or empty round the live view printed, in order. */
+    java.util.List<PrintedRound> printedRounds() {
+        java.util.List<PrintedRound> rounds = new java.util.ArrayList<>();
+        Matcher m = ROUND_LINE.matcher(out);
+        while (m.find()) {
+            rounds.add(
+                    new PrintedRound(
+                            m.group(1),
+                            Long.parseLong(m.group(2)),
+                            m.group(3),
+                            Long.parseLong(m.group(4))));
+        }
+        return rounds;
+    }
+
+    /** The closing summary of a table: {rounds, rows}. */
+    long[] summary(String table) {
+        Matcher m =
+                Pattern.compile(
+                                "^tiered: "
+                                        + Pattern.quote(table)
+                                        + "\\s+(\\d+) rounds, (\\d+) rows",
+                                Pattern.MULTILINE)
+                        .matcher(out);
+        assertThat(m.find()).as("a summary line for %s in:%n%s", table, out).isTrue();
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    /** The closing count of a table: {by union read, in the lake alone}. */
+    long[] counts(String table) {
+        Matcher m =
+                Pattern.compile(
+                                "count:\\s+"
+                                        + Pattern.quote(table)
+                                        + "\\s+(\\d+) by union read, (\\d+) in the lake alone")
+                        .matcher(out);
+        assertThat(m.find()).as("a count line for %s in:%n%s", table, out).isTrue();
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    /** Rows the demo wrote to each log table, by its "written:" line. */
+    Map<String, Long> writtenToLogTables() {
+        Matcher m = Pattern.compile("written: clicks (\\d+), orders (\\d+)").matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Map.of(
+                "shop.clicks",
+                Long.parseLong(m.group(1)),
+                "shop.orders",
+                Long.parseLong(m.group(2)));
+    }
+
+    /**
+     * The demo's closing lines came after the last rounds (issue 26): for each log table the lake
+     * alone holds every row written, the union read agrees, and the summary counts every round the
+     * live view printed, whose rows add up to what was written.
+     */
+    DemoRun assertClosingLinesAfterTheLastRounds() {
+        java.util.List<PrintedRound> printed = printedRounds();
+        for (Map.Entry<String, Long> w : writtenToLogTables().entrySet()) {
+            long[] counts = counts(w.getKey());
+            assertThat(counts[1])
+                    .as(
+                            "rows of %s in the lake alone after the demo wrote %d:%n%s",
+                            w.getKey(), w.getValue(), out)
+                    .isEqualTo(w.getValue());
+            assertThat(counts[0]).as("union count of %s", w.getKey()).isEqualTo(w.getValue());
+            long[] summary = summary(w.getKey());
+            assertThat(summary[1])
+                    .as("rows in the summary of %s", w.getKey())
+                    .isEqualTo(w.getValue());
+        }
+        for (String t : java.util.List.of("shop.clicks", "shop.orders", "shop.customers")) {
+            assertThat(summary(t)[0])
+                    .as("rounds in the summary of %s", t)
+                    .isEqualTo(printed.stream().filter(r -> r.table().equals(t)).count());
+        }
+        assertThat(out)
+                .contains("stopped writing; waiting up to")
+                .contains("the lake holds every row written")
+                .doesNotContain("gave up waiting");
+        return this;
+    }
+
     /** The demo ended well and its live view shows committed rounds of all three tables. */
     DemoRun assertRoundsOfAllTables() {
         assertThat(exitCode).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();

@@ -2,6 +2,7 @@ package dev.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.cli.output.TextTable;
 import dev.tributary.client.Connection;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
@@ -14,8 +15,12 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.server.TributaryServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,6 +114,84 @@ class QueryCommandITCase {
         Result r = run("query", "SELECT nope FROM shop.orders");
         assertThat(r.code()).isEqualTo(TributaryCli.USER_ERROR);
         assertThat(r.err()).startsWith("error: ").contains("nope").doesNotContain("\tat ");
+        assertThat(r.err().lines()).as(r.toString()).hasSize(1);
+    }
+
+    /**
+     * {@code bin/tributary query} as a user runs it: its own process with the shipped
+     * conf/log4j2.xml at the level bin/tributary sets for client commands.
+     */
+    private Result runProcess(String... args) throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                java,
+                                "-Dtributary.log.level=WARN",
+                                "-Dlog4j2.shutdownHookEnabled=false",
+                                "-Dlog4j2.configurationFile="
+                                        + Paths.get("..", "conf", "log4j2.xml").toAbsolutePath(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                TributaryCli.class.getName()));
+        command.addAll(List.of(args));
+        command.addAll(
+                List.of(
+                        "--address",
+                        server.rpcTarget(),
+                        "--log-dir",
+                        dir.resolve("query-log").toString()));
+        Path stdout = Files.createTempFile(dir, "stdout", ".txt");
+        Path stderr = Files.createTempFile(dir, "stderr", ".txt");
+        Process p =
+                new ProcessBuilder(command)
+                        .redirectOutput(stdout.toFile())
+                        .redirectError(stderr.toFile())
+                        .start();
+        assertThat(p.waitFor(3, TimeUnit.MINUTES)).as("query process ended").isTrue();
+        return new Result(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+    }
+
+    @Test
+    void t41_theCommandPrintsOnlyItsResultAndLibraryLinesGoToTheLogFile() throws Exception {
+        Result r = runProcess("query", "SELECT COUNT(*) AS n FROM shop.orders");
+        StringWriter expected = new StringWriter();
+        try (PrintWriter w = new PrintWriter(expected)) {
+            new TextTable("n").row(100L).print(w);
+            w.println("1 row");
+        }
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).as(r.toString()).isEqualTo(expected.toString());
+        // no "Failed to get job status ... Some data might be lost", no library WARN lines
+        assertThat(r.err()).as(r.toString()).isEmpty();
+        assertThat(dir.resolve("query-log").resolve("tributary.log"))
+                .as("Flink's lines went to the log file")
+                .content()
+                .contains("org.apache.flink")
+                .doesNotContain("Some data might be lost")
+                .doesNotContain("has already been shut down");
+    }
+
+    @Test
+    void t41_aBadQueryInItsOwnProcessIsOneErrorLine() throws Exception {
+        Result r = runProcess("query", "SELECT nope FROM shop.orders");
+        assertThat(r.code()).as(r.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(r.out()).as(r.toString()).isEmpty();
+        assertThat(r.err().lines())
+                .as(r.toString())
+                .singleElement()
+                .satisfies(
+                        l ->
+                                assertThat(l)
+                                        .startsWith("error: ")
+                                        .contains("Column 'nope' not found"));
+
+        Result parse = runProcess("query", "SELEC id FROM shop.orders");
+        assertThat(parse.code()).as(parse.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(parse.err().lines())
+                .as(parse.toString())
+                .singleElement()
+                .satisfies(l -> assertThat(l).startsWith("error: ").contains("SELEC"));
     }
 
     @Test

@@ -1,13 +1,19 @@
 package dev.tributary.cli.command;
 
+import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.cli.output.TextTable;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.TributaryException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.SqlParserException;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import picocli.CommandLine.Command;
@@ -62,40 +68,64 @@ public final class QueryCommand implements Callable<Integer> {
             description = "Parallelism of the MiniCluster's job (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
+    @Option(
+            names = "--log-dir",
+            paramLabel = "DIR",
+            defaultValue = "${sys:java.io.tmpdir}/tributary-${sys:user.name}/log",
+            description =
+                    "Where Flink's and the lake libraries' messages go (DIR/tributary.log; default:"
+                            + " ${DEFAULT-VALUE}): the terminal shows only the result and"
+                            + " Tributary's own errors.")
+    Path logDir;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        EnvironmentSettings settings =
-                streaming
-                        ? EnvironmentSettings.inStreamingMode()
-                        : EnvironmentSettings.inBatchMode();
-        TableEnvironment env = TableEnvironment.create(settings);
-        env.getConfig().set("parallelism.default", Integer.toString(parallelism));
-        StringBuilder ddl =
-                new StringBuilder(
-                                "CREATE CATALOG tributary WITH ('type' = 'tributary', 'address' = '")
-                        .append(escape(connection.address))
-                        .append('\'');
-        if (connection.token != null && !connection.token.isEmpty()) {
-            ddl.append(", 'token' = '").append(escape(connection.token)).append('\'');
-        }
-        env.executeSql(ddl.append(')').toString());
-        env.executeSql("USE CATALOG tributary");
         List<String> statements = split(sql);
         if (statements.isEmpty()) {
-            throw new dev.tributary.common.exception.InvalidInputException(
-                    "no SQL statement given");
+            throw new InvalidInputException("no SQL statement given");
         }
-        for (int i = 0; i < statements.size() - 1; i++) {
-            env.executeSql(statements.get(i)).await();
+        try {
+            // before Flink logs its first line
+            LogDirectory.use(logDir);
+        } catch (IOException e) {
+            throw new InvalidInputException(
+                    "--log-dir " + logDir + " cannot be created (" + e.getMessage() + ")", e);
         }
-        String last = statements.get(statements.size() - 1);
-        if (explain) {
-            out.println(env.explainSql(last));
-            out.flush();
-            return 0;
+        // the clusters stop only after the result has been read (and its iterator closed)
+        try (QueryClusters clusters = new QueryClusters()) {
+            TableEnvironment env = clusters.tableEnvironment(streaming, parallelism);
+            StringBuilder ddl =
+                    new StringBuilder(
+                                    "CREATE CATALOG tributary WITH ('type' = 'tributary',"
+                                            + " 'address' = '")
+                            .append(escape(connection.address))
+                            .append('\'');
+            if (connection.token != null && !connection.token.isEmpty()) {
+                ddl.append(", 'token' = '").append(escape(connection.token)).append('\'');
+            }
+            env.executeSql(ddl.append(')').toString());
+            env.executeSql("USE CATALOG tributary");
+            for (String statement : statements.subList(0, statements.size() - 1)) {
+                userSql(
+                        statement,
+                        () -> {
+                            env.executeSql(statement).await();
+                            return null;
+                        });
+            }
+            String last = statements.get(statements.size() - 1);
+            if (explain) {
+                out.println(userSql(last, () -> env.explainSql(last)));
+                out.flush();
+                return 0;
+            }
+            print(userSql(last, () -> env.executeSql(last)), out);
         }
-        TableResult result = env.executeSql(last);
+        return 0;
+    }
+
+    private void print(TableResult result, PrintWriter out) throws Exception {
         List<String> names = result.getResolvedSchema().getColumnNames();
         boolean changelog =
                 streaming
@@ -131,7 +161,50 @@ public final class QueryCommand implements Callable<Integer> {
             out.println(rows + (rows == 1 ? " row" : " rows"));
         }
         out.flush();
-        return 0;
+    }
+
+    /**
+     * A statement Flink could not parse or validate is the user's mistake: one clear line; a parse
+     * error names the statement, since Flink's message often does not say where it failed.
+     */
+    private static <T> T userSql(String sql, Callable<T> statement) throws Exception {
+        try {
+            return statement.call();
+        } catch (ValidationException | SqlParserException e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof TributaryException) {
+                    // Tributary's own error (unknown table, server down) says it best
+                    throw e;
+                }
+            }
+            String message =
+                    e instanceof SqlParserException
+                            ? firstLine(e.getMessage())
+                                    + " in: "
+                                    + abbreviate(sql.replaceAll("\\s+", " "))
+                            // a validation message's later lines say why (e.g. both schemas)
+                            : oneLine(e.getMessage());
+            throw new InvalidInputException(message, e);
+        }
+    }
+
+    private static String abbreviate(String sql) {
+        return sql.length() <= 100 ? sql : sql.substring(0, 97) + "...";
+    }
+
+    private static String oneLine(String message) {
+        return message == null || message.isBlank()
+                ? "invalid SQL"
+                : message.strip().replaceAll("\\s*\\n\\s*", " ");
+    }
+
+    /** Flink's parser appends every token it expected, one per line, after the first line. */
+    private static String firstLine(String message) {
+        if (message == null || message.isBlank()) {
+            return "invalid SQL";
+        }
+        String first = message.strip().lines().findFirst().orElse("").strip();
+        return first.endsWith(".") ? first.substring(0, first.length() - 1) : first;
     }
 
     private static String escape(String s) {

@@ -3,9 +3,11 @@ package dev.tributary.cli.demo;
 import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.Durations;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.server.TributaryServer;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,10 +41,15 @@ import picocli.CommandLine.Spec;
             "Runs the shop demo: starts a server with embedded tiering (or uses --server), creates"
                     + " shop.clicks, shop.orders and shop.customers with the lake enabled, writes"
                     + " to them steadily and prints each tiering round as it commits.",
-            "Stops after --duration or on Ctrl-C."
+            "Stops writing after --duration or on Ctrl-C, waits (bounded: twice the longest"
+                    + " freshness and 30s) until the last round of each table has committed what"
+                    + " was written, then prints the counts and a summary."
         })
 public final class DemoCommand implements Callable<Integer> {
     private static final long TICK_MILLIS = 100;
+
+    /** How long Ctrl-C waits beyond the final-round bound for the closing lines. */
+    private static final Duration HOOK_SLACK = Duration.ofSeconds(60);
 
     @Option(
             names = "--server",
@@ -117,13 +125,15 @@ public final class DemoCommand implements Callable<Integer> {
         long dataSeed = seed != null ? seed : clock.nanoTime();
         TributaryServer local = server == null ? startServer(out) : null;
         String address = local != null ? local.rpcTarget() : server;
+        Duration finalWait = FinalRounds.bound(DemoTables.specs(fast));
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
         Thread hook =
                 new Thread(
                         () -> {
                             stop.countDown();
-                            awaitQuietly(done, 60);
+                            // Ctrl-C: the closing lines wait (bounded) for the last rounds
+                            awaitQuietly(done, finalWait.plus(HOOK_SLACK).toSeconds());
                         },
                         "tributary-demo-stop");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -152,8 +162,9 @@ public final class DemoCommand implements Callable<Integer> {
                 stop.await(runFor.toMillis(), TimeUnit.MILLISECONDS);
                 timers.shutdown();
                 timers.awaitTermination(10, TimeUnit.SECONDS);
+                // every write acknowledged: the store's end offsets are final
                 load.close();
-                poll(conn, feed, clock, out);
+                awaitFinalRounds(conn, feed, clock, out, finalWait);
                 summary(load, feed, out);
                 UnionCounts.print(
                         conn,
@@ -286,8 +297,59 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private static void poll(Connection conn, RoundFeed feed, Clock clock, PrintWriter out) {
-        List<String> lines =
-                feed.update(conn.admin().tieringStatus().tables(), clock.currentTimeMillis());
+        print(feed.update(conn.admin().tieringStatus().tables(), clock.currentTimeMillis()), out);
+    }
+
+    /**
+     * Polls the server's tiering status until the lake holds everything the demo wrote (every demo
+     * table's tiered offsets have reached its end offsets), printing the rounds that end meanwhile,
+     * or until {@code bound}; the closing counts and summary then include the last rounds.
+     */
+    private static void awaitFinalRounds(
+            Connection conn, RoundFeed feed, Clock clock, PrintWriter out, Duration bound)
+            throws InterruptedException {
+        List<TablePath> tables =
+                DemoTables.specs(false).stream().map(DemoTables.Spec::path).toList();
+        out.printf(
+                "stopped writing; waiting up to %s for each table's last round to commit what was"
+                        + " written%n",
+                Durations.format(bound));
+        out.flush();
+        long start = clock.nanoTime();
+        while (true) {
+            Map<TablePath, String> behind;
+            try {
+                List<TableTieringStatus> statuses = conn.admin().tieringStatus().tables();
+                print(feed.update(statuses, clock.currentTimeMillis()), out);
+                behind = FinalRounds.behind(statuses, tables);
+            } catch (TributaryException e) {
+                behind = new LinkedHashMap<>();
+                for (TablePath t : tables) {
+                    behind.put(t, "no tiering status (" + e.getMessage() + ")");
+                }
+            }
+            if (behind.isEmpty()) {
+                out.println(
+                        "the lake holds every row written: each table's tiered offsets reached"
+                                + " its end offsets");
+                out.flush();
+                return;
+            }
+            if (clock.nanoTime() - start >= bound.toNanos()) {
+                out.println(
+                        "demo: gave up waiting for the last rounds after "
+                                + Durations.format(bound)
+                                + ": "
+                                + FinalRounds.describe(behind)
+                                + "; the counts below miss those rows");
+                out.flush();
+                return;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+    }
+
+    private static void print(List<String> lines, PrintWriter out) {
         synchronized (out) {
             lines.forEach(out::println);
             out.flush();
