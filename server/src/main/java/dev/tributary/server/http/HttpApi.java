@@ -65,6 +65,7 @@ public final class HttpApi implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final String page = ConsolePage.load();
     private final ConsoleSnapshots console;
+    private final TieringPlanService plans;
 
     public HttpApi(
             InetSocketAddress bind,
@@ -77,6 +78,7 @@ public final class HttpApi implements AutoCloseable {
             TieringPlanService plans)
             throws IOException {
         this.auth = auth;
+        this.plans = plans;
         this.console = new ConsoleSnapshots(tiering, history, plans);
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
@@ -334,5 +336,8 @@ public final class HttpApi implements AutoCloseable {
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+        if (plans != null) {
+            plans.close();
+        }
     }
 }
