@@ -133,6 +133,28 @@ class ConsoleBrowserITCase {
                 onAStableRender(() -> checkOverview(browser, api, committed, failing));
                 save(browser, shots, "overview.png");
 
+                // the overview shows a page of tables (?offset=N): from the second table on,
+                // with where the page is and a link back
+                browser.get(base + "/?offset=1");
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> !browser.findElements(By.id("page")).isEmpty());
+                onAStableRender(
+                        () -> {
+                            assertThat(browser.findElement(By.id("page")).getText())
+                                    .isEqualTo("tables 2\u20132 of 2");
+                            assertThat(browser.findElements(By.cssSelector("#tables tbody tr")))
+                                    .extracting(r -> r.getAttribute("data-table"))
+                                    .containsExactly("shop.clicks");
+                        });
+                browser.findElement(By.id("prev")).click();
+                await().atMost(Duration.ofSeconds(30))
+                        .until(
+                                () ->
+                                        browser.findElements(By.cssSelector("#tables tbody tr"))
+                                                        .size()
+                                                == 2);
+                assertThat(browser.findElements(By.id("page"))).isEmpty();
+
                 browser.findElement(By.linkText("shop.clicks")).click();
                 await().atMost(Duration.ofSeconds(30))
                         .until(

@@ -147,8 +147,13 @@ class PlanCommandITCase {
             }
             assertThat(plan.get("jobs").get(0).get("parallelism").asInt()).isEqualTo(2);
             // ...and in the console's snapshot, one verdict per table
-            JsonNode console = get(http, "/api/console");
-            JsonNode verdicts = console.get("plan").get("tables");
+            // (renewed in the background: the first refresh may come before the first verdicts)
+            JsonNode verdicts =
+                    await().atMost(Duration.ofSeconds(60))
+                            .until(
+                                    () -> get(http, "/api/console").get("plan"),
+                                    p -> p != null && !p.isNull())
+                            .get("tables");
             assertThat(verdicts.has("shop.events")).isTrue();
             assertThat(verdicts.get("shop.audit").get("text").asText())
                     .matches("met at p99|missed by .* at p99");

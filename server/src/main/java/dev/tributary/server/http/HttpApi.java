@@ -23,6 +23,7 @@ import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.status.ConsoleSnapshots;
 import dev.tributary.server.status.LagHistory;
+import dev.tributary.server.status.PageRequest;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
@@ -45,14 +46,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP endpoint: {@code /health} (always open), {@code /metrics} (Prometheus text), {@code
- * /api/tables}, {@code /api/tiering} (JSON, the T28 fields), {@code
- * /api/tiering/history[?table=db.name]} (JSON, each lake table's lag over time), {@code
- * /api/tiering/plan[?horizon=1h][&recommend=false]} and {@code /api/tiering/workload} (the tiering
- * planner's prediction and the measured workload it simulates, T44), {@code
- * /api/console[?table=db.name][&since=millis]} (JSON, one consistent snapshot per console refresh)
- * and the web console at {@code /}, {@code /ui} and {@code /tables/<db.table>} (HTML). With a token
- * configured, every path but {@code /health} and the pages needs {@code Authorization: Bearer
- * <token>}; the pages hold no data and send the token on their own API calls.
+ * /api/tables}, {@code /api/tiering[?offset=0][&limit=50]} (JSON, the T28 fields: a page of the
+ * lake tables, one row each, with the totals) and {@code /api/tiering?table=db.name} (one table
+ * with its round history), {@code /api/tiering/history[?table=db.name]} (JSON, each lake table's
+ * lag over time), {@code /api/tiering/plan[?horizon=1h][&recommend=false]} and {@code
+ * /api/tiering/workload} (the tiering planner's prediction and the measured workload it simulates,
+ * T44), {@code /api/console[?table=db.name][&since=millis][&offset=][&limit=]} (JSON, one
+ * consistent snapshot per console refresh, of one page of tables) and the web console at {@code /},
+ * {@code /ui} and {@code /tables/<db.table>} (HTML). With a token configured, every path but {@code
+ * /health} and the pages needs {@code Authorization: Bearer <token>}; the pages hold no data and
+ * send the token on their own API calls.
  */
 public final class HttpApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -67,6 +70,7 @@ public final class HttpApi implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final String page = ConsolePage.load();
     private final ConsoleSnapshots console;
+    private final TieringPlanService plans;
 
     public HttpApi(
             InetSocketAddress bind,
@@ -79,6 +83,7 @@ public final class HttpApi implements AutoCloseable {
             TieringPlanService plans)
             throws IOException {
         this.auth = auth;
+        this.plans = plans;
         this.console = new ConsoleSnapshots(tiering, history, plans);
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
@@ -96,7 +101,7 @@ public final class HttpApi implements AutoCloseable {
                 ex -> guarded(ex, "application/json", () -> toJson(tables(catalog, store))));
         server.createContext(
                 "/api/tiering",
-                ex -> guarded(ex, "application/json", () -> toJson(tiering.overview())));
+                ex -> guarded(ex, "application/json", () -> toJson(tiering(ex, tiering))));
         server.createContext(
                 "/api/tiering/history",
                 ex -> guarded(ex, "application/json", () -> toJson(history(ex, history))));
@@ -143,6 +148,27 @@ public final class HttpApi implements AutoCloseable {
             out.add(m);
         }
         return out;
+    }
+
+    /**
+     * A page of the lake tables as rows ({@code offset=}, {@code limit=}, see {@link PageRequest}),
+     * or with {@code table=db.t} that table's full view with its round history.
+     */
+    private static Object tiering(HttpExchange ex, TieringStatusService tiering) {
+        Map<String, String> q =
+                QueryParams.parse(
+                        ex.getRequestURI().getRawQuery(),
+                        "/api/tiering",
+                        Set.of("table", "offset", "limit"));
+        String table = q.get("table");
+        if (table != null) {
+            if (q.size() > 1) {
+                throw new InvalidInputException(
+                        "/api/tiering?table= answers one table: give no offset or limit with it");
+            }
+            return tiering.table(table);
+        }
+        return tiering.page(PageRequest.of(q, "/api/tiering"));
     }
 
     private static Object history(HttpExchange ex, LagHistory history) {
@@ -205,7 +231,9 @@ public final class HttpApi implements AutoCloseable {
     private Object console(HttpExchange ex) {
         Map<String, String> q =
                 QueryParams.parse(
-                        ex.getRequestURI().getRawQuery(), "/api/console", Set.of("table", "since"));
+                        ex.getRequestURI().getRawQuery(),
+                        "/api/console",
+                        Set.of("table", "since", "offset", "limit"));
         long since = -1;
         String s = q.get("since");
         if (s != null) {
@@ -220,7 +248,10 @@ public final class HttpApi implements AutoCloseable {
             }
         }
         String table = q.get("table");
-        return console.take(table == null || table.isEmpty() ? null : table, since);
+        return console.take(
+                table == null || table.isEmpty() ? null : table,
+                since,
+                PageRequest.of(q, "/api/console"));
     }
 
     /** The context "/" catches every path no other context claims: only the page's are real. */
@@ -322,5 +353,8 @@ public final class HttpApi implements AutoCloseable {
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+        if (plans != null) {
+            plans.close();
+        }
     }
 }

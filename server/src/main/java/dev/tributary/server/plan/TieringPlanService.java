@@ -1,5 +1,6 @@
 package dev.tributary.server.plan;
 
+import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.tiering.TieringConfig;
@@ -13,6 +14,10 @@ import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * The tiering planner on the running server (T44): the measured workload, a plan of it with
  * recommendations on request ({@code /api/tiering/plan}), and each table's verdict for the web
  * console, recomputed at most every {@link #VERDICT_MAX_AGE_MILLIS} so that a console refreshing
- * every two seconds costs one simulation per half minute. Plans run on the caller's thread (an HTTP
- * thread), never on the coordinator's loop.
+ * every two seconds costs one simulation per half minute. Plans asked for run on the caller's
+ * thread (an HTTP thread); the console's verdicts are renewed on a thread of their own, so that no
+ * console refresh waits for a simulation of every table. Never on the coordinator's loop.
  */
-public final class TieringPlanService {
+public final class TieringPlanService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TieringPlanService.class);
 
     /** How old the console's verdicts may be. */
@@ -35,6 +41,9 @@ public final class TieringPlanService {
     private final RoundObservations observed;
     private final TieringConfig config;
     private final Clock clock;
+    private final ExecutorService renewer =
+            Executors.newSingleThreadExecutor(DaemonThreads.named("tributary-plan"));
+    private final AtomicBoolean renewing = new AtomicBoolean();
     private Verdicts verdicts;
 
     public TieringPlanService(
@@ -73,16 +82,52 @@ public final class TieringPlanService {
     }
 
     /**
-     * Each table's predicted verdict for the console: met at p99, or missed by how much. Cached up
-     * to {@link #VERDICT_MAX_AGE_MILLIS}; a plan that fails is reported as the error.
+     * Each table's predicted verdict for the console: met at p99, or missed by how much; a plan
+     * that fails is reported as the error. Never waits: answers the last verdicts computed ({@code
+     * null} before the first) and, when they are older than {@link #VERDICT_MAX_AGE_MILLIS}, has
+     * them renewed in the background. A simulation of a thousand tables takes seconds; a console
+     * refresh must not.
      */
-    public synchronized Verdicts verdicts() {
-        long now = clock.currentTimeMillis();
-        if (verdicts != null
-                && now >= verdicts.computedAtMillis()
-                && now - verdicts.computedAtMillis() < VERDICT_MAX_AGE_MILLIS) {
-            return verdicts;
+    public Verdicts verdicts() {
+        Verdicts last;
+        synchronized (this) {
+            last = verdicts;
         }
+        long now = clock.currentTimeMillis();
+        boolean fresh =
+                last != null
+                        && now >= last.computedAtMillis()
+                        && now - last.computedAtMillis() < VERDICT_MAX_AGE_MILLIS;
+        if (!fresh && renewing.compareAndSet(false, true)) {
+            try {
+                renewer.execute(
+                        () -> {
+                            try {
+                                Verdicts v = computeVerdicts();
+                                synchronized (this) {
+                                    verdicts = v;
+                                }
+                            } catch (RuntimeException e) {
+                                LOG.warn("the tiering plan for the console failed", e);
+                            } finally {
+                                renewing.set(false);
+                            }
+                        });
+            } catch (RejectedExecutionException closed) {
+                renewing.set(false);
+            }
+        }
+        return last;
+    }
+
+    /** Stops renewing the verdicts. */
+    @Override
+    public void close() {
+        renewer.shutdownNow();
+    }
+
+    private Verdicts computeVerdicts() {
+        long now = clock.currentTimeMillis();
         Map<String, Verdict> tables = new LinkedHashMap<>();
         String error = null;
         long horizon = 0;
@@ -107,8 +152,7 @@ public final class TieringPlanService {
             LOG.warn("the tiering plan for the console failed", e);
             error = e.getMessage();
         }
-        verdicts = new Verdicts(now, horizon, tables, error);
-        return verdicts;
+        return new Verdicts(now, horizon, tables, error);
     }
 
     /**

@@ -9,21 +9,36 @@ import java.util.List;
  * status, and the lag history stops at that status's time.
  *
  * @param timeMillis server time of the status
- * @param plan the tiering planner's verdict per table (T44), computed at most {@link
- *     TieringPlanService#VERDICT_MAX_AGE_MILLIS} before; {@code null} when not available
- * @param tables the lake tables (all of them without their round history, or the one asked for with
- *     it)
- * @param queues each group's pending tables in the order jobs will get them
- * @param history the lag samples after the {@code since} the page gave, up to {@code timeMillis}
+ * @param plan the tiering planner's verdict per table in {@code tables} (T44), computed at most
+ *     {@link TieringPlanService#VERDICT_MAX_AGE_MILLIS} before; {@code null} when not available
+ * @param page which of the lake tables (ordered by name) the overview shows; the table page shows
+ *     one table and {@code page} is the first
+ * @param tables the overview's page of tables as {@link TableRow}s (no round history), or the one
+ *     table asked for as its full {@link TableStatusView}
+ * @param queues each group's pending tables in the order jobs will get them (the first {@link
+ *     #NAMES_SHOWN})
+ * @param history the lag samples after the {@code since} the page gave, up to {@code timeMillis},
+ *     of the tables in {@code tables}
  */
 public record ConsoleSnapshot(
         long timeMillis,
         TieringPlanService.Verdicts plan,
         Summary summary,
-        List<TableStatusView> tables,
+        Page page,
+        List<?> tables,
         List<Job> jobs,
         List<Queue> queues,
         History history) {
+
+    /** Table names a queue or a job lists at most; the counts are complete. */
+    public static final int NAMES_SHOWN = 20;
+
+    /**
+     * @param offset tables before this page
+     * @param limit tables per page
+     * @param total lake tables in all
+     */
+    public record Page(int offset, int limit, int total) {}
 
     /**
      * @param tables lake tables
@@ -35,17 +50,24 @@ public record ConsoleSnapshot(
 
     /**
      * @param live whether it heartbeated within the heartbeat timeout
-     * @param tables the tables it is tiering, by name, in assignment order
+     * @param tableCount the tables it is tiering
+     * @param tables the first {@link #NAMES_SHOWN} of them, by name, in assignment order
      */
     public record Job(
             String jobId,
             String group,
             long lastHeartbeatMillis,
             boolean live,
+            int tableCount,
             List<String> tables) {}
 
-    /** One group's pending tables, first to be handed out first. */
-    public record Queue(String group, List<String> tables) {}
+    /**
+     * One group's pending tables, first to be handed out first.
+     *
+     * @param size tables waiting in the group
+     * @param tables the first {@link #NAMES_SHOWN} of them
+     */
+    public record Queue(String group, int size, List<String> tables) {}
 
     /**
      * @param lastSampleMillis the newest sample in {@code series}, or {@code since} when none is

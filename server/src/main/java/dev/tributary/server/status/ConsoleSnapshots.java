@@ -1,17 +1,31 @@
 package dev.tributary.server.status;
 
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.JobStatus;
+import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.server.plan.TieringPlanService;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
-/** Takes {@link ConsoleSnapshot}s: one status, then the history up to its instant. */
+/**
+ * Takes {@link ConsoleSnapshot}s: one status, then the history up to its instant. A snapshot's size
+ * depends on the page's tables, never on the rounds that ran or on the tables of other pages: the
+ * overview has one row per table of its page and at most {@link #OVERVIEW_POINTS} lag samples per
+ * table; a table's page has its round history (capped by the coordinator) and its lag samples
+ * (capped by the retention).
+ */
 public final class ConsoleSnapshots {
+    /** Lag samples per table in one overview answer, enough for a small plot. */
+    public static final int OVERVIEW_POINTS = 120;
+
     private final TieringStatusService status;
     private final LagHistory history;
     private final TieringPlanService plans;
@@ -30,21 +44,18 @@ public final class ConsoleSnapshots {
      * @param table {@code db.table} for a table page (its round history included), or {@code null}
      *     for the overview
      * @param sinceMillis history samples after this time only; -1 for all
+     * @param page the overview's tables; ignored for a table page
      * @throws NotFoundException if {@code table} is not a lake table
      */
-    public ConsoleSnapshot take(String table, long sinceMillis) {
-        TieringStatusService.Overview o = status.overview();
+    public ConsoleSnapshot take(String table, long sinceMillis, PageRequest page) {
+        CoordinatorStatus o = status.coordinatorStatus();
         long now = o.timeMillis();
         Map<Long, String> names = new HashMap<>();
-        int failing = 0;
-        TableStatusView selected = null;
-        Map<String, List<TableStatusView>> pending = new TreeMap<>();
-        for (TableStatusView t : o.tables()) {
-            names.put(t.tableId(), t.table());
-            if (t.consecutiveFailures() > 0) {
-                failing++;
-            }
-            if (t.table().equals(table)) {
+        TableTieringStatus selected = null;
+        Map<String, List<TableTieringStatus>> pending = new TreeMap<>();
+        for (TableTieringStatus t : o.tables()) {
+            names.put(t.tableId(), t.path().toString());
+            if (t.path().toString().equals(table)) {
                 selected = t;
             }
             if (t.queuePosition() >= 0) {
@@ -52,25 +63,28 @@ public final class ConsoleSnapshots {
             }
         }
         if (table != null && selected == null) {
-            throw new NotFoundException(
-                    "'"
-                            + table
-                            + "' is not a lake table: it does not exist or has"
-                            + " table.datalake.enabled=false; the overview at / lists the lake"
-                            + " tables");
+            throw TieringStatusService.notALakeTable(table);
         }
         List<ConsoleSnapshot.Queue> queues = new ArrayList<>();
         pending.forEach(
                 (group, ts) -> {
-                    ts.sort(Comparator.comparingInt(TableStatusView::queuePosition));
+                    ts.sort(Comparator.comparingInt(TableTieringStatus::queuePosition));
                     queues.add(
                             new ConsoleSnapshot.Queue(
-                                    group, ts.stream().map(TableStatusView::table).toList()));
+                                    group,
+                                    ts.size(),
+                                    ts.stream()
+                                            .limit(ConsoleSnapshot.NAMES_SHOWN)
+                                            .map(t -> t.path().toString())
+                                            .toList()));
                 });
         List<ConsoleSnapshot.Job> jobs = new ArrayList<>();
         for (JobStatus j : o.jobs()) {
             List<String> held = new ArrayList<>();
             for (long id : j.tables()) {
+                if (held.size() == ConsoleSnapshot.NAMES_SHOWN) {
+                    break;
+                }
                 held.add(names.getOrDefault(id, "table " + id));
             }
             jobs.add(
@@ -79,27 +93,42 @@ public final class ConsoleSnapshots {
                             j.group(),
                             j.lastHeartbeatMillis(),
                             now - j.lastHeartbeatMillis() <= status.heartbeatTimeoutMillis(),
+                            j.tables().size(),
                             held));
         }
-        List<TableStatusView> tables;
-        List<LagHistoryView.Series> series = history.between(sinceMillis, now);
+        List<?> tables;
+        Set<Long> shown = new LinkedHashSet<>();
+        Set<String> shownNames = new LinkedHashSet<>();
+        List<LagHistoryView.Series> series;
         if (selected != null) {
-            tables = List.of(selected);
-            long id = selected.tableId();
-            series = series.stream().filter(s -> s.tableId() == id).toList();
+            page = PageRequest.FIRST;
+            TableStatusView v = status.view(selected);
+            tables = List.of(v);
+            shown.add(v.tableId());
+            shownNames.add(v.table());
+            series = history.between(sinceMillis, now, shown, Integer.MAX_VALUE);
         } else {
-            tables = o.tables().stream().map(TableStatusView::withoutRounds).toList();
+            List<TableRow> rows = new ArrayList<>();
+            for (TableTieringStatus t : page.of(o.tables())) {
+                TableRow r = TableRow.of(status.view(t));
+                rows.add(r);
+                shown.add(r.tableId());
+                shownNames.add(r.table());
+            }
+            tables = rows;
+            series = history.between(sinceMillis, now, shown, OVERVIEW_POINTS);
         }
         return new ConsoleSnapshot(
                 now,
-                plans == null ? null : plans.verdicts(),
+                plans == null ? null : verdictsOf(plans.verdicts(), shownNames),
                 new ConsoleSnapshot.Summary(
                         o.tables().size(),
                         o.tieringCount(),
                         o.pendingCount(),
-                        failing,
-                        o.liveJobs(),
+                        TieringStatusService.failing(o),
+                        status.liveJobs(o),
                         o.jobs().size()),
+                new ConsoleSnapshot.Page(page.offset(), page.limit(), o.tables().size()),
                 tables,
                 jobs,
                 queues,
@@ -109,6 +138,23 @@ public final class ConsoleSnapshots {
                         Math.max(sinceMillis, newest(series)),
                         sinceMillis,
                         series));
+    }
+
+    /** The verdicts of the tables shown only. */
+    private static TieringPlanService.Verdicts verdictsOf(
+            TieringPlanService.Verdicts all, Set<String> tables) {
+        if (all == null || all.tables() == null) {
+            return all;
+        }
+        Map<String, TieringPlanService.Verdict> mine = new LinkedHashMap<>();
+        for (String t : tables) {
+            TieringPlanService.Verdict v = all.tables().get(t);
+            if (v != null) {
+                mine.put(t, v);
+            }
+        }
+        return new TieringPlanService.Verdicts(
+                all.computedAtMillis(), all.horizonMillis(), mine, all.error());
     }
 
     private static long newest(List<LagHistoryView.Series> series) {

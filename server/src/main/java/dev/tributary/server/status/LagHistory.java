@@ -143,25 +143,23 @@ public final class LagHistory {
     }
 
     /**
-     * Every table's samples taken after {@code sinceExclusive} and at or before {@code
-     * untilInclusive}, ordered by table name: what a page that already holds the samples up to
-     * {@code sinceExclusive} lacks, cut at the instant of the status it is shown with.
+     * The samples of the tables {@code tableIds} after {@code sinceExclusive} and at or before
+     * {@code untilInclusive}, at most {@code maxPoints} per table (thinned as {@link
+     * LagSeries#between(long, long, int)} says), ordered by table name: what one page of the
+     * console shows, bounded by the page's tables whatever the retention.
      */
     public synchronized List<LagHistoryView.Series> between(
-            long sinceExclusive, long untilInclusive) {
+            long sinceExclusive, long untilInclusive, Set<Long> tableIds, int maxPoints) {
         List<LagHistoryView.Series> out = new ArrayList<>();
-        for (Map.Entry<Long, TableEntry> e : tables.entrySet()) {
-            TableEntry t = e.getValue();
-            long[][] cols = t.series.between(sinceExclusive, untilInclusive);
+        for (long id : tableIds) {
+            TableEntry t = tables.get(id);
+            if (t == null) {
+                continue;
+            }
+            long[][] cols = t.series.between(sinceExclusive, untilInclusive, maxPoints);
             out.add(
                     new LagHistoryView.Series(
-                            e.getKey(),
-                            t.table,
-                            t.freshnessMillis,
-                            t.state,
-                            cols[0],
-                            cols[1],
-                            cols[2]));
+                            id, t.table, t.freshnessMillis, t.state, cols[0], cols[1], cols[2]));
         }
         out.sort(
                 Comparator.comparing(LagHistoryView.Series::table)

@@ -83,6 +83,18 @@ final class LagSeries {
      * lagMillis, lagRecords}}.
      */
     long[][] between(long sinceExclusive, long untilInclusive) {
+        return between(sinceExclusive, untilInclusive, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #between(long, long)}, thinned to at most {@code maxPoints} samples: the samples
+     * are cut into {@code maxPoints} runs of consecutive ones and each run gives its sample with
+     * the highest lag, so the peaks of the sawtooth (what the freshness is judged by) stay visible.
+     */
+    long[][] between(long sinceExclusive, long untilInclusive, int maxPoints) {
+        if (maxPoints < 1) {
+            throw new IllegalArgumentException("maxPoints must be >= 1: " + maxPoints);
+        }
         int from = 0;
         while (from < size && times[(start + from) % times.length] <= sinceExclusive) {
             from++;
@@ -91,12 +103,23 @@ final class LagSeries {
         while (to < size && times[(start + to) % times.length] <= untilInclusive) {
             to++;
         }
-        long[][] out = new long[3][to - from];
-        for (int i = from; i < to; i++) {
-            int at = (start + i) % times.length;
-            out[0][i - from] = times[at];
-            out[1][i - from] = lagMillis[at];
-            out[2][i - from] = lagRecords[at];
+        int n = to - from;
+        int points = Math.min(n, maxPoints);
+        long[][] out = new long[3][points];
+        for (int p = 0; p < points; p++) {
+            // run p holds the samples [from + p*n/points, from + (p+1)*n/points)
+            int first = from + (int) ((long) p * n / points);
+            int end = from + (int) ((long) (p + 1) * n / points);
+            int best = (start + first) % times.length;
+            for (int i = first + 1; i < end; i++) {
+                int at = (start + i) % times.length;
+                if (lagMillis[at] > lagMillis[best]) {
+                    best = at;
+                }
+            }
+            out[0][p] = times[best];
+            out[1][p] = lagMillis[best];
+            out[2][p] = lagRecords[best];
         }
         return out;
     }

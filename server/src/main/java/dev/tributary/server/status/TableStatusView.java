@@ -74,35 +74,6 @@ public record TableStatusView(
         return EpochFormat.format(epoch);
     }
 
-    /** This view without its round history, for pages that list many tables. */
-    public TableStatusView withoutRounds() {
-        return new TableStatusView(
-                tableId,
-                table,
-                group,
-                state,
-                epoch,
-                queuePosition,
-                jobId,
-                freshnessMillis,
-                lastTieredAtMillis,
-                lakeSnapshotId,
-                lastRound,
-                List.of(),
-                lagMillis,
-                lagRecords,
-                lagError,
-                consecutiveFailures,
-                totalFailures,
-                lastFailure,
-                nextEventAtMillis,
-                tieredOffsets,
-                endOffsets,
-                warnings,
-                partitions,
-                maintenance);
-    }
-
     /**
      * One ended round.
      *

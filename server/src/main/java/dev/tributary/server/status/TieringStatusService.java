@@ -1,6 +1,7 @@
 package dev.tributary.server.status;
 
 import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
@@ -68,27 +69,119 @@ public final class TieringStatusService {
         return heartbeatTimeout.toMillis();
     }
 
-    /** The whole picture. */
+    /**
+     * The whole picture: every table's full view, its lag measured. For the lag sampler, metrics
+     * and the planner; what users page through is {@link #page(PageRequest)}.
+     */
     public Overview overview() {
-        CoordinatorStatus status = TableService.join(coordinator.status());
+        CoordinatorStatus status = coordinatorStatus();
         List<TableStatusView> tables = new ArrayList<>();
         for (TableTieringStatus t : status.tables()) {
             tables.add(view(t));
-        }
-        int live = 0;
-        for (JobStatus j : status.jobs()) {
-            if (status.timeMillis() - j.lastHeartbeatMillis() <= heartbeatTimeout.toMillis()) {
-                live++;
-            }
         }
         return new Overview(
                 status.timeMillis(),
                 tables,
                 status.pendingCount(),
                 status.tieringCount(),
-                live,
+                liveJobs(status),
                 status.jobs());
     }
+
+    /** The coordinator's status as it is, no lag measured. */
+    public CoordinatorStatus coordinatorStatus() {
+        return TableService.join(coordinator.status());
+    }
+
+    /** Jobs of {@code status} that heartbeated within the heartbeat timeout. */
+    public int liveJobs(CoordinatorStatus status) {
+        int live = 0;
+        for (JobStatus j : status.jobs()) {
+            if (status.timeMillis() - j.lastHeartbeatMillis() <= heartbeatTimeout.toMillis()) {
+                live++;
+            }
+        }
+        return live;
+    }
+
+    /**
+     * One page of the lake tables as rows, with the counts over all of them: what {@code
+     * /api/tiering} answers. Only the page's tables have their lag measured.
+     */
+    public TieringPage page(PageRequest page) {
+        CoordinatorStatus status = coordinatorStatus();
+        List<TableRow> rows = new ArrayList<>();
+        for (TableTieringStatus t : page.of(status.tables())) {
+            rows.add(TableRow.of(view(t)));
+        }
+        return new TieringPage(
+                status.timeMillis(),
+                page.offset(),
+                page.limit(),
+                status.tables().size(),
+                rows,
+                status.pendingCount(),
+                status.tieringCount(),
+                failing(status),
+                liveJobs(status),
+                status.jobs());
+    }
+
+    /**
+     * One table's full view (its round history, offsets and partitions).
+     *
+     * @param table {@code db.table}
+     * @throws NotFoundException if it is not a lake table
+     */
+    public TableStatusView table(String table) {
+        for (TableTieringStatus t : coordinatorStatus().tables()) {
+            if (t.path().toString().equals(table)) {
+                return view(t);
+            }
+        }
+        throw notALakeTable(table);
+    }
+
+    /** The error for a name that is not a lake table. */
+    public static NotFoundException notALakeTable(String table) {
+        return new NotFoundException(
+                "'"
+                        + table
+                        + "' is not a lake table: it does not exist or has"
+                        + " table.datalake.enabled=false; GET /api/tiering lists the lake tables");
+    }
+
+    /** Tables of {@code status} whose last round failed. */
+    public static int failing(CoordinatorStatus status) {
+        int failing = 0;
+        for (TableTieringStatus t : status.tables()) {
+            if (t.consecutiveFailures() > 0) {
+                failing++;
+            }
+        }
+        return failing;
+    }
+
+    /**
+     * A page of {@code /api/tiering}: rows of the tables from {@code offset}, with the counts over
+     * all {@code total} of them.
+     *
+     * @param total lake tables in all
+     * @param pendingCount tables waiting in the queues
+     * @param failing tables whose last round failed
+     * @param liveJobs jobs that heartbeated within the heartbeat timeout
+     */
+    public record TieringPage(
+            long timeMillis,
+            int offset,
+            int limit,
+            int total,
+            List<TableRow> tables,
+            int pendingCount,
+            int tieringCount,
+            int failing,
+            int liveJobs,
+            List<JobStatus> jobs) {}
 
     /**
      * The coordinator's status of all tables.
@@ -104,7 +197,8 @@ public final class TieringStatusService {
             int liveJobs,
             List<JobStatus> jobs) {}
 
-    TableStatusView view(TableTieringStatus t) {
+    /** The full view of one table, its lag measured now. */
+    public TableStatusView view(TableTieringStatus t) {
         Map<Integer, Long> ends = new TreeMap<>();
         List<PartitionLagView> partitionLags = new ArrayList<>();
         Measured lag = Measured.of(() -> lag(t, ends, partitionLags));

@@ -18,6 +18,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.server.status.LagHistoryFile;
 import dev.tributary.server.status.LagHistoryView;
+import dev.tributary.server.status.PageRequest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -81,7 +82,10 @@ class ConsoleApiITCase {
             assertThat(table.get("lagRecords").asLong()).isEqualTo(10);
             long epoch = table.get("epoch").asLong();
             assertThat(table.get("epochText").asText()).isEqualTo(EpochFormat.format(epoch));
-            assertThat(table.get("rounds")).as("the overview leaves rounds out").isEmpty();
+            assertThat(table.has("rounds")).as("the overview leaves rounds out").isFalse();
+            assertThat(table.has("endOffsets")).as("and the offsets per bucket").isFalse();
+            assertThat(snap.get("page").get("total").asInt()).isEqualTo(1);
+            assertThat(snap.get("page").get("limit").asInt()).isEqualTo(PageRequest.DEFAULT_LIMIT);
             JsonNode series = snap.get("history").get("series").get(0);
             assertThat(longs(series.get("timeMillis")))
                     .allSatisfy(t -> assertThat(t).isLessThanOrEqualTo(first));
@@ -103,6 +107,15 @@ class ConsoleApiITCase {
             assertThat(one.get("tables")).hasSize(1);
             assertThat(one.get("tables").get(0).get("rounds").isArray()).isTrue();
             assertThat(one.get("summary").get("tables").asInt()).isEqualTo(1);
+
+            // past the last table: an empty page with the totals
+            JsonNode beyond = console(base, "?offset=1&limit=10");
+            assertThat(beyond.get("tables")).isEmpty();
+            assertThat(beyond.get("history").get("series")).isEmpty();
+            assertThat(beyond.get("summary").get("tables").asInt()).isEqualTo(1);
+            HttpResponse<String> tooMany = get(base + "/api/console?limit=100000");
+            assertThat(tooMany.statusCode()).isEqualTo(400);
+            assertThat(tooMany.body()).contains("limit='100000'", "1 to " + PageRequest.MAX_LIMIT);
 
             HttpResponse<String> missing = get(base + "/api/console?table=lake.nope");
             assertThat(missing.statusCode()).isEqualTo(404);

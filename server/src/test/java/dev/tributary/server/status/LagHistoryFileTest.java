@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,14 +97,14 @@ class LagHistoryFileTest {
         for (long t = 5_000; t <= 30_000; t += 5_000) {
             h.record(t, List.of(table(1, "db.a", 30_000, t, 0), table(2, "db.b", 30_000, 0, 0)));
         }
-        List<LagHistoryView.Series> all = h.between(-1, 30_000);
+        List<LagHistoryView.Series> all = h.between(-1, 30_000, Set.of(1L, 2L), 100);
         assertThat(all.get(0).timeMillis())
                 .containsExactly(5_000, 10_000, 15_000, 20_000, 25_000, 30_000);
-        List<LagHistoryView.Series> newer = h.between(20_000, 25_000);
+        List<LagHistoryView.Series> newer = h.between(20_000, 25_000, Set.of(1L, 2L), 100);
         assertThat(newer).hasSize(2);
         assertThat(newer.get(0).timeMillis()).containsExactly(25_000);
         assertThat(newer.get(0).lagMillis()).containsExactly(25_000);
-        assertThat(h.between(30_000, 40_000).get(0).timeMillis()).isEmpty();
+        assertThat(h.between(30_000, 40_000, Set.of(1L, 2L), 100).get(0).timeMillis()).isEmpty();
     }
 
     @Test

@@ -15,6 +15,7 @@ import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import dev.tributary.tiering.split.TieringSplit;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +44,12 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private final int stepRecords;
     private final Deque<TieringSplit> queued = new ArrayDeque<>();
     private final Map<Long, Described> descriptors = new HashMap<>();
+    // splits that ended (done, aborted or dropped from the queue) whose outputs Flink's source
+    // operator still holds: it makes a watermark output, a split metric group and a back-pressure
+    // listener for every split it hands to the reader and drops them only when the reader
+    // releases the split. Released at the next pollNext, the only place the output is at hand;
+    // without it a job keeps them for every split it ever ran (one per bucket per round).
+    private final List<String> ended = new ArrayList<>();
     private volatile CompletableFuture<Void> available = new CompletableFuture<>();
     private BackgroundCompactions compactions;
     private TieringService service;
@@ -72,6 +79,10 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
 
     @Override
     public InputStatus pollNext(ReaderOutput<Void> output) {
+        for (String splitId : ended) {
+            output.releaseOutputForSplit(splitId);
+        }
+        ended.clear();
         for (CompactionResultEvent done : compactions.drainFinished()) {
             context.sendSourceEventToCoordinator(done);
         }
@@ -116,6 +127,7 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
     private void endCurrent() {
         var result = current.result();
         current.close();
+        ended.add(current.split().splitId());
         current = null;
         if (result.failed()) {
             LOG.warn("split {} failed: {}", result.splitId(), result.error());
@@ -146,7 +158,18 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
             LOG.warn("ignoring unknown event {}", event);
             return;
         }
-        queued.removeIf(s -> s.belongsTo(control.tableId(), control.epoch(), control.roundId()));
+        queued.removeIf(
+                s -> {
+                    if (s.belongsTo(control.tableId(), control.epoch(), control.roundId())) {
+                        ended.add(s.splitId());
+                        return true;
+                    }
+                    return false;
+                });
+        if (!ended.isEmpty()) {
+            // an idle reader releases them now, not only with its next split
+            available.complete(null);
+        }
         if (current == null
                 || !current.split()
                         .belongsTo(control.tableId(), control.epoch(), control.roundId())) {
@@ -159,6 +182,7 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
         } else {
             LOG.info("aborting split {}: its round was abandoned", current.split());
             current.abort();
+            ended.add(current.split().splitId());
             current = null;
             context.sendSplitRequest();
         }
