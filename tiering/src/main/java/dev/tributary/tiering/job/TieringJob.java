@@ -3,10 +3,13 @@ package dev.tributary.tiering.job;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import dev.tributary.tiering.source.TieringSource;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -37,6 +40,7 @@ public final class TieringJob {
                         .orElseGet(() -> "tiering-" + UUID.randomUUID());
         Map<String, String> settings = config.toMap();
         keepRunningAfterFailures(env);
+        checkpointToForgetAssignedSplits(env, config.get(TieringOptions.CHECKPOINT_INTERVAL));
         env.fromSource(
                         new TieringSource(services, settings, jobId),
                         WatermarkStrategy.noWatermarks(),
@@ -61,5 +65,27 @@ public final class TieringJob {
             restart.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
             env.configure(restart);
         }
+    }
+
+    /**
+     * The job's checkpointed state is empty (rounds live at the coordinator, T22), but Flink's
+     * source coordinator keeps every split it assigned until a checkpoint completes: without
+     * checkpoints a job that runs for weeks holds every split it ever ran (one per bucket per
+     * round). So the job checkpoints, unless the user's Flink configuration chose an interval, and
+     * a failed checkpoint never fails the job: there is nothing in it to lose, and a restart would
+     * fail every round in flight.
+     */
+    static void checkpointToForgetAssignedSplits(
+            StreamExecutionEnvironment env, Duration interval) {
+        ReadableConfig user = env.getConfiguration();
+        org.apache.flink.configuration.Configuration checkpoints =
+                new org.apache.flink.configuration.Configuration();
+        if (user.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL).isEmpty()) {
+            checkpoints.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+        }
+        if (user.getOptional(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER).isEmpty()) {
+            checkpoints.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, Integer.MAX_VALUE);
+        }
+        env.configure(checkpoints);
     }
 }

@@ -101,6 +101,19 @@ public final class TieringOptions {
                     .withDescription(
                             "Readers of the embedded tiering job; default the number of cores.");
 
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
+            ConfigOptions.key("tiering.job.checkpoint-interval")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "must be >= 10ms")
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How often the job checkpoints. Its checkpointed state is empty (rounds"
+                                    + " live at the coordinator); Flink's source coordinator keeps"
+                                    + " every split it assigned until a checkpoint completes, so"
+                                    + " without checkpoints a job holds every split it ever ran."
+                                    + " An execution.checkpointing.interval in the user's Flink"
+                                    + " configuration wins.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 SPLIT_MAX_RECORDS,
@@ -112,7 +125,8 @@ public final class TieringOptions {
                 JOB_ID,
                 JOB_GROUP,
                 SHUFFLE_SEED,
-                EMBEDDED_PARALLELISM);
+                EMBEDDED_PARALLELISM,
+                CHECKPOINT_INTERVAL);
     }
 
     public static SchedulerSettings schedulerSettings(Configuration conf) {
