@@ -12,6 +12,8 @@ import java.util.Optional;
  * before a key was refused still loads ({@link TableConfig#warnings()}).
  */
 public final class TableOptionsValidator {
+    private static final int MAX_SUGGESTED_KEY_LENGTH = 256;
+
     private TableOptionsValidator() {}
 
     /**
@@ -59,6 +61,10 @@ public final class TableOptionsValidator {
      * typo: at most 3 edits and at most a quarter of the key's length.
      */
     public static Optional<String> closestKey(String key) {
+        if (key.length() > MAX_SUGGESTED_KEY_LENGTH) {
+            // no typo of a declared key is this long; and the distance costs length x length
+            return Optional.empty();
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (ConfigOption<?> option : TableOptions.all()) {
