@@ -167,24 +167,27 @@ class StatusAtScaleITCase {
     }
 
     private void awaitSample(String base, long time) {
+        // 404 until the sampler's first sample of the table: not yet, not a failure
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20))
                 .until(
-                        () ->
-                                JSON.readTree(
-                                                        get(base
-                                                                        + "/api/tiering/history?table=scale.t0000")
-                                                                .body())
-                                                .get("lastSampleMillis")
-                                                .asLong()
-                                        == time);
+                        () -> {
+                            HttpResponse<String> r =
+                                    send(base + "/api/tiering/history?table=scale.t0000");
+                            return r.statusCode() == 200
+                                    && JSON.readTree(r.body()).get("lastSampleMillis").asLong()
+                                            == time;
+                        });
+    }
+
+    private HttpResponse<String> send(String url) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(String url) throws Exception {
-        HttpResponse<String> r =
-                http.send(
-                        HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = send(url);
         assertThat(r.statusCode()).as(url + ": " + r.body()).isEqualTo(200);
         return r;
     }
