@@ -9,6 +9,7 @@ import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.DataTypeRoot;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.contract.LakeTieringContractTest;
 import java.nio.ByteBuffer;
@@ -48,10 +49,22 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
         return Map.of();
     }
 
+    /** The warehouse Tributary is given: the local directory unless a subclass moves it. */
+    protected String warehouseLocation() {
+        return warehouse.toString();
+    }
+
+    /**
+     * The local directory where the warehouse's files can be seen (for a store, its backing dir).
+     */
+    protected Path warehouseDir() {
+        return warehouse;
+    }
+
     @Override
     protected LakeStorage createStorage(Path warehouse) {
         Map<String, String> conf = new HashMap<>(catalogProperties());
-        conf.put("warehouse", warehouse.toString());
+        conf.put("warehouse", warehouseLocation());
         return LakeStoragePlugins.find("iceberg").createLakeStorage(Configuration.fromMap(conf));
     }
 
@@ -63,7 +76,9 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
     /** An independent Iceberg catalog, as another engine would open it. */
     private <T> T withNativeTable(TablePath path, NativeAction<T> action) throws Exception {
         Map<String, String> props = new HashMap<>(catalogProperties());
-        props.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse.toUri().toString());
+        props.put(
+                CatalogProperties.WAREHOUSE_LOCATION,
+                LakeStorageOptions.warehouseUri(warehouseLocation()));
         props.putIfAbsent(
                 CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP);
         Catalog catalog =
@@ -139,7 +154,7 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
 
     @Override
     protected List<Path> dataFilesOnDisk(TablePath path) throws Exception {
-        Path dir = warehouse.resolve(path.database()).resolve(path.table()).resolve("data");
+        Path dir = warehouseDir().resolve(path.database()).resolve(path.table()).resolve("data");
         if (!Files.exists(dir)) {
             return List.of();
         }
