@@ -36,6 +36,7 @@ import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.LagHistoryFile;
 import dev.tributary.server.status.LagHistorySaver;
 import dev.tributary.server.status.LagSampler;
+import dev.tributary.server.status.LakeLocation;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.Maintenance;
 import dev.tributary.server.store.NewTableDefaults;
@@ -201,7 +202,7 @@ public final class TributaryServer implements AutoCloseable {
                         catalog,
                         clock,
                         conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
-                        conf.get(LakeStorageOptions.DATALAKE_FORMAT),
+                        LakeLocation.of(lakeConf),
                         partitions::list);
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
@@ -351,10 +352,11 @@ public final class TributaryServer implements AutoCloseable {
             }
         }
         LOG.info(
-                "Tributary server started: rpc={} http={} data={}",
+                "Tributary server started: rpc={} http={} data={} lake: {}",
                 rpcTarget(),
                 httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse("off"),
-                dataDir);
+                dataDir,
+                LakeLocation.of(lakeConf).describe());
     }
 
     /**

@@ -31,7 +31,7 @@ public final class TieringCommand {
             name = "status",
             mixinStandardHelpOptions = true,
             description = {
-                "Per lake table: state, epoch, queue position, last round (start, duration, rows,"
+                "The lake (format, catalog, warehouse: never a credential), then per lake table: state, epoch, queue position, last round (start, duration, rows,"
                         + " bytes, files, force-finished), lake lag in time and records, failures;"
                         + " then its lake maintenance: compaction state, live files (most in a"
                         + " bucket against max-files), snapshots retained, the last compaction,"
@@ -63,6 +63,16 @@ public final class TieringCommand {
                 } else {
                     TieringOverview o = c.admin().tieringStatus(partitions);
                     tables = o.tables();
+                    o.lakeLocation()
+                            .ifPresent(
+                                    l ->
+                                            out.println(
+                                                    "lake: "
+                                                            + l.format()
+                                                            + "   catalog: "
+                                                            + l.catalog()
+                                                            + "   warehouse: "
+                                                            + l.warehouse()));
                     out.println("pending: " + o.queueLength() + "   live jobs: " + o.liveJobs());
                 }
                 TextTable t =

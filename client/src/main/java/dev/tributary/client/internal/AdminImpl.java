@@ -218,7 +218,13 @@ public final class AdminImpl implements Admin {
         return new TieringOverview(
                 r.getTablesList().stream().map(TableTieringStatus::fromPb).toList(),
                 r.getQueueLength(),
-                r.getLiveJobs());
+                r.getLiveJobs(),
+                r.hasLake()
+                        ? new TieringOverview.LakeLocation(
+                                r.getLake().getFormat(),
+                                r.getLake().getCatalog(),
+                                r.getLake().getWarehouse())
+                        : null);
     }
 
     @Override

@@ -66,8 +66,9 @@ public final class Configuration {
         return Collections.unmodifiableMap(values);
     }
 
+    /** The settings with every credential masked ({@link Secrets}): safe for a message or a log. */
     @Override
     public String toString() {
-        return values.toString();
+        return Secrets.redact(values).toString();
     }
 }

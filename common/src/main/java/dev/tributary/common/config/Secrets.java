@@ -49,6 +49,32 @@ public final class Secrets {
         return out;
     }
 
+    /**
+     * {@code uri} without the credentials it may carry: user info ({@code scheme://user:pw@host})
+     * and query parameters that name a secret ({@code jdbc:postgresql://h/db?password=...}).
+     */
+    public static String redactUri(String uri) {
+        String out = uri.replaceAll("(//)[^/@?#]*@", "$1" + MASK + "@");
+        int q = out.indexOf('?');
+        if (q < 0) {
+            return out;
+        }
+        StringBuilder b = new StringBuilder(out.substring(0, q + 1));
+        String[] params = out.substring(q + 1).split("[&;]", -1);
+        for (int i = 0; i < params.length; i++) {
+            if (i > 0) {
+                b.append('&');
+            }
+            int eq = params[i].indexOf('=');
+            if (eq > 0 && isSecret(params[i].substring(0, eq))) {
+                b.append(params[i], 0, eq + 1).append(MASK);
+            } else {
+                b.append(params[i]);
+            }
+        }
+        return b.toString();
+    }
+
     /** {@code value}, or the mask when {@code key} names a credential. */
     public static String redact(String key, String value) {
         return isSecret(key) ? MASK : value;

@@ -34,4 +34,32 @@ class SecretsTest {
                 .containsEntry("warehouse", "s3://lake/w");
         assertThat(redacted.toString()).doesNotContain("AKIA-SECRET", "pw");
     }
+
+    @Test
+    void t45_credentialsInCatalogAndWarehouseUrisAreMasked() {
+        assertThat(
+                        Secrets.redactUri(
+                                "jdbc:postgresql://db:5432/cat?user=tr&password=hunter2&ssl=true"))
+                .isEqualTo(
+                        "jdbc:postgresql://db:5432/cat?user=tr&password="
+                                + Secrets.MASK
+                                + "&ssl=true");
+        assertThat(Secrets.redactUri("s3a://AKIA:s3cr3t@bucket/path"))
+                .isEqualTo("s3a://" + Secrets.MASK + "@bucket/path");
+        assertThat(Secrets.redactUri("http://127.0.0.1:8181/")).isEqualTo("http://127.0.0.1:8181/");
+        assertThat(Secrets.redactUri("jdbc:sqlite:/tmp/c.db")).isEqualTo("jdbc:sqlite:/tmp/c.db");
+    }
+
+    @Test
+    void t45_aConfigurationPrintsNoCredential() {
+        Configuration conf =
+                Configuration.fromMap(
+                        Map.of(
+                                "datalake.iceberg.s3.secret-access-key",
+                                "s3cr3t",
+                                "data.dir",
+                                "/d"));
+        assertThat(conf.toString()).contains("/d").doesNotContain("s3cr3t");
+        assertThat(conf.toMap()).containsEntry("datalake.iceberg.s3.secret-access-key", "s3cr3t");
+    }
 }

@@ -24,6 +24,7 @@ import dev.tributary.rpc.proto.DropPartitionRequest;
 import dev.tributary.rpc.proto.DropPartitionResponse;
 import dev.tributary.rpc.proto.DropTableRequest;
 import dev.tributary.rpc.proto.DropTableResponse;
+import dev.tributary.rpc.proto.LakeLocationPb;
 import dev.tributary.rpc.proto.ListDatabasesRequest;
 import dev.tributary.rpc.proto.ListDatabasesResponse;
 import dev.tributary.rpc.proto.ListPartitionsRequest;
@@ -249,7 +250,12 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                     TieringStatusResponse.Builder b =
                             TieringStatusResponse.newBuilder()
                                     .setQueueLength(o.pendingCount())
-                                    .setLiveJobs(o.liveJobs());
+                                    .setLiveJobs(o.liveJobs())
+                                    .setLake(
+                                            LakeLocationPb.newBuilder()
+                                                    .setFormat(status.lake().format())
+                                                    .setCatalog(status.lake().catalog())
+                                                    .setWarehouse(status.lake().warehouse()));
                     for (TableStatusView v : o.tables()) {
                         if (only == null || only == v.tableId()) {
                             TableInfo t = catalog.get(v.tableId());

@@ -46,7 +46,13 @@ public record ConsoleSnapshot(
      * @param liveJobs jobs that heartbeated within the heartbeat timeout
      */
     public record Summary(
-            int tables, int tiering, int pending, int failing, int liveJobs, int jobs) {}
+            int tables,
+            int tiering,
+            int pending,
+            int failing,
+            int liveJobs,
+            int jobs,
+            LakeLocation lake) {}
 
     /**
      * @param live whether it heartbeated within the heartbeat timeout

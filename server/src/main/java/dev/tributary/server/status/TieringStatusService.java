@@ -39,11 +39,11 @@ public final class TieringStatusService {
     private final TableCatalog catalog;
     private final Clock clock;
     private final Duration heartbeatTimeout;
-    private final String serverLakeFormat;
+    private final LakeLocation lake;
     private final Function<TablePath, List<PartitionInfo>> partitions;
 
     /**
-     * @param serverLakeFormat the server's {@code datalake.format}, for layout warnings
+     * @param lake the server's lake (its format for layout warnings; shown in the status)
      * @param partitions the partitions of a partitioned table (ACTIVE and DROPPING), for the lag
      *     per partition (T35)
      */
@@ -53,7 +53,7 @@ public final class TieringStatusService {
             TableCatalog catalog,
             Clock clock,
             Duration heartbeatTimeout,
-            String serverLakeFormat,
+            LakeLocation lake,
             Function<TablePath, List<PartitionInfo>> partitions) {
         this.partitions = partitions;
         this.coordinator = coordinator;
@@ -61,7 +61,12 @@ public final class TieringStatusService {
         this.catalog = catalog;
         this.clock = clock;
         this.heartbeatTimeout = heartbeatTimeout;
-        this.serverLakeFormat = serverLakeFormat;
+        this.lake = lake;
+    }
+
+    /** Where the server's lake tables live. */
+    public LakeLocation lake() {
+        return lake;
     }
 
     /** A job that has not heartbeated for this long is not counted live. */
@@ -116,6 +121,7 @@ public final class TieringStatusService {
         }
         return new TieringPage(
                 status.timeMillis(),
+                lake,
                 page.offset(),
                 page.limit(),
                 status.tables().size(),
@@ -166,6 +172,7 @@ public final class TieringStatusService {
      * A page of {@code /api/tiering}: rows of the tables from {@code offset}, with the counts over
      * all {@code total} of them.
      *
+     * @param lake where the lake tables live: format, catalog, warehouse (no credentials)
      * @param total lake tables in all
      * @param pendingCount tables waiting in the queues
      * @param failing tables whose last round failed
@@ -173,6 +180,7 @@ public final class TieringStatusService {
      */
     public record TieringPage(
             long timeMillis,
+            LakeLocation lake,
             int offset,
             int limit,
             int total,
@@ -204,7 +212,7 @@ public final class TieringStatusService {
         Measured lag = Measured.of(() -> lag(t, ends, partitionLags));
         List<String> warnings;
         try {
-            warnings = LayoutWarnings.of(catalog.get(t.tableId()).descriptor(), serverLakeFormat);
+            warnings = LayoutWarnings.of(catalog.get(t.tableId()).descriptor(), lake.format());
         } catch (TributaryException e) {
             warnings = List.of();
         }

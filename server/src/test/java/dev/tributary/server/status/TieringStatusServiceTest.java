@@ -52,7 +52,7 @@ class TieringStatusServiceTest {
                         catalog,
                         clock,
                         Duration.ofSeconds(8),
-                        "paimon",
+                        new LakeLocation("paimon", "filesystem", "file:/lake"),
                         path -> partitions);
     }
 
