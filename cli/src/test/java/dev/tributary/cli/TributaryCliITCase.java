@@ -180,6 +180,9 @@ class TributaryCliITCase {
         Result status = run("tiering", "status");
         assertThat(status.code()).as(status.toString()).isZero();
         assertThat(status.out()).contains("STATE").contains("LAG RECORDS");
+        // T46: where other engines find the lake tables
+        assertThat(status.out())
+                .containsPattern("lake: paimon   catalog: filesystem   warehouse: file:/\\S+");
         assertThat(status.out())
                 .contains(
                         "warning: shop.legacy: bucket function 'tributary' is not the lake"
