@@ -24,6 +24,46 @@ record DemoRun(int exitCode, String out, String err) {
         return new DemoRun(code, out.toString(), err.toString());
     }
 
+    /**
+     * One run of the distribution itself: {@code java -jar cli/target/tributary-cli-*-all.jar args}
+     * in a child JVM, so only what the fat jar carries is on the class path.
+     */
+    static DemoRun ofDistribution(java.nio.file.Path workDir, String... args) throws Exception {
+        java.nio.file.Path jar;
+        try (var jars = java.nio.file.Files.list(java.nio.file.Path.of("target"))) {
+            jar =
+                    jars.filter(f -> f.getFileName().toString().endsWith("-all.jar"))
+                            .findFirst()
+                            .orElseThrow(
+                                    () ->
+                                            new IllegalStateException(
+                                                    "no fat jar in target/: mvn package"));
+        }
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx1g");
+        command.add("-jar");
+        command.add(jar.toAbsolutePath().toString());
+        command.addAll(java.util.List.of(args));
+        java.nio.file.Path out = workDir.resolve("demo.out");
+        java.nio.file.Path err = workDir.resolve("demo.err");
+        Process p =
+                new ProcessBuilder(command)
+                        .redirectOutput(out.toFile())
+                        .redirectError(err.toFile())
+                        .start();
+        if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
+            p.destroyForcibly().waitFor();
+            throw new IllegalStateException(
+                    "the demo did not end in 5 minutes: " + java.nio.file.Files.readString(out));
+        }
+        return new DemoRun(
+                p.exitValue(),
+                java.nio.file.Files.readString(out),
+                java.nio.file.Files.readString(err));
+    }
+
     /** Rows of every committed round the live view printed, summed per table. */
     Map<String, Long> tieredRows() {
         Map<String, Long> rows = new HashMap<>();

@@ -12,6 +12,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.server.config.ServerConfigLoader;
+import dev.tributary.server.status.LakeLocation;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,6 +83,16 @@ public final class DemoCommand implements Callable<Integer> {
                             + " <data-dir>/lake (Iceberg: a Hadoop catalog there); with --server"
                             + " it must match the server's datalake.format.")
     DemoLakeFormat lakeFormat;
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "A setting of the in-process server (repeatable), as in conf/server.yaml; e.g."
+                            + " a lake on S3 behind a catalog: --set"
+                            + " datalake.iceberg.warehouse=s3://bucket/lake --set"
+                            + " datalake.iceberg.type=rest ... (README: a lake on object storage).")
+    List<String> set = new ArrayList<>();
 
     @Option(names = "--fast", description = "Freshness 10s/20s/30s instead of 1min/2min/5min.")
     boolean fast;
@@ -208,12 +219,15 @@ public final class DemoCommand implements Callable<Integer> {
         settings.add("datalake.format=" + lakeFormat.identifier());
         // the console's plot shows each 10-30 s tooth of the sawtooth with more than a few points
         settings.add("server.http.lag-history.interval=1s");
-        // the extension's default, spelt out so the line printed below is the truth
-        Path lake = dir.toAbsolutePath().resolve("lake");
-        settings.add("datalake." + lakeFormat.identifier() + ".warehouse=" + lake.toUri());
+        String warehouseKey = "datalake." + lakeFormat.identifier() + ".warehouse=";
+        if (set.stream().noneMatch(s -> s.startsWith(warehouseKey))) {
+            // the extension's default, spelt out
+            settings.add(warehouseKey + dir.toAbsolutePath().resolve("lake").toUri());
+        }
         if (parallelism != null) {
             settings.add("tiering.embedded.parallelism=" + parallelism);
         }
+        settings.addAll(set);
         Configuration conf = ServerConfigLoader.load(null, settings);
         // before the server starts: Flink's and Hadoop's start-up warnings go to the file
         Path log = LogDirectory.underDataDir(dir);
@@ -226,11 +240,9 @@ public final class DemoCommand implements Callable<Integer> {
                                 .orElse("")
                         + " data="
                         + s.dataDir()
-                        + " lake="
-                        + lake
-                        + " ("
-                        + lakeFormat.identifier()
-                        + ", embedded tiering)");
+                        + " lake: "
+                        + LakeLocation.of(s.lakeConfiguration()).describe()
+                        + " (embedded tiering)");
         s.httpAddress()
                 .ifPresent(
                         a ->
