@@ -1,6 +1,7 @@
 package dev.tributary.tiering.objectstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
@@ -11,6 +12,8 @@ import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.Secrets;
+import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
@@ -164,8 +167,12 @@ class IcebergOnS3ITCase {
     }
 
     private void startServer() {
+        startServer(lakeConf());
+    }
+
+    private void startServer(Map<String, String> lake) {
         Configuration conf = new Configuration();
-        lakeConf().forEach(conf::setString);
+        lake.forEach(conf::setString);
         conf.setString("data.dir", new File(dataDir, "store").getAbsolutePath());
         conf.setString("server.rpc.port", "0");
         conf.setString("server.http.port", "0");
@@ -289,6 +296,35 @@ class IcebergOnS3ITCase {
                 .as("the server's log")
                 .isNotEmpty()
                 .doesNotContain(S3Server.SECRET_KEY);
+    }
+
+    @Test
+    void t45_t46_aLakeThatCannotBeOpenedStopsTheStartNamingTheFixButNotTheSecret()
+            throws Exception {
+        Map<String, String> unreachable = lakeConf();
+        unreachable.put("datalake.iceberg.uri", "http://127.0.0.1:" + freePort() + "/");
+        assertThatThrownBy(() -> startServer(unreachable))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("cannot open the Iceberg catalog")
+                .hasMessageContaining("s3.secret-access-key=" + Secrets.MASK)
+                .hasMessageNotContaining(S3Server.SECRET_KEY);
+
+        // the Hadoop catalog (the default) commits by rename: never on an object store
+        Map<String, String> hadoop = lakeConf();
+        hadoop.remove("datalake.iceberg.type");
+        hadoop.remove("datalake.iceberg.uri");
+        assertThatThrownBy(() -> startServer(hadoop))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("not atomic")
+                .hasMessageContaining("'datalake.iceberg.type: rest'")
+                .hasMessageNotContaining(S3Server.SECRET_KEY);
+        assertThat(log.toString()).doesNotContain(S3Server.SECRET_KEY);
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     private Configuration serverLakeConf() {
