@@ -20,10 +20,12 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.WriteResult;
 
@@ -81,9 +83,14 @@ final class IcebergLakeCommitter implements LakeCommitter {
         }
         Map<String, String> props = properties.toProperties();
         props.forEach(update::set);
+        // Iceberg retries a commit the catalog refused as stale (a REST catalog checks the
+        // commit's requirements) on the table's new version: that retry must not land on top of
+        // a tiering commit made meanwhile, which could hold this very round (T19, T46)
+        Long tieredBefore = latest.map(LakeSnapshot::snapshotId).orElse(null);
+        update.validateWith(new NoTieringCommitSince(properties, tieredBefore));
         try {
             update.commit();
-        } catch (CommitFailedException e) {
+        } catch (CommitFailedException | ValidationException e) {
             throw new RetriableException(
                     "Iceberg table '"
                             + tablePath
@@ -165,6 +172,45 @@ final class IcebergLakeCommitter implements LakeCommitter {
             s = s.parentId() == null ? null : table.snapshot(s.parentId());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Holds when the newest tiering snapshot of the table in the ancestry a commit attempt is based
+     * on is still the one the committer checked before writing its snapshot.
+     */
+    private static final class NoTieringCommitSince implements SnapshotAncestryValidator {
+        private final TieringSnapshotProperties round;
+        private final Long expected;
+        private Long found;
+
+        NoTieringCommitSince(TieringSnapshotProperties round, Long expected) {
+            this.round = round;
+            this.expected = expected;
+        }
+
+        @Override
+        public boolean validate(Iterable<Snapshot> ancestry) {
+            found = null;
+            for (Snapshot s : ancestry) {
+                Optional<TieringSnapshotProperties> p =
+                        TieringSnapshotProperties.fromProperties(s.summary());
+                if (p.isPresent() && round.sameTable(p.get())) {
+                    found = s.snapshotId();
+                    break;
+                }
+            }
+            return java.util.Objects.equals(found, expected);
+        }
+
+        @Override
+        public String errorMessage() {
+            return "another tiering commit (snapshot "
+                    + found
+                    + ") landed while round "
+                    + round.roundId()
+                    + " was committed on top of snapshot "
+                    + expected;
+        }
     }
 
     @Override

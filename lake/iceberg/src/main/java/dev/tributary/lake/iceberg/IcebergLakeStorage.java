@@ -3,6 +3,7 @@ package dev.tributary.lake.iceberg;
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.Secrets;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
@@ -19,10 +20,8 @@ import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -54,14 +53,10 @@ final class IcebergLakeStorage implements LakeStorage {
                                         new InvalidConfigException(
                                                 "'datalake.iceberg.warehouse' is not set: give the"
                                                         + " Iceberg warehouse directory or URI"));
-        Map<String, String> props = new LinkedHashMap<>(LakeStorageOptions.catalogOptions(conf));
+        Map<String, String> props =
+                IcebergObjectStores.catalogProperties(
+                        LakeStorageOptions.catalogOptions(conf), warehouse);
         props.remove(CATALOG_NAME.key());
-        props.put(CatalogProperties.WAREHOUSE_LOCATION, LakeStorageOptions.warehouseUri(warehouse));
-        if (!props.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
-                && !props.containsKey(CatalogProperties.CATALOG_IMPL)) {
-            // the Hadoop catalog keeps everything in the warehouse directory: no service needed
-            props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP);
-        }
         try {
             this.catalog =
                     CatalogUtil.buildIcebergCatalog(
@@ -71,9 +66,10 @@ final class IcebergLakeStorage implements LakeStorage {
         } catch (RuntimeException e) {
             throw new InvalidConfigException(
                     "cannot open the Iceberg catalog with properties "
-                            + props
+                            + Secrets.redact(props)
                             + ": "
-                            + e.getMessage(),
+                            + IcebergObjectStores.withoutSecrets(
+                                    String.valueOf(e.getMessage()), props),
                     e);
         }
         this.lakeCatalog = new IcebergLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));

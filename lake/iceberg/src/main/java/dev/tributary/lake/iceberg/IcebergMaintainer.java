@@ -272,7 +272,7 @@ final class IcebergMaintainer implements LakeMaintainer {
             return out;
         }
         try {
-            for (FileInfo f : io.listPrefix(IcebergOrphanFiles.dataLocation(table))) {
+            for (FileInfo f : io.listPrefix(IcebergOrphanFiles.listingPrefix(table))) {
                 out.put(IcebergOrphanFiles.normalize(f.location()), f.size());
             }
         } catch (RuntimeException e) {

@@ -36,10 +36,9 @@ final class IcebergOrphanFiles {
                             + " cannot");
         }
         Set<String> referenced = referencedFiles(table);
-        String dataLocation = dataLocation(table);
         List<String> orphans = new ArrayList<>();
         try {
-            for (FileInfo f : io.listPrefix(dataLocation)) {
+            for (FileInfo f : io.listPrefix(listingPrefix(table))) {
                 if (policy.deletable(f.location(), f.createdAtMillis())
                         && !referenced.contains(normalize(f.location()))) {
                     orphans.add(f.location());
@@ -59,6 +58,15 @@ final class IcebergOrphanFiles {
     static String dataLocation(Table table) {
         return table.properties()
                 .getOrDefault(TableProperties.WRITE_DATA_LOCATION, table.location() + "/data");
+    }
+
+    /**
+     * The data location as a listing prefix: with its trailing slash, as an object store matches
+     * prefixes by characters and {@code .../data} would also list {@code .../data2/}.
+     */
+    static String listingPrefix(Table table) {
+        String location = dataLocation(table);
+        return location.endsWith("/") ? location : location + "/";
     }
 
     private static Set<String> referencedFiles(Table table) {
@@ -85,7 +93,11 @@ final class IcebergOrphanFiles {
         return out;
     }
 
-    /** Local paths appear as file:/x, file:///x or /x depending on who wrote them. */
+    /**
+     * One spelling per file, so that a referenced file is never taken for an orphan: local paths
+     * appear as file:/x, file:///x or /x depending on who wrote them, and an S3 object as s3://,
+     * s3a:// or s3n:// (all three name the same object to Iceberg's S3FileIO and to Hadoop S3A).
+     */
     static String normalize(String location) {
         String p = location;
         if (p.startsWith("file:")) {
@@ -93,6 +105,8 @@ final class IcebergOrphanFiles {
             while (p.startsWith("//")) {
                 p = p.substring(1);
             }
+        } else if (p.startsWith("s3a://") || p.startsWith("s3n://")) {
+            p = "s3://" + p.substring("s3a://".length());
         }
         return p;
     }

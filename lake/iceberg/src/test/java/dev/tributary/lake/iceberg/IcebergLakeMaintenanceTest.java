@@ -6,21 +6,29 @@ import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.contract.LakeMaintenanceContractTest;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** Lake maintenance on real Iceberg tables, read back with Iceberg's own generic reader. */
 class IcebergLakeMaintenanceTest extends LakeMaintenanceContractTest {
 
+    /** Iceberg catalog properties beyond the warehouse; empty: the Hadoop catalog. */
+    protected Map<String, String> catalogProperties() {
+        return Map.of();
+    }
+
+    /** The warehouse Tributary is given: the local directory unless a subclass moves it. */
+    protected String warehouseLocation() {
+        return warehouse.toString();
+    }
+
     @Override
     protected LakeStorage createStorage(Path warehouse) {
-        return LakeStoragePlugins.find("iceberg")
-                .createLakeStorage(
-                        Configuration.fromMap(Map.of("warehouse", warehouse.toString())));
+        Map<String, String> conf = new HashMap<>(catalogProperties());
+        conf.put("warehouse", warehouseLocation());
+        return LakeStoragePlugins.find("iceberg").createLakeStorage(Configuration.fromMap(conf));
     }
 
     @Override
@@ -30,17 +38,11 @@ class IcebergLakeMaintenanceTest extends LakeMaintenanceContractTest {
 
     @Override
     protected List<Map<String, Object>> readRows(TablePath path) throws Exception {
-        Catalog catalog =
-                CatalogUtil.buildIcebergCatalog(
-                        "tributary",
-                        Map.of(
-                                CatalogProperties.WAREHOUSE_LOCATION,
-                                warehouse.toUri().toString(),
-                                CatalogUtil.ICEBERG_CATALOG_TYPE,
-                                CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP),
-                        new org.apache.hadoop.conf.Configuration());
-        return IcebergReads.readNamed(
-                catalog.loadTable(TableIdentifier.of(path.database(), path.table())));
+        return IcebergNativeCatalog.withTable(
+                catalogProperties(),
+                warehouseLocation(),
+                TableIdentifier.of(path.database(), path.table()),
+                IcebergReads::readNamed);
     }
 
     @Override

@@ -9,7 +9,6 @@ import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.DataTypeRoot;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.lake.api.LakeStorage;
-import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.contract.LakeTieringContractTest;
 import java.nio.ByteBuffer;
@@ -21,14 +20,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -74,28 +70,13 @@ class IcebergLakeTieringTest extends LakeTieringContractTest {
     }
 
     /** An independent Iceberg catalog, as another engine would open it. */
-    private <T> T withNativeTable(TablePath path, NativeAction<T> action) throws Exception {
-        Map<String, String> props = new HashMap<>(catalogProperties());
-        props.put(
-                CatalogProperties.WAREHOUSE_LOCATION,
-                LakeStorageOptions.warehouseUri(warehouseLocation()));
-        props.putIfAbsent(
-                CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP);
-        Catalog catalog =
-                CatalogUtil.buildIcebergCatalog(
-                        "tributary", props, new org.apache.hadoop.conf.Configuration());
-        try {
-            return action.apply(
-                    catalog.loadTable(TableIdentifier.of(path.database(), path.table())));
-        } finally {
-            if (catalog instanceof AutoCloseable c) {
-                c.close();
-            }
-        }
-    }
-
-    private interface NativeAction<T> {
-        T apply(Table table) throws Exception;
+    private <T> T withNativeTable(TablePath path, IcebergNativeCatalog.TableAction<T> action)
+            throws Exception {
+        return IcebergNativeCatalog.withTable(
+                catalogProperties(),
+                warehouseLocation(),
+                TableIdentifier.of(path.database(), path.table()),
+                action);
     }
 
     @Override
