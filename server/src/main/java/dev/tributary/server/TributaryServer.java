@@ -14,12 +14,14 @@ import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
 import dev.tributary.server.lake.LakeMaintenanceStepImpl;
 import dev.tributary.server.lake.LakeTables;
+import dev.tributary.server.lake.ObjectStoreCosts;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.partition.PartitionMaintenance;
 import dev.tributary.server.partition.PartitionOptions;
@@ -99,6 +101,8 @@ public final class TributaryServer implements AutoCloseable {
     private PartitionMaintenance partitionMaintenance;
     private LagHistorySaver lagSaver;
     private ServerMetrics metrics;
+    private final ObjectStoreCosts objectStoreCosts =
+            new ObjectStoreCosts(ObjectStoreRequests.global());
     private final List<ServerExtension> extensions = new ArrayList<>();
     private volatile Throwable fatal;
     private Configuration lakeConf;
@@ -162,7 +166,9 @@ public final class TributaryServer implements AutoCloseable {
         lake = openLake(lakeConf);
         RoundObservations observed = new RoundObservations(clock);
         LakeCommitStep lakeStep =
-                lake == null ? null : observed.timing(new LakeCommitStepImpl(lake));
+                lake == null
+                        ? null
+                        : observed.timing(new LakeCommitStepImpl(lake, objectStoreCosts));
         if (lakeStep != null) {
             for (ServerExtension e : exts) {
                 lakeStep = e.lakeCommitStep(lakeStep);
@@ -177,7 +183,7 @@ public final class TributaryServer implements AutoCloseable {
                         metadata,
                         new StoreBucketStates(store, catalog),
                         lakeStep,
-                        lake == null ? null : new LakeMaintenanceStepImpl(lake),
+                        lake == null ? null : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
                         this::onCoordinatorFault);
         extensions.addAll(exts);
         TableService tables =
@@ -448,6 +454,14 @@ public final class TributaryServer implements AutoCloseable {
 
     public BucketStore store() {
         return store;
+    }
+
+    /**
+     * Object-store requests and bytes per lake table: each round's and maintenance pass's (T47).
+     * The cumulative counts are {@link ObjectStoreRequests#global()}'s.
+     */
+    public ObjectStoreCosts objectStoreCosts() {
+        return objectStoreCosts;
     }
 
     /**

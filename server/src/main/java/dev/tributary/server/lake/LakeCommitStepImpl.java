@@ -8,6 +8,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriteResultSerializer;
 import java.util.ArrayList;
@@ -22,9 +23,16 @@ import java.util.Optional;
  */
 public final class LakeCommitStepImpl implements LakeCommitStep {
     private final LakeStorage lake;
+    private final ObjectStoreCosts costs;
 
     public LakeCommitStepImpl(LakeStorage lake) {
+        this(lake, new ObjectStoreCosts(ObjectStoreRequests.global()));
+    }
+
+    /** A step that also cuts each round's object-store cost out of the counts (T47). */
+    public LakeCommitStepImpl(LakeStorage lake, ObjectStoreCosts costs) {
         this.lake = lake;
+        this.costs = costs;
     }
 
     @Override
@@ -32,6 +40,8 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
             TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties) {
         try (LakeCommitter committer = lake.createCommitter(path)) {
             return committer.commit(decode(writeResults), properties);
+        } finally {
+            costs.roundEnded(path);
         }
     }
 
@@ -47,9 +57,13 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
 
     @Override
     public List<String> deleteOrphanFiles(TablePath path, OrphanPolicy policy) {
-        try (LakeCommitter committer = lake.createCommitter(path)) {
-            return committer.deleteOrphanFiles(policy);
-        }
+        return costs.sweep(
+                path,
+                () -> {
+                    try (LakeCommitter committer = lake.createCommitter(path)) {
+                        return committer.deleteOrphanFiles(policy);
+                    }
+                });
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.tributary.server.lake;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.coordinator.spi.LakeMaintenanceStep;
 import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
 import dev.tributary.lake.api.maintenance.CompactionPolicy;
 import dev.tributary.lake.api.maintenance.ExpiryPolicy;
@@ -23,9 +24,20 @@ import java.util.List;
  */
 public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
     private final LakeStorage lake;
+    private final ObjectStoreCosts costs;
 
     public LakeMaintenanceStepImpl(LakeStorage lake) {
+        this(lake, new ObjectStoreCosts(ObjectStoreRequests.global()));
+    }
+
+    /**
+     * A step that also charges each maintenance pass's object-store cost (T47): a pass starts with
+     * {@link #expireSnapshots}, ends with {@link #planCompaction} or {@link #stats}, and a
+     * compaction commit adds to it.
+     */
+    public LakeMaintenanceStepImpl(LakeStorage lake, ObjectStoreCosts costs) {
         this.lake = lake;
+        this.costs = costs;
     }
 
     @Override
@@ -33,9 +45,15 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         if (!lake.catalog().tableExists(path)) {
             return LakeTableStats.EMPTY;
         }
-        try (LakeMaintainer m = lake.createMaintainer(path)) {
-            return m.stats();
-        }
+        return costs.maintenance(
+                path,
+                false,
+                true,
+                () -> {
+                    try (LakeMaintainer m = lake.createMaintainer(path)) {
+                        return m.stats();
+                    }
+                });
     }
 
     @Override
@@ -43,9 +61,15 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         if (!lake.catalog().tableExists(path)) {
             return CompactionPlan.none(LakeTableStats.EMPTY);
         }
-        try (LakeMaintainer m = lake.createMaintainer(path)) {
-            return m.planCompaction(policy);
-        }
+        return costs.maintenance(
+                path,
+                false,
+                true,
+                () -> {
+                    try (LakeMaintainer m = lake.createMaintainer(path)) {
+                        return m.planCompaction(policy);
+                    }
+                });
     }
 
     @Override
@@ -53,17 +77,29 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         if (!lake.catalog().tableExists(path)) {
             return ExpiryResult.nothing(0);
         }
-        try (LakeMaintainer m = lake.createMaintainer(path)) {
-            return m.expireSnapshots(policy);
-        }
+        return costs.maintenance(
+                path,
+                true,
+                false,
+                () -> {
+                    try (LakeMaintainer m = lake.createMaintainer(path)) {
+                        return m.expireSnapshots(policy);
+                    }
+                });
     }
 
     @Override
     public MaintenanceCommitResult commitCompaction(
             TablePath path, long tableId, long maintenanceId, List<byte[]> results) {
-        try (LakeMaintainer m = lake.createMaintainer(path)) {
-            return m.commitCompaction(tableId, maintenanceId, decode(results));
-        }
+        return costs.maintenance(
+                path,
+                false,
+                true,
+                () -> {
+                    try (LakeMaintainer m = lake.createMaintainer(path)) {
+                        return m.commitCompaction(tableId, maintenanceId, decode(results));
+                    }
+                });
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.tributary.server.metrics;
 
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.server.status.MaintenanceView;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
@@ -42,6 +43,8 @@ public final class ServerMetrics {
     private final AtomicInteger queueLength = new AtomicInteger();
     private final AtomicInteger liveJobs = new AtomicInteger();
     private final AtomicInteger tables = new AtomicInteger();
+    private final ObjectStoreMetrics objectStore =
+            new ObjectStoreMetrics(registry, ObjectStoreRequests.global());
 
     public ServerMetrics() {
         endOffsets =
@@ -217,6 +220,7 @@ public final class ServerMetrics {
         lakeSnapshots.register(lsn, true);
         compactions.register(cp, true);
         bytesReclaimed.register(br, true);
+        objectStore.refresh();
     }
 
     public void close() {

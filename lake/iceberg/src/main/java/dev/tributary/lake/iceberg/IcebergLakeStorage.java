@@ -14,6 +14,7 @@ import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
@@ -123,7 +124,9 @@ final class IcebergLakeStorage implements LakeStorage {
 
     static Table loadTable(Catalog catalog, TablePath path) {
         try {
-            return catalog.loadTable(identifier(path));
+            Table table = catalog.loadTable(identifier(path));
+            ObjectStoreRequests.global().registerTable(path, table.location());
+            return table;
         } catch (NoSuchTableException e) {
             throw new NotFoundException(
                     "Iceberg lake table '"

@@ -10,6 +10,7 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
@@ -18,10 +19,8 @@ import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 
@@ -44,8 +43,7 @@ final class PaimonLakeStorage implements LakeStorage {
         options.putAll(LakeStorageOptions.catalogOptions(conf));
         options.put("warehouse", LakeStorageOptions.warehouseUri(warehouse));
         try {
-            this.catalog =
-                    CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
+            this.catalog = CatalogFactory.createCatalog(CountingFileIOLoader.context(options));
         } catch (RuntimeException e) {
             throw new InvalidConfigException(
                     "cannot open the Paimon catalog with options "
@@ -116,6 +114,7 @@ final class PaimonLakeStorage implements LakeStorage {
                                 + t.getClass().getSimpleName()
                                 + ", not a file store table Tributary can tier into");
             }
+            ObjectStoreRequests.global().registerTable(path, fst.location().toString());
             return fst;
         } catch (Catalog.TableNotExistException e) {
             throw new NotFoundException(
