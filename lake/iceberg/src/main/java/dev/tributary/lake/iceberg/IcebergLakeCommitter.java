@@ -87,19 +87,16 @@ final class IcebergLakeCommitter implements LakeCommitter {
         // commit's requirements) on the table's new version: that retry must not land on top of
         // a tiering commit made meanwhile, which could hold this very round (T19, T46)
         Long tieredBefore = latest.map(LakeSnapshot::snapshotId).orElse(null);
-        update.validateWith(new NoTieringCommitSince(properties, tieredBefore));
+        NoTieringCommitSince validator = new NoTieringCommitSince(properties, tieredBefore);
+        update.validateWith(validator);
         try {
             update.commit();
-        } catch (CommitFailedException | ValidationException e) {
-            throw new RetriableException(
-                    "Iceberg table '"
-                            + tablePath
-                            + "' changed concurrently while committing round "
-                            + properties.roundId()
-                            + "; committing again is safe: "
-                            + e.getMessage(),
-                    e);
+        } catch (CommitFailedException e) {
+            throw concurrentChange(properties, e);
         } catch (RuntimeException e) {
+            if (e instanceof ValidationException && validator.refused()) {
+                throw concurrentChange(properties, e);
+            }
             throw new StorageException(
                     "committing round "
                             + properties.roundId()
@@ -126,6 +123,18 @@ final class IcebergLakeCommitter implements LakeCommitter {
                                                         + " tiering snapshot"));
         return LakeCommitResult.committed(
                 committed.snapshotId(), round.rowCount(), round.fileCount(), round.fileBytes());
+    }
+
+    private RetriableException concurrentChange(
+            TieringSnapshotProperties properties, RuntimeException e) {
+        return new RetriableException(
+                "Iceberg table '"
+                        + tablePath
+                        + "' changed concurrently while committing round "
+                        + properties.roundId()
+                        + "; committing again is safe: "
+                        + e.getMessage(),
+                e);
     }
 
     @Override
@@ -182,6 +191,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
         private final TieringSnapshotProperties round;
         private final Long expected;
         private Long found;
+        private boolean refused;
 
         NoTieringCommitSince(TieringSnapshotProperties round, Long expected) {
             this.round = round;
@@ -199,7 +209,13 @@ final class IcebergLakeCommitter implements LakeCommitter {
                     break;
                 }
             }
-            return java.util.Objects.equals(found, expected);
+            refused = !java.util.Objects.equals(found, expected);
+            return !refused;
+        }
+
+        /** Whether an attempt was refused because of a tiering commit made meanwhile. */
+        boolean refused() {
+            return refused;
         }
 
         @Override
