@@ -48,7 +48,7 @@ class ObjectStoreFaultsITCase {
 
     @TempDir Path dir;
 
-    /** {@code -Dt47.seed=} replays a run. */
+    /** {@code -Dt47.seed=} replays a run; {@code -Dt47.batches=} (8) sets phase 1's length. */
     private final long seed = Long.getLong("t47.seed", new Random().nextLong());
 
     private final Random random = new Random(seed);
@@ -108,7 +108,7 @@ class ObjectStoreFaultsITCase {
         proxy.rule(r -> r.path().startsWith(victimPath) ? random.apply(r) : Fault.FORWARD);
         try (AppendWriter v = conn.appendWriter(victim);
                 AppendWriter s = conn.appendWriter(steady)) {
-            for (int batch = 0; batch < 8; batch++) {
+            for (int batch = 0; batch < Integer.getInteger("t47.batches", 8); batch++) {
                 append(v, written, 100, 16);
                 append(s, writtenSteady, 100, 16);
                 awaitCaughtUp(victim);

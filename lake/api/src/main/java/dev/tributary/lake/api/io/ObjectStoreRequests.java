@@ -28,6 +28,8 @@ public final class ObjectStoreRequests {
     public static final String OTHER = "other";
 
     private static final ObjectStoreRequests GLOBAL = new ObjectStoreRequests();
+    private static final java.util.regex.Pattern SCHEME =
+            java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*");
 
     /** Table location (normalized, no trailing slash) to table. */
     private final Map<String, TablePath> locations = new ConcurrentHashMap<>();
@@ -150,7 +152,7 @@ public final class ObjectStoreRequests {
         }
         String s = location;
         int scheme = s.indexOf("://");
-        if (scheme > 0 && s.substring(0, scheme).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+        if (scheme > 0 && SCHEME.matcher(s.substring(0, scheme)).matches()) {
             String rest = s.substring(scheme + 3);
             s = s.substring(0, scheme).equals("file") ? "/" + trimSlashes(rest) : trimSlashes(rest);
         } else if (s.startsWith("file:")) {
