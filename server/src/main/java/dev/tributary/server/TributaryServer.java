@@ -209,7 +209,8 @@ public final class TributaryServer implements AutoCloseable {
                         clock,
                         conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
                         LakeLocation.of(lakeConf),
-                        partitions::list);
+                        partitions::list,
+                        objectStoreCosts::view);
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
         String host = conf.get(ServerOptions.BIND_HOST);

@@ -27,6 +27,10 @@ import java.util.Map;
  *     view
  * @param maintenance the table's lake maintenance (T38, T39), {@code null} when the server runs
  *     none
+ * @param objectStore the table's object-store requests and bytes (T47): {@code total} since the
+ *     server started, {@code last_round}, {@code last_maintenance_pass}, {@code last_orphan_sweep};
+ *     counted in the server's JVM (with a remote Flink cluster, the job's own requests are not in
+ *     it); {@code null} when not counted
  */
 public record TableStatusView(
         long tableId,
@@ -52,7 +56,8 @@ public record TableStatusView(
         Map<Integer, Long> endOffsets,
         List<String> warnings,
         List<PartitionLagView> partitions,
-        MaintenanceView maintenance) {
+        MaintenanceView maintenance,
+        Map<String, Object> objectStore) {
 
     public TableStatusView {
         rounds = List.copyOf(rounds);

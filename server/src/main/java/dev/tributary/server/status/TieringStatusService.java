@@ -41,11 +41,13 @@ public final class TieringStatusService {
     private final Duration heartbeatTimeout;
     private final LakeLocation lake;
     private final Function<TablePath, List<PartitionInfo>> partitions;
+    private final Function<TablePath, Map<String, Object>> objectStore;
 
     /**
      * @param lake the server's lake (its format for layout warnings; shown in the status)
      * @param partitions the partitions of a partitioned table (ACTIVE and DROPPING), for the lag
      *     per partition (T35)
+     * @param objectStore a table's object-store requests and bytes (T47), or null
      */
     public TieringStatusService(
             Coordinator coordinator,
@@ -54,8 +56,10 @@ public final class TieringStatusService {
             Clock clock,
             Duration heartbeatTimeout,
             LakeLocation lake,
-            Function<TablePath, List<PartitionInfo>> partitions) {
+            Function<TablePath, List<PartitionInfo>> partitions,
+            Function<TablePath, Map<String, Object>> objectStore) {
         this.partitions = partitions;
+        this.objectStore = objectStore;
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
@@ -246,7 +250,8 @@ public final class TieringStatusService {
                 ends,
                 warnings,
                 partitionLags,
-                MaintenanceView.of(t.maintenance()));
+                MaintenanceView.of(t.maintenance()),
+                objectStore.apply(t.path()));
     }
 
     private record Lag(long millis, long records) {}

@@ -40,6 +40,7 @@ class WriteRatesTest {
                 e,
                 List.of(),
                 List.of(),
+                null,
                 null);
     }
 

@@ -139,6 +139,7 @@ class StatusBoundsTest {
                 Map.of(0, 10L),
                 List.of(),
                 List.of(),
+                null,
                 null);
     }
 }

@@ -33,6 +33,7 @@ final class StatusViews {
                 Map.of(),
                 List.of(),
                 List.of(),
+                null,
                 null);
     }
 
@@ -40,6 +41,7 @@ final class StatusViews {
     static TableStatusView unmeasured(long tableId, String name, String why) {
         return new TableStatusView(
                 tableId, name, "default", "PENDING", 1, 0, null, 1_000, -1, -1, null, List.of(),
-                null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of(), List.of(), null);
+                null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of(), List.of(), null,
+                null);
     }
 }

@@ -53,7 +53,8 @@ class TieringStatusServiceTest {
                         clock,
                         Duration.ofSeconds(8),
                         new LakeLocation("paimon", "filesystem", "file:/lake"),
-                        path -> partitions);
+                        path -> partitions,
+                        path -> null);
     }
 
     @AfterEach

@@ -136,6 +136,14 @@ class ObjectStoreRequestsITCase {
         assertThat(metrics)
                 .contains(
                         "tributary_lake_objectstore_requests_total{kind=\"put\",table=\"shop.clicks\"}");
+        // and the table's status view its last round and totals
+        com.fasterxml.jackson.databind.JsonNode view =
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(http("/api/tiering?table=shop.clicks"))
+                        .get("objectStore");
+        assertThat(view.at("/last_round/requests").asLong())
+                .isEqualTo(server.objectStoreCosts().lastRound(clicks).totalRequests());
+        assertThat(view.at("/total/by_kind/put").asLong()).isPositive();
     }
 
     /** The last single-round batch in [from, to]. */
