@@ -15,6 +15,7 @@ import dev.tributary.lake.api.maintenance.LakeTableStats;
 import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The coordinator's maintenance step over the server's one {@link LakeStorage}: decodes compaction
@@ -45,15 +46,7 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         if (!lake.catalog().tableExists(path)) {
             return LakeTableStats.EMPTY;
         }
-        return costs.maintenance(
-                path,
-                false,
-                true,
-                () -> {
-                    try (LakeMaintainer m = lake.createMaintainer(path)) {
-                        return m.stats();
-                    }
-                });
+        return withMaintainer(path, false, true, LakeMaintainer::stats);
     }
 
     @Override
@@ -61,15 +54,7 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         if (!lake.catalog().tableExists(path)) {
             return CompactionPlan.none(LakeTableStats.EMPTY);
         }
-        return costs.maintenance(
-                path,
-                false,
-                true,
-                () -> {
-                    try (LakeMaintainer m = lake.createMaintainer(path)) {
-                        return m.planCompaction(policy);
-                    }
-                });
+        return withMaintainer(path, false, true, m -> m.planCompaction(policy));
     }
 
     @Override
@@ -77,29 +62,17 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         if (!lake.catalog().tableExists(path)) {
             return ExpiryResult.nothing(0);
         }
-        return costs.maintenance(
-                path,
-                true,
-                false,
-                () -> {
-                    try (LakeMaintainer m = lake.createMaintainer(path)) {
-                        return m.expireSnapshots(policy);
-                    }
-                });
+        return withMaintainer(path, true, false, m -> m.expireSnapshots(policy));
     }
 
     @Override
     public MaintenanceCommitResult commitCompaction(
             TablePath path, long tableId, long maintenanceId, List<byte[]> results) {
-        return costs.maintenance(
+        return withMaintainer(
                 path,
                 false,
                 true,
-                () -> {
-                    try (LakeMaintainer m = lake.createMaintainer(path)) {
-                        return m.commitCompaction(tableId, maintenanceId, decode(results));
-                    }
-                });
+                m -> m.commitCompaction(tableId, maintenanceId, decode(results)));
     }
 
     @Override
@@ -110,6 +83,23 @@ public final class LakeMaintenanceStepImpl implements LakeMaintenanceStep {
         try (LakeMaintainer m = lake.createMaintainer(path)) {
             m.abortCompaction(decode(results));
         }
+    }
+
+    /** Runs {@code call} on a fresh maintainer of the table, charging its cost to the pass. */
+    private <T> T withMaintainer(
+            TablePath path,
+            boolean startsPass,
+            boolean endsPass,
+            Function<LakeMaintainer, T> call) {
+        return costs.maintenance(
+                path,
+                startsPass,
+                endsPass,
+                () -> {
+                    try (LakeMaintainer m = lake.createMaintainer(path)) {
+                        return call.apply(m);
+                    }
+                });
     }
 
     private static List<LakeCompactionResult> decode(List<byte[]> results) {
