@@ -16,9 +16,12 @@ import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +29,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.jdbc.JdbcCatalog;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,8 +80,9 @@ class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
      * Two committers (two catalogs over the same JDBC database and bucket, like a commit thread
      * taken over by another while it still runs) commit the same round at the same moment, round
      * after round: each round lands in exactly one snapshot and every offset is in the table once.
-     * On a store without the lock both would write the same snapshot id and one would overwrite the
-     * other, or both would land and the files be read twice.
+     * First, while a third catalog holds the table's JDBC lock, neither commit gets through: the
+     * commits really go through the lock, not by a rename on the store, which is not atomic there
+     * (without the lock, both write the same snapshot id and one can replace the other).
      */
     @Test
     void t46_committersRacingOnTheSameTableLandEachRoundOnce() throws Exception {
@@ -83,7 +91,7 @@ class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
         storage.catalog().createTable(path, table);
         int rounds = 8;
         int perRound = 5;
-        ExecutorService pool = Executors.newFixedThreadPool(2);
+        ExecutorService pool = Executors.newFixedThreadPool(3);
         try (LakeStorage other = createStorage(warehouse)) {
             Map<Integer, Long> offsets = new TreeMap<>();
             for (int round = 1; round <= rounds; round++) {
@@ -105,17 +113,32 @@ class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
                 offsets.put(0, (long) round * perRound);
                 TieringSnapshotProperties props =
                         TieringSnapshotProperties.of(7, round, round, offsets);
+                CountDownLatch held = new CountDownLatch(1);
+                CountDownLatch release = new CountDownLatch(1);
+                Future<?> holder =
+                        round == 1 ? pool.submit(() -> holdTableLock(path, held, release)) : null;
+                if (holder != null && !held.await(60, TimeUnit.SECONDS)) {
+                    holder.get(1, TimeUnit.SECONDS); // its error, if it failed
+                    throw new AssertionError("the table's lock was not taken in 60 s");
+                }
                 CyclicBarrier together = new CyclicBarrier(2);
                 List<Future<LakeCommitResult>> outcomes = new ArrayList<>();
+                List<Thread> committers = new CopyOnWriteArrayList<>();
                 for (LakeStorage committer : List.of(storage, other)) {
                     outcomes.add(
                             pool.submit(
                                     () -> {
+                                        committers.add(Thread.currentThread());
                                         try (LakeCommitter c = committer.createCommitter(path)) {
                                             together.await();
                                             return c.commit(List.of(result), props);
                                         }
                                     }));
+                }
+                if (holder != null) {
+                    awaitBothWaitingForTheLock(outcomes, committers);
+                    release.countDown();
+                    holder.get(60, TimeUnit.SECONDS);
                 }
                 for (Future<LakeCommitResult> f : outcomes) {
                     assertThat(f.get(120, TimeUnit.SECONDS).outcome())
@@ -156,5 +179,58 @@ class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
         assertThat(storage.catalog().describeTable(path).toString())
                 .contains("s3://")
                 .doesNotContain(S3Server.SECRET_KEY);
+    }
+
+    /**
+     * Waits until both committers wait in Paimon's JDBC catalog lock (seen in their stacks),
+     * failing as soon as one of them finished: a commit got through the held lock.
+     */
+    private static void awaitBothWaitingForTheLock(
+            List<Future<LakeCommitResult>> outcomes, List<Thread> committers) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            for (Future<LakeCommitResult> f : outcomes) {
+                assertThat(f.isDone())
+                        .as("a commit went through while another catalog held the table's lock")
+                        .isFalse();
+            }
+            long waiting = committers.stream().filter(t -> waitsForLock(t)).count();
+            if (waiting == 2) {
+                return;
+            }
+            assertThat(System.nanoTime())
+                    .as("both committers wait for the lock")
+                    .isLessThan(deadline);
+            Thread.sleep(20); // polling for a state, not timing anything
+        }
+    }
+
+    private static boolean waitsForLock(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals("org.apache.paimon.jdbc.JdbcCatalogLock")
+                    && e.getMethodName().equals("lock")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Holds the table's lock through Paimon's own JDBC catalog until {@code release}. */
+    private Void holdTableLock(TablePath path, CountDownLatch held, CountDownLatch release)
+            throws Exception {
+        Map<String, String> options = new HashMap<>(catalogOptions());
+        options.put("warehouse", warehouseLocation());
+        options.put("cache-enabled", "false");
+        try (Catalog catalog =
+                CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)))) {
+            return ((JdbcCatalog) catalog)
+                    .runWithLock(
+                            Identifier.create(path.database(), path.table()),
+                            () -> {
+                                held.countDown();
+                                release.await();
+                                return null;
+                            });
+        }
     }
 }

@@ -23,15 +23,25 @@ final class PaimonS3Lake {
     static Map<String, String> catalogOptions(S3Server s3, Path localDir) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("metastore", "jdbc");
-        o.put("uri", "jdbc:sqlite:" + localDir.resolve("paimon-catalog.db"));
+        o.put("uri", sqliteUri(localDir.resolve("paimon-catalog.db")));
         o.put("catalog-key", "tributary");
         o.put("lock.enabled", "true");
+        // a waiting committer polls the lock at most this far apart (Paimon's default: 8 s)
+        o.put("lock-check-max-sleep", "500ms");
         o.put("s3.endpoint", s3.endpoint());
         o.put("s3.endpoint.region", S3Server.REGION);
         o.put("s3.path.style.access", "true");
         o.put("s3.access-key", S3Server.ACCESS_KEY);
         o.put("s3.secret-key", S3Server.SECRET_KEY);
         return o;
+    }
+
+    /**
+     * A SQLite database several catalogs can share: in WAL mode a reader does not block the lock
+     * table's writers, and a writer waits for another instead of failing at once with SQLITE_BUSY.
+     */
+    static String sqliteUri(Path file) {
+        return "jdbc:sqlite:" + file + "?journal_mode=WAL&busy_timeout=30000";
     }
 
     /** {@code s3://lake/<name of localDir>}: a fresh prefix per test. */
