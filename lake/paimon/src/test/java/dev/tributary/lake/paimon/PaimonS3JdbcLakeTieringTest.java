@@ -14,6 +14,7 @@ import dev.tributary.lake.api.testing.S3Server;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,20 +43,25 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole tiering contract with the warehouse on S3-compatible object storage (a real s3proxy
- * server) behind Paimon's JDBC catalog with its lock (T45, T46). File checks look at the objects
- * the bucket holds.
+ * server) behind Paimon's JDBC catalog on PostgreSQL with its lock (T45, T46). File checks look at
+ * the objects the bucket holds.
  */
 class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
     @TempDir static Path servers;
     static S3Server s3;
+    static EmbeddedPostgres database;
 
     @BeforeAll
-    static void startS3() {
+    static void startServers() {
         s3 = S3Server.start(servers.resolve("s3"), PaimonS3Lake.BUCKET);
+        database = PaimonS3Lake.startDatabase();
     }
 
     @AfterAll
-    static void stopS3() {
+    static void stopServers() throws Exception {
+        if (database != null) {
+            database.close();
+        }
         if (s3 != null) {
             s3.close();
         }
@@ -63,7 +69,7 @@ class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
 
     @Override
     protected Map<String, String> catalogOptions() {
-        return PaimonS3Lake.catalogOptions(s3, warehouse);
+        return PaimonS3Lake.catalogOptions(s3, database, warehouse);
     }
 
     @Override

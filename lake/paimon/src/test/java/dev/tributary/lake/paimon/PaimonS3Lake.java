@@ -1,13 +1,16 @@
 package dev.tributary.lake.paimon;
 
 import dev.tributary.lake.api.testing.S3Server;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * A Paimon warehouse on S3-compatible object storage (a real s3proxy server) behind Paimon's JDBC
- * catalog on SQLite with the catalog lock on, as a user configures it under {@code
+ * catalog on a real PostgreSQL with the catalog lock on, as a user configures it under {@code
  * datalake.paimon.*}: writes go through Paimon's S3 file IO, snapshot commits run under the JDBC
  * lock.
  */
@@ -16,15 +19,25 @@ final class PaimonS3Lake {
 
     private PaimonS3Lake() {}
 
+    /** An embedded PostgreSQL (binaries from Maven Central) for the catalog's tables and lock. */
+    static EmbeddedPostgres startDatabase() {
+        try {
+            return EmbeddedPostgres.builder().start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
-     * Catalog options of a warehouse whose catalog database is a SQLite file in {@code localDir}
-     * (one per test, so tests do not see each other's tables).
+     * Catalog options of a warehouse whose catalog is keyed by {@code localDir}'s name in the
+     * shared database (one per test, so tests do not see each other's tables or locks).
      */
-    static Map<String, String> catalogOptions(S3Server s3, Path localDir) {
+    static Map<String, String> catalogOptions(
+            S3Server s3, EmbeddedPostgres database, Path localDir) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("metastore", "jdbc");
-        o.put("uri", sqliteUri(localDir.resolve("paimon-catalog.db")));
-        o.put("catalog-key", "tributary");
+        o.put("uri", database.getJdbcUrl("postgres", "postgres"));
+        o.put("catalog-key", localDir.getFileName().toString());
         o.put("lock.enabled", "true");
         // a waiting committer polls the lock at most this far apart (Paimon's default: 8 s)
         o.put("lock-check-max-sleep", "500ms");
@@ -34,14 +47,6 @@ final class PaimonS3Lake {
         o.put("s3.access-key", S3Server.ACCESS_KEY);
         o.put("s3.secret-key", S3Server.SECRET_KEY);
         return o;
-    }
-
-    /**
-     * A SQLite database several catalogs can share: in WAL mode a reader does not block the lock
-     * table's writers, and a writer waits for another instead of failing at once with SQLITE_BUSY.
-     */
-    static String sqliteUri(Path file) {
-        return "jdbc:sqlite:" + file + "?journal_mode=WAL&busy_timeout=30000";
     }
 
     /** {@code s3://lake/<name of localDir>}: a fresh prefix per test. */
