@@ -78,11 +78,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tiering into Apache Paimon on S3-compatible object storage (T45) behind Paimon's JDBC catalog
- * with its lock (T46), with the real server, its embedded Flink job and a real S3 server (s3proxy):
- * a partitioned log table and a PK table are tiered exactly once, read back with Paimon's own
- * reader through the same JDBC catalog as another engine would, compacted and expired; after the
- * orphan sweep the bucket holds no data object that no snapshot references (counted by listing it),
- * and the secret key is never in the server's log or its status.
+ * with its lock on a real PostgreSQL (T46), with the real server, its embedded Flink job and a real
+ * S3 server (s3proxy): a partitioned log table and a PK table are tiered exactly once, read back
+ * with Paimon's own reader through the same JDBC catalog as another engine would, compacted and
+ * expired; after the orphan sweep the bucket holds no data object that no snapshot references
+ * (counted by listing it), and the secret key is never in the server's log or its status.
  */
 class PaimonOnS3ITCase {
     private static final String BUCKET = "lake";
