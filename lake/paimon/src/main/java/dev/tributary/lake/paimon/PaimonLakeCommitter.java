@@ -12,10 +12,14 @@ import dev.tributary.lake.api.write.LakeWriteResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.DelegateCatalog;
+import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.fs.FileStatus;
+import org.apache.paimon.jdbc.JdbcCatalog;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
@@ -29,8 +33,14 @@ import org.apache.paimon.utils.SnapshotManager;
  * only grow per table, T17) and the commit goes through {@code filterAndCommit}, so Paimon itself
  * refuses to commit the same identifier twice for the commit user; before that, the latest tiering
  * snapshot's properties are checked for the same round, which covers a different commit user too.
+ * With the JDBC catalog that check and the commit run under a lock of the catalog, so committers of
+ * the same round racing on one table land it once (T46); a commit that fails because the round
+ * landed meanwhile anyway (another catalog's committer) is reported as already committed.
  */
 final class PaimonLakeCommitter implements LakeCommitter {
+    /** Names the lock row of Tributary's commits of a table (see {@link #underCommitLock}). */
+    static final String COMMIT_LOCK_SUFFIX = "__tributary_commit";
+
     private final Catalog catalog;
     private final TablePath tablePath;
 
@@ -52,6 +62,35 @@ final class PaimonLakeCommitter implements LakeCommitter {
         if (round.isEmpty()) {
             return LakeCommitResult.nothingToCommit();
         }
+        return underCommitLock(() -> commitOnce(round, properties));
+    }
+
+    /**
+     * Runs {@code work} holding the table's Tributary commit lock in the JDBC catalog (a lock row
+     * of its own, next to the one Paimon takes per snapshot, which is not reentrant), so that
+     * checking whether the round landed and committing it are one step for every committer of the
+     * catalog. Paimon checks a commit identifier only before its own lock, so two committers of the
+     * same round could otherwise both add its files (T46). Other catalogs: no lock here.
+     */
+    private LakeCommitResult underCommitLock(Callable<LakeCommitResult> work) {
+        try {
+            if (DelegateCatalog.rootCatalog(catalog) instanceof JdbcCatalog jdbc) {
+                return jdbc.runWithLock(
+                        Identifier.create(
+                                tablePath.database(), tablePath.table() + COMMIT_LOCK_SUFFIX),
+                        work);
+            }
+            return work.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new StorageException(
+                    "the commit lock of Paimon table '" + tablePath + "' failed: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private LakeCommitResult commitOnce(RoundResults round, TieringSnapshotProperties properties) {
         Optional<LakeSnapshot> latest = latestTieringSnapshot(properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
@@ -74,6 +113,12 @@ final class PaimonLakeCommitter implements LakeCommitter {
                                 .newCommit()) {
             committed = commit.filterAndCommitMultiple(List.of(committable));
         } catch (Exception e) {
+            Optional<LakeSnapshot> landed = landedMeanwhile(properties);
+            if (landed.isPresent()) {
+                // another committer landed this very round first (T46: two committers racing
+                // through the catalog lock); Paimon refused to add the same files twice
+                return LakeCommitResult.alreadyCommitted(landed.get().snapshotId());
+            }
             throw new StorageException(
                     "committing round "
                             + properties.roundId()
@@ -107,6 +152,17 @@ final class PaimonLakeCommitter implements LakeCommitter {
                         round.rowCount(),
                         round.fileCount(),
                         round.fileBytes());
+    }
+
+    /** The snapshot of this round if it is the table's latest tiering snapshot now. */
+    private Optional<LakeSnapshot> landedMeanwhile(TieringSnapshotProperties properties) {
+        try {
+            return latestTieringSnapshot(properties::sameTable)
+                    .filter(s -> s.properties().sameRound(properties));
+        } catch (RuntimeException unreadable) {
+            // the commit's own failure is the one to report
+            return Optional.empty();
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tributary.lake.paimon;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.Secrets;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
@@ -17,10 +18,16 @@ import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
+import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 
@@ -37,22 +44,50 @@ final class PaimonLakeStorage implements LakeStorage {
                                         new InvalidConfigException(
                                                 "'datalake.paimon.warehouse' is not set: give the"
                                                         + " Paimon warehouse directory or URI"));
-        Map<String, String> options = new java.util.LinkedHashMap<>();
+        Map<String, String> options = new LinkedHashMap<>();
         // a cached schema would hide changes made by other engines until the cache expires
         options.put("cache-enabled", "false");
         options.putAll(LakeStorageOptions.catalogOptions(conf));
         options.put("warehouse", LakeStorageOptions.warehouseUri(warehouse));
+        options = PaimonCommitSafety.check(options, warehouse, isObjectStore(options, warehouse));
         try {
             this.catalog = CatalogFactory.createCatalog(CountingFileIOLoader.context(options));
         } catch (RuntimeException e) {
             throw new InvalidConfigException(
                     "cannot open the Paimon catalog with options "
-                            + options
+                            + Secrets.redact(options)
                             + ": "
                             + e.getMessage(),
                     e);
         }
         this.lakeCatalog = new PaimonLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));
+    }
+
+    /**
+     * Whether the warehouse is on an object store: Paimon's own file IO for its scheme says so (the
+     * S3 plugin, OSS, ...), or the scheme is one of the stores Hadoop reaches (s3a, gs, abfs, ...),
+     * whose Hadoop file IO does not say. A REST catalog's warehouse is a catalog name, not a
+     * location.
+     */
+    private static boolean isObjectStore(Map<String, String> options, String warehouse) {
+        if (!PaimonCommitSafety.warehouseIsAPath(options)) {
+            return false;
+        }
+        String uri = options.get("warehouse");
+        try (FileIO io =
+                FileIO.get(new Path(uri), CatalogContext.create(Options.fromMap(options)))) {
+            return io.isObjectStore() || PaimonCommitSafety.isObjectStoreScheme(uri);
+        } catch (IOException | RuntimeException e) {
+            throw new InvalidConfigException(
+                    "no Paimon file IO opens the warehouse '"
+                            + warehouse
+                            + "' with options "
+                            + Secrets.redact(options)
+                            + ": "
+                            + e.getMessage()
+                            + " (for S3 use an s3:// URI; the file IO is Paimon's S3 plugin)",
+                    e);
+        }
     }
 
     @Override

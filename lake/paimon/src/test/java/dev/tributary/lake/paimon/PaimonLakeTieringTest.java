@@ -1,9 +1,11 @@
 package dev.tributary.lake.paimon;
 
+import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataType;
 import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.contract.LakeTieringContractTest;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,9 +40,36 @@ import org.apache.paimon.types.DataField;
 /** The lake contract on real Paimon tables, read back with Paimon's own {@link ReadBuilder}. */
 class PaimonLakeTieringTest extends LakeTieringContractTest {
 
+    /**
+     * Paimon catalog options beyond the warehouse; empty means Tributary's default (the filesystem
+     * catalog). Passed through unchanged, as a user would configure them.
+     */
+    protected Map<String, String> catalogOptions() {
+        return Map.of();
+    }
+
+    /** The warehouse Tributary is given: the local directory unless a subclass moves it. */
+    protected String warehouseLocation() {
+        return warehouse.toString();
+    }
+
+    /**
+     * The local directory where the warehouse's files can be seen (for a store, its backing dir).
+     */
+    protected Path warehouseDir() {
+        return warehouse;
+    }
+
     @Override
     protected LakeStorage createStorage(Path warehouse) {
-        return LakeStoragePlugins.find("paimon").createLakeStorage(warehouseConfig(warehouse));
+        return LakeStoragePlugins.find("paimon").createLakeStorage(storageConfig());
+    }
+
+    /** The format configuration Tributary is given ({@code datalake.paimon.*} without prefix). */
+    protected Configuration storageConfig() {
+        Map<String, String> conf = new HashMap<>(catalogOptions());
+        conf.put("warehouse", warehouseLocation());
+        return Configuration.fromMap(conf);
     }
 
     @Override
@@ -48,10 +78,10 @@ class PaimonLakeTieringTest extends LakeTieringContractTest {
     }
 
     /** An independent Paimon catalog, as another engine would open it. */
-    private Catalog nativeCatalog() {
-        return CatalogFactory.createCatalog(
-                CatalogContext.create(
-                        Options.fromMap(Map.of("warehouse", warehouse.toUri().toString()))));
+    protected Catalog nativeCatalog() {
+        Map<String, String> options = new HashMap<>(catalogOptions());
+        options.put("warehouse", LakeStorageOptions.warehouseUri(warehouseLocation()));
+        return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
     }
 
     @Override
@@ -99,7 +129,7 @@ class PaimonLakeTieringTest extends LakeTieringContractTest {
 
     @Override
     protected List<Path> dataFilesOnDisk(TablePath path) throws Exception {
-        Path dir = warehouse.resolve(path.database() + ".db").resolve(path.table());
+        Path dir = warehouseDir().resolve(path.database() + ".db").resolve(path.table());
         if (!Files.exists(dir)) {
             return List.of();
         }

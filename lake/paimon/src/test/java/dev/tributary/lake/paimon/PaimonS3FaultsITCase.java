@@ -58,10 +58,17 @@ class PaimonS3FaultsITCase {
             throws Exception {
         long seed = Long.getLong("t47.seed", new Random().nextLong());
         Random random = new Random(seed);
-        try (S3Server s3 = S3Server.start(dir.resolve("s3"), "lake");
+        try (io.zonky.test.db.postgres.embedded.EmbeddedPostgres database =
+                        PaimonS3Lake.startDatabase();
+                S3Server s3 = S3Server.start(dir.resolve("s3"), "lake");
                 S3FaultProxy proxy = S3FaultProxy.start(s3)) {
             Configuration conf = new Configuration();
             conf.setString("warehouse", "s3://lake/wh");
+            // on an object store only a catalog with a lock commits (PaimonCommitSafety)
+            conf.setString("metastore", "jdbc");
+            conf.setString("uri", database.getJdbcUrl("postgres", "postgres"));
+            conf.setString("catalog-key", "t47");
+            conf.setString("lock.enabled", "true");
             conf.setString("s3.endpoint", proxy.endpoint());
             conf.setString("s3.access-key", S3Server.ACCESS_KEY);
             conf.setString("s3.secret-key", S3Server.SECRET_KEY);

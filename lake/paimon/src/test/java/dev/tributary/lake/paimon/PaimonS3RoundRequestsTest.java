@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * T47 for Paimon on S3 (its S3 plugin over s3proxy), at the lake SPI: the file-IO operations of a
  * tiering round (write one bucket's split, commit it) stay flat as the table ages by 30 rounds. A
- * filesystem catalog: one writer, so its commits need no lock here.
+ * JDBC catalog on PostgreSQL with its lock, as Paimon on an object store requires.
  */
 class PaimonS3RoundRequestsTest {
     private static final int ROUNDS = 30;
@@ -45,7 +45,9 @@ class PaimonS3RoundRequestsTest {
 
     @Test
     void t47_aRoundsFileOperationsDoNotGrowWithTheTablesAge() throws Exception {
-        try (S3Server s3 = S3Server.start(dir.resolve("s3"), "lake");
+        try (io.zonky.test.db.postgres.embedded.EmbeddedPostgres database =
+                        PaimonS3Lake.startDatabase();
+                S3Server s3 = S3Server.start(dir.resolve("s3"), "lake");
                 dev.tributary.lake.api.testing.S3FaultProxy proxy =
                         dev.tributary.lake.api.testing.S3FaultProxy.start(s3)) {
             java.util.List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -56,6 +58,11 @@ class PaimonS3RoundRequestsTest {
                     });
             Configuration conf = new Configuration();
             conf.setString("warehouse", "s3://lake/wh");
+            // on an object store only a catalog with a lock commits (PaimonCommitSafety)
+            conf.setString("metastore", "jdbc");
+            conf.setString("uri", database.getJdbcUrl("postgres", "postgres"));
+            conf.setString("catalog-key", "t47");
+            conf.setString("lock.enabled", "true");
             conf.setString("s3.endpoint", proxy.endpoint());
             conf.setString("s3.access-key", S3Server.ACCESS_KEY);
             conf.setString("s3.secret-key", S3Server.SECRET_KEY);
