@@ -51,7 +51,7 @@ class DemoIcebergITCase {
                                 dataDir.toString())
                         .assertRoundsOfAllTables()
                         .assertClosingLinesAfterTheLastRounds();
-        assertThat(run.out()).contains("(iceberg, embedded tiering)");
+        assertThat(run.out()).contains("lake: iceberg lake, catalog filesystem, warehouse file:");
         Map<String, Long> tieredRows = run.tieredRows();
 
         Path lake = dataDir.resolve("lake");
