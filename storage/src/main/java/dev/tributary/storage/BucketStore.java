@@ -409,6 +409,15 @@ public final class BucketStore implements AutoCloseable {
         return kv(bucket).readSnapshot(snapshotId);
     }
 
+    /**
+     * The rows of a snapshot in their stored {@link dev.tributary.common.row.RowCodec} encoding,
+     * under the table's current schema or an older one (narrower); see {@link
+     * KvBucket#readSnapshotEncoded}.
+     */
+    public CloseableIterator<byte[]> readSnapshotEncoded(TableBucket bucket, long snapshotId) {
+        return kv(bucket).readSnapshotEncoded(snapshotId);
+    }
+
     /** fsyncs every log and closes every table (RocksDB included). */
     @Override
     public void close() {

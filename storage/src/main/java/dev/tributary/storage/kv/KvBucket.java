@@ -447,8 +447,16 @@ public final class KvBucket implements AutoCloseable {
 
     /** Rows of a snapshot, decoded under the current schema. */
     public CloseableIterator<Row> readSnapshot(long snapshotId) {
+        return readSnapshotEncoded(snapshotId).map(valueCodec::decode);
+    }
+
+    /**
+     * Rows of a snapshot in key order as stored: {@link RowCodec} bytes under the current schema or
+     * an older one (narrower), for streaming without decoding (T54).
+     */
+    public CloseableIterator<byte[]> readSnapshotEncoded(long snapshotId) {
         snapshots.get(snapshotId);
-        return new SnapshotReader(snapshots.pathOf(snapshotId), valueCodec);
+        return new SnapshotReader(snapshots.pathOf(snapshotId));
     }
 
     @Override

@@ -1,8 +1,6 @@
 package dev.tributary.storage.kv;
 
 import dev.tributary.common.exception.StorageException;
-import dev.tributary.common.row.Row;
-import dev.tributary.common.row.RowCodec;
 import dev.tributary.storage.CloseableIterator;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
@@ -11,16 +9,18 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
-/** Every row of one KV snapshot, in key order, read from its checkpoint opened read-only. */
-final class SnapshotReader implements CloseableIterator<Row> {
+/**
+ * Every value of one KV snapshot, in key order and in its stored {@link
+ * dev.tributary.common.row.RowCodec} encoding (a row written before a column was added is narrower
+ * than the current schema), read from its checkpoint opened read-only.
+ */
+final class SnapshotReader implements CloseableIterator<byte[]> {
     private final Options options;
     private final RocksDB db;
     private final RocksIterator it;
-    private final RowCodec codec;
     private boolean closed;
 
-    SnapshotReader(Path checkpoint, RowCodec codec) {
-        this.codec = codec;
+    SnapshotReader(Path checkpoint) {
         this.options = new Options();
         try {
             this.db = RocksDB.openReadOnly(options, checkpoint.toString());
@@ -38,13 +38,13 @@ final class SnapshotReader implements CloseableIterator<Row> {
     }
 
     @Override
-    public Row next() {
+    public byte[] next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        Row row = codec.decode(it.value());
+        byte[] value = it.value();
         it.next();
-        return row;
+        return value;
     }
 
     @Override

@@ -184,7 +184,10 @@ public final class SplitTierer implements AutoCloseable {
                                     split.partitionId(),
                                     split.partitionName() == null
                                             ? null
-                                            : PartitionSpec.parse(split.partitionName())));
+                                            : PartitionSpec.parse(split.partitionName()),
+                                    split.isSnapshot()
+                                            ? LakeWriterContext.SplitSource.KV_SNAPSHOT
+                                            : LakeWriterContext.SplitSource.LOG));
         }
         if (!split.isSnapshot() && cursor.offset() >= split.endOffset()) {
             throw new IllegalStateException(

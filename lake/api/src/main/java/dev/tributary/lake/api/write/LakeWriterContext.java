@@ -23,6 +23,9 @@ import java.util.Objects;
  * @param partition the split's partition (T32): every row the writer gets holds these values in the
  *     partition columns, and the lake table is partitioned by those columns; {@code null} for an
  *     unpartitioned table
+ * @param source what the split reads: a range of the changelog, or a whole KV snapshot, whose
+ *     records a writer may take as every key of the bucket exactly once, each an insert into a lake
+ *     bucket that holds none of them (T7, T54)
  */
 public record LakeWriterContext(
         TablePath tablePath,
@@ -32,10 +35,32 @@ public record LakeWriterContext(
         long epoch,
         long roundId,
         long partitionId,
-        PartitionSpec partition) {
+        PartitionSpec partition,
+        SplitSource source) {
+
+    /** What a split reads, and so what its records promise the writer. */
+    public enum SplitSource {
+        /**
+         * A range of the changelog: any change type, a key may come many times, in log order;
+         * earlier rounds may have written the keys.
+         */
+        LOG,
+        /**
+         * A whole KV snapshot of a bucket that no round has written yet (its first round, T7): only
+         * inserts, each key exactly once, so a writer needs no de-duplication, merge or deletes
+         * (T54).
+         */
+        KV_SNAPSHOT
+    }
+
     public LakeWriterContext {
         Objects.requireNonNull(tablePath, "tablePath");
         Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(source, "source");
+        if (source == SplitSource.KV_SNAPSHOT && !table.hasPrimaryKey()) {
+            throw new IllegalArgumentException(
+                    "a KV snapshot split needs a primary-key table, " + tablePath + " has none");
+        }
         if (table.isPartitioned() != (partition != null)
                 || (partition == null) != (partitionId == TableBucket.NO_PARTITION)) {
             throw new IllegalArgumentException(
@@ -59,7 +84,29 @@ public record LakeWriterContext(
         }
     }
 
-    /** The context of a split of an unpartitioned table. */
+    /** The context of a log split. */
+    public LakeWriterContext(
+            TablePath tablePath,
+            long tableId,
+            TableDescriptor table,
+            int bucket,
+            long epoch,
+            long roundId,
+            long partitionId,
+            PartitionSpec partition) {
+        this(
+                tablePath,
+                tableId,
+                table,
+                bucket,
+                epoch,
+                roundId,
+                partitionId,
+                partition,
+                SplitSource.LOG);
+    }
+
+    /** The context of a log split of an unpartitioned table. */
     public LakeWriterContext(
             TablePath tablePath,
             long tableId,
@@ -68,6 +115,11 @@ public record LakeWriterContext(
             long epoch,
             long roundId) {
         this(tablePath, tableId, table, bucket, epoch, roundId, TableBucket.NO_PARTITION, null);
+    }
+
+    /** Whether the split is a whole KV snapshot: inserts only, each key once (T54). */
+    public boolean isKvSnapshot() {
+        return source == SplitSource.KV_SNAPSHOT;
     }
 
     public boolean isPartitioned() {
