@@ -451,12 +451,12 @@ public final class TieringThroughputBench {
                         GatewayTieringService.factory(server.rpcTarget(), null, Map.of()), conf)) {
             // the coordinator records a round's offsets only after its lake commit, so polling it
             // is as exact as polling the lake, and far cheaper (the lake check loads the table)
-            long giveUp = start + 180_000_000_000L;
+            long giveUp = start + giveUpNanos(rows);
             while (!coordinatorCaughtUp(admin, table.path())
                     || !caughtUp(lake, table.path(), ends)) {
                 if (CLOCK.nanoTime() > giveUp) {
                     throw new IllegalStateException(
-                            "the lake did not catch up within 3 minutes; coordinator status: "
+                            "the lake did not catch up in time; coordinator status: "
                                     + admin.tieringStatus(table.path()));
                 }
                 LockSupport.parkNanos(50_000_000L);
@@ -554,7 +554,7 @@ public final class TieringThroughputBench {
                                         .setProperty(
                                                 "table.datalake.freshness",
                                                 UPDATE_FRESHNESS_MILLIS + "ms"));
-                long giveUp = start + 180_000_000_000L;
+                long giveUp = start + giveUpNanos(2 * keys / 10);
                 while (!coordinatorCaughtUp(conn.admin(), pk.path())
                         || !caughtUp(lake, pk.path(), ends)) {
                     if (CLOCK.nanoTime() > giveUp) {
@@ -597,6 +597,11 @@ public final class TieringThroughputBench {
                                                 / logRound.round().rowsPerSec()));
             }
         }
+    }
+
+    /** How long a round of {@code rows} may take: 3 minutes, or 20,000 rows/s for large ones. */
+    private static long giveUpNanos(long rows) {
+        return Math.max(180_000_000_000L, rows * 50_000L);
     }
 
     /** Upserts {@code count} rows of random keys below {@code keys}; returns their raw bytes. */
