@@ -559,7 +559,7 @@ public final class TieringThroughputBench {
                         || !caughtUp(lake, pk.path(), ends)) {
                     if (CLOCK.nanoTime() > giveUp) {
                         throw new IllegalStateException(
-                                "incremental round did not catch up within 3 minutes: "
+                                "incremental round did not catch up in time: "
                                         + conn.admin().tieringStatus(pk.path()));
                     }
                     LockSupport.parkNanos(50_000_000L);
