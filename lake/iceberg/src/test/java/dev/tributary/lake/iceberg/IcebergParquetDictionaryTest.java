@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IcebergParquetDictionaryTest {
     private static final int ROWS = 20_000;
+    private static final long BASE_TS = 1_764_000_000_000L;
 
     @TempDir Path warehouse;
 
@@ -73,7 +74,8 @@ class IcebergParquetDictionaryTest {
                                 ChangeType.APPEND_ONLY,
                                 0,
                                 offset,
-                                1_764_000_000_000L + offset);
+                                // the store stamps a batch: one append time per 500 rows
+                                BASE_TS + offset / 500);
                     }
                     r = w.complete();
                 }
@@ -109,6 +111,43 @@ class IcebergParquetDictionaryTest {
                     // a constant column: Parquet's default, untouched
                     .containsEntry(LakeSystemColumns.BUCKET, true);
         }
+    }
+
+    /**
+     * Unique offsets never leave a dictionary page (Parquet drops the dictionary at the first page,
+     * after building it), so only offsets that repeat, which tiering never writes, show in the
+     * footer whether the column's setting reached Parquet.
+     */
+    @Test
+    void t54_theOffsetColumnHasNoDictionaryEvenWhereOneWouldPay() throws Exception {
+        TableDescriptor table =
+                TableDescriptor.builder(
+                                Schema.newBuilder().column("category", DataTypes.STRING()).build())
+                        .bucketCount(1)
+                        .build();
+        TablePath path = TablePath.of("db", "repeats");
+        LakeWriteResult r;
+        try (LakeStorage storage =
+                        new IcebergLakeStoragePlugin()
+                                .createLakeStorage(
+                                        Configuration.fromMap(
+                                                Map.of("warehouse", warehouse.toString())));
+                LakeWriter w = createTableAndWriter(storage, path, table)) {
+            for (long i = 0; i < 5_000; i++) {
+                w.write(Row.of("cat" + i % 16), ChangeType.APPEND_ONLY, 0, i % 50, BASE_TS);
+            }
+            r = w.complete();
+        }
+        assertThat(dictionaryPages(r.files().get(0)))
+                .containsEntry(LakeSystemColumns.OFFSET, false)
+                .containsEntry(LakeSystemColumns.TIMESTAMP, false)
+                .containsEntry("category", true);
+    }
+
+    private static LakeWriter createTableAndWriter(
+            LakeStorage storage, TablePath path, TableDescriptor table) {
+        storage.catalog().createTable(path, table);
+        return storage.createWriter(new LakeWriterContext(path, 1, table, 0, 1, 1));
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
