@@ -580,8 +580,8 @@ public abstract class LakeTieringContractTest {
             added++;
         }
         List<LakeWriteResult> round2 = new ArrayList<>();
-        log.forEach((b, recs) -> round2.add(writeSplit(path, table, 9, 1, 2, b, recs)));
-        assertThat(commit(path, round2, 9, 1, 2, offsets).outcome())
+        log.forEach((b, recs) -> round2.add(writeSplit(path, table, 9, 2, 2, b, recs)));
+        assertThat(commit(path, round2, 9, 2, 2, offsets).outcome())
                 .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
         assertThat(readWithFormatReader(path))
                 .as("after the log round, " + why)
