@@ -9,10 +9,11 @@ import org.apache.iceberg.TableProperties;
 
 /**
  * Parquet settings of the data files Tributary writes (tiering and compaction), on top of the
- * table's own properties. The log offset and the append timestamp are (nearly) unique per row, so a
- * dictionary for them is built on every file only to be abandoned: their dictionary encoding is
- * off. User columns keep the table's settings, and a table that sets either column's dictionary
- * itself keeps its setting.
+ * table's own properties: no dictionary for the system columns {@code __offset} and {@code
+ * __timestamp}. The offset is unique per row, so Parquet builds its dictionary on every file only
+ * to give it up; the append timestamp repeats within a batch, but its plain runs compress as small
+ * as a dictionary would (bench/README.md, T54). User columns keep the table's settings, and a table
+ * that sets either column's dictionary itself keeps its setting.
  */
 final class IcebergParquetProperties {
     private static final List<String> NO_DICTIONARY =
