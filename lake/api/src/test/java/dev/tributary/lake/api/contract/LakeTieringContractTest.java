@@ -42,6 +42,8 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -522,7 +524,7 @@ public abstract class LakeTieringContractTest {
         snapshots.forEach(
                 (b, recs) -> {
                     recs.sort(
-                            java.util.Comparator.comparing(
+                            Comparator.comparing(
                                     r -> keyCodec.encode(Row.of(r.row().getField(0))),
                                     Arrays::compareUnsigned));
                     round1.add(writeSnapshotSplit(path, table, 9, 1, 1, b, recs));
@@ -540,7 +542,7 @@ public abstract class LakeTieringContractTest {
         // a log round: updates, deletes, deletes then re-inserts, and new keys
         Map<Integer, List<Rec>> log = new TreeMap<>();
         List<Integer> keys = new ArrayList<>(expected.keySet());
-        java.util.Collections.shuffle(keys, rnd);
+        Collections.shuffle(keys, rnd);
         for (int i = 0; i < 900; i++) {
             int k = keys.get(i);
             Row old = userRow(expected.get(k), 3);
