@@ -247,6 +247,7 @@ final class IcebergCompactor implements LakeCompactor {
                 new RollingDataWriter<>(
                         new GenericFileWriterFactory.Builder(table)
                                 .dataFileFormat(FileFormat.PARQUET)
+                                .writerProperties(IcebergParquetProperties.of(table))
                                 .build(),
                         fileFactory,
                         files,

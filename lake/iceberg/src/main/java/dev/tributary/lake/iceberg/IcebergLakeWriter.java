@@ -35,7 +35,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes one split into an Iceberg table. Log tables get data files; PK tables get data files and
  * equality deletes on the identifier fields (plus position deletes for keys rewritten within the
- * split), committed atomically with the rest of the round by {@link IcebergLakeCommitter}.
+ * split), committed atomically with the rest of the round by {@link IcebergLakeCommitter}. A KV
+ * snapshot split of a PK table (its first round, T54) holds each key once, all inserts, for a lake
+ * bucket no round has written: it gets data files only, written as a log table's are, with no key
+ * map and no deletes.
  *
  * <p>Failures (T22): any failure of the lake's I/O, whatever it throws - Hadoop's local file system
  * throws an {@link Error}, {@code FSError}, when a write fails on a full disk - is a {@link
@@ -93,7 +96,8 @@ final class IcebergLakeWriter implements LakeWriter {
 
         org.apache.iceberg.Schema keySchema = null;
         int[] keyIds = new int[0];
-        if (context.table().hasPrimaryKey()) {
+        // a snapshot split has nothing to delete and each key once: no key map, no delete writers
+        if (context.table().hasPrimaryKey() && !context.isKvSnapshot()) {
             List<String> pk = schema.primaryKey();
             keySchema = icebergSchema.select(pk);
             keyIds = pk.stream().mapToInt(n -> icebergSchema.findField(n).fieldId()).toArray();
@@ -110,7 +114,8 @@ final class IcebergLakeWriter implements LakeWriter {
         GenericFileWriterFactory.Builder factory =
                 new GenericFileWriterFactory.Builder(table)
                         .dataFileFormat(FileFormat.PARQUET)
-                        .deleteFileFormat(FileFormat.PARQUET);
+                        .deleteFileFormat(FileFormat.PARQUET)
+                        .writerProperties(IcebergParquetProperties.of(table));
         if (keySchema != null) {
             factory.equalityFieldIds(keyIds).equalityDeleteRowSchema(keySchema);
         }
@@ -194,9 +199,15 @@ final class IcebergLakeWriter implements LakeWriter {
     private void checkChangeType(ChangeType t) {
         if (key == null && t != ChangeType.APPEND_ONLY && t != ChangeType.INSERT) {
             throw new InvalidInputException(
-                    "log table '"
-                            + context.tablePath()
-                            + "' accepts only append records, got "
+                    (context.isKvSnapshot()
+                                    ? "a KV snapshot split of primary-key table '"
+                                            + context.tablePath()
+                                            + "' (bucket "
+                                            + context.bucket()
+                                            + ") accepts only inserts, each key once, got "
+                                    : "log table '"
+                                            + context.tablePath()
+                                            + "' accepts only append records, got ")
                             + t.shortString());
         }
     }

@@ -19,14 +19,15 @@ import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 
 /**
- * Iceberg's task writer for one split: plain rolling data files for log tables, or, for PK tables,
- * data files plus equality deletes by key (and position deletes for keys written earlier by this
- * same writer, since equality deletes do not apply within their own commit). One writer per
- * partition of the table's spec, chosen by Iceberg's own partitioning of each row: with the table's
- * bucket function aligned to the {@code bucket[N]} spec a split has one partition (T36); otherwise
- * its rows fan out over many. An equality delete applies only to data files of its own partition
- * (Iceberg spec), so a key's deletes go to the partition of the key's row; the bucket column is
- * part of the key, so that is where every row of the key lives.
+ * Iceberg's task writer for one split: plain rolling data files for log tables and for KV snapshot
+ * splits of PK tables ({@link #write}), or, for log splits of PK tables, data files plus equality
+ * deletes by key (and position deletes for keys written earlier by this same writer, since equality
+ * deletes do not apply within their own commit). One writer per partition of the table's spec,
+ * chosen by Iceberg's own partitioning of each row: with the table's bucket function aligned to the
+ * {@code bucket[N]} spec a split has one partition (T36); otherwise its rows fan out over many. An
+ * equality delete applies only to data files of its own partition (Iceberg spec), so a key's
+ * deletes go to the partition of the key's row; the bucket column is part of the key, so that is
+ * where every row of the key lives.
  */
 final class TributaryTaskWriter extends BaseTaskWriter<Record> {
     private final Schema schema;

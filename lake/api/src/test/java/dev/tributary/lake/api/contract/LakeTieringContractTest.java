@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.BucketFunctionType;
@@ -40,10 +41,14 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -156,11 +161,53 @@ public abstract class LakeTieringContractTest {
             int bucket,
             List<Rec> records,
             boolean encoded) {
+        return writeSplit(
+                new LakeWriterContext(path, tableId, table, bucket, epoch, round),
+                records,
+                encoded);
+    }
+
+    /**
+     * Writes a KV snapshot split (a PK table bucket's first round, T54), as {@link #writeSplit}.
+     */
+    protected LakeWriteResult writeSnapshotSplit(
+            TablePath path,
+            TableDescriptor table,
+            long tableId,
+            long epoch,
+            long round,
+            int bucket,
+            List<Rec> records) {
+        return writeSplit(
+                snapshotContext(path, table, tableId, epoch, round, bucket), records, true);
+    }
+
+    protected static LakeWriterContext snapshotContext(
+            TablePath path,
+            TableDescriptor table,
+            long tableId,
+            long epoch,
+            long round,
+            int bucket) {
+        return new LakeWriterContext(
+                path,
+                tableId,
+                table,
+                bucket,
+                epoch,
+                round,
+                TableBucket.NO_PARTITION,
+                null,
+                LakeWriterContext.SplitSource.KV_SNAPSHOT);
+    }
+
+    private LakeWriteResult writeSplit(
+            LakeWriterContext context, List<Rec> records, boolean encoded) {
+        TableDescriptor table = context.table();
+        int bucket = context.bucket();
         RowCodec codec = RowCodec.of(table.schema());
         EncodedRow view = codec.view();
-        try (LakeWriter w =
-                storage.createWriter(
-                        new LakeWriterContext(path, tableId, table, bucket, epoch, round))) {
+        try (LakeWriter w = storage.createWriter(context)) {
             for (Rec r : records) {
                 long ts = BASE_TS + r.offset();
                 if (encoded) {
@@ -438,6 +485,161 @@ public abstract class LakeTieringContractTest {
         expected.put(4, lakeRow(Row.of(4, "cuatro", 44L), 1, 7));
         assertThat(readWithFormatReader(path))
                 .containsExactlyInAnyOrderElementsOf(expected.values());
+    }
+
+    // ---------------------------------------------------------------- first rounds (T54)
+
+    @Test
+    void t54_aKvSnapshotSplitCommitsEachKeyOnceAndLaterLogRoundsChangeThoseKeys() throws Exception {
+        long seed = new Random().nextLong();
+        Random rnd = new Random(seed);
+        String why = "seed " + seed;
+        TablePath path = TablePath.of("db", "first_round");
+        TableDescriptor table =
+                withFunction(pkTable(4), BucketFunctionType.forLakeFormat(format()));
+        storage.catalog().createTable(path, table);
+        BucketFunction store = BucketFunction.of(table);
+        RowCodec keyCodec =
+                RowCodec.of(Schema.of(List.of(table.schema().columns().get(0)), List.of()));
+
+        // the KV state: 3,000 keys, each with the offset of its last write in its bucket's log
+        Map<Integer, Row> expected = new TreeMap<>();
+        Map<Integer, List<Rec>> snapshots = new TreeMap<>();
+        Map<Integer, Long> offsets = new TreeMap<>();
+        while (expected.size() < 3_000) {
+            int k = rnd.nextInt();
+            if (expected.containsKey(k)) {
+                continue;
+            }
+            Row r = randomRow(rnd, k);
+            int b = store.bucketOf(r);
+            long offset = offsets.merge(b, 1L, Long::sum) - 1;
+            snapshots
+                    .computeIfAbsent(b, x -> new ArrayList<>())
+                    .add(new Rec(r, ChangeType.INSERT, offset));
+            expected.put(k, lakeRow(r, b, offset));
+        }
+        // a snapshot split reads its bucket in the store's key order: the encoded keys' bytes
+        List<LakeWriteResult> round1 = new ArrayList<>();
+        snapshots.forEach(
+                (b, recs) -> {
+                    recs.sort(
+                            Comparator.comparing(
+                                    r -> keyCodec.encode(Row.of(r.row().getField(0))),
+                                    Arrays::compareUnsigned));
+                    round1.add(writeSnapshotSplit(path, table, 9, 1, 1, b, recs));
+                });
+        assertThat(round1).as(why).hasSize(4);
+        assertThat(round1.stream().mapToLong(LakeWriteResult::rowCount).sum())
+                .as(why)
+                .isEqualTo(3_000);
+        assertThat(commit(path, round1, 9, 1, 1, offsets).outcome())
+                .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+        assertThat(readWithFormatReader(path))
+                .as("after the snapshot round, " + why)
+                .containsExactlyInAnyOrderElementsOf(expected.values());
+
+        // a log round: updates, deletes, deletes then re-inserts, and new keys
+        Map<Integer, List<Rec>> log = new TreeMap<>();
+        List<Integer> keys = new ArrayList<>(expected.keySet());
+        Collections.shuffle(keys, rnd);
+        for (int i = 0; i < 900; i++) {
+            int k = keys.get(i);
+            Row old = userRow(expected.get(k), 3);
+            int b = store.bucketOf(old);
+            Row next = randomRow(rnd, k);
+            List<Rec> recs = log.computeIfAbsent(b, x -> new ArrayList<>());
+            switch (i % 3) {
+                case 0 -> {
+                    recs.add(new Rec(old, ChangeType.UPDATE_BEFORE, offsets.get(b)));
+                    recs.add(new Rec(next, ChangeType.UPDATE_AFTER, offsets.get(b) + 1));
+                }
+                case 1 -> recs.add(new Rec(old, ChangeType.DELETE, offsets.get(b)));
+                default -> {
+                    recs.add(new Rec(old, ChangeType.DELETE, offsets.get(b)));
+                    recs.add(new Rec(next, ChangeType.INSERT, offsets.get(b) + 1));
+                }
+            }
+            long last = offsets.get(b) + (i % 3 == 1 ? 0 : 1);
+            offsets.put(b, last + 1);
+            if (i % 3 == 1) {
+                expected.remove(k);
+            } else {
+                expected.put(k, lakeRow(next, b, last));
+            }
+        }
+        for (int added = 0; added < 300; ) {
+            int k = rnd.nextInt();
+            if (expected.containsKey(k) || keys.contains(k)) {
+                continue;
+            }
+            Row r = randomRow(rnd, k);
+            int b = store.bucketOf(r);
+            long offset = offsets.merge(b, 1L, Long::sum) - 1;
+            log.computeIfAbsent(b, x -> new ArrayList<>())
+                    .add(new Rec(r, ChangeType.INSERT, offset));
+            expected.put(k, lakeRow(r, b, offset));
+            added++;
+        }
+        List<LakeWriteResult> round2 = new ArrayList<>();
+        log.forEach((b, recs) -> round2.add(writeSplit(path, table, 9, 2, 2, b, recs)));
+        assertThat(commit(path, round2, 9, 2, 2, offsets).outcome())
+                .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+        assertThat(readWithFormatReader(path))
+                .as("after the log round, " + why)
+                .containsExactlyInAnyOrderElementsOf(expected.values());
+    }
+
+    @Test
+    void t54_aKvSnapshotSplitRefusesRecordsThatAreNotInserts() {
+        TablePath path = TablePath.of("db", "first_round_refused");
+        TableDescriptor table = pkTable(1);
+        storage.catalog().createTable(path, table);
+        RowCodec codec = RowCodec.of(table.schema());
+        Row one = Row.of(1, "one", 1L);
+        for (ChangeType t :
+                List.of(ChangeType.UPDATE_BEFORE, ChangeType.UPDATE_AFTER, ChangeType.DELETE)) {
+            for (boolean encoded : List.of(false, true)) {
+                try (LakeWriter w =
+                        storage.createWriter(snapshotContext(path, table, 1, 1, 1, 0))) {
+                    w.write(Row.of(2, "two", 2L), ChangeType.INSERT, 0, 0, BASE_TS);
+                    byte[] bytes = codec.encode(one);
+                    assertThatThrownBy(
+                                    () -> {
+                                        if (encoded) {
+                                            w.write(
+                                                    codec.view().pointTo(bytes, 0, bytes.length),
+                                                    t,
+                                                    0,
+                                                    1,
+                                                    BASE_TS);
+                                        } else {
+                                            w.write(one, t, 0, 1, BASE_TS);
+                                        }
+                                    })
+                            .as("%s, encoded %s", t, encoded)
+                            .isInstanceOf(InvalidInputException.class)
+                            .hasMessageContaining(path.toString())
+                            .hasMessageContaining(t.shortString());
+                    w.abort();
+                }
+            }
+        }
+    }
+
+    /** A row of {@link #pkTable}: the key, a name with repeats (or NULL), a score. */
+    private static Row randomRow(Random rnd, int key) {
+        String name = rnd.nextInt(10) == 0 ? null : "n" + rnd.nextInt(40);
+        return Row.of(key, name, rnd.nextLong());
+    }
+
+    /** The first {@code columns} fields of a lake row. */
+    private static Row userRow(Row lake, int columns) {
+        Object[] f = new Object[columns];
+        for (int i = 0; i < columns; i++) {
+            f[i] = lake.getField(i);
+        }
+        return Row.wrap(f);
     }
 
     /** Writes one split of a partition, as {@link #writeSplit} does for a table's bucket. */
