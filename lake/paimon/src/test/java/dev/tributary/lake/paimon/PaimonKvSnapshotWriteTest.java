@@ -463,6 +463,67 @@ class PaimonKvSnapshotWriteTest {
         assertThat(dataFiles(path)).isEmpty();
     }
 
+    /**
+     * Issue 25: the log offset, the log timestamp and Paimon's sequence number are unique per row,
+     * so Tributary's files carry no Parquet dictionary for them (readers paid for the attempt); a
+     * column with few values keeps its dictionary.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"log", "pk_log_split", "pk_snapshot"})
+    void t54_filesHaveNoParquetDictionaryOnColumnsUniquePerRow(String kind) throws Exception {
+        boolean pk = !kind.equals("log");
+        TablePath path = TablePath.of("db", kind);
+        Schema.Builder s =
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT().notNull())
+                        .column("name", DataTypes.STRING());
+        if (pk) {
+            s.primaryKey("id");
+        }
+        TableDescriptor t =
+                TableDescriptor.builder(s.build()).bucketCount(1).bucketKeys("id").build();
+        storage.catalog().createTable(path, t);
+        SplitSource source = kind.equals("pk_snapshot") ? SplitSource.KV_SNAPSHOT : SplitSource.LOG;
+        LakeWriteResult result;
+        try (LakeWriter w = storage.createWriter(context(path, t, 0, 1, source))) {
+            for (long i = 0; i < 5000; i++) {
+                w.write(
+                        Row.of(i, "name-" + (i % 3)),
+                        pk ? ChangeType.INSERT : ChangeType.APPEND_ONLY,
+                        0,
+                        i,
+                        BASE_TS + i);
+            }
+            result = w.complete();
+        }
+        assertThat(result.files()).isNotEmpty();
+        List<String> unique =
+                pk
+                        ? List.of("__offset", "__timestamp", "_SEQUENCE_NUMBER")
+                        : List.of("__offset", "__timestamp");
+        for (String file : result.files()) {
+            Map<String, Boolean> dictionary = new HashMap<>();
+            org.apache.paimon.fs.Path p = new org.apache.paimon.fs.Path(file);
+            try (var reader =
+                    org.apache.paimon.format.parquet.ParquetUtil.getParquetReader(
+                            org.apache.paimon.fs.local.LocalFileIO.create(),
+                            p,
+                            Files.size(Path.of(p.toUri())))) {
+                for (var block : reader.getFooter().getBlocks()) {
+                    for (var column : block.getColumns()) {
+                        dictionary.merge(
+                                column.getPath().toDotString(),
+                                column.hasDictionaryPage(),
+                                Boolean::logicalOr);
+                    }
+                }
+            }
+            assertThat(dictionary).containsKeys(unique.toArray(new String[0]));
+            unique.forEach(c -> assertThat(dictionary.get(c)).as("%s in %s", c, file).isFalse());
+            assertThat(dictionary.get("name")).as("name in %s", file).isTrue();
+        }
+    }
+
     private List<Path> dataFiles(TablePath path) throws Exception {
         Path dir = warehouse.resolve(path.database() + ".db").resolve(path.table());
         try (Stream<Path> s = Files.walk(dir)) {
