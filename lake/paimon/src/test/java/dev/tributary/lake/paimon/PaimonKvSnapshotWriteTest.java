@@ -464,9 +464,10 @@ class PaimonKvSnapshotWriteTest {
     }
 
     /**
-     * Issue 25: the log offset, the log timestamp and Paimon's sequence number are unique per row,
-     * so Tributary's files carry no Parquet dictionary for them (readers paid for the attempt); a
-     * column with few values keeps its dictionary.
+     * Issue 25: the log offset, the log timestamp and Paimon's sequence number are unique (or
+     * nearly) per row in real files, so Tributary's writers do not try a Parquet dictionary for
+     * them (the attempt costs CPU, then falls back); a column with few values keeps its dictionary.
+     * The sequence number cannot repeat, so only the two system columns show it.
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"log", "pk_log_split", "pk_snapshot"})
@@ -486,21 +487,21 @@ class PaimonKvSnapshotWriteTest {
         SplitSource source = kind.equals("pk_snapshot") ? SplitSource.KV_SNAPSHOT : SplitSource.LOG;
         LakeWriteResult result;
         try (LakeWriter w = storage.createWriter(context(path, t, 0, 1, source))) {
+            // a unique column's dictionary is dropped at its first page (it does not compress)
+            // and leaves no trace in the footer: give the system columns few values here, so a
+            // dictionary page would show if the writer still tried one
             for (long i = 0; i < 5000; i++) {
                 w.write(
                         Row.of(i, "name-" + (i % 3)),
                         pk ? ChangeType.INSERT : ChangeType.APPEND_ONLY,
                         0,
-                        i,
-                        BASE_TS + i);
+                        i % 3,
+                        BASE_TS);
             }
             result = w.complete();
         }
         assertThat(result.files()).isNotEmpty();
-        List<String> unique =
-                pk
-                        ? List.of("__offset", "__timestamp", "_SEQUENCE_NUMBER")
-                        : List.of("__offset", "__timestamp");
+        List<String> unique = List.of("__offset", "__timestamp");
         for (String file : result.files()) {
             Map<String, Boolean> dictionary = new HashMap<>();
             org.apache.paimon.fs.Path p = new org.apache.paimon.fs.Path(file);
