@@ -89,7 +89,7 @@ final class PaimonSchemas {
      * and concurrent compactions of one bucket make the round's commit conflict; and compacting
      * inside a round would make rounds slower and fail them on conflicts with other engines'
      * compactions. Compaction is its own maintenance step (T38, {@link #compactionOptions}). And no
-     * Parquet dictionary on columns unique per row ({@link #noDictionaryOptions}).
+     * Parquet dictionary on columns unique per file ({@link #noDictionaryOptions}).
      */
     static Map<String, String> writerOptions(LakeWriterContext context, FileStoreTable table) {
         // the attempt in every file name lets the commit of a newer attempt delete what a dead
@@ -99,30 +99,44 @@ final class PaimonSchemas {
         o.put("write-only", "true");
         o.put("data-file.prefix", prefix);
         o.put("changelog-file.prefix", "changelog-" + AttemptFileNames.tag(context) + "-");
-        o.putAll(noDictionaryOptions(table.options()));
+        o.putAll(noDictionaryOptions(table));
         return o;
     }
 
     /**
      * Columns whose values are unique, or nearly, in every data file Tributary writes: the log
-     * offset, the log timestamp (milliseconds of a changelog range) and Paimon's sequence number in
-     * a primary-key table's files. A Parquet dictionary over them never pays: the writer fills one,
-     * then falls back to plain pages, and readers paid for the attempt.
+     * offset, the log timestamp (milliseconds of a changelog range), Paimon's sequence number in a
+     * primary-key table's files and, when the primary key without the partition columns is one
+     * column, that column and its key copy ({@code _KEY_<column>}): a primary-key file holds each
+     * key once. A Parquet dictionary over them never pays: the writer fills one for a page, finds
+     * that it does not compress and falls back to plain pages, having paid for the attempt.
      */
-    static final List<String> UNIQUE_COLUMNS =
-            List.of(LakeSystemColumns.OFFSET, LakeSystemColumns.TIMESTAMP, "_SEQUENCE_NUMBER");
+    static List<String> uniqueColumns(FileStoreTable table) {
+        List<String> out = new java.util.ArrayList<>();
+        out.add(LakeSystemColumns.OFFSET);
+        out.add(LakeSystemColumns.TIMESTAMP);
+        if (!table.primaryKeys().isEmpty()) {
+            out.add("_SEQUENCE_NUMBER");
+            List<String> key = table.schema().trimmedPrimaryKeys();
+            if (key.size() == 1) {
+                out.add(key.get(0));
+                out.add("_KEY_" + key.get(0));
+            }
+        }
+        return out;
+    }
 
     /**
      * Per-column Parquet options (Paimon hands {@code parquet.*} table options to parquet-java,
      * which reads {@code parquet.enable.dictionary#<column>}) that turn the dictionary off for
-     * {@link #UNIQUE_COLUMNS}; a column the table's own options already configure keeps its
-     * setting. Other file formats ignore them.
+     * {@link #uniqueColumns}; a column the table's own options already configure keeps its setting.
+     * Other file formats ignore them.
      */
-    static Map<String, String> noDictionaryOptions(Map<String, String> tableOptions) {
+    static Map<String, String> noDictionaryOptions(FileStoreTable table) {
         Map<String, String> o = new java.util.LinkedHashMap<>();
-        for (String column : UNIQUE_COLUMNS) {
+        for (String column : uniqueColumns(table)) {
             String key = "parquet.enable.dictionary#" + column;
-            if (!tableOptions.containsKey(key)) {
+            if (!table.options().containsKey(key)) {
                 o.put(key, "false");
             }
         }
@@ -151,7 +165,7 @@ final class PaimonSchemas {
         o.put("changelog-file.prefix", "changelog-" + tag + "-");
         o.put("num-sorted-run.compaction-trigger", Integer.toString(task.maxFiles()));
         o.put("compaction.min.file-num", Integer.toString(Math.max(2, task.maxFiles())));
-        o.putAll(noDictionaryOptions(table.options()));
+        o.putAll(noDictionaryOptions(table));
         return o;
     }
 

@@ -520,6 +520,19 @@ class PaimonKvSnapshotWriteTest {
                 }
             }
             assertThat(dictionary).containsKeys(unique.toArray(new String[0]));
+            // every column the writer turns the dictionary off for is named as the file names it
+            // (the key copy of a single-column key too), and has no dictionary page
+            List<String> off;
+            try (Catalog catalog = nativeCatalog()) {
+                off =
+                        PaimonSchemas.uniqueColumns(
+                                (FileStoreTable)
+                                        catalog.getTable(
+                                                Identifier.create(path.database(), path.table())));
+            }
+            assertThat(off).containsAll(pk ? List.of("_SEQUENCE_NUMBER", "id", "_KEY_id") : unique);
+            assertThat(dictionary).containsKeys(off.toArray(new String[0]));
+            off.forEach(c -> assertThat(dictionary.get(c)).as("%s in %s", c, file).isFalse());
             unique.forEach(c -> assertThat(dictionary.get(c)).as("%s in %s", c, file).isFalse());
             assertThat(dictionary.get("name")).as("name in %s", file).isTrue();
         }
