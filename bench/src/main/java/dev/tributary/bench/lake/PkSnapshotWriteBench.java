@@ -34,11 +34,12 @@ import java.util.Random;
  * hand them. Runs alternate between the paths; each run's cost is the writing thread's CPU time
  * (write loop + {@code complete()}, no commit), steadier than wall time on a shared machine.
  * Reported: the median per path in CPU-s per million rows, ratios to the log table, and the load
- * average before and after.
+ * average before and after. {@code --table-option} sets a lake table option on the tables the bench
+ * creates (e.g. {@code data-file.thin-mode=true}).
  *
  * <pre>
  * java -cp ... dev.tributary.bench.lake.PkSnapshotWriteBench [--rows 500000] [--runs 5] [--formats paimon]
- *     [--paths log,pk_log_split,pk_snapshot] [--seed 42]
+ *     [--paths log,pk_log_split,pk_snapshot] [--seed 42] [--table-option KEY=VALUE]...
  * </pre>
  */
 public final class PkSnapshotWriteBench {
@@ -53,6 +54,7 @@ public final class PkSnapshotWriteBench {
         long seed = 42;
         List<String> formats = List.of("paimon");
         List<String> paths = ALL_PATHS;
+        Map<String, String> tableOptions = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(args[++i]);
@@ -60,6 +62,10 @@ public final class PkSnapshotWriteBench {
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--formats" -> formats = List.of(args[++i].split(","));
                 case "--paths" -> paths = List.of(args[++i].split(","));
+                case "--table-option" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    tableOptions.put(kv[0], kv[1]);
+                }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -75,8 +81,10 @@ public final class PkSnapshotWriteBench {
                 dir,
                 loadAverage());
         for (String format : formats) {
-            Configuration conf =
-                    Configuration.fromMap(Map.of("warehouse", dir.resolve(format).toString()));
+            Map<String, String> c = new java.util.LinkedHashMap<>();
+            c.put("warehouse", dir.resolve(format).toString());
+            tableOptions.forEach((k, v) -> c.put("table." + k, v));
+            Configuration conf = Configuration.fromMap(c);
             try (LakeStorage lake = LakeStoragePlugins.find(format).createLakeStorage(conf)) {
                 for (String p : paths) {
                     run(lake, p, encoded, p + "_warm");

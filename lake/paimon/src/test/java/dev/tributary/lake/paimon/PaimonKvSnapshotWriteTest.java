@@ -538,6 +538,41 @@ class PaimonKvSnapshotWriteTest {
         }
     }
 
+    @Test
+    void t54_aSnapshotLargerThanTheSortBufferSpillsAndIsStillOneRun() throws Exception {
+        // a 512 KB sort buffer (8 pages) for ~2 MB of rows: the sort spills to local disk
+        storage.close();
+        storage =
+                LakeStoragePlugins.find("paimon")
+                        .createLakeStorage(
+                                Configuration.fromMap(
+                                        Map.of(
+                                                "warehouse",
+                                                warehouse.toString(),
+                                                "table.write-buffer-size",
+                                                "512 kb")));
+        TablePath path = TablePath.of("db", "spilled");
+        TableDescriptor t = table(false, true, 1);
+        storage.catalog().createTable(path, t);
+        List<Rec> split = new ArrayList<>();
+        Map<Long, Map<String, Object>> expected = new TreeMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            long id = random.nextLong();
+            Row r = Row.of(id, "name-" + Long.toHexString(random.nextLong()) + "-" + i, i);
+            if (!expected.containsKey(id)) {
+                expected.put(id, lakeRow(t, r, 0, i));
+                split.add(new Rec(r, ChangeType.INSERT, i));
+            }
+        }
+        LakeWriteResult result = writeSplit(path, t, 0, 1, SplitSource.KV_SNAPSHOT, split);
+        commit(path, t, 1, List.of(result), Map.of(0, 20_000L));
+        assertThat(readWithPaimon(path)).as("seed %d", seed).isEqualTo(expected);
+        List<DataSplit> layout = splits(path);
+        assertThat(layout).hasSize(1);
+        assertThat(layout.get(0).rawConvertible()).isTrue();
+        assertThat(layout.get(0).dataFiles()).allSatisfy(f -> assertThat(f.level()).isEqualTo(5));
+    }
+
     private List<Path> dataFiles(TablePath path) throws Exception {
         Path dir = warehouse.resolve(path.database() + ".db").resolve(path.table());
         try (Stream<Path> s = Files.walk(dir)) {
