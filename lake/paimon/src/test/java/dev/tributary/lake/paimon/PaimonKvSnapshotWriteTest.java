@@ -359,6 +359,28 @@ class PaimonKvSnapshotWriteTest {
                 .as("the second round read back by Paimon (seed %d)", seed)
                 .isEqualTo(expected);
 
+        // another engine's full compaction (Paimon's own writer) merges the snapshot's runs with
+        // the log round's files and keeps every row
+        try (Catalog catalog = nativeCatalog()) {
+            FileStoreTable table =
+                    (FileStoreTable)
+                            catalog.getTable(Identifier.create(path.database(), path.table()));
+            org.apache.paimon.table.sink.BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            try (org.apache.paimon.table.sink.BatchTableWrite w = wb.newWrite();
+                    org.apache.paimon.table.sink.BatchTableCommit c = wb.newCommit()) {
+                for (DataSplit s : splits(path)) {
+                    w.compact(s.partition(), s.bucket(), true);
+                }
+                c.commit(w.prepareCommit());
+            }
+        }
+        assertThat(readWithPaimon(path))
+                .as("after a full compaction (seed %d)", seed)
+                .isEqualTo(expected);
+        for (DataSplit s : splits(path)) {
+            assertThat(s.dataFiles()).allSatisfy(file -> assertThat(file.level()).isEqualTo(5));
+        }
+
         // Tributary's own lake reader, bucket by bucket, as of each round
         if (!partitioned) {
             Map<Long, Map<String, Object>> atS1 = new TreeMap<>();
