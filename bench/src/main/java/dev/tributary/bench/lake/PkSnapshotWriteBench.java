@@ -35,11 +35,12 @@ import java.util.Random;
  * (write loop + {@code complete()}, no commit), steadier than wall time on a shared machine.
  * Reported: the median per path in CPU-s per million rows, ratios to the log table, and the load
  * average before and after. {@code --table-option} sets a lake table option on the tables the bench
- * creates (e.g. {@code data-file.thin-mode=true}).
+ * creates (e.g. {@code data-file.thin-mode=true}); {@code --sorted-keys} hands the ids in ascending
+ * order, Paimon's key order, to show what a store iterated in the lake's key order would save.
  *
  * <pre>
  * java -cp ... dev.tributary.bench.lake.PkSnapshotWriteBench [--rows 500000] [--runs 5] [--formats paimon]
- *     [--paths log,pk_log_split,pk_snapshot] [--seed 42] [--table-option KEY=VALUE]...
+ *     [--paths log,pk_log_split,pk_snapshot] [--seed 42] [--sorted-keys] [--table-option KEY=VALUE]...
  * </pre>
  */
 public final class PkSnapshotWriteBench {
@@ -55,6 +56,7 @@ public final class PkSnapshotWriteBench {
         List<String> formats = List.of("paimon");
         List<String> paths = ALL_PATHS;
         Map<String, String> tableOptions = new java.util.LinkedHashMap<>();
+        boolean sorted = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(args[++i]);
@@ -62,6 +64,7 @@ public final class PkSnapshotWriteBench {
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--formats" -> formats = List.of(args[++i].split(","));
                 case "--paths" -> paths = List.of(args[++i].split(","));
+                case "--sorted-keys" -> sorted = true;
                 case "--table-option" -> {
                     String[] kv = args[++i].split("=", 2);
                     tableOptions.put(kv[0], kv[1]);
@@ -70,14 +73,15 @@ public final class PkSnapshotWriteBench {
             }
         }
         Path dir = Files.createTempDirectory("pk-snapshot-bench");
-        byte[][] encoded = encode(RowCodec.of(schema(false)), rows, seed);
+        byte[][] encoded = encode(RowCodec.of(schema(false)), rows, seed, sorted);
         System.out.printf(
                 Locale.ROOT,
-                "PkSnapshotWriteBench: %,d rows per run, %d runs per path, seed %d, dir %s,"
+                "PkSnapshotWriteBench: %,d rows per run, %d runs per path, seed %d, keys %s, dir %s,"
                         + " load average %.2f%n",
                 rows,
                 runs,
                 seed,
+                sorted ? "ascending" : "in random order",
                 dir,
                 loadAverage());
         for (String format : formats) {
@@ -149,14 +153,14 @@ public final class PkSnapshotWriteBench {
         return Math.round(secs * 1000) / 1000.0;
     }
 
-    /** Rows of ids 0..rows-1 in a seeded random order. */
-    private static byte[][] encode(RowCodec codec, int rows, long seed) {
+    /** Rows of ids 0..rows-1 in a seeded random order, or ascending. */
+    private static byte[][] encode(RowCodec codec, int rows, long seed, boolean sorted) {
         Random r = new Random(seed);
         long[] ids = new long[rows];
         for (int i = 0; i < rows; i++) {
             ids[i] = i;
         }
-        for (int i = rows - 1; i > 0; i--) {
+        for (int i = rows - 1; i > 0 && !sorted; i--) {
             int j = r.nextInt(i + 1);
             long t = ids[i];
             ids[i] = ids[j];
