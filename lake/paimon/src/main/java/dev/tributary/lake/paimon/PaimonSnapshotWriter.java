@@ -187,12 +187,12 @@ final class PaimonSnapshotWriter implements AutoCloseable {
         int bucket = extractor.bucket();
         foreignBucket |= bucket != context.bucket();
         row.setField(bucketField, bucket);
+        // a full buffer spills a sorted run to local disk and takes the row
         if (!buffer.write(row)) {
             throw new StorageException(
                     "the sort buffer of a KV snapshot split of '"
                             + context.tablePath()
-                            + "' is full and cannot spill (local disk limit"
-                            + " write-buffer-spill.max-disk-size reached)");
+                            + "' refused a row");
         }
     }
 
