@@ -48,7 +48,7 @@ final class PaimonCompactor implements LakeCompactor {
     private List<CommitMessage> written = List.of();
 
     PaimonCompactor(FileStoreTable table, CompactionTask task) {
-        this.table = table.copy(PaimonSchemas.compactionOptions(task));
+        this.table = table.copy(PaimonSchemas.compactionOptions(task, table));
         this.task = task;
         this.tag = AttemptFileNames.maintenanceTag(task.tableId(), task.maintenanceId());
         ClassLoader context = Thread.currentThread().getContextClassLoader();

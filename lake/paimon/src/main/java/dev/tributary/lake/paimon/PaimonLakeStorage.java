@@ -105,7 +105,8 @@ final class PaimonLakeStorage implements LakeStorage {
         FileStoreTable table = loadTable(catalog, context.tablePath());
         PaimonLakeCatalog.checkMatches(
                 table, context.tablePath(), context.table(), LakeSchemaDiff.Mode.COMPATIBLE);
-        return new PaimonLakeWriter(table.copy(PaimonSchemas.writerOptions(context)), context);
+        return new PaimonLakeWriter(
+                table.copy(PaimonSchemas.writerOptions(context, table)), context);
     }
 
     @Override

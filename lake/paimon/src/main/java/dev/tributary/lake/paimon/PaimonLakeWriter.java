@@ -32,14 +32,25 @@ import org.apache.paimon.types.RowKind;
  * whatever the Tributary table's bucket function. With {@code table.bucket.function=paimon} every
  * row of a split lands in the split's own bucket: one data file per split (plus rollovers at the
  * target file size) instead of one per Paimon bucket (T36).
+ *
+ * <p>A KV snapshot split (a PK table's first round, T54) bypasses Paimon's merge writer: {@link
+ * PaimonSnapshotWriter} sorts it once and writes one sorted run per Paimon bucket, unless the table
+ * has options that writer does not handle ({@link PaimonSnapshotWriter#unsupportedReason}).
  */
 final class PaimonLakeWriter implements LakeWriter {
     private final FileStoreTable table;
     private final LakeWriterContext context;
+
+    /** Paimon's table writer; null for a KV snapshot split that {@link #snapshot} writes. */
     private final StreamTableWrite write;
+
+    private final PaimonSnapshotWriter snapshot;
     private final PaimonValues.Converter[] converters;
     private final PaimonValues.FieldReader[] readers;
     private final int lakeArity;
+
+    /** Fields of each row handed on: the lake columns, plus a spare one for {@link #snapshot}. */
+    private final int rowArity;
 
     /**
      * Lake column of each Tributary column, then of the system columns: placed by name, so columns
@@ -82,10 +93,20 @@ final class PaimonLakeWriter implements LakeWriter {
                 table.fileIO() instanceof LocalFileIO
                         ? new HadoopXmlFreeClassLoader(contextLoader())
                         : null;
+        this.snapshot =
+                context.isKvSnapshot() && PaimonSnapshotWriter.unsupportedReason(table).isEmpty()
+                        ? new PaimonSnapshotWriter(
+                                table,
+                                context,
+                                PaimonSchemas.bucketsAligned(context.table(), table))
+                        : null;
+        this.rowArity = snapshot != null ? snapshot.rowArity() : lakeArity;
         this.write =
-                table.newStreamWriteBuilder()
-                        .withCommitUser(LakeCommitter.DEFAULT_COMMIT_USER)
-                        .newWrite();
+                snapshot != null
+                        ? null
+                        : table.newStreamWriteBuilder()
+                                .withCommitUser(LakeCommitter.DEFAULT_COMMIT_USER)
+                                .newWrite();
     }
 
     @Override
@@ -93,7 +114,7 @@ final class PaimonLakeWriter implements LakeWriter {
             Row row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row.arity());
-        GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
+        GenericRow g = new GenericRow(toRowKind(changeType), rowArity);
         for (int i = 0; i < row.arity(); i++) {
             Object v = row.getField(i);
             if (v != null) {
@@ -112,7 +133,7 @@ final class PaimonLakeWriter implements LakeWriter {
             EncodedRow row, ChangeType changeType, int bucket, long offset, long timestampMillis) {
         state.require(LakeWriterState.OPEN, "write");
         context.checkArity(row.arity());
-        GenericRow g = new GenericRow(toRowKind(changeType), lakeArity);
+        GenericRow g = new GenericRow(toRowKind(changeType), rowArity);
         for (int i = 0; i < row.arity(); i++) {
             if (!row.isNullAt(i)) {
                 g.setField(positions[i], readers[i].read(row, i));
@@ -127,7 +148,13 @@ final class PaimonLakeWriter implements LakeWriter {
         g.setField(offsetPosition, offset);
         g.setField(timestampPosition, Timestamp.fromEpochMillis(timestampMillis));
         try {
-            write.write(g);
+            if (snapshot != null) {
+                snapshot.add(g);
+            } else {
+                write.write(g);
+            }
+        } catch (InvalidInputException e) {
+            throw e;
         } catch (Exception e) {
             throw new StorageException(
                     "writing to Paimon table '"
@@ -142,6 +169,14 @@ final class PaimonLakeWriter implements LakeWriter {
     }
 
     private RowKind toRowKind(ChangeType t) {
+        if (context.isKvSnapshot() && t != ChangeType.INSERT) {
+            throw new InvalidInputException(
+                    "a KV snapshot split of table '"
+                            + context.tablePath()
+                            + "' holds only inserts (each key once), got a "
+                            + t.shortString()
+                            + " record");
+        }
         if (!primaryKeyTable) {
             if (t != ChangeType.APPEND_ONLY && t != ChangeType.INSERT) {
                 throw new InvalidInputException(
@@ -208,6 +243,9 @@ final class PaimonLakeWriter implements LakeWriter {
 
     private List<CommitMessage> prepareCommit() {
         try {
+            if (snapshot != null) {
+                return snapshot.finish();
+            }
             List<CommitMessage> out = new ArrayList<>();
             for (CommitMessage m : write.prepareCommit(false, context.epoch())) {
                 if (!((CommitMessageImpl) m).isEmpty()) {
@@ -215,6 +253,8 @@ final class PaimonLakeWriter implements LakeWriter {
                 }
             }
             return out;
+        } catch (InvalidInputException e) {
+            throw e;
         } catch (Exception e) {
             throw new StorageException(
                     "flushing Paimon files of '"
@@ -242,6 +282,10 @@ final class PaimonLakeWriter implements LakeWriter {
         state = LakeWriterState.ABORTED;
         try {
             if (was == LakeWriterState.OPEN) {
+                if (snapshot != null) {
+                    // the runs a failed complete() closed before failing
+                    snapshot.abort();
+                }
                 closeWrite();
             } else if (!completed.isEmpty()) {
                 try (TableCommitImpl commit =
@@ -269,7 +313,11 @@ final class PaimonLakeWriter implements LakeWriter {
                 flushLoader,
                 () -> {
                     try {
-                        write.close();
+                        if (snapshot != null) {
+                            snapshot.close();
+                        } else {
+                            write.close();
+                        }
                     } catch (Exception e) {
                         throw new StorageException(
                                 "closing a Paimon writer of '"

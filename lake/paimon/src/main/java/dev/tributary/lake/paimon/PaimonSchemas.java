@@ -1,6 +1,7 @@
 package dev.tributary.lake.paimon;
 
 import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
@@ -10,6 +11,7 @@ import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.List;
 import java.util.Map;
+import org.apache.paimon.table.FileStoreTable;
 
 /** The Paimon table Tributary creates for a descriptor, and how an existing one differs. */
 final class PaimonSchemas {
@@ -51,6 +53,18 @@ final class PaimonSchemas {
         return o;
     }
 
+    /**
+     * Whether store bucket b is Paimon bucket b for {@code table}: the Tributary table uses
+     * Paimon's bucket function over the same bucket key and count as the Paimon table (T36), so one
+     * Tributary bucket's rows, and only they, fill one Paimon bucket.
+     */
+    static boolean bucketsAligned(TableDescriptor table, FileStoreTable lake) {
+        return BucketFunctionType.of(table) == BucketFunctionType.PAIMON
+                && !table.bucketKeys().isEmpty()
+                && lake.coreOptions().bucket() == table.bucketCount()
+                && String.join(",", table.bucketKeys()).equals(lake.options().get("bucket-key"));
+    }
+
     static void checkOverrides(Map<String, String> overrides) {
         for (String key : LAYOUT_OPTIONS) {
             if (overrides.containsKey(key)) {
@@ -74,19 +88,59 @@ final class PaimonSchemas {
      * of a table whose bucket function is not Paimon's get rows from several writers of one round,
      * and concurrent compactions of one bucket make the round's commit conflict; and compacting
      * inside a round would make rounds slower and fail them on conflicts with other engines'
-     * compactions. Compaction is its own maintenance step (T38, {@link #compactionOptions}).
+     * compactions. Compaction is its own maintenance step (T38, {@link #compactionOptions}). And no
+     * Parquet dictionary on columns unique per file ({@link #noDictionaryOptions}).
      */
-    static Map<String, String> writerOptions(LakeWriterContext context) {
+    static Map<String, String> writerOptions(LakeWriterContext context, FileStoreTable table) {
         // the attempt in every file name lets the commit of a newer attempt delete what a dead
         // one left behind, at once and without touching other writers' files (T23)
         String prefix = "data-" + AttemptFileNames.tag(context) + "-";
-        return Map.of(
-                "write-only",
-                "true",
-                "data-file.prefix",
-                prefix,
-                "changelog-file.prefix",
-                "changelog-" + AttemptFileNames.tag(context) + "-");
+        Map<String, String> o = new java.util.LinkedHashMap<>();
+        o.put("write-only", "true");
+        o.put("data-file.prefix", prefix);
+        o.put("changelog-file.prefix", "changelog-" + AttemptFileNames.tag(context) + "-");
+        o.putAll(noDictionaryOptions(table));
+        return o;
+    }
+
+    /**
+     * Columns whose values are unique, or nearly, in every data file Tributary writes: the log
+     * offset, the log timestamp (milliseconds of a changelog range), Paimon's sequence number in a
+     * primary-key table's files and, when the primary key without the partition columns is one
+     * column, that column and its key copy ({@code _KEY_<column>}): a primary-key file holds each
+     * key once. A Parquet dictionary over them never pays: the writer fills one for a page, finds
+     * that it does not compress and falls back to plain pages, having paid for the attempt.
+     */
+    static List<String> uniqueColumns(FileStoreTable table) {
+        List<String> out = new java.util.ArrayList<>();
+        out.add(LakeSystemColumns.OFFSET);
+        out.add(LakeSystemColumns.TIMESTAMP);
+        if (!table.primaryKeys().isEmpty()) {
+            out.add("_SEQUENCE_NUMBER");
+            List<String> key = table.schema().trimmedPrimaryKeys();
+            if (key.size() == 1) {
+                out.add(key.get(0));
+                out.add("_KEY_" + key.get(0));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per-column Parquet options (Paimon hands {@code parquet.*} table options to parquet-java,
+     * which reads {@code parquet.enable.dictionary#<column>}) that turn the dictionary off for
+     * {@link #uniqueColumns}; a column the table's own options already configure keeps its setting.
+     * Other file formats ignore them.
+     */
+    static Map<String, String> noDictionaryOptions(FileStoreTable table) {
+        Map<String, String> o = new java.util.LinkedHashMap<>();
+        for (String column : uniqueColumns(table)) {
+            String key = "parquet.enable.dictionary#" + column;
+            if (!table.options().containsKey(key)) {
+                o.put(key, "false");
+            }
+        }
+        return o;
     }
 
     /**
@@ -103,7 +157,7 @@ final class PaimonSchemas {
      * compaction triggers set to the table's {@code max-files}: a PK bucket keeps at most that many
      * sorted runs (universal compaction), an append bucket merges its small files.
      */
-    static Map<String, String> compactionOptions(CompactionTask task) {
+    static Map<String, String> compactionOptions(CompactionTask task, FileStoreTable table) {
         String tag = AttemptFileNames.maintenanceTag(task.tableId(), task.maintenanceId());
         Map<String, String> o = new java.util.LinkedHashMap<>();
         o.put("write-only", "false");
@@ -111,6 +165,7 @@ final class PaimonSchemas {
         o.put("changelog-file.prefix", "changelog-" + tag + "-");
         o.put("num-sorted-run.compaction-trigger", Integer.toString(task.maxFiles()));
         o.put("compaction.min.file-num", Integer.toString(Math.max(2, task.maxFiles())));
+        o.putAll(noDictionaryOptions(table));
         return o;
     }
 

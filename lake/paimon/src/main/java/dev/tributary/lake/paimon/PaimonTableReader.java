@@ -3,7 +3,6 @@ package dev.tributary.lake.paimon;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.DataType;
 import dev.tributary.lake.api.catalog.LakeSystemColumns;
@@ -142,11 +141,7 @@ final class PaimonTableReader implements LakeReader {
 
     /** True when store bucket b is Paimon bucket b, so other Paimon buckets can be skipped. */
     private static boolean aligned(LakeReadRequest request, FileStoreTable table) {
-        return BucketFunctionType.of(request.table()) == BucketFunctionType.PAIMON
-                && !request.table().bucketKeys().isEmpty()
-                && table.coreOptions().bucket() == request.table().bucketCount()
-                && String.join(",", request.table().bucketKeys())
-                        .equals(table.options().get("bucket-key"));
+        return PaimonSchemas.bucketsAligned(request.table(), table);
     }
 
     @Override

@@ -1,0 +1,315 @@
+package dev.tributary.lake.paimon;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.KeyValue;
+import org.apache.paimon.KeyValueFileStore;
+import org.apache.paimon.codegen.CodeGenUtils;
+import org.apache.paimon.codegen.RecordComparator;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.format.FileFormat;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.io.KeyValueFileWriterFactory;
+import org.apache.paimon.io.RollingFileWriter;
+import org.apache.paimon.manifest.FileSource;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.sort.BinaryExternalSortBuffer;
+import org.apache.paimon.table.BucketMode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.PrimaryKeyTableUtils;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.sink.RowKeyExtractor;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.MutableObjectIterator;
+import org.apache.paimon.utils.ProjectedRow;
+
+/**
+ * Writes a KV snapshot split of a primary-key table (T54) as one sorted run per Paimon bucket,
+ * straight into Paimon's key-value data files: the rows are sorted once by (Paimon bucket, key) in
+ * a bounded buffer that spills to local disk, then each bucket's rows go through Paimon's own
+ * rolling key-value file writer, with no merge function, no de-duplication and no level-0 flushes.
+ * A snapshot split holds each key of its bucket once, all inserts, so a key appearing twice is
+ * refused.
+ *
+ * <p>The run lands where it keeps the bucket's LSM tree valid for every reader: at the highest
+ * level when the split is the only writer of its Paimon bucket (store bucket b is Paimon bucket b,
+ * T36) and the bucket holds no file yet: a single run of unique keys there is what a full
+ * compaction would leave, so Paimon reads it without merging. Otherwise (another bucket function,
+ * so several splits of the round fill the same Paimon bucket, or files already in the bucket) at
+ * level 0, where every file is a run of its own. Sequence numbers continue after the bucket's
+ * highest, so a later round's updates and deletes of these keys win: Paimon's writers restore a
+ * bucket's next sequence number from its files' maximum.
+ */
+final class PaimonSnapshotWriter implements AutoCloseable {
+    private final FileStoreTable table;
+    private final LakeWriterContext context;
+    private final boolean alignedBuckets;
+    private final KeyValueFileWriterFactory.Builder factories;
+    private final CoreOptions options;
+    private final RowKeyExtractor extractor;
+    private final BinaryExternalSortBuffer buffer;
+    private final IOManager ioManager;
+    private final RecordComparator keyComparator;
+    private final int bucketField;
+    private final int[] keyFields;
+    private final int rowArity;
+
+    private BinaryRow partition;
+    private boolean foreignBucket;
+    private RollingFileWriter<KeyValue, DataFileMeta> open;
+    private final List<CommitMessage> written = new ArrayList<>();
+
+    /**
+     * Why the writer cannot write {@code table}'s snapshot splits (they then go through Paimon's
+     * merge writer, which is valid for any table, only slower), or empty if it can: fixed buckets,
+     * the deduplicate merge engine, no changelog producer (it would need changelog files of these
+     * rows), no deletion vectors, one file format for every level.
+     */
+    static Optional<String> unsupportedReason(FileStoreTable table) {
+        CoreOptions o = table.coreOptions();
+        if (table.primaryKeys().isEmpty()) {
+            return Optional.of("it has no primary key");
+        }
+        if (table.bucketMode() != BucketMode.HASH_FIXED) {
+            return Optional.of("its bucket mode is " + table.bucketMode());
+        }
+        if (o.mergeEngine() != CoreOptions.MergeEngine.DEDUPLICATE) {
+            return Optional.of("its merge engine is " + o.mergeEngine());
+        }
+        if (o.changelogProducer() != CoreOptions.ChangelogProducer.NONE) {
+            return Optional.of("it has changelog producer " + o.changelogProducer());
+        }
+        if (o.deletionVectorsEnabled()) {
+            return Optional.of("it has deletion vectors");
+        }
+        if (o.rowTrackingEnabled()) {
+            return Optional.of("it has row tracking");
+        }
+        if (!o.fileFormatPerLevel().isEmpty()) {
+            return Optional.of("it sets a file format per level");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param table the writer's table, with the writer's dynamic options (file prefixes)
+     * @param alignedBuckets whether store bucket b is Paimon bucket b, so that no other split of
+     *     the round writes this split's Paimon bucket
+     */
+    PaimonSnapshotWriter(FileStoreTable table, LakeWriterContext context, boolean alignedBuckets) {
+        this.table = table;
+        this.context = context;
+        this.alignedBuckets = alignedBuckets;
+        this.options = table.coreOptions();
+        KeyValueFileStore store = (KeyValueFileStore) table.store();
+        RowType valueType = table.schema().logicalRowType();
+        RowType keyType =
+                new RowType(
+                        PrimaryKeyTableUtils.PrimaryKeyFieldsExtractor.EXTRACTOR.keyFields(
+                                table.schema()));
+        String format = options.fileFormatString();
+        this.factories =
+                KeyValueFileWriterFactory.builder(
+                        table.fileIO(),
+                        table.schema().id(),
+                        keyType,
+                        valueType,
+                        FileFormat.fileFormat(options),
+                        f -> {
+                            if (!f.equals(format)) {
+                                throw new IllegalStateException(
+                                        "no path factory for file format " + f);
+                            }
+                            return store.pathFactory();
+                        },
+                        options.targetFileSize(true));
+        this.extractor = table.createRowKeyExtractor();
+        this.rowArity = valueType.getFieldCount() + 1;
+        this.bucketField = valueType.getFieldCount();
+        List<String> names = valueType.getFieldNames();
+        this.keyFields =
+                table.schema().trimmedPrimaryKeys().stream().mapToInt(names::indexOf).toArray();
+        List<DataField> sortFields = new ArrayList<>(valueType.getFields());
+        sortFields.add(new DataField(Integer.MAX_VALUE, "_TRIBUTARY_BUCKET", DataTypes.INT()));
+        RowType sortType = new RowType(sortFields);
+        int[] sortKey = new int[keyFields.length + 1];
+        sortKey[0] = bucketField;
+        System.arraycopy(keyFields, 0, sortKey, 1, keyFields.length);
+        this.keyComparator =
+                CodeGenUtils.newRecordComparator(sortType.getFieldTypes(), keyFields, true);
+        this.ioManager = IOManager.create(System.getProperty("java.io.tmpdir"));
+        this.buffer =
+                BinaryExternalSortBuffer.create(
+                        ioManager,
+                        sortType,
+                        sortKey,
+                        options.writeBufferSize(),
+                        options.pageSize(),
+                        options.localSortMaxNumFileHandles(),
+                        options.spillCompressOptions(),
+                        options.writeBufferSpillDiskSize(),
+                        true);
+    }
+
+    /** The arity of the rows {@link #add} takes: the table's columns and one spare field. */
+    int rowArity() {
+        return rowArity;
+    }
+
+    /** Buffers one row of {@link #rowArity()} fields, the table's columns set. */
+    void add(GenericRow row) throws IOException {
+        extractor.setRecord(row);
+        if (table.partitionKeys().isEmpty()) {
+            partition = BinaryRow.EMPTY_ROW;
+        } else if (partition == null) {
+            partition = extractor.partition().copy();
+        } else if (!partition.equals(extractor.partition())) {
+            throw new InvalidInputException(
+                    "a KV snapshot split of table '"
+                            + context.tablePath()
+                            + "' holds rows of two partitions; a split reads one partition");
+        }
+        int bucket = extractor.bucket();
+        foreignBucket |= bucket != context.bucket();
+        row.setField(bucketField, bucket);
+        // a full buffer spills a sorted run to local disk and takes the row
+        if (!buffer.write(row)) {
+            throw new StorageException(
+                    "the sort buffer of a KV snapshot split of '"
+                            + context.tablePath()
+                            + "' refused a row");
+        }
+    }
+
+    /**
+     * Sorts the buffered rows and writes one run per Paimon bucket; returns their commit messages.
+     */
+    List<CommitMessage> finish() throws IOException {
+        MutableObjectIterator<BinaryRow> it = buffer.sortedIterator();
+        BinaryRow[] reuse = {new BinaryRow(rowArity), new BinaryRow(rowArity)};
+        int[] valueFields = IntStream.range(0, bucketField).toArray();
+        ProjectedRow value = ProjectedRow.from(valueFields);
+        ProjectedRow key = ProjectedRow.from(keyFields);
+        KeyValue kv = new KeyValue();
+        BinaryRow previous = null;
+        int bucket = -1;
+        long sequence = 0;
+        int level = 0;
+        int next = 0;
+        for (BinaryRow row = it.next(reuse[next]); row != null; row = it.next(reuse[next])) {
+            int rowBucket = row.getInt(bucketField);
+            if (open == null || rowBucket != bucket) {
+                closeRun(bucket);
+                bucket = rowBucket;
+                List<DataFileMeta> existing = existingFiles(bucket);
+                sequence = DataFileMeta.getMaxSequenceNumber(existing) + 1;
+                level = alignedBuckets && !foreignBucket && existing.isEmpty() ? maxLevel() : 0;
+                open =
+                        factories
+                                .build(partition, bucket, options)
+                                .createRollingMergeTreeFileWriter(level, FileSource.APPEND);
+            } else if (keyComparator.compare(previous, row) == 0) {
+                throw new InvalidInputException(
+                        "a KV snapshot split of table '"
+                                + context.tablePath()
+                                + "' bucket "
+                                + context.bucket()
+                                + " holds one key twice; a snapshot holds each key once");
+            }
+            kv.replace(key.replaceRow(row), sequence++, RowKind.INSERT, value.replaceRow(row));
+            open.write(kv);
+            previous = row;
+            next ^= 1;
+        }
+        closeRun(bucket);
+        buffer.clear();
+        return List.copyOf(written);
+    }
+
+    /** The highest level of the bucket's LSM tree, where a full compaction puts its run. */
+    private int maxLevel() {
+        return options.numLevels() - 1;
+    }
+
+    private List<DataFileMeta> existingFiles(int bucket) {
+        List<DataFileMeta> files = new ArrayList<>();
+        for (ManifestEntry e :
+                table.store().newScan().withPartitionBucket(partition, bucket).plan().files()) {
+            files.add(e.file());
+        }
+        return files;
+    }
+
+    private void closeRun(int bucket) throws IOException {
+        if (open == null) {
+            return;
+        }
+        RollingFileWriter<KeyValue, DataFileMeta> w = open;
+        open = null;
+        try {
+            w.close();
+        } catch (IOException | RuntimeException e) {
+            w.abort();
+            throw e;
+        }
+        written.add(
+                new CommitMessageImpl(
+                        partition,
+                        bucket,
+                        options.bucket(),
+                        new DataIncrement(w.result(), List.of(), List.of()),
+                        CompactIncrement.emptyIncrement()));
+    }
+
+    /** Deletes the files written so far (also of runs already closed) and drops the buffer. */
+    void abort() {
+        if (open != null) {
+            open.abort();
+            open = null;
+        }
+        for (CommitMessage m : written) {
+            CommitMessageImpl msg = (CommitMessageImpl) m;
+            KeyValueFileWriterFactory f = factories.build(msg.partition(), msg.bucket(), options);
+            for (DataFileMeta file : msg.newFilesIncrement().newFiles()) {
+                f.deleteFile(file);
+            }
+        }
+        written.clear();
+        buffer.clear();
+    }
+
+    /** Frees the buffer and its spill files; files written are the caller's. */
+    @Override
+    public void close() {
+        try {
+            if (open != null) {
+                open.abort();
+                open = null;
+            }
+            buffer.clear();
+            ioManager.close();
+        } catch (Exception e) {
+            throw new StorageException(
+                    "releasing the sort buffer of a KV snapshot split of '"
+                            + context.tablePath()
+                            + "' failed: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+}
