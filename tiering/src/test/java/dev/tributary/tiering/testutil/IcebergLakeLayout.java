@@ -50,6 +50,23 @@ final class IcebergLakeLayout implements LakeLayout {
     }
 
     @Override
+    public LiveFiles liveFiles(TablePath path) throws Exception {
+        return withTable(
+                path,
+                table -> {
+                    int dataFiles = 0;
+                    java.util.Set<String> deletes = new java.util.HashSet<>();
+                    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+                        for (FileScanTask t : tasks) {
+                            dataFiles++;
+                            t.deletes().forEach(d -> deletes.add(d.location()));
+                        }
+                    }
+                    return new LiveFiles(dataFiles, deletes.size(), List.of(), deletes.isEmpty());
+                });
+    }
+
+    @Override
     public List<Round> rounds(TablePath path) throws Exception {
         return withTable(
                 path,

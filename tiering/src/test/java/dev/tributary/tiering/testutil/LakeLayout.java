@@ -28,6 +28,17 @@ public interface LakeLayout {
      */
     record PlacedRow(Row row, int storeBucket, Integer lakeBucket) {}
 
+    /**
+     * The table's live files as the format's own planner sees them now.
+     *
+     * @param levels the LSM level of each live data file (Paimon); empty for Iceberg
+     * @param readWithoutMerge whether every planned split reads its files as they are, with no
+     *     merge of keys or deletes to apply (Paimon's raw-convertible splits; Iceberg tasks without
+     *     delete files)
+     */
+    record LiveFiles(
+            int dataFiles, int deleteFiles, List<Integer> levels, boolean readWithoutMerge) {}
+
     static LakeLayout of(String format, File warehouse) {
         return switch (format) {
             case "paimon" -> new PaimonLakeLayout(warehouse);
@@ -41,6 +52,9 @@ public interface LakeLayout {
 
     /** Every live row (deletes applied), with the format's placement. */
     List<PlacedRow> rows(TablePath path, Schema schema) throws Exception;
+
+    /** The live files of the table's current snapshot. */
+    LiveFiles liveFiles(TablePath path) throws Exception;
 
     /** Data files per lake bucket the format's planner opens for {@code column = value}. */
     Map<Integer, Integer> dataFilesPlannedFor(TablePath path, String column, Object value)

@@ -55,6 +55,28 @@ final class PaimonLakeLayout implements LakeLayout {
     }
 
     @Override
+    public LiveFiles liveFiles(TablePath path) throws Exception {
+        return withTable(
+                path,
+                table -> {
+                    int dataFiles = 0;
+                    int deleteFiles = 0;
+                    boolean raw = true;
+                    List<Integer> levels = new ArrayList<>();
+                    for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
+                        split.dataFiles().forEach(f -> levels.add(f.level()));
+                        dataFiles += split.dataFiles().size();
+                        deleteFiles +=
+                                split.deletionFiles()
+                                        .map(d -> (int) d.stream().filter(f -> f != null).count())
+                                        .orElse(0);
+                        raw &= split.rawConvertible();
+                    }
+                    return new LiveFiles(dataFiles, deleteFiles, levels, raw);
+                });
+    }
+
+    @Override
     public List<Round> rounds(TablePath path) throws Exception {
         return withTable(
                 path,
