@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.lake.api.testing.IcebergRestCatalogServer;
 import dev.tributary.lake.api.testing.S3Server;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -24,21 +25,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A lake on S3-compatible object storage behind a shared catalog, for the contract suites: one
- * s3proxy per test class, and per test an empty warehouse and an empty catalog, so no test sees
- * another's tables or objects. With Iceberg's JDBC catalog each test gets its own SQLite file and
- * warehouse prefix. Iceberg's REST catalog server is one process per test class (a server JVM per
- * test cost about 5 s each): its warehouse is fixed when it starts, so after each test every table
- * and namespace is dropped through the catalog and the warehouse's objects are deleted, and before
- * each test both are checked to be empty. Register it as a static {@code @RegisterExtension} field:
- * its per-test callbacks run before the contract's {@code @BeforeEach} opens the storage and after
- * its {@code @AfterEach} methods.
+ * s3proxy for the whole test JVM (shared by every suite registering this extension), and per test
+ * an empty warehouse and an empty catalog, so no test sees another's tables or objects. With
+ * Iceberg's JDBC catalog each test gets its own SQLite file and warehouse prefix. Iceberg's REST
+ * catalog server is one process per test class (a server JVM per test cost seconds each): its
+ * warehouse, a prefix of its own suite, is fixed when it starts, so after each test every table and
+ * namespace is dropped through the catalog and the warehouse's objects are deleted, and before each
+ * test both are checked to be empty. Register it as a static {@code @RegisterExtension} field: its
+ * per-test callbacks run before the contract's {@code @BeforeEach} opens the storage and after its
+ * {@code @AfterEach} methods.
  */
 final class IcebergS3Lake
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     static final String BUCKET = "lake";
-
-    /** The REST catalog server's warehouse prefix: emptied after every test. */
-    private static final String REST_PREFIX = "rest-warehouse";
 
     enum CatalogKind {
         REST,
@@ -46,6 +45,10 @@ final class IcebergS3Lake
     }
 
     private final CatalogKind kind;
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(IcebergS3Lake.class);
+
+    private String suite;
     private Path dir;
     private S3Server s3;
     private IcebergRestCatalogServer rest;
@@ -68,10 +71,15 @@ final class IcebergS3Lake
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
+        suite = context.getRequiredTestClass().getSimpleName();
         dir = Files.createTempDirectory("iceberg-s3-");
-        s3 = S3Server.start(dir.resolve("s3"), BUCKET);
+        s3 =
+                context.getRoot()
+                        .getStore(NAMESPACE)
+                        .getOrComputeIfAbsent(SharedS3.class, k -> SharedS3.start(), SharedS3.class)
+                        .s3;
         if (kind == CatalogKind.REST) {
-            prefix = REST_PREFIX;
+            prefix = suite + "-rest";
             rest = IcebergRestCatalogServer.startOnS3(dir.resolve("rest"), warehouseLocation(), s3);
         }
     }
@@ -86,7 +94,7 @@ final class IcebergS3Lake
                     .as("the warehouse is empty when a test starts")
                     .isEmpty();
         } else {
-            prefix = "warehouse-" + (++tests);
+            prefix = suite + "-" + (++tests);
         }
     }
 
@@ -101,9 +109,6 @@ final class IcebergS3Lake
     public void afterAll(ExtensionContext context) throws IOException {
         if (rest != null) {
             rest.close();
-        }
-        if (s3 != null) {
-            s3.close();
         }
         deleteRecursively(dir);
     }
@@ -138,6 +143,32 @@ final class IcebergS3Lake
                 catalogProperties(),
                 warehouseLocation(),
                 c -> ((SupportsNamespaces) c).listNamespaces(parent));
+    }
+
+    /** The s3proxy every suite in the test JVM shares, closed by JUnit when the run ends. */
+    private static final class SharedS3 implements AutoCloseable {
+        private final Path dir;
+        private final S3Server s3;
+
+        private SharedS3(Path dir, S3Server s3) {
+            this.dir = dir;
+            this.s3 = s3;
+        }
+
+        static SharedS3 start() {
+            try {
+                Path dir = Files.createTempDirectory("iceberg-s3-shared-");
+                return new SharedS3(dir, S3Server.start(dir, BUCKET));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            s3.close();
+            deleteRecursively(dir);
+        }
     }
 
     private static void deleteRecursively(Path root) throws IOException {

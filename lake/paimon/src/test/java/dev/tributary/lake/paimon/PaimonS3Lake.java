@@ -45,6 +45,15 @@ final class PaimonS3Lake implements BeforeAllCallback {
                         .getOrComputeIfAbsent(Servers.class, k -> Servers.start(), Servers.class);
     }
 
+    S3Server s3() {
+        return servers.s3;
+    }
+
+    /** The shared PostgreSQL's JDBC URL, for Paimon's {@code uri}. */
+    String jdbcUrl() {
+        return servers.database.getJdbcUrl("postgres", "postgres");
+    }
+
     /**
      * Catalog options of the warehouse of the test whose temporary directory is {@code localDir}.
      */
