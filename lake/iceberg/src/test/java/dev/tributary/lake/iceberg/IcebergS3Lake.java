@@ -39,15 +39,15 @@ final class IcebergS3Lake
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     static final String BUCKET = "lake";
 
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(IcebergS3Lake.class);
+
     enum CatalogKind {
         REST,
         JDBC
     }
 
     private final CatalogKind kind;
-    private static final ExtensionContext.Namespace NAMESPACE =
-            ExtensionContext.Namespace.create(IcebergS3Lake.class);
-
     private String suite;
     private Path dir;
     private S3Server s3;
