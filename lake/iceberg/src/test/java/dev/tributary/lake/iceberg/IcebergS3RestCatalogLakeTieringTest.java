@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The whole lake contract with the warehouse on S3-compatible object storage (a real s3proxy
  * server) behind Iceberg's REST catalog server (T45, T46): Tributary's writes go through Iceberg's
  * S3FileIO, its commits through the REST catalog, which checks each commit's requirements. Each
- * test gets its own catalog server and warehouse prefix.
+ * test starts from an empty catalog and an empty warehouse ({@link IcebergS3Lake}).
  */
 class IcebergS3RestCatalogLakeTieringTest extends IcebergLakeTieringTest {
     @RegisterExtension static final IcebergS3Lake LAKE = IcebergS3Lake.withRestCatalog();

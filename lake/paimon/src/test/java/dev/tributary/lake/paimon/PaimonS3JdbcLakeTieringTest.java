@@ -14,7 +14,6 @@ import dev.tributary.lake.api.testing.S3Server;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,10 +35,8 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.jdbc.JdbcCatalog;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole tiering contract with the warehouse on S3-compatible object storage (a real s3proxy
@@ -47,29 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the objects the bucket holds.
  */
 class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
-    @TempDir static Path servers;
-    static S3Server s3;
-    static EmbeddedPostgres database;
-
-    @BeforeAll
-    static void startServers() {
-        s3 = S3Server.start(servers.resolve("s3"), PaimonS3Lake.BUCKET);
-        database = PaimonS3Lake.startDatabase();
-    }
-
-    @AfterAll
-    static void stopServers() throws Exception {
-        if (database != null) {
-            database.close();
-        }
-        if (s3 != null) {
-            s3.close();
-        }
-    }
+    @RegisterExtension static final PaimonS3Lake LAKE = PaimonS3Lake.shared();
 
     @Override
     protected Map<String, String> catalogOptions() {
-        return PaimonS3Lake.catalogOptions(s3, database, warehouse);
+        return LAKE.catalogOptions(warehouse);
     }
 
     @Override
@@ -79,7 +58,7 @@ class PaimonS3JdbcLakeTieringTest extends PaimonLakeTieringTest {
 
     @Override
     protected Path warehouseDir() {
-        return PaimonS3Lake.warehouseDir(s3, warehouse);
+        return LAKE.warehouseDir(warehouse);
     }
 
     /**

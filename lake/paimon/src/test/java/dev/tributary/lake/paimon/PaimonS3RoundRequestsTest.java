@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 class PaimonS3RoundRequestsTest {
     private static final int ROUNDS = 30;
 
+    @RegisterExtension static final PaimonS3Lake LAKE = PaimonS3Lake.shared();
+
+    /** Names this test's warehouse prefix and catalog key. */
     @TempDir Path dir;
 
     private static long max(List<ObjectStoreCounts> rounds, int from, int to) {
@@ -45,11 +49,8 @@ class PaimonS3RoundRequestsTest {
 
     @Test
     void t47_aRoundsFileOperationsDoNotGrowWithTheTablesAge() throws Exception {
-        try (io.zonky.test.db.postgres.embedded.EmbeddedPostgres database =
-                        PaimonS3Lake.startDatabase();
-                S3Server s3 = S3Server.start(dir.resolve("s3"), "lake");
-                dev.tributary.lake.api.testing.S3FaultProxy proxy =
-                        dev.tributary.lake.api.testing.S3FaultProxy.start(s3)) {
+        try (dev.tributary.lake.api.testing.S3FaultProxy proxy =
+                dev.tributary.lake.api.testing.S3FaultProxy.start(LAKE.s3())) {
             java.util.List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
             proxy.rule(
                     r -> {
@@ -57,11 +58,11 @@ class PaimonS3RoundRequestsTest {
                         return dev.tributary.lake.api.testing.S3FaultProxy.Fault.FORWARD;
                     });
             Configuration conf = new Configuration();
-            conf.setString("warehouse", "s3://lake/wh");
+            conf.setString("warehouse", PaimonS3Lake.warehouse(dir));
             // on an object store only a catalog with a lock commits (PaimonCommitSafety)
             conf.setString("metastore", "jdbc");
-            conf.setString("uri", database.getJdbcUrl("postgres", "postgres"));
-            conf.setString("catalog-key", "t47");
+            conf.setString("uri", LAKE.jdbcUrl());
+            conf.setString("catalog-key", dir.getFileName().toString());
             conf.setString("lock.enabled", "true");
             conf.setString("s3.endpoint", proxy.endpoint());
             conf.setString("s3.access-key", S3Server.ACCESS_KEY);
