@@ -5,6 +5,7 @@ import dev.tributary.storage.CloseableIterator;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
 import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -15,7 +16,11 @@ import org.rocksdb.RocksIterator;
  * than the current schema), read from its checkpoint opened read-only.
  */
 final class SnapshotReader implements CloseableIterator<byte[]> {
+    /** A scan reads each block once: caching it only evicts others; read ahead instead. */
+    private static final long READAHEAD_BYTES = 2 << 20;
+
     private final Options options;
+    private final ReadOptions readOptions;
     private final RocksDB db;
     private final RocksIterator it;
     private boolean closed;
@@ -28,7 +33,8 @@ final class SnapshotReader implements CloseableIterator<byte[]> {
             options.close();
             throw new StorageException("cannot open KV snapshot " + checkpoint + ": " + e, e);
         }
-        this.it = db.newIterator();
+        this.readOptions = new ReadOptions().setFillCache(false).setReadaheadSize(READAHEAD_BYTES);
+        this.it = db.newIterator(readOptions);
         it.seekToFirst();
     }
 
@@ -54,6 +60,7 @@ final class SnapshotReader implements CloseableIterator<byte[]> {
         }
         closed = true;
         it.close();
+        readOptions.close();
         db.close();
         options.close();
     }
