@@ -94,6 +94,36 @@ public final class TableOptions {
                                     + " a fraction of its freshness already peaks near freshness"
                                     + " + 2 rounds.");
 
+    /**
+     * How a primary-key table's lake copy marks the rows that updates and deletes replace (T48).
+     */
+    public enum PkDeleteMode {
+        /**
+         * By position: Iceberg deletion vectors (format v3, the default for new tables) or position
+         * delete files (v2 tables); Paimon deletion vectors. Every reader of the format reads them
+         * without a merge by key.
+         */
+        POSITION,
+        /**
+         * By key: Iceberg equality deletes, Paimon merge-on-read. Cheaper to write; readers merge
+         * by key, and some (PyIceberg, Snowflake) cannot read Iceberg's at all.
+         */
+        EQUALITY
+    }
+
+    public static final ConfigOption<PkDeleteMode> DATALAKE_PK_DELETES =
+            ConfigOptions.key("table.datalake.pk-deletes")
+                    .enumType(PkDeleteMode.class)
+                    .defaultValue(PkDeleteMode.POSITION)
+                    .withDescription(
+                            "How a primary-key table's lake copy retracts the old row of an"
+                                    + " updated or deleted key (T48): 'position' (Iceberg deletion"
+                                    + " vectors, format v3, or position deletes on a v2 table;"
+                                    + " Paimon deletion vectors), which every engine reads without"
+                                    + " a merge, or 'equality' (Iceberg equality deletes, Paimon"
+                                    + " merge-on-read), cheaper to write but unreadable by some"
+                                    + " engines. Paimon takes it when the lake table is created.");
+
     // ---- lake maintenance ----
 
     public static final ConfigOption<Boolean> AUTO_COMPACTION =
@@ -264,6 +294,7 @@ public final class TableOptions {
                     DATALAKE_FORMAT,
                     DATALAKE_FRESHNESS,
                     DATALAKE_LAG_TARGET,
+                    DATALAKE_PK_DELETES,
                     TIERING_GROUP,
                     AUTO_COMPACTION,
                     COMPACTION_MAX_FILES,
