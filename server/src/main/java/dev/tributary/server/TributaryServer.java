@@ -241,7 +241,7 @@ public final class TributaryServer implements AutoCloseable {
                                         ? null
                                         : new LakeRowLocations(
                                                 store::lakeRowIndex,
-                                                lake,
+                                                lake::createRowScanner,
                                                 catalog,
                                                 t -> partitions.list(t.path()),
                                                 clock)));

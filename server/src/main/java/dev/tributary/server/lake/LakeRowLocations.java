@@ -4,7 +4,9 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.lake.api.LakeStorage;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -43,7 +46,7 @@ public final class LakeRowLocations {
     public static final int MAX_KEYS = 100_000;
 
     private final Supplier<LakeRowIndex> indexes;
-    private final LakeStorage lake;
+    private final BiFunction<TablePath, TableDescriptor, Optional<LakeRowScanner>> scanners;
     private final TableCatalog catalog;
     private final Function<TableInfo, List<PartitionInfo>> partitions;
     private final Clock clock;
@@ -51,17 +54,17 @@ public final class LakeRowLocations {
 
     /**
      * @param index the store's lake row index (opened on first use)
-     * @param lake the server's lake
+     * @param scanners opens a table's row scanner ({@link LakeStorage#createRowScanner})
      * @param partitions the partitions of a partitioned table
      */
     public LakeRowLocations(
             Supplier<LakeRowIndex> index,
-            LakeStorage lake,
+            BiFunction<TablePath, TableDescriptor, Optional<LakeRowScanner>> scanners,
             TableCatalog catalog,
             Function<TableInfo, List<PartitionInfo>> partitions,
             Clock clock) {
         this.indexes = index;
-        this.lake = lake;
+        this.scanners = scanners;
         this.catalog = catalog;
         this.partitions = partitions;
         this.clock = clock;
@@ -102,7 +105,7 @@ public final class LakeRowLocations {
         ReentrantLock lock = locks[Math.floorMod(bucket.hashCode(), LOCK_STRIPES)];
         lock.lock();
         try (LakeRowScanner scanner =
-                lake.createRowScanner(table.path(), table.descriptor()).orElse(null)) {
+                scanners.apply(table.path(), table.descriptor()).orElse(null)) {
             if (scanner == null) {
                 return Optional.empty();
             }
