@@ -249,6 +249,9 @@ public final class TieringGateway {
                         });
     }
 
+    /** How long the server may take to answer a lake row lookup on top of the request timeout. */
+    private static final Duration LOCATE_WAIT = Duration.ofMinutes(10);
+
     /**
      * Where the live lake rows of a bucket's keys are in lake snapshot {@code lakeSnapshotId}, from
      * the server's lake row index (T48); at most 100,000 keys per call.
@@ -269,7 +272,8 @@ public final class TieringGateway {
         for (byte[] k : keys) {
             req.addKeys(ByteString.copyFrom(k));
         }
-        LocateLakeRowsResponse r = call(() -> rpc.tiering().locateLakeRows(req.build()));
+        // the server may first build the bucket's index from its lake files
+        LocateLakeRowsResponse r = call(() -> rpc.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
         if (!r.getIndexed()) {
             return Optional.empty();
         }
