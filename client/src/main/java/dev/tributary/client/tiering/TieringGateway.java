@@ -256,7 +256,7 @@ public final class TieringGateway {
      * Where the live lake rows of a bucket's keys are in lake snapshot {@code lakeSnapshotId}, from
      * the server's lake row index (T48); at most 100,000 keys per call.
      *
-     * @param keys each the RowCodec bytes of the table's key columns
+     * @param keys each in the lake format's key encoding (opaque to the server)
      * @return per key, in order, its row; empty when the table keeps no lake row index
      */
     public Optional<LocatedLakeRows> locateLakeRows(

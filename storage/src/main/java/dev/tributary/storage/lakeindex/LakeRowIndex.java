@@ -122,7 +122,7 @@ public final class LakeRowIndex implements AutoCloseable {
      * The live row of each key, in order; null for a key with no entry or a stale one. Only
      * meaningful while {@link #indexed} is present.
      *
-     * @param keys the keys as the store encodes them (the key columns' RowCodec bytes)
+     * @param keys the keys, as the lake format encodes them (opaque bytes here)
      */
     public RowLocation[] lookup(TableBucket bucket, List<byte[]> keys) {
         State s = state(bucket);

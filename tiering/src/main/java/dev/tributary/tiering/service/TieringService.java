@@ -110,7 +110,8 @@ public interface TieringService extends AutoCloseable {
      * Where the live lake rows of a bucket's keys are in lake snapshot {@code lakeSnapshotId}, from
      * the server's lake row index (T48), for a writer that retracts old rows by position.
      *
-     * @param keys each the RowCodec bytes of the table's key columns
+     * @param keys each in the lake format's key encoding (see {@link
+     *     dev.tributary.lake.api.index.LakeRowLocator})
      * @return per key, in order, its row or null; empty when the table keeps no such index (the
      *     writer then finds the rows in the lake itself)
      */

@@ -21,8 +21,8 @@ public interface LakeRowLocator {
      * bucket.
      *
      * @param snapshotId the lake snapshot the writer retracts from (its table's current snapshot)
-     * @param keys the keys, each the {@code RowCodec} bytes of the table's key columns (the store's
-     *     key encoding)
+     * @param keys the keys, each in the format's own key encoding: the bytes its {@link
+     *     LakeRowScanner} gives the index for the key (opaque to the store)
      * @return per key, in order, its live row or null for none; empty when the index cannot answer
      *     (the lake format keeps no such index, or the table is not known): the writer then finds
      *     the rows itself

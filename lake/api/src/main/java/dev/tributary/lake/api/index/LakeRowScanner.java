@@ -31,7 +31,8 @@ public interface LakeRowScanner extends AutoCloseable {
     @FunctionalInterface
     interface RowSink {
         /**
-         * @param key the row's key, the {@code RowCodec} bytes of the table's key columns
+         * @param key the row's key in the format's own encoding, the bytes its writers look up
+         *     (opaque to the store)
          * @param location where the row is
          */
         void accept(byte[] key, LakeRowLocation location);
