@@ -136,12 +136,7 @@ final class IcebergLakeWriter implements LakeWriter {
         }
         GenericFileWriterFactory writerFactory = factory.build();
         this.files = new AttemptFileIO(table.io());
-        OutputFileFactory fileFactory =
-                OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
-                        .operationId(AttemptFileNames.tag(context) + "-" + UUID.randomUUID())
-                        .format(FileFormat.PARQUET)
-                        .ioSupplier(() -> files)
-                        .build();
+        OutputFileFactory fileFactory = fileFactory(FileFormat.PARQUET);
         long targetSize =
                 PropertyUtil.propertyAsLong(
                         table.properties(),
@@ -159,7 +154,22 @@ final class IcebergLakeWriter implements LakeWriter {
                         icebergSchema,
                         keySchema,
                         byPosition ? locator(table, context, keySchema) : null,
-                        new TributaryTaskWriter.LakeDeleteTarget(table, writerFactory, v3));
+                        new TributaryTaskWriter.LakeDeleteTarget(
+                                table,
+                                writerFactory,
+                                v3,
+                                v3 ? fileFactory(FileFormat.PUFFIN) : fileFactory));
+    }
+
+    /**
+     * New files of this attempt, named for orphan cleanup (T23), created through {@link #files}.
+     */
+    private OutputFileFactory fileFactory(FileFormat format) {
+        return OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
+                .operationId(AttemptFileNames.tag(context) + "-" + UUID.randomUUID())
+                .format(format)
+                .ioSupplier(() -> files)
+                .build();
     }
 
     /** Reads the split's bucket of the lake to find the live rows of keys it retracts (T48). */

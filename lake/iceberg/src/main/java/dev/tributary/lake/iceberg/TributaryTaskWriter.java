@@ -42,7 +42,6 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
     private final Schema keySchema;
     private final PartitionKey partitionKey;
     private final InternalRecordWrapper wrapper;
-    private final OutputFileFactory fileFactory;
     private final FileIO io;
     private final long targetFileSize;
     private final Map<StructLike, RollingFileWriter> appendWriters = new LinkedHashMap<>();
@@ -51,7 +50,7 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
     /** Finds the lake rows of retracted keys; null: such retractions are equality deletes. */
     private final LiveRowLocator locator;
 
-    /** Writes the lake rows' deletes (the table, its writer factory, sizes). */
+    /** What the lake rows' deletes are written with. */
     private final LakeDeleteTarget lakeDeletes;
 
     private final InternalRecordWrapper keyWrapper;
@@ -89,7 +88,6 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
                 deletionVectors);
         this.schema = schema;
         this.keySchema = keySchema;
-        this.fileFactory = fileFactory;
         this.io = io;
         this.targetFileSize = targetFileSize;
         this.partitionKey = spec.isUnpartitioned() ? null : new PartitionKey(spec, schema);
@@ -104,14 +102,16 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
     }
 
     /**
-     * The table, writer factory and target file size the lake rows' deletes are written with.
+     * The table and writer factory the lake rows' deletes are written with.
      *
      * @param deletionVectors v3: deletion vectors; v2: position delete files
+     * @param fileFactory names the delete files (Puffin files for deletion vectors)
      */
     record LakeDeleteTarget(
             org.apache.iceberg.Table table,
             FileWriterFactory<Record> writerFactory,
-            boolean deletionVectors) {}
+            boolean deletionVectors,
+            OutputFileFactory fileFactory) {}
 
     @Override
     public void write(Record row) throws IOException {
@@ -182,7 +182,7 @@ final class TributaryTaskWriter extends BaseTaskWriter<Record> {
                         rows,
                         lakeDeletes.deletionVectors(),
                         lakeDeletes.writerFactory(),
-                        fileFactory,
+                        lakeDeletes.fileFactory(),
                         io,
                         targetFileSize);
         return WriteResult.builder()

@@ -216,6 +216,41 @@ class IcebergPositionDeletesTest {
         lake.checkDeletes(true);
     }
 
+    @Test
+    void t48_abortDeletesEveryFileOfTheRoundDeletionVectorsIncluded() throws Exception {
+        Lake lake = new Lake("abort", pkTable(Map.of()), false, 9);
+        lake.rounds(2);
+        // a round aborted by the committer (its results were reported, never committed)
+        Lake.Round r = lake.writeRound();
+        List<String> files = new ArrayList<>();
+        r.results().forEach(x -> files.addAll(x.files()));
+        assertThat(files).anyMatch(f -> f.endsWith(".puffin"));
+        files.forEach(f -> assertThat(Path.of(java.net.URI.create(f))).exists());
+        lake.abort(r);
+        files.forEach(f -> assertThat(Path.of(java.net.URI.create(f))).doesNotExist());
+        lake.expected.clear();
+        lake.expected.putAll(r.before());
+        lake.checkRead();
+
+        // a writer aborted after it completed
+        Row live = lake.expected.values().iterator().next();
+        int id = (Integer) live.getField(0);
+        LakeWriteResult completed;
+        LakeWriter w =
+                storage.createWriter(
+                        new LakeWriterContext(
+                                lake.path, TABLE_ID, lake.descriptor, lake.bucketOf(id), 1, 99));
+        w.write(live, ChangeType.DELETE, lake.bucketOf(id), 1_000_000, 0);
+        completed = w.complete();
+        assertThat(completed.files())
+                .singleElement()
+                .satisfies(f -> assertThat(f).endsWith(".puffin"));
+        w.abort();
+        w.close();
+        assertThat(Path.of(java.net.URI.create(completed.files().get(0)))).doesNotExist();
+        lake.checkRead();
+    }
+
     // ------------------------------------------------------------------ tables
 
     private static TableDescriptor pkTable(Map<String, String> properties) {
