@@ -491,7 +491,10 @@ public abstract class LakeTieringContractTest {
         return Row.wrap(f);
     }
 
-    /** Writes and commits one round of splits by bucket; the lake then reads as expected. */
+    /**
+     * Writes and commits one round of splits by bucket (epoch = round: Paimon's commit identifier
+     * must grow); the lake then reads as expected.
+     */
     private void commitRound(
             TablePath path,
             TableDescriptor table,
@@ -502,9 +505,10 @@ public abstract class LakeTieringContractTest {
             throws Exception {
         List<LakeWriteResult> results = new ArrayList<>();
         splits.forEach(
-                (bucket, recs) -> results.add(writeSplit(path, table, 48, 1, round, bucket, recs)));
+                (bucket, recs) ->
+                        results.add(writeSplit(path, table, 48, round, round, bucket, recs)));
         LakeCommitResult c =
-                commit(path, results, 48, 1, round, Map.of(0, offsets[0], 1, offsets[1]));
+                commit(path, results, 48, round, round, Map.of(0, offsets[0], 1, offsets[1]));
         assertThat(c.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
         assertThat(readWithFormatReader(path))
                 .as("round %s", round)
