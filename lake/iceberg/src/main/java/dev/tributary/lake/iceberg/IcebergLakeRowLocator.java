@@ -24,6 +24,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.StructLikeSet;
+import org.apache.iceberg.util.StructLikeUtil;
 import org.apache.iceberg.util.StructProjection;
 
 /**
@@ -69,14 +70,14 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
         if (base == null) {
             return new LiveRows(null, List.of(), keys.size());
         }
+        // the key columns and _pos; _file is the task's file (files are read one by one, whole)
         List<Types.NestedField> columns = new ArrayList<>(keySchema.columns());
-        columns.add(MetadataColumns.FILE_PATH);
         columns.add(MetadataColumns.ROW_POSITION);
         Schema requested = new Schema(columns);
         // lake rows hold java.time values; keys are compared as Iceberg's internal values
         InternalRecordWrapper internal = new InternalRecordWrapper(requested.asStruct());
         StructProjection key = StructProjection.create(requested, keySchema);
-        int pathIndex = keySchema.columns().size();
+        int posIndex = keySchema.columns().size();
         StructLikeSet found = StructLikeSet.create(keySchema.asStruct());
         Map<Integer, PartitionSpec> specs = table.specs();
         List<FileRows> out = new ArrayList<>();
@@ -86,7 +87,7 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
                 if (bucketAligned && IcebergBuckets.bucketOf(task.file(), specs) != bucket) {
                     continue;
                 }
-                FileRows rows = scan(task, requested, internal, key, pathIndex, keys, found);
+                FileRows rows = scan(task, requested, internal, key, posIndex, keys, found);
                 if (rows != null) {
                     out.add(rows);
                 }
@@ -110,7 +111,7 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
             Schema requested,
             InternalRecordWrapper internal,
             StructProjection key,
-            int pathIndex,
+            int posIndex,
             StructLikeSet keys,
             StructLikeSet found)
             throws IOException {
@@ -130,7 +131,6 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
         GenericDeleteFilter deletes =
                 new GenericDeleteFilter(table.io(), task, table.schema(), requested);
         Schema read = deletes.requiredSchema();
-        Map<Integer, ?> constants = Map.of(MetadataColumns.FILE_PATH.fieldId(), location);
         long[] positions = new long[8];
         int n = 0;
         try (CloseableIterable<Record> records =
@@ -140,7 +140,7 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
                                 .createReaderFunc(
                                         fileSchema ->
                                                 GenericParquetReaders.buildReader(
-                                                        read, fileSchema, constants))
+                                                        read, fileSchema, Map.of()))
                                 .build())) {
             for (Record r : records) {
                 key.wrap(internal.wrap(r));
@@ -148,8 +148,8 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
                     if (n == positions.length) {
                         positions = Arrays.copyOf(positions, n * 2);
                     }
-                    positions[n++] = (Long) r.get(pathIndex + 1);
-                    found.add(copy(key));
+                    positions[n++] = (Long) r.get(posIndex);
+                    found.add(StructLikeUtil.copy(key));
                 }
             }
         }
@@ -159,9 +159,5 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
         long[] sorted = Arrays.copyOf(positions, n);
         Arrays.sort(sorted);
         return new FileRows(task.file(), sorted, deletes.deletedRowPositions());
-    }
-
-    private static org.apache.iceberg.StructLike copy(org.apache.iceberg.StructLike s) {
-        return org.apache.iceberg.util.StructLikeUtil.copy(s);
     }
 }
