@@ -251,6 +251,31 @@ class IcebergPositionDeletesTest {
         lake.checkRead();
     }
 
+    @Test
+    void t48_aRetractedKeyWithoutALakeRowDeletesNothingAndFailsNothing() throws Exception {
+        Lake lake = new Lake("absent", pkTable(Map.of()), false, 10);
+        lake.rounds(1);
+        int bucket = lake.bucketOf(1_000);
+        LakeWriteResult r;
+        try (LakeWriter w =
+                storage.createWriter(
+                        new LakeWriterContext(
+                                lake.path, TABLE_ID, lake.descriptor, bucket, 1, 2))) {
+            w.write(Row.of(1_000, "gone", 1L), ChangeType.DELETE, bucket, 1_000, 0);
+            r = w.complete();
+        }
+        assertThat(r.files()).as("nothing to delete, nothing written").isEmpty();
+        try (LakeCommitter c = storage.createCommitter(lake.path)) {
+            assertThat(
+                            c.commit(
+                                            List.of(r),
+                                            TieringSnapshotProperties.of(TABLE_ID, 1, 2, Map.of()))
+                                    .outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.NOTHING_TO_COMMIT);
+        }
+        lake.checkRead();
+    }
+
     // ------------------------------------------------------------------ tables
 
     private static TableDescriptor pkTable(Map<String, String> properties) {
