@@ -18,6 +18,7 @@ import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
 import dev.tributary.lake.api.maintenance.CompactionPolicy;
 import dev.tributary.lake.api.maintenance.CompactionTask;
+import dev.tributary.lake.api.maintenance.ExpiryPolicy;
 import dev.tributary.lake.api.maintenance.LakeCompactionResult;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
@@ -274,6 +275,98 @@ class IcebergPositionDeletesTest {
                     .isEqualTo(LakeCommitResult.Outcome.NOTHING_TO_COMMIT);
         }
         lake.checkRead();
+    }
+
+    /**
+     * One Puffin file holds the deletion vectors of several data files; a later round replaces one
+     * of them. Expiring the snapshots that referenced the replaced one must not delete the Puffin
+     * file, whose other deletion vectors are still live (Iceberg's incremental cleanup deletes by
+     * path).
+     */
+    @Test
+    void t48_expiryKeepsAPuffinFileWhoseOtherDeletionVectorsAreLive() throws Exception {
+        TablePath path = TablePath.of("db", "shared_puffin");
+        // one bucket: each round's keys are in one data file
+        TableDescriptor table =
+                TableDescriptor.builder(pkTable(Map.of()).schema()).bucketCount(1).build();
+        storage.catalog().createTable(path, table);
+        Map<Integer, Row> expected = new TreeMap<>();
+        // rounds 1 and 2 put keys into two data files of bucket 0
+        long offset = 0;
+        for (int round = 1; round <= 2; round++) {
+            List<Object[]> changes = new ArrayList<>();
+            for (int k = round * 10; k < round * 10 + 4; k++) {
+                changes.add(new Object[] {Row.of(k, "v" + k, 1L), ChangeType.INSERT});
+                expected.put(k, Row.of(k, "v" + k, 1L));
+            }
+            offset = writeAndCommit(path, table, round, changes, offset);
+        }
+        // round 3 deletes a key of each file: one Puffin file with two deletion vectors
+        offset =
+                writeAndCommit(
+                        path,
+                        table,
+                        3,
+                        List.<Object[]>of(
+                                new Object[] {expected.remove(10), ChangeType.DELETE},
+                                new Object[] {expected.remove(20), ChangeType.DELETE}),
+                        offset);
+        // round 4 deletes another key of the first file: its deletion vector is replaced
+        offset =
+                writeAndCommit(
+                        path,
+                        table,
+                        4,
+                        List.<Object[]>of(new Object[] {expected.remove(11), ChangeType.DELETE}),
+                        offset);
+        // round 5: the snapshot that replaced it expires too
+        expected.put(30, Row.of(30, "v30", 1L));
+        offset =
+                writeAndCommit(
+                        path,
+                        table,
+                        5,
+                        List.<Object[]>of(new Object[] {expected.get(30), ChangeType.INSERT}),
+                        offset);
+        try (LakeMaintainer m = storage.createMaintainer(path)) {
+            m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, java.time.Duration.ZERO));
+        }
+        Table t = catalog.loadTable(TableIdentifier.of("db", path.table()));
+        assertThat(t.snapshots()).hasSize(1);
+        for (DeleteFile d : IcebergBuckets.liveDeleteFiles(t, t.currentSnapshot())) {
+            assertThat(Path.of(java.net.URI.create(d.location()))).exists();
+        }
+        Set<Integer> keys = new HashSet<>();
+        try (CloseableIterable<Record> records = IcebergGenerics.read(t).build()) {
+            records.forEach(r -> keys.add((Integer) r.get(0)));
+        }
+        assertThat(keys).isEqualTo(expected.keySet());
+    }
+
+    private long writeAndCommit(
+            TablePath path,
+            TableDescriptor table,
+            long round,
+            List<Object[]> changes,
+            long offset) {
+        LakeWriteResult r;
+        try (LakeWriter w =
+                storage.createWriter(new LakeWriterContext(path, TABLE_ID, table, 0, 1, round))) {
+            for (Object[] c : changes) {
+                w.write((Row) c[0], (ChangeType) c[1], 0, offset++, 0);
+            }
+            r = w.complete();
+        }
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            assertThat(
+                            c.commit(
+                                            List.of(r),
+                                            TieringSnapshotProperties.of(
+                                                    TABLE_ID, 1, round, Map.of(0, offset)))
+                                    .outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+        }
+        return offset;
     }
 
     // ------------------------------------------------------------------ tables
