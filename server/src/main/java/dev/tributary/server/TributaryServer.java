@@ -20,6 +20,7 @@ import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
 import dev.tributary.server.lake.LakeMaintenanceStepImpl;
+import dev.tributary.server.lake.LakeRowLocations;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.lake.ObjectStoreCosts;
 import dev.tributary.server.metrics.ServerMetrics;
@@ -235,7 +236,15 @@ public final class TributaryServer implements AutoCloseable {
                                 catalog,
                                 clock,
                                 conf.get(KvOptions.LEASE_TIMEOUT),
-                                observed::planned));
+                                observed::planned,
+                                lake == null
+                                        ? null
+                                        : new LakeRowLocations(
+                                                store::lakeRowIndex,
+                                                lake::createRowScanner,
+                                                catalog,
+                                                t -> partitions.list(t.path()),
+                                                clock)));
         NettyServerBuilder builder =
                 NettyServerBuilder.forAddress(
                                 new InetSocketAddress(host, conf.get(ServerOptions.RPC_PORT)))

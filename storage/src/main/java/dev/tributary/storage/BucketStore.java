@@ -19,6 +19,7 @@ import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.kv.KvSnapshotInfo;
 import dev.tributary.storage.kv.SnapshotLease;
+import dev.tributary.storage.lakeindex.LakeRowIndex;
 import dev.tributary.storage.log.LogBucket;
 import dev.tributary.storage.log.LogOptions;
 import java.io.IOException;
@@ -56,6 +57,7 @@ import java.util.concurrent.Executor;
  */
 public final class BucketStore implements AutoCloseable {
     private static final String TABLES_DIR = "tables";
+    private static final String LAKE_ROW_INDEX_DIR = "lake-row-index";
 
     private final Path dataDir;
     private final Configuration conf;
@@ -66,6 +68,10 @@ public final class BucketStore implements AutoCloseable {
     private final Map<Long, TableStore> tables = new ConcurrentHashMap<>();
 
     private final PartitionedTables partitioned;
+
+    /** Opened on first use: only lake-enabled PK tables that retract by position need it. */
+    private LakeRowIndex lakeRowIndex;
+
     private volatile boolean closed;
 
     private BucketStore(Path dataDir, Configuration conf, Clock clock, Executor flushExecutor) {
@@ -206,6 +212,9 @@ public final class BucketStore implements AutoCloseable {
                 t.close();
             }
             partitioned.remove(tableId);
+            if (hasLakeRowIndex()) {
+                lakeRowIndex().dropTable(tableId);
+            }
             try {
                 DurableFiles.deleteRecursively(tableDir(tableId));
             } catch (IOException e) {
@@ -429,10 +438,34 @@ public final class BucketStore implements AutoCloseable {
             RuntimeException first = StoreFiles.closeEach(tables.values(), TableStore::close, null);
             tables.clear();
             first = partitioned.closeAll(first);
+            if (lakeRowIndex != null) {
+                first = StoreFiles.closeEach(List.of(lakeRowIndex), LakeRowIndex::close, first);
+            }
             if (first != null) {
                 throw first;
             }
         }
+    }
+
+    /**
+     * The server's lake row index (T48): where each key's live row is in the lake copy of its
+     * table, per bucket. Opened on first use; tables and partitions dropped here are dropped from
+     * it.
+     */
+    public LakeRowIndex lakeRowIndex() {
+        synchronized (tables) {
+            if (closed) {
+                throw new IllegalStateException("the store is closed");
+            }
+            if (lakeRowIndex == null) {
+                lakeRowIndex = LakeRowIndex.open(dataDir.resolve(LAKE_ROW_INDEX_DIR));
+            }
+            return lakeRowIndex;
+        }
+    }
+
+    private boolean hasLakeRowIndex() {
+        return lakeRowIndex != null || Files.isDirectory(dataDir.resolve(LAKE_ROW_INDEX_DIR));
     }
 
     private Path tableDir(long tableId) {
@@ -529,6 +562,9 @@ public final class BucketStore implements AutoCloseable {
     public void dropPartition(long tableId, long partitionId) {
         synchronized (tables) {
             partitioned.drop(tableId, partitionId);
+            if (hasLakeRowIndex()) {
+                lakeRowIndex().dropPartition(tableId, partitionId);
+            }
         }
     }
 

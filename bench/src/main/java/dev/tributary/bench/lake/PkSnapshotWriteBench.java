@@ -45,6 +45,7 @@ import java.util.Random;
  */
 public final class PkSnapshotWriteBench {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final long BASE_TS = 1_764_000_000_000L;
     private static final List<String> ALL_PATHS = List.of("log", "pk_log_split", "pk_snapshot");
 
     private PkSnapshotWriteBench() {}
@@ -145,7 +146,8 @@ public final class PkSnapshotWriteBench {
         try (LakeWriter w = lake.createWriter(context)) {
             for (int i = 0; i < encoded.length; i++) {
                 byte[] e = encoded[i];
-                w.write(view.pointTo(e, 0, e.length), type, 0, i, 1_000L);
+                // one append timestamp per 500 rows, as the store stamps a batch
+                w.write(view.pointTo(e, 0, e.length), type, 0, i, BASE_TS + i / 500);
             }
             w.complete();
         }

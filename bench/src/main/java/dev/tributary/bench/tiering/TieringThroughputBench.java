@@ -66,8 +66,8 @@ import java.util.function.ToIntFunction;
  * 42] [--dir DIR]}.
  */
 public final class TieringThroughputBench {
-    private static final Clock CLOCK = Clock.system();
-    private static final com.sun.management.OperatingSystemMXBean OS =
+    static final Clock CLOCK = Clock.system();
+    static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final List<Column> COLUMNS =
             List.of(
@@ -76,14 +76,13 @@ public final class TieringThroughputBench {
                     new Column("url", DataTypes.STRING(), null),
                     new Column("amount", DataTypes.INT(), null));
     private static final Schema LOG = Schema.of(COLUMNS, List.of());
-    private static final Schema PK = Schema.of(COLUMNS, List.of("id"));
+    static final Schema PK = Schema.of(COLUMNS, List.of("id"));
     private static final int BUCKETS = 16;
-    private static final long UPDATE_FRESHNESS_MILLIS = 30_000;
 
     private TieringThroughputBench() {}
 
     /** One measured phase: rows, raw bytes (RowCodec form), wall and process CPU seconds. */
-    private record Rate(long rows, long bytes, double secs, double cpuSecs) {
+    record Rate(long rows, long bytes, double secs, double cpuSecs) {
         double rowsPerSec() {
             return rows / secs;
         }
@@ -97,7 +96,7 @@ public final class TieringThroughputBench {
      * A measured tiering job: from job start (MiniCluster start-up included) until the lake holds
      * every row, and the round alone as the coordinator saw it (from the plan to the commit).
      */
-    private record Tiered(Rate endToEnd, Rate round, double readerCpuSecs) {}
+    record Tiered(Rate endToEnd, Rate round, double readerCpuSecs) {}
 
     public static void main(String[] args) throws Exception {
         long logRows = 5_000_000L;
@@ -266,7 +265,7 @@ public final class TieringThroughputBench {
                             e2e.endToEnd().cpuSecs() / (e2e.endToEnd().rows() / 1e6),
                             logRound.endToEnd().cpuSecs() / (logRound.endToEnd().rows() / 1e6));
                 }
-                updateRounds(
+                IncrementalPkRounds.run(
                         server,
                         conn,
                         lake,
@@ -342,7 +341,7 @@ public final class TieringThroughputBench {
         return info;
     }
 
-    private static void slowDown(Connection conn, TableInfo table) {
+    static void slowDown(Connection conn, TableInfo table) {
         conn.admin()
                 .alterTable(
                         table.path(),
@@ -382,7 +381,7 @@ public final class TieringThroughputBench {
     }
 
     /** ~90 bytes in RowCodec form: id, a 5-21 char name, a ~53 char URL, an int. */
-    private static Row row(Random r, long id) {
+    static Row row(Random r, long id) {
         return Row.of(
                 id,
                 "user-" + Long.toHexString(r.nextLong()),
@@ -504,135 +503,17 @@ public final class TieringThroughputBench {
         }
     }
 
-    /**
-     * Incremental PK rounds: each upserts 10% of the keys (random keys, so a few twice), the
-     * table's freshness drops to 1 s so one round reads them from the changelog, then goes back up.
-     * Reported per round as the coordinator timed it, in changelog records (an update of a key the
-     * lake holds is a -U and a +U) and in upserts, against the log round's round-only rate.
-     */
-    private static void updateRounds(
-            TributaryServer server,
-            Connection conn,
-            LakeStorage lake,
-            Configuration lakeConf,
-            int parallelism,
-            TableInfo pk,
-            long keys,
-            int rounds,
-            long seed,
-            Tiered logRound)
-            throws Exception {
-        if (rounds == 0) {
-            return;
-        }
-        Configuration conf = new Configuration(lakeConf.toMap());
-        conf.setString("tiering.embedded.parallelism", Integer.toString(parallelism));
-        conf.setString("tiering.job.group", "pkbench");
-        TieringGateway gateway = conn.tieringGateway();
-        try (EmbeddedTiering job =
-                EmbeddedTiering.start(
-                        GatewayTieringService.factory(server.rpcTarget(), null, Map.of()), conf)) {
-            for (int round = 1; round <= rounds; round++) {
-                long upserts = keys / 10;
-                long bytes = upsertRandomKeys(conn, pk.path(), keys, upserts, seed + 100 + round);
-                Map<Integer, Long> ends = gateway.endOffsets(pk.tableId());
-                TableTieringStatus last = conn.admin().tieringStatus(pk.path());
-                long before = last.lastRound().orElseThrow().roundId();
-                // a freshness the last commit is already older than makes the table pending at
-                // once (T12), and long enough that the round ceiling (T13) does not cut the round
-                long sinceLast = CLOCK.currentTimeMillis() - last.lastTieredAtMillis();
-                if (sinceLast < UPDATE_FRESHNESS_MILLIS) {
-                    Thread.sleep(UPDATE_FRESHNESS_MILLIS - sinceLast + 100);
-                }
-                long cpu = OS.getProcessCpuTime();
-                long start = CLOCK.nanoTime();
-                PeakMemory.reset();
-                conn.admin()
-                        .alterTable(
-                                pk.path(),
-                                TableAlteration.create()
-                                        .setProperty(
-                                                "table.datalake.freshness",
-                                                UPDATE_FRESHNESS_MILLIS + "ms"));
-                long giveUp = start + giveUpNanos(2 * keys / 10);
-                while (!coordinatorCaughtUp(conn.admin(), pk.path())
-                        || !caughtUp(lake, pk.path(), ends)) {
-                    if (CLOCK.nanoTime() > giveUp) {
-                        throw new IllegalStateException(
-                                "incremental round did not catch up in time: "
-                                        + conn.admin().tieringStatus(pk.path()));
-                    }
-                    LockSupport.parkNanos(50_000_000L);
-                }
-                double secs = (CLOCK.nanoTime() - start) / 1e9;
-                double cpuSecs = (OS.getProcessCpuTime() - cpu) / 1e9;
-                slowDown(conn, pk);
-                TableTieringStatus.Round r =
-                        conn.admin().tieringStatus(pk.path()).lastRound().orElseThrow();
-                double roundSecs = r.durationMillis() / 1e3;
-                System.out.printf(
-                        "PK incremental round %d (%s rounds since): %,d upserts (%.1f MB raw),"
-                                + " %,d changelog records read, %d lake files; round %.2f s = %,.0f"
-                                + " records/s, %,.0f upserts/s; from the alter to caught up %.2f s;"
-                                + " %.2f CPU-s per million records; %s%s%n",
-                        round,
-                        r.roundId() - before,
-                        upserts,
-                        bytes / 1e6,
-                        r.recordsRead(),
-                        r.files(),
-                        roundSecs,
-                        r.recordsRead() / roundSecs,
-                        upserts / roundSecs,
-                        secs,
-                        cpuSecs / (r.recordsRead() / 1e6),
-                        PeakMemory.describe(),
-                        logRound == null
-                                ? ""
-                                : String.format(
-                                        "; records/s = %.0f%% of the log round's (round only)",
-                                        100
-                                                * r.recordsRead()
-                                                / roundSecs
-                                                / logRound.round().rowsPerSec()));
-            }
-        }
-    }
-
     /** How long a round of {@code rows} may take: 3 minutes, or 20,000 rows/s for large ones. */
-    private static long giveUpNanos(long rows) {
+    static long giveUpNanos(long rows) {
         return Math.max(180_000_000_000L, rows * 50_000L);
     }
 
-    /** Upserts {@code count} rows of random keys below {@code keys}; returns their raw bytes. */
-    private static long upsertRandomKeys(
-            Connection conn, TablePath path, long keys, long count, long seed) throws Exception {
-        Random r = new Random(seed);
-        RowCodec codec = RowCodec.of(PK);
-        long bytes = 0;
-        List<CompletableFuture<?>> acks = new ArrayList<>();
-        try (UpsertWriter uw = conn.upsertWriter(path)) {
-            for (long i = 0; i < count; i++) {
-                Row row = row(r, (long) (r.nextDouble() * keys));
-                bytes += codec.encode(row).length;
-                acks.add(uw.upsert(row));
-                if (acks.size() == 50_000) {
-                    CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
-                    acks.clear();
-                }
-            }
-            uw.flush();
-            CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
-        }
-        return bytes;
-    }
-
-    private static boolean coordinatorCaughtUp(Admin admin, TablePath path) {
+    static boolean coordinatorCaughtUp(Admin admin, TablePath path) {
         TableTieringStatus status = admin.tieringStatus(path);
         return status.lastTieredAtMillis() > 0 && status.lagRecords().orElse(-1) == 0;
     }
 
-    private static boolean caughtUp(LakeStorage lake, TablePath path, Map<Integer, Long> ends) {
+    static boolean caughtUp(LakeStorage lake, TablePath path, Map<Integer, Long> ends) {
         try (LakeCommitter c = lake.createCommitter(path)) {
             Map<Integer, Long> committed =
                     c.latestTieringSnapshot()

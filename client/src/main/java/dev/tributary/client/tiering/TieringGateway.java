@@ -22,6 +22,8 @@ import dev.tributary.rpc.proto.FencedTablePb;
 import dev.tributary.rpc.proto.HeartbeatResponse;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListSnapshotsRequest;
+import dev.tributary.rpc.proto.LocateLakeRowsRequest;
+import dev.tributary.rpc.proto.LocateLakeRowsResponse;
 import dev.tributary.rpc.proto.MaintenanceAttemptPb;
 import dev.tributary.rpc.proto.MaintenanceGrantPb;
 import dev.tributary.rpc.proto.MaintenanceReportPb;
@@ -43,6 +45,7 @@ import dev.tributary.tiering.api.CommitOutcome;
 import dev.tributary.tiering.api.HeartbeatResult;
 import dev.tributary.tiering.api.JobSettings;
 import dev.tributary.tiering.api.LeaseGrant;
+import dev.tributary.tiering.api.LocatedLakeRows;
 import dev.tributary.tiering.api.MaintenanceAttempt;
 import dev.tributary.tiering.api.MaintenanceCommit;
 import dev.tributary.tiering.api.MaintenanceGrant;
@@ -57,6 +60,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -243,6 +247,54 @@ public final class TieringGateway {
                                     ? ce
                                     : new CompletionException(e);
                         });
+    }
+
+    /**
+     * Where the live lake rows of a bucket's keys are in lake snapshot {@code lakeSnapshotId}, from
+     * the server's lake row index (T48); at most 100,000 keys per call.
+     *
+     * @param keys each the RowCodec bytes of the table's key columns
+     * @return per key, in order, its row; empty when the table keeps no lake row index
+     */
+    public Optional<LocatedLakeRows> locateLakeRows(
+            TableBucket bucket, long lakeSnapshotId, List<byte[]> keys) {
+        LocateLakeRowsRequest.Builder req =
+                LocateLakeRowsRequest.newBuilder()
+                        .setTableId(bucket.tableId())
+                        .setBucket(bucket.bucket())
+                        .setLakeSnapshotId(lakeSnapshotId);
+        if (bucket.isPartitioned()) {
+            req.setPartitionId(bucket.partitionId());
+        }
+        for (byte[] k : keys) {
+            req.addKeys(ByteString.copyFrom(k));
+        }
+        LocateLakeRowsResponse r = call(() -> rpc.tiering().locateLakeRows(req.build()));
+        if (!r.getIndexed()) {
+            return Optional.empty();
+        }
+        if (r.getFileIndexesCount() != keys.size() || r.getPositionsCount() != keys.size()) {
+            throw new CorruptDataException(
+                    "the server located "
+                            + r.getFileIndexesCount()
+                            + " lake rows for "
+                            + keys.size()
+                            + " keys");
+        }
+        String[] files = new String[keys.size()];
+        long[] positions = new long[keys.size()];
+        for (int i = 0; i < files.length; i++) {
+            int f = r.getFileIndexes(i);
+            if (f >= r.getFilesCount()) {
+                throw new CorruptDataException(
+                        "the server named file " + f + " of " + r.getFilesCount());
+            }
+            if (f >= 0) {
+                files[i] = r.getFiles(f);
+                positions[i] = r.getPositions(i);
+            }
+        }
+        return Optional.of(new LocatedLakeRows(files, positions));
     }
 
     /** Leases a KV snapshot so retention keeps it while a split reads it (T9). */

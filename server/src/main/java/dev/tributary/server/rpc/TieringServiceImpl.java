@@ -7,6 +7,7 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.lake.api.index.LakeRowLocation;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.rpc.proto.BucketOffsetPb;
@@ -18,6 +19,8 @@ import dev.tributary.rpc.proto.CommitRoundResponse;
 import dev.tributary.rpc.proto.FencedTablePb;
 import dev.tributary.rpc.proto.HeartbeatResponse;
 import dev.tributary.rpc.proto.LakeBucketPb;
+import dev.tributary.rpc.proto.LocateLakeRowsRequest;
+import dev.tributary.rpc.proto.LocateLakeRowsResponse;
 import dev.tributary.rpc.proto.MaintenanceAttemptPb;
 import dev.tributary.rpc.proto.MaintenanceGrantPb;
 import dev.tributary.rpc.proto.MaintenanceOutcomePb;
@@ -35,6 +38,7 @@ import dev.tributary.rpc.proto.TableEpochPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TakeSnapshotLeaseRequest;
 import dev.tributary.rpc.proto.TieringServiceGrpc;
+import dev.tributary.server.lake.LakeRowLocations;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.kv.SnapshotLease;
@@ -57,6 +61,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** The tiering job's calls: translated to the coordinator's API and the store's leases. */
@@ -67,11 +72,13 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
     private final Clock clock;
     private final Duration leaseTimeout;
     private final java.util.function.Consumer<RoundPlan> onPlanned;
+    private final LakeRowLocations rowLocations;
 
     /**
      * @param leaseTimeout the store's {@code kv.snapshot.lease-timeout}, told to lease holders so
      *     they renew within it
      * @param onPlanned told of every round handed to a job (the tiering planner's observations)
+     * @param rowLocations the lake row index's answers (T48); null without a lake
      */
     public TieringServiceImpl(
             Coordinator coordinator,
@@ -79,13 +86,15 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
             TableCatalog catalog,
             Clock clock,
             Duration leaseTimeout,
-            java.util.function.Consumer<RoundPlan> onPlanned) {
+            java.util.function.Consumer<RoundPlan> onPlanned,
+            LakeRowLocations rowLocations) {
         this.coordinator = coordinator;
         this.store = store;
         this.catalog = catalog;
         this.clock = clock;
         this.leaseTimeout = leaseTimeout;
         this.onPlanned = onPlanned;
+        this.rowLocations = rowLocations;
     }
 
     @Override
@@ -399,6 +408,49 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                                         : TableBucket.NO_PARTITION,
                                                 req.getBucket()),
                                         leaseId(req.getLeaseId()))));
+    }
+
+    @Override
+    public void locateLakeRows(
+            LocateLakeRowsRequest req, StreamObserver<LocateLakeRowsResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    TableBucket b =
+                            bucket(
+                                    req.getTableId(),
+                                    req.hasPartitionId()
+                                            ? req.getPartitionId()
+                                            : TableBucket.NO_PARTITION,
+                                    req.getBucket());
+                    List<byte[]> keys = new ArrayList<>(req.getKeysCount());
+                    for (ByteString k : req.getKeysList()) {
+                        keys.add(k.toByteArray());
+                    }
+                    Optional<LakeRowLocation[]> found =
+                            rowLocations == null
+                                    ? Optional.empty()
+                                    : rowLocations.locate(b, req.getLakeSnapshotId(), keys);
+                    LocateLakeRowsResponse.Builder r = LocateLakeRowsResponse.newBuilder();
+                    if (found.isEmpty()) {
+                        return r.setIndexed(false).build();
+                    }
+                    Map<String, Integer> files = new java.util.HashMap<>();
+                    for (LakeRowLocation at : found.get()) {
+                        if (at == null) {
+                            r.addFileIndexes(-1).addPositions(0);
+                            continue;
+                        }
+                        Integer i = files.get(at.file());
+                        if (i == null) {
+                            i = files.size();
+                            files.put(at.file(), i);
+                            r.addFiles(at.file());
+                        }
+                        r.addFileIndexes(i).addPositions(at.position());
+                    }
+                    return r.setIndexed(true).build();
+                });
     }
 
     @Override

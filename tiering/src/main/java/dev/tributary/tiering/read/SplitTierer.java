@@ -187,7 +187,12 @@ public final class SplitTierer implements AutoCloseable {
                                             : PartitionSpec.parse(split.partitionName()),
                                     split.isSnapshot()
                                             ? LakeWriterContext.SplitSource.KV_SNAPSHOT
-                                            : LakeWriterContext.SplitSource.LOG));
+                                            : LakeWriterContext.SplitSource.LOG,
+                                    descriptor.hasPrimaryKey() && !split.isSnapshot()
+                                            ? (snapshotId, keys) ->
+                                                    service.locateLakeRows(
+                                                            split.tableBucket(), snapshotId, keys)
+                                            : null));
         }
         if (!split.isSnapshot() && cursor.offset() >= split.endOffset()) {
             throw new IllegalStateException(

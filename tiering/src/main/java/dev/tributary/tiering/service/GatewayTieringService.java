@@ -10,12 +10,14 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.index.LakeRowLocation;
 import dev.tributary.tiering.api.Attempt;
 import dev.tributary.tiering.api.CommitOutcome;
 import dev.tributary.tiering.api.HeartbeatRequest;
 import dev.tributary.tiering.api.HeartbeatResult;
 import dev.tributary.tiering.api.JobSettings;
 import dev.tributary.tiering.api.LeaseGrant;
+import dev.tributary.tiering.api.LocatedLakeRows;
 import dev.tributary.tiering.api.MaintenanceAttempt;
 import dev.tributary.tiering.api.MaintenanceCommit;
 import dev.tributary.tiering.api.MaintenanceOutcome;
@@ -26,6 +28,7 @@ import dev.tributary.tiering.read.BatchCursor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -36,6 +39,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * is read as raw batches that are decoded lazily.
  */
 public final class GatewayTieringService implements TieringService {
+    /** Keys per lake row lookup: well under the server's limit and its message size. */
+    private static final int LOCATE_CHUNK = 50_000;
+
     private final Connection connection;
     private final TieringGateway gateway;
     private final Map<Long, TableInfo> tables = new ConcurrentHashMap<>();
@@ -231,6 +237,26 @@ public final class GatewayTieringService implements TieringService {
                             + " is unknown to this reader; describe it first");
         }
         return RowCodec.of(info.schema());
+    }
+
+    @Override
+    public Optional<LakeRowLocation[]> locateLakeRows(
+            TableBucket bucket, long lakeSnapshotId, List<byte[]> keys) {
+        LakeRowLocation[] out = new LakeRowLocation[keys.size()];
+        for (int from = 0; from < keys.size(); from += LOCATE_CHUNK) {
+            List<byte[]> chunk = keys.subList(from, Math.min(keys.size(), from + LOCATE_CHUNK));
+            Optional<LocatedLakeRows> found = gateway.locateLakeRows(bucket, lakeSnapshotId, chunk);
+            if (found.isEmpty()) {
+                return Optional.empty();
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                String file = found.get().files()[i];
+                if (file != null) {
+                    out[from + i] = new LakeRowLocation(file, found.get().positions()[i]);
+                }
+            }
+        }
+        return Optional.of(out);
     }
 
     @Override

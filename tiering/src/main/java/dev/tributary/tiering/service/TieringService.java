@@ -3,6 +3,7 @@ package dev.tributary.tiering.service;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.index.LakeRowLocation;
 import dev.tributary.tiering.api.Attempt;
 import dev.tributary.tiering.api.CommitOutcome;
 import dev.tributary.tiering.api.HeartbeatResult;
@@ -13,6 +14,7 @@ import dev.tributary.tiering.api.MaintenanceOutcome;
 import dev.tributary.tiering.api.RoundCommit;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -103,6 +105,19 @@ public interface TieringService extends AutoCloseable {
      * {@code snapshotLogOffset}.
      */
     RecordCursor openSnapshot(TableBucket bucket, long snapshotId, long snapshotLogOffset);
+
+    /**
+     * Where the live lake rows of a bucket's keys are in lake snapshot {@code lakeSnapshotId}, from
+     * the server's lake row index (T48), for a writer that retracts old rows by position.
+     *
+     * @param keys each the RowCodec bytes of the table's key columns
+     * @return per key, in order, its row or null; empty when the table keeps no such index (the
+     *     writer then finds the rows in the lake itself)
+     */
+    default Optional<LakeRowLocation[]> locateLakeRows(
+            TableBucket bucket, long lakeSnapshotId, List<byte[]> keys) {
+        return Optional.empty();
+    }
 
     @Override
     void close();

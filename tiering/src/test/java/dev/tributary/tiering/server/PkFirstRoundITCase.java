@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * reads its buckets' KV snapshots. That round reads each live key once (not the changelog that
  * built the state), writes no delete file and leaves a table every reader of the format reads
  * without merging: Paimon gets one sorted run per bucket at a level above 0, Iceberg data files
- * only. A later round's updates and deletes of those keys win, read with the format's own API.
+ * only. Later rounds' updates and deletes of those keys win, read with the format's own API, and
+ * retract old rows by position (T48): Paimon deletion vectors with nothing left at level 0, Iceberg
+ * deletion vectors and no equality delete, so readers that refuse those read the table.
  */
 class PkFirstRoundITCase {
     private static final int BUCKETS = 4;
@@ -57,12 +59,12 @@ class PkFirstRoundITCase {
     }
 
     @Test
-    void t54_paimonFirstRoundIsOneSortedRunPerBucketReadWithoutMerge() throws Exception {
+    void t54_t48_paimonFirstRoundIsOneSortedRunPerBucketThenDeletionVectors() throws Exception {
         firstRoundThenUpdates("paimon");
     }
 
     @Test
-    void t54_icebergFirstRoundWritesDataFilesOnly() throws Exception {
+    void t54_t48_icebergFirstRoundWritesDataFilesOnlyThenPositionDeletes() throws Exception {
         firstRoundThenUpdates("iceberg");
     }
 
@@ -136,24 +138,36 @@ class PkFirstRoundITCase {
         }
         assertThat(rows(lake)).as(why).containsExactlyInAnyOrderElementsOf(expected.values());
 
-        // a later round's changes of those keys win over the first round's files
-        try (UpsertWriter w = conn.upsertWriter(CUSTOMERS)) {
-            List<CompletableFuture<?>> acks = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
-                long key = random.nextInt(2_100);
-                if (expected.containsKey(key) && random.nextInt(4) == 0) {
-                    acks.add(w.delete(expected.remove(key)));
-                } else {
-                    Row row = Row.of(key, "c" + key + "-later", random.nextInt(1000));
-                    acks.add(w.upsert(row));
-                    expected.put(key, row);
+        // later rounds' changes of those keys win over the first round's files, and retract the
+        // old rows by position, never by key (T48): updates, deletes, re-inserts of deleted keys,
+        // keys changed twice in one round
+        for (int round = 0; round < 2; round++) {
+            try (UpsertWriter w = conn.upsertWriter(CUSTOMERS)) {
+                List<CompletableFuture<?>> acks = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    long key = random.nextInt(2_100);
+                    if (expected.containsKey(key) && random.nextInt(4) == 0) {
+                        acks.add(w.delete(expected.remove(key)));
+                    } else {
+                        Row row = Row.of(key, "c" + key + "-r" + round + "-" + i, i);
+                        acks.add(w.upsert(row));
+                        expected.put(key, row);
+                    }
                 }
+                w.flush();
+                CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
             }
-            w.flush();
-            CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get();
+            awaitCaughtUp(lake, table);
+            assertThat(rows(lake)).as(why).containsExactlyInAnyOrderElementsOf(expected.values());
+            files = lake.liveFiles(CUSTOMERS);
+            assertThat(files.deleteFiles()).as("%s: %s", why, files).isPositive();
+            assertThat(files.equalityDeleteFiles()).as("%s: %s", why, files).isZero();
+            assertThat(files.readWithoutMerge()).as("%s: %s", why, files).isTrue();
+            if (format.equals("paimon")) {
+                // deletion-vector mode: readers skip level 0, so a round leaves nothing there
+                assertThat(files.levels()).as("%s: %s", why, files).allMatch(level -> level > 0);
+            }
         }
-        awaitCaughtUp(lake, table);
-        assertThat(rows(lake)).as(why).containsExactlyInAnyOrderElementsOf(expected.values());
     }
 
     private List<Row> rows(LakeLayout lake) throws Exception {

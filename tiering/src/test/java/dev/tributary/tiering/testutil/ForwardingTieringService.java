@@ -88,6 +88,12 @@ public abstract class ForwardingTieringService implements TieringService {
     }
 
     @Override
+    public java.util.Optional<dev.tributary.lake.api.index.LakeRowLocation[]> locateLakeRows(
+            TableBucket bucket, long lakeSnapshotId, java.util.List<byte[]> keys) {
+        return delegate.locateLakeRows(bucket, lakeSnapshotId, keys);
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

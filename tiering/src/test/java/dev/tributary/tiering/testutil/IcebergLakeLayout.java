@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Snapshot;
@@ -56,13 +58,24 @@ final class IcebergLakeLayout implements LakeLayout {
                 table -> {
                     int dataFiles = 0;
                     java.util.Set<String> deletes = new java.util.HashSet<>();
+                    java.util.Set<String> equality = new java.util.HashSet<>();
                     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
                         for (FileScanTask t : tasks) {
                             dataFiles++;
-                            t.deletes().forEach(d -> deletes.add(d.location()));
+                            for (DeleteFile d : t.deletes()) {
+                                deletes.add(d.location());
+                                if (d.content() == FileContent.EQUALITY_DELETES) {
+                                    equality.add(d.location());
+                                }
+                            }
                         }
                     }
-                    return new LiveFiles(dataFiles, deletes.size(), List.of(), deletes.isEmpty());
+                    return new LiveFiles(
+                            dataFiles,
+                            deletes.size(),
+                            equality.size(),
+                            List.of(),
+                            equality.isEmpty());
                 });
     }
 

@@ -31,13 +31,20 @@ public interface LakeLayout {
     /**
      * The table's live files as the format's own planner sees them now.
      *
+     * @param deleteFiles the live delete files (Iceberg delete files, Paimon deletion-vector files)
+     * @param equalityDeleteFiles those of them that delete by key (Iceberg equality deletes), which
+     *     readers such as PyIceberg and Snowflake refuse (T48); always 0 for Paimon
      * @param levels the LSM level of each live data file (Paimon); empty for Iceberg
      * @param readWithoutMerge whether every planned split reads its files as they are, with no
-     *     merge of keys or deletes to apply (Paimon's raw-convertible splits; Iceberg tasks without
-     *     delete files)
+     *     merge of keys to do (Paimon's raw-convertible splits, deletion vectors applied; Iceberg
+     *     tasks without equality deletes)
      */
     record LiveFiles(
-            int dataFiles, int deleteFiles, List<Integer> levels, boolean readWithoutMerge) {}
+            int dataFiles,
+            int deleteFiles,
+            int equalityDeleteFiles,
+            List<Integer> levels,
+            boolean readWithoutMerge) {}
 
     static LakeLayout of(String format, File warehouse) {
         return switch (format) {

@@ -72,7 +72,7 @@ final class PaimonLakeLayout implements LakeLayout {
                                         .orElse(0);
                         raw &= split.rawConvertible();
                     }
-                    return new LiveFiles(dataFiles, deleteFiles, levels, raw);
+                    return new LiveFiles(dataFiles, deleteFiles, 0, levels, raw);
                 });
     }
 

@@ -1,14 +1,17 @@
 package dev.tributary.lake.api;
 
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.index.LakeRowScanner;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
+import java.util.Optional;
 
 /**
  * One lake warehouse of one format: its catalog, writers and committers. Thread safe; writers and
@@ -72,6 +75,19 @@ public interface LakeStorage extends AutoCloseable {
     default LakeReader createReader(TablePath tablePath) {
         throw new UnsupportedOperationException(
                 "the '" + identifier() + "' lake plugin cannot read tables");
+    }
+
+    /**
+     * Opens a scanner of where the live rows of a primary-key lake table are, for the store's lake
+     * row index (T48); empty when the table retracts rows by key or the format keeps its own index
+     * (Paimon's deletion vectors).
+     *
+     * @param table the table's current descriptor (its key columns, its {@code
+     *     table.datalake.pk-deletes})
+     * @throws dev.tributary.common.exception.NotFoundException when the lake table is missing
+     */
+    default Optional<LakeRowScanner> createRowScanner(TablePath tablePath, TableDescriptor table) {
+        return Optional.empty();
     }
 
     @Override

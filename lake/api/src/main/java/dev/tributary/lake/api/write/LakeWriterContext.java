@@ -5,6 +5,7 @@ import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.index.LakeRowLocator;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,9 @@ import java.util.Objects;
  * @param source what the split reads: a range of the changelog, or a whole KV snapshot, whose
  *     records a writer may take as every key of the bucket exactly once, each an insert into a lake
  *     bucket that holds none of them (T7, T54)
+ * @param rowLocator where the store's lake row index says the bucket's keys have their live lake
+ *     rows (T48), for a writer of a primary-key split that retracts by position; null when there is
+ *     none (the writer then reads the lake, or retracts by key)
  */
 public record LakeWriterContext(
         TablePath tablePath,
@@ -36,7 +40,8 @@ public record LakeWriterContext(
         long roundId,
         long partitionId,
         PartitionSpec partition,
-        SplitSource source) {
+        SplitSource source,
+        LakeRowLocator rowLocator) {
 
     /** What a split reads, and so what its records promise the writer. */
     public enum SplitSource {
@@ -82,6 +87,30 @@ public record LakeWriterContext(
                             + ") of "
                             + tablePath);
         }
+    }
+
+    /** The context of a split without a lake row index. */
+    public LakeWriterContext(
+            TablePath tablePath,
+            long tableId,
+            TableDescriptor table,
+            int bucket,
+            long epoch,
+            long roundId,
+            long partitionId,
+            PartitionSpec partition,
+            SplitSource source) {
+        this(
+                tablePath,
+                tableId,
+                table,
+                bucket,
+                epoch,
+                roundId,
+                partitionId,
+                partition,
+                source,
+                null);
     }
 
     /** The context of a log split. */

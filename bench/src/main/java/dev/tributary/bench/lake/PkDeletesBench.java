@@ -1,0 +1,356 @@
+package dev.tributary.bench.lake;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
+import dev.tributary.common.config.TableOptions.PkDeleteMode;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.BucketFunction;
+import dev.tributary.common.row.BucketFunctionType;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.EncodedRow;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
+import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.read.LakeReadRequest;
+import dev.tributary.lake.api.read.LakeReader;
+import dev.tributary.lake.api.read.LakeRowCursor;
+import dev.tributary.lake.api.write.LakeWriteResult;
+import dev.tributary.lake.api.write.LakeWriter;
+import dev.tributary.lake.api.write.LakeWriterContext;
+import dev.tributary.lake.api.write.LakeWriterContext.SplitSource;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * What retracting by position costs against retracting by key (T48), through the lake API alone (no
+ * server, no Flink): per format, two PK tables of {@code --keys} keys in {@code --buckets} aligned
+ * buckets, one with {@code table.datalake.pk-deletes=position} (Iceberg v3 deletion vectors, Paimon
+ * deletion vectors), one with {@code equality} (Iceberg equality deletes, Paimon merge-on-read). A
+ * first round writes every key from a KV snapshot split per bucket; then {@code --rounds}
+ * incremental rounds each upsert {@code --update-fraction} of the keys (seeded random keys, so some
+ * twice) as the store's changelog has them, {@code -U} old row then {@code +U} new row, one writer
+ * per bucket one after the other, and one commit. The two tables' rounds alternate, so both see the
+ * same machine. No compaction runs in between: after the rounds each table holds what the rounds
+ * wrote, and a full scan of it through Tributary's lake reader (the format's own reader underneath)
+ * is timed.
+ *
+ * <p>Each round has its own epoch, as each round of a table gets one from the coordinator (T19).
+ *
+ * <p>Reported per format: the median round's changelog records per second (wall, writers plus
+ * commit) and process CPU seconds per million records, position as a percentage of equality (the
+ * issue's goal is >= 80%), and the full scan's rows per second, each mode's.
+ *
+ * <pre>
+ * java -cp ... dev.tributary.bench.lake.PkDeletesBench [--formats iceberg,paimon] [--keys 1000000]
+ *     [--buckets 4] [--rounds 20] [--update-fraction 0.1] [--seed 42]
+ * </pre>
+ */
+public final class PkDeletesBench {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final long TABLE_ID = 1;
+    private static final Schema SCHEMA =
+            Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT())
+                    .column("name", DataTypes.STRING())
+                    .column("url", DataTypes.STRING())
+                    .column("score", DataTypes.INT())
+                    .primaryKey("id")
+                    .build();
+
+    private PkDeletesBench() {}
+
+    public static void main(String[] args) throws Exception {
+        List<String> formats = List.of("iceberg", "paimon");
+        int keys = 1_000_000;
+        int buckets = 4;
+        int rounds = 20;
+        double fraction = 0.1;
+        long seed = 42;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--formats" -> formats = List.of(args[++i].split(","));
+                case "--keys" -> keys = Integer.parseInt(args[++i]);
+                case "--buckets" -> buckets = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--update-fraction" -> fraction = Double.parseDouble(args[++i]);
+                case "--seed" -> seed = Long.parseLong(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Path dir = Files.createTempDirectory("pk-deletes-bench");
+        System.out.printf(
+                Locale.ROOT,
+                "PkDeletesBench: %,d keys, %d buckets, %d rounds of %.0f%% upserts, seed %d, dir %s,"
+                        + " load average %.2f%n",
+                keys,
+                buckets,
+                rounds,
+                100 * fraction,
+                seed,
+                dir,
+                OS.getSystemLoadAverage());
+        for (String format : formats) {
+            Configuration conf =
+                    new Configuration()
+                            .setString("datalake.format", format)
+                            .setString(
+                                    "datalake." + format + ".warehouse",
+                                    dir.resolve(format).toUri().toString());
+            try (LakeStorage lake = LakeStoragePlugins.open(conf)) {
+                // an unreported pass first, so neither mode pays the JIT's warm-up
+                for (PkDeleteMode mode : PkDeleteMode.values()) {
+                    Table warm =
+                            new Table(lake, format, mode, Math.min(keys, 50_000), buckets, false);
+                    warm.firstRound();
+                    warm.updateRound(1, Math.min(keys, 50_000) / 10, seed);
+                    warm.fullScan();
+                }
+                Table position =
+                        new Table(lake, format, PkDeleteMode.POSITION, keys, buckets, true);
+                Table equality =
+                        new Table(lake, format, PkDeleteMode.EQUALITY, keys, buckets, true);
+                position.firstRound();
+                equality.firstRound();
+                int updates = (int) (keys * fraction);
+                for (int r = 1; r <= rounds; r++) {
+                    // the same keys in both tables' round r
+                    position.updateRound(r, updates, seed + r);
+                    equality.updateRound(r, updates, seed + r);
+                }
+                double[] p = position.median();
+                double[] e = equality.median();
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s incremental rounds (median of %d): position %,.0f records/s, %.2f CPU-s"
+                                + " per million; equality %,.0f records/s, %.2f CPU-s per million;"
+                                + " position = %.0f%% of equality's records/s (goal >= 80%%),"
+                                + " %.0f%% of its CPU%n",
+                        format,
+                        rounds,
+                        p[0],
+                        p[1],
+                        e[0],
+                        e[1],
+                        100 * p[0] / e[0],
+                        100 * p[1] / e[1]);
+                double ps = position.fullScan();
+                double es = equality.fullScan();
+                System.out.printf(
+                        Locale.ROOT,
+                        "%s full scan after %d rounds, no compaction: position %,.0f rows/s,"
+                                + " equality %,.0f rows/s (position = %.0f%%)%n",
+                        format,
+                        rounds,
+                        ps,
+                        es,
+                        100 * ps / es);
+            }
+        }
+        System.out.printf(Locale.ROOT, "load average at the end %.2f%n", OS.getSystemLoadAverage());
+    }
+
+    /** One PK lake table, the version of each key's live row, and its rounds' measurements. */
+    private static final class Table {
+        private final LakeStorage lake;
+        private final String label;
+        private final TablePath path;
+        private final TableDescriptor descriptor;
+        private final int[] bucketOfKey;
+        private final int[] version;
+        private final long[] offsets;
+        private final RowCodec codec = RowCodec.of(SCHEMA);
+        private final EncodedRow view = codec.view();
+        private final List<double[]> rounds = new ArrayList<>();
+        private final boolean report;
+
+        Table(
+                LakeStorage lake,
+                String format,
+                PkDeleteMode mode,
+                int keys,
+                int buckets,
+                boolean report) {
+            this.lake = lake;
+            this.report = report;
+            String name = mode.name().toLowerCase(Locale.ROOT) + (report ? "" : "_warmup");
+            this.label = format + " " + name;
+            this.path = TablePath.of("bench", "customers_" + name);
+            this.descriptor =
+                    TableDescriptor.builder(SCHEMA)
+                            .bucketCount(buckets)
+                            .property(
+                                    TableOptions.BUCKET_FUNCTION.key(),
+                                    BucketFunctionType.forLakeFormat(format).value())
+                            .property(
+                                    TableOptions.DATALAKE_PK_DELETES.key(),
+                                    mode.name().toLowerCase(Locale.ROOT))
+                            .build();
+            lake.catalog().createTable(path, descriptor);
+            BucketFunction function = BucketFunction.of(descriptor);
+            this.bucketOfKey = new int[keys];
+            for (int k = 0; k < keys; k++) {
+                bucketOfKey[k] = function.bucketOf(row(k, 0));
+            }
+            this.version = new int[keys];
+            this.offsets = new long[buckets];
+        }
+
+        /** Every key once, a KV snapshot split per bucket (T54), one commit. */
+        void firstRound() {
+            long start = System.nanoTime();
+            List<LakeWriteResult> results = new ArrayList<>();
+            for (int b = 0; b < offsets.length; b++) {
+                try (LakeWriter w = writer(b, 0, SplitSource.KV_SNAPSHOT)) {
+                    for (int k = 0; k < bucketOfKey.length; k++) {
+                        if (bucketOfKey[k] == b) {
+                            write(w, row(k, 0), ChangeType.INSERT, b);
+                        }
+                    }
+                    results.add(w.complete());
+                }
+            }
+            commit(results, 0);
+            log(
+                    "%s first round: %,d keys in %.1f s%n",
+                    label, bucketOfKey.length, (System.nanoTime() - start) / 1e9);
+        }
+
+        /** {@code updates} upserts of random keys: -U old row, +U new row; one commit. */
+        void updateRound(int round, int updates, long seed) {
+            Random random = new Random(seed);
+            List<List<Integer>> perBucket = new ArrayList<>();
+            for (int b = 0; b < offsets.length; b++) {
+                perBucket.add(new ArrayList<>());
+            }
+            for (int i = 0; i < updates; i++) {
+                int k = random.nextInt(bucketOfKey.length);
+                perBucket.get(bucketOfKey[k]).add(k);
+            }
+            long cpu = OS.getProcessCpuTime();
+            long start = System.nanoTime();
+            long records = 0;
+            List<LakeWriteResult> results = new ArrayList<>();
+            for (int b = 0; b < offsets.length; b++) {
+                try (LakeWriter w = writer(b, round, SplitSource.LOG)) {
+                    for (int k : perBucket.get(b)) {
+                        write(w, row(k, version[k]), ChangeType.UPDATE_BEFORE, b);
+                        version[k]++;
+                        write(w, row(k, version[k]), ChangeType.UPDATE_AFTER, b);
+                        records += 2;
+                    }
+                    results.add(w.complete());
+                }
+            }
+            commit(results, round);
+            double secs = (System.nanoTime() - start) / 1e9;
+            double cpuSecs = (OS.getProcessCpuTime() - cpu) / 1e9;
+            rounds.add(new double[] {records / secs, cpuSecs / (records / 1e6)});
+            log(
+                    "%s round %d: %,d records in %.2f s = %,.0f records/s, %.2f CPU-s per million%n",
+                    label, round, records, secs, records / secs, cpuSecs / (records / 1e6));
+        }
+
+        /** Median records/s and median CPU-s per million records of the update rounds. */
+        double[] median() {
+            return new double[] {median(0), median(1)};
+        }
+
+        private double median(int field) {
+            double[] v = rounds.stream().mapToDouble(r -> r[field]).sorted().toArray();
+            int n = v.length;
+            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+
+        /** Reads every live row of every bucket; checks each key once; returns rows per second. */
+        double fullScan() {
+            long start = System.nanoTime();
+            long rows = 0;
+            try (LakeReader reader = lake.createReader(path)) {
+                long snapshot = reader.latestTieringSnapshot(TABLE_ID).orElseThrow().snapshotId();
+                for (int b = 0; b < offsets.length; b++) {
+                    try (LakeRowCursor c =
+                            reader.read(LakeReadRequest.all(snapshot, descriptor, b))) {
+                        while (c.next()) {
+                            Row row = c.row();
+                            int k = (int) (long) (Long) row.getField(0);
+                            if (!row.equals(row(k, version[k]))) {
+                                throw new IllegalStateException(
+                                        label + ": key " + k + " reads " + row);
+                            }
+                            rows++;
+                        }
+                    }
+                }
+            }
+            if (rows != bucketOfKey.length) {
+                throw new IllegalStateException(
+                        label + ": full scan read " + rows + " rows of " + bucketOfKey.length);
+            }
+            double secs = (System.nanoTime() - start) / 1e9;
+            log("%s full scan: %,d rows in %.2f s%n", label, rows, secs);
+            return rows / secs;
+        }
+
+        private void log(String format, Object... args) {
+            if (report) {
+                System.out.printf(Locale.ROOT, format, args);
+            }
+        }
+
+        private LakeWriter writer(int bucket, long round, SplitSource source) {
+            return lake.createWriter(
+                    new LakeWriterContext(
+                            path,
+                            TABLE_ID,
+                            descriptor,
+                            bucket,
+                            round + 1,
+                            round + 1,
+                            TableBucket.NO_PARTITION,
+                            null,
+                            source));
+        }
+
+        private void write(LakeWriter w, Row row, ChangeType type, int bucket) {
+            byte[] e = codec.encode(row);
+            w.write(view.pointTo(e, 0, e.length), type, bucket, offsets[bucket]++, 1_000L);
+        }
+
+        private void commit(List<LakeWriteResult> results, long round) {
+            Map<Integer, Long> committed = new TreeMap<>();
+            for (int b = 0; b < offsets.length; b++) {
+                committed.put(b, offsets[b]);
+            }
+            try (LakeCommitter c = lake.createCommitter(path)) {
+                c.commit(
+                        results,
+                        TieringSnapshotProperties.of(TABLE_ID, round + 1, round + 1, committed));
+            }
+        }
+    }
+
+    /** Key {@code k}'s row at {@code version}: the same values each time it is asked for. */
+    private static Row row(int k, int version) {
+        Random r = new Random(k * 31L + version);
+        return Row.of(
+                (long) k,
+                "user-" + Long.toHexString(r.nextLong()),
+                "https://shop.example.com/p/" + Long.toHexString(r.nextLong()) + "?ref=bench",
+                r.nextInt(100_000));
+    }
+}
