@@ -172,7 +172,10 @@ final class IcebergLakeWriter implements LakeWriter {
                 .build();
     }
 
-    /** Reads the split's bucket of the lake to find the live rows of keys it retracts (T48). */
+    /**
+     * Finds the live rows of keys the split retracts (T48): through the store's lake row index when
+     * the split has one, else by reading the split's bucket of the lake.
+     */
     private static LiveRowLocator locator(
             Table table, LakeWriterContext context, org.apache.iceberg.Schema keySchema) {
         TableDescriptor t = context.table();
@@ -193,7 +196,14 @@ final class IcebergLakeWriter implements LakeWriter {
                                 partition, Expressions.equal(context.partition().keys().get(i), v));
             }
         }
-        return new IcebergLakeRowLocator(table, keySchema, context.bucket(), aligned, partition);
+        LiveRowLocator lake =
+                new IcebergLakeRowLocator(table, keySchema, context.bucket(), aligned, partition);
+        return context.rowLocator() == null
+                ? lake
+                : new IndexedLiveRowLocator(
+                        IcebergBucketRows.of(table, t, context.bucket(), context.partition()),
+                        context.rowLocator(),
+                        lake);
     }
 
     @Override

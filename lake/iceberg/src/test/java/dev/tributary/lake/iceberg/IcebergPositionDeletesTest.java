@@ -137,6 +137,89 @@ class IcebergPositionDeletesTest {
     }
 
     @Test
+    void t48_writersRetractThroughTheStoresIndexWhichTheScannerFeeds() throws Exception {
+        for (Map.Entry<String, TableDescriptor> t :
+                Map.of(
+                                "iv3", pkTable(Map.of()),
+                                "ialigned", pkTable(Map.of("table.bucket.function", "iceberg")),
+                                "iv2",
+                                        pkTable(
+                                                Map.of(
+                                                        "table.datalake.iceberg.format-version",
+                                                        "2")))
+                        .entrySet()) {
+            Lake lake = new Lake(t.getKey(), t.getValue(), false, 11);
+            lake.index = new ScannedIndex(lake);
+            lake.rounds(6);
+            assertThat(lake.index.answered)
+                    .as("%s: retractions were located through the index", t.getKey())
+                    .isPositive();
+            assertThat(lake.deleteFiles()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void t48_indexKeysOfADateKeyAndPartitionMatchWhatWritersAskFor() throws Exception {
+        // a key encoded differently by the scanner and the writer finds no row: the old row stays
+        // live and checkRead sees the key twice
+        Lake lake = new Lake("iparts", partitionedTable(), true, 12);
+        lake.index = new ScannedIndex(lake);
+        lake.rounds(6);
+        assertThat(lake.index.answered).isPositive();
+    }
+
+    @Test
+    void t48_anIndexThatCannotAnswerOrNamesAFileTheSnapshotLacksFallsBackToTheLake()
+            throws Exception {
+        Lake lake = new Lake("ifallback", pkTable(Map.of()), false, 13);
+        lake.index = new ScannedIndex(lake);
+        lake.index.mode = ScannedIndex.Mode.CANNOT_ANSWER;
+        lake.rounds(3);
+        lake.index.mode = ScannedIndex.Mode.WRONG_FILE;
+        lake.rounds(3);
+        assertThat(lake.deleteFiles()).isNotEmpty();
+    }
+
+    @Test
+    void t48_scannerReportsBucketFilesAndWhetherTheyDescendFromAnIndexedSnapshot()
+            throws Exception {
+        Lake lake = new Lake("iscan", pkTable(Map.of()), false, 14);
+        lake.rounds(2);
+        long first = lake.table().currentSnapshot().snapshotId();
+        lake.rounds(2);
+        long now = lake.table().currentSnapshot().snapshotId();
+        try (dev.tributary.lake.api.index.LakeRowScanner scanner =
+                storage.createRowScanner(lake.path, lake.descriptor).orElseThrow()) {
+            var files = scanner.bucketFiles(now, null, 0, first);
+            assertThat(files.descendsFromSince()).isTrue();
+            assertThat(scanner.bucketFiles(now, null, 0, now).descendsFromSince()).isTrue();
+            assertThat(scanner.bucketFiles(now, null, 0, -1).descendsFromSince()).isFalse();
+            assertThat(scanner.bucketFiles(first, null, 0, now).descendsFromSince()).isFalse();
+            assertThat(files.files()).isNotEmpty();
+            // every live row of the bucket once, at the position the table's own reader reports
+            Map<String, Long> scanned = new HashMap<>();
+            scanner.scan(
+                    now,
+                    null,
+                    0,
+                    files.files(),
+                    (key, at) ->
+                            assertThat(scanned.put(at.file() + "#" + at.position(), 1L)).isNull());
+            long live =
+                    lake.expected.values().stream()
+                            .filter(r -> lake.bucketOf((Integer) r.getField(0)) == 0)
+                            .count();
+            assertThat(scanned).hasSize((int) live);
+        }
+        assertThat(
+                        storage.createRowScanner(
+                                lake.path,
+                                pkTable(Map.of("table.datalake.pk-deletes", "equality"))))
+                .as("an equality-mode table keeps no index")
+                .isEmpty();
+    }
+
+    @Test
     void t48_equalityModeStillWritesEqualityDeletes() throws Exception {
         Lake lake =
                 new Lake("eq", pkTable(Map.of("table.datalake.pk-deletes", "equality")), false, 5);
@@ -416,6 +499,9 @@ class IcebergPositionDeletesTest {
         private final Map<String, Long> offsets = new HashMap<>();
         private long round;
 
+        /** The store's lake row index as the writers see it; null: they read the lake. */
+        private ScannedIndex index;
+
         Lake(String name, TableDescriptor descriptor, boolean partitioned, long seed) {
             this.path = TablePath.of("db", name);
             this.descriptor = descriptor;
@@ -512,9 +598,20 @@ class IcebergPositionDeletesTest {
                                         round,
                                         split.startsWith(D1.toString()) ? 1 : 2,
                                         dev.tributary.common.id.PartitionSpec.parse(
-                                                "dt=" + split.substring(0, split.indexOf('/'))))
+                                                "dt=" + split.substring(0, split.indexOf('/'))),
+                                        LakeWriterContext.SplitSource.LOG,
+                                        index == null ? null : index.of(split, bucket))
                                 : new LakeWriterContext(
-                                        path, TABLE_ID, descriptor, bucket, 1, round);
+                                        path,
+                                        TABLE_ID,
+                                        descriptor,
+                                        bucket,
+                                        1,
+                                        round,
+                                        dev.tributary.common.id.TableBucket.NO_PARTITION,
+                                        null,
+                                        LakeWriterContext.SplitSource.LOG,
+                                        index == null ? null : index.of(split, bucket));
                 try (LakeWriter w = storage.createWriter(context)) {
                     for (Change c : e.getValue()) {
                         long offset = offsets.merge(split, 1L, Long::sum);
@@ -631,6 +728,65 @@ class IcebergPositionDeletesTest {
                     assertThat(d.format()).isEqualTo(FileFormat.PARQUET);
                 }
             }
+        }
+    }
+
+    /**
+     * The store's lake row index as writers reach it, built the way the server builds it: the
+     * format's {@link dev.tributary.lake.api.index.LakeRowScanner} reads the bucket's live rows of
+     * the writer's snapshot (here all of them on every call; the server reads only new files).
+     */
+    private final class ScannedIndex {
+        enum Mode {
+            ANSWER,
+            CANNOT_ANSWER,
+            WRONG_FILE
+        }
+
+        private final Lake lake;
+        private Mode mode = Mode.ANSWER;
+        private long answered;
+
+        ScannedIndex(Lake lake) {
+            this.lake = lake;
+        }
+
+        dev.tributary.lake.api.index.LakeRowLocator of(String split, int bucket) {
+            dev.tributary.common.id.PartitionSpec partition =
+                    split.contains("/")
+                            ? dev.tributary.common.id.PartitionSpec.parse(
+                                    "dt=" + split.substring(0, split.indexOf('/')))
+                            : null;
+            return (snapshotId, keys) -> {
+                if (mode == Mode.CANNOT_ANSWER) {
+                    return java.util.Optional.empty();
+                }
+                Map<java.nio.ByteBuffer, dev.tributary.lake.api.index.LakeRowLocation> rows =
+                        new HashMap<>();
+                try (dev.tributary.lake.api.index.LakeRowScanner scanner =
+                        storage.createRowScanner(lake.path, lake.descriptor).orElseThrow()) {
+                    scanner.scan(
+                            snapshotId,
+                            partition,
+                            bucket,
+                            scanner.bucketFiles(snapshotId, partition, bucket, -1).files(),
+                            (key, at) -> rows.put(java.nio.ByteBuffer.wrap(key), at));
+                }
+                dev.tributary.lake.api.index.LakeRowLocation[] out =
+                        new dev.tributary.lake.api.index.LakeRowLocation[keys.size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = rows.get(java.nio.ByteBuffer.wrap(keys.get(i)));
+                    if (out[i] != null) {
+                        answered++;
+                        if (mode == Mode.WRONG_FILE) {
+                            out[i] =
+                                    new dev.tributary.lake.api.index.LakeRowLocation(
+                                            out[i].file() + ".gone", out[i].position());
+                        }
+                    }
+                }
+                return java.util.Optional.of(out);
+            };
         }
     }
 
