@@ -41,10 +41,12 @@ import org.apache.iceberg.util.PropertyUtil;
  * files: its small data files are read with their deletes applied (Iceberg's own delete filter) and
  * rewritten into files of the table's target size. In a PK table with delete files, every data file
  * of the bucket is rewritten, so readers stop merging equality and position deletes on every scan;
- * a delete file is dropped once no remaining data file is old enough for it to apply (an equality
- * delete applies to files of lower data sequence number, a position delete to files of lower or
- * equal one). The new files take the base snapshot's sequence number, so deletes tiering commits
- * after the base still apply to them.
+ * a deletion vector or file-scoped position delete is dropped with its data file, any other delete
+ * file once no remaining data file is old enough for it to apply (an equality delete applies to
+ * files of lower data sequence number, a position delete to files of lower or equal one). The new
+ * files take the base snapshot's sequence number, so equality deletes tiering commits after the
+ * base still apply to them; a round that added a deletion vector or position delete for a file this
+ * compaction rewrites makes its commit fail ({@link IcebergMaintainer}).
  */
 final class IcebergCompactor implements LakeCompactor {
     private static final int INTERRUPT_CHECK_ROWS = 1024;
@@ -220,10 +222,14 @@ final class IcebergCompactor implements LakeCompactor {
         List<DeleteFile> removable = new ArrayList<>();
         for (DeleteFile d : deletes) {
             long seq = d.dataSequenceNumber();
+            // a deletion vector or file-scoped position delete applies to its one data file
+            String dataFile = d.referencedDataFile();
             boolean appliesToKept =
-                    d.content() == FileContent.EQUALITY_DELETES
-                            ? oldestKept < seq
-                            : oldestKept <= seq;
+                    dataFile != null
+                            ? !rewritten.contains(dataFile)
+                            : d.content() == FileContent.EQUALITY_DELETES
+                                    ? oldestKept < seq
+                                    : oldestKept <= seq;
             if (!appliesToKept) {
                 removable.add(d);
             }

@@ -31,8 +31,12 @@ import org.apache.iceberg.io.WriteResult;
 
 /**
  * Commits a round as one Iceberg snapshot: an append when the round has no deletes, otherwise one
- * row delta with the data and delete files. Retries are made safe by checking the latest tiering
- * snapshot's properties for the same round first (Iceberg has no commit identifiers).
+ * row delta with the data and delete files, removing the deletion vectors the round's merged ones
+ * replace. Deletes of rows in committed files (T48) are validated from the snapshot the writers
+ * found the rows in: a data file they point at that was removed or rewritten since, a deletion
+ * vector added for it since, or a replaced deletion vector that is gone fails the commit as
+ * retriable. Retries are made safe by checking the latest tiering snapshot's properties for the
+ * same round first (Iceberg has no commit identifiers).
  */
 final class IcebergLakeCommitter implements LakeCommitter {
     private final Catalog catalog;
@@ -63,10 +67,20 @@ final class IcebergLakeCommitter implements LakeCommitter {
         }
         List<DataFile> data = new ArrayList<>();
         List<DeleteFile> deletes = new ArrayList<>();
+        List<DeleteFile> rewritten = new ArrayList<>();
+        List<CharSequence> referenced = new ArrayList<>();
+        Snapshot lakeBase = null;
         for (LakeWriteResult r : round.nonEmpty()) {
-            WriteResult files = IcebergWriteFiles.decode(r.payload(), table.specs());
+            IcebergWriteFiles.Payload payload =
+                    IcebergWriteFiles.decodePayload(r.payload(), table.specs());
+            WriteResult files = payload.files();
             data.addAll(List.of(files.dataFiles()));
             deletes.addAll(List.of(files.deleteFiles()));
+            rewritten.addAll(List.of(files.rewrittenDeleteFiles()));
+            referenced.addAll(List.of(files.referencedDataFiles()));
+            if (payload.lakeBaseSnapshotId() != null) {
+                lakeBase = older(table, lakeBase, payload.lakeBaseSnapshotId(), properties);
+            }
         }
         SnapshotUpdate<?> update;
         if (deletes.isEmpty()) {
@@ -74,11 +88,20 @@ final class IcebergLakeCommitter implements LakeCommitter {
             data.forEach(append::appendFile);
             update = append;
         } else {
-            // No conflict validation: tiering is the only writer of this table's rows, and the
-            // coordinator serializes commits per table.
+            // Tiering is the only writer of this table's rows and the coordinator serializes
+            // commits per table; but deletes of rows in committed files (T48) point at files our
+            // compaction or another engine may have rewritten, or given a deletion vector, since
+            // the writers found the rows: such a commit fails (and the round is redone) rather
+            // than lose a delete
             RowDelta delta = table.newRowDelta();
             data.forEach(delta::addRows);
             deletes.forEach(delta::addDeletes);
+            rewritten.forEach(delta::removeDeletes);
+            if (lakeBase != null) {
+                delta.validateFromSnapshot(lakeBase.snapshotId())
+                        .validateDataFilesExist(referenced)
+                        .validateDeletedFiles();
+            }
             update = delta;
         }
         Map<String, String> props = properties.toProperties();
@@ -94,7 +117,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
         } catch (CommitFailedException e) {
             throw concurrentChange(properties, e);
         } catch (RuntimeException e) {
-            if (e instanceof ValidationException && validator.refused()) {
+            if (e instanceof ValidationException && (validator.refused() || lakeBase != null)) {
                 throw concurrentChange(properties, e);
             }
             throw new StorageException(
@@ -123,6 +146,26 @@ final class IcebergLakeCommitter implements LakeCommitter {
                                                         + " tiering snapshot"));
         return LakeCommitResult.committed(
                 committed.snapshotId(), round.rowCount(), round.fileCount(), round.fileBytes());
+    }
+
+    /**
+     * Of the snapshot {@code current} and snapshot {@code id}, the older (by sequence number): the
+     * round's lake deletes are validated from the oldest snapshot any of its writers read.
+     */
+    private Snapshot older(
+            Table table, Snapshot current, long id, TieringSnapshotProperties properties) {
+        Snapshot s = table.snapshot(id);
+        if (s == null) {
+            throw new RetriableException(
+                    "snapshot "
+                            + id
+                            + " of Iceberg table '"
+                            + tablePath
+                            + "' that round "
+                            + properties.roundId()
+                            + " found its retracted rows in is gone; the round is written again");
+        }
+        return current == null || s.sequenceNumber() < current.sequenceNumber() ? s : current;
     }
 
     private RetriableException concurrentChange(

@@ -4,16 +4,19 @@ import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.Secrets;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.catalog.LakeCatalog;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.catalog.LakeTableMismatchException;
 import dev.tributary.lake.api.commit.LakeCommitter;
+import dev.tributary.lake.api.index.LakeRowScanner;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.LakeCompactor;
@@ -23,6 +26,7 @@ import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -120,6 +124,15 @@ final class IcebergLakeStorage implements LakeStorage {
 
     static TableIdentifier identifier(TablePath path) {
         return TableIdentifier.of(path.database(), path.table());
+    }
+
+    @Override
+    public Optional<LakeRowScanner> createRowScanner(TablePath tablePath, TableDescriptor table) {
+        if (!table.hasPrimaryKey()
+                || IcebergSchemas.pkDeletes(table) != TableOptions.PkDeleteMode.POSITION) {
+            return Optional.empty();
+        }
+        return Optional.of(new IcebergRowScanner(loadTable(catalog, tablePath), table));
     }
 
     static Table loadTable(Catalog catalog, TablePath path) {

@@ -1,11 +1,15 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.record.PartitionRouter;
+import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
@@ -21,11 +25,14 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.PropertyUtil;
@@ -34,11 +41,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one split into an Iceberg table. Log tables get data files; PK tables get data files and
- * equality deletes on the identifier fields (plus position deletes for keys rewritten within the
- * split), committed atomically with the rest of the round by {@link IcebergLakeCommitter}. A KV
- * snapshot split of a PK table (its first round, T54) holds each key once, all inserts, for a lake
- * bucket no round has written: it gets data files only, written as a log table's are, with no key
- * map and no deletes.
+ * deletes: a key rewritten within the split is retracted by position (Iceberg's own position
+ * deletes, deletion vectors on v3); any other retracted key, with {@code table.datalake.pk-deletes}
+ * {@code position} (T48), by the position of its live row in the lake, found at {@link #complete}
+ * by a {@link LiveRowLocator} (deletion vectors on v3, merged with the file's existing one;
+ * position delete files on v2), and with {@code equality} by an equality delete on the identifier
+ * fields. Everything is committed atomically with the rest of the round by {@link
+ * IcebergLakeCommitter}. A KV snapshot split of a PK table (its first round, T54) holds each key
+ * once, all inserts, for a lake bucket no round has written: it gets data files only, written as a
+ * log table's are, with no key map and no deletes.
  *
  * <p>Failures (T22): any failure of the lake's I/O, whatever it throws - Hadoop's local file system
  * throws an {@link Error}, {@code FSError}, when a write fails on a full disk - is a {@link
@@ -116,31 +127,83 @@ final class IcebergLakeWriter implements LakeWriter {
                         .dataFileFormat(FileFormat.PARQUET)
                         .deleteFileFormat(FileFormat.PARQUET)
                         .writerProperties(IcebergParquetProperties.of(table));
+        boolean byPosition =
+                keySchema != null
+                        && IcebergSchemas.pkDeletes(context.table())
+                                == TableOptions.PkDeleteMode.POSITION;
         if (keySchema != null) {
             factory.equalityFieldIds(keyIds).equalityDeleteRowSchema(keySchema);
         }
+        GenericFileWriterFactory writerFactory = factory.build();
         this.files = new AttemptFileIO(table.io());
-        OutputFileFactory fileFactory =
-                OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
-                        .operationId(AttemptFileNames.tag(context) + "-" + UUID.randomUUID())
-                        .format(FileFormat.PARQUET)
-                        .ioSupplier(() -> files)
-                        .build();
+        OutputFileFactory fileFactory = fileFactory(FileFormat.PARQUET);
         long targetSize =
                 PropertyUtil.propertyAsLong(
                         table.properties(),
                         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
                         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+        boolean v3 = TableUtil.formatVersion(table) >= 3;
         this.writer =
                 new TributaryTaskWriter(
                         table.spec(),
-                        factory.build(),
+                        writerFactory,
                         fileFactory,
                         files,
                         targetSize,
-                        keySchema != null && TableUtil.formatVersion(table) >= 3,
+                        keySchema != null && v3,
                         icebergSchema,
-                        keySchema);
+                        keySchema,
+                        byPosition ? locator(table, context, keySchema) : null,
+                        new TributaryTaskWriter.LakeDeleteTarget(
+                                table,
+                                writerFactory,
+                                v3,
+                                v3 ? fileFactory(FileFormat.PUFFIN) : fileFactory));
+    }
+
+    /**
+     * New files of this attempt, named for orphan cleanup (T23), created through {@link #files}.
+     */
+    private OutputFileFactory fileFactory(FileFormat format) {
+        return OutputFileFactory.builderFor(table, context.bucket(), context.roundId())
+                .operationId(AttemptFileNames.tag(context) + "-" + UUID.randomUUID())
+                .format(format)
+                .ioSupplier(() -> files)
+                .build();
+    }
+
+    /**
+     * Finds the live rows of keys the split retracts (T48): through the store's lake row index when
+     * the split has one, else by reading the split's bucket of the lake.
+     */
+    private static LiveRowLocator locator(
+            Table table, LakeWriterContext context, org.apache.iceberg.Schema keySchema) {
+        TableDescriptor t = context.table();
+        PartitionSpec spec = table.spec();
+        // store bucket b is partition value b only with the Iceberg bucket function on the
+        // spec's bucket[N] of the bucket key (T36)
+        boolean aligned =
+                BucketFunctionType.of(t) == BucketFunctionType.ICEBERG
+                        && spec.fields().stream()
+                                .anyMatch(f -> f.transform().toString().startsWith("bucket["));
+        Expression partition = Expressions.alwaysTrue();
+        if (context.partition() != null) {
+            Object[] values = PartitionRouter.of(t).values(context.partition());
+            for (int i = 0; i < values.length; i++) {
+                Object v = values[i] instanceof java.time.LocalDate d ? d.toString() : values[i];
+                partition =
+                        Expressions.and(
+                                partition, Expressions.equal(context.partition().keys().get(i), v));
+            }
+        }
+        LiveRowLocator lake =
+                new IcebergLakeRowLocator(table, keySchema, context.bucket(), aligned, partition);
+        return context.rowLocator() == null
+                ? lake
+                : new IndexedLiveRowLocator(
+                        IcebergBucketRows.of(table, t, context.bucket(), context.partition()),
+                        context.rowLocator(),
+                        lake);
     }
 
     @Override
@@ -215,8 +278,9 @@ final class IcebergLakeWriter implements LakeWriter {
     /**
      * Applies one changelog record of a PK table. The store's changelog announces a new key with +I
      * and precedes every +U with the -U of the same key, so +I and such a +U are plain writes and
-     * only retractions produce deletes (an equality delete, or a position delete when the key was
-     * written earlier in this split). A +U without its -U is handled as a full upsert.
+     * only retractions produce deletes (of the key's lake row or an equality delete, or a position
+     * delete when the key was written earlier in this split). A +U without its -U is handled as a
+     * full upsert.
      */
     private void writeChange(ChangeType t) throws IOException {
         Object[] keyValues = new Object[keyPositions.length];
@@ -225,10 +289,10 @@ final class IcebergLakeWriter implements LakeWriter {
             key.set(k, keyValues[k]);
         }
         switch (t) {
-            case APPEND_ONLY, INSERT -> writer.insert(record);
+            case APPEND_ONLY, INSERT -> writer.insert(record, key);
             case UPDATE_AFTER -> {
                 if (java.util.Arrays.equals(keyValues, lastRetractedKey)) {
-                    writer.insert(record);
+                    writer.insert(record, key);
                 } else {
                     writer.upsert(record, key);
                 }
@@ -247,6 +311,13 @@ final class IcebergLakeWriter implements LakeWriter {
             throw failed("closing Iceberg files of '" + context.tablePath() + "' failed", e);
         }
         state = LakeWriterState.COMPLETED;
+        if (writer.keysNotInLake() > 0) {
+            LOG.debug(
+                    "{} retracted keys of bucket {} of '{}' had no live row in the lake",
+                    writer.keysNotInLake(),
+                    context.bucket(),
+                    context.tablePath());
+        }
         List<String> paths = new ArrayList<>();
         long bytes = 0;
         List<ContentFile<?>> all = new ArrayList<>(List.of(completed.dataFiles()));
@@ -267,7 +338,10 @@ final class IcebergLakeWriter implements LakeWriter {
                 bytes,
                 minTs,
                 maxTs,
-                paths.isEmpty() ? new byte[0] : IcebergWriteFiles.encode(completed, table.specs()));
+                paths.isEmpty()
+                        ? new byte[0]
+                        : IcebergWriteFiles.encode(
+                                completed, writer.lakeBaseSnapshotId(), table.specs()));
     }
 
     @Override

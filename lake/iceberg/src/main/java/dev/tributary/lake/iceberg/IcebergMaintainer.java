@@ -24,6 +24,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
@@ -40,7 +41,8 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * commits as one {@code RewriteFiles} validated from the grant's base snapshot (Iceberg refuses it
  * when a file it replaces is gone or a position delete for one was added since, and retries it on a
  * concurrent commit; a tiering commit is never refused because of it), and snapshot expiry with
- * Iceberg's own {@code ExpireSnapshots}, told to keep the newest tiering snapshot.
+ * Iceberg's own {@code ExpireSnapshots}, told to keep the newest tiering snapshot and the Puffin
+ * files of deletion vectors a retained snapshot still reads.
  */
 final class IcebergMaintainer implements LakeMaintainer {
     private final Catalog catalog;
@@ -234,6 +236,7 @@ final class IcebergMaintainer implements LakeMaintainer {
                     .expireOlderThan(System.currentTimeMillis() - policy.timeRetained().toMillis())
                     .retainLast(retain)
                     .cleanExpiredFiles(true)
+                    .deleteWith(new KeepLivePuffinFiles(table)::delete)
                     .commit();
         } catch (RuntimeException e) {
             throw new StorageException(
@@ -255,6 +258,39 @@ final class IcebergMaintainer implements LakeMaintainer {
             }
         }
         return new ExpiryResult(Math.max(0, before - after), after, deleted, bytes);
+    }
+
+    /**
+     * Deletes what expiry found expired, except Puffin files a retained snapshot still reads. One
+     * Puffin file holds the deletion vectors of several data files (T48); when a round replaces one
+     * of them, Iceberg's cleanup of the expired snapshot that removed it deletes the file by path,
+     * and with it the deletion vectors of the other data files, which are still live.
+     */
+    private static final class KeepLivePuffinFiles {
+        private final Table table;
+        private Set<String> live;
+
+        KeepLivePuffinFiles(Table table) {
+            this.table = table;
+        }
+
+        synchronized void delete(String location) {
+            if (live == null) {
+                // called once the expiry committed: the table's snapshots are the retained ones
+                table.refresh();
+                live = new HashSet<>();
+                for (Snapshot s : table.snapshots()) {
+                    for (DeleteFile d : IcebergBuckets.liveDeleteFiles(table, s)) {
+                        if (d.format() == FileFormat.PUFFIN) {
+                            live.add(IcebergOrphanFiles.normalize(d.location()));
+                        }
+                    }
+                }
+            }
+            if (!live.contains(IcebergOrphanFiles.normalize(location))) {
+                table.io().deleteFile(location);
+            }
+        }
     }
 
     private static int count(Iterable<Snapshot> snapshots) {

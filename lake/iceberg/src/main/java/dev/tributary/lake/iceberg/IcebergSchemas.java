@@ -1,5 +1,7 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.types.Column;
 import dev.tributary.common.types.Schema;
@@ -84,15 +86,19 @@ final class IcebergSchemas {
     }
 
     /**
-     * Table properties: format v2 (v3 when a column needs nanosecond timestamps), bounded metadata
+     * Table properties: format v2, v3 when a column needs nanosecond timestamps or the table is a
+     * PK table that retracts rows by position (T48: deletion vectors need v3), bounded metadata
      * file history, merge-on-read row-level operations for PK tables so engines that update the
-     * table write deletes the same way tiering does, and the configured overrides.
+     * table write deletes the same way tiering does, and the configured overrides (a pass-through
+     * {@code table.datalake.iceberg.format-version} wins).
      */
     static Map<String, String> tableProperties(
             TableDescriptor table, Map<String, String> overrides) {
         Map<String, String> p = new LinkedHashMap<>();
         boolean v3 =
-                table.schema().columns().stream().anyMatch(c -> IcebergTypes.needsV3(c.type()));
+                table.schema().columns().stream().anyMatch(c -> IcebergTypes.needsV3(c.type()))
+                        || (table.hasPrimaryKey()
+                                && pkDeletes(table) == TableOptions.PkDeleteMode.POSITION);
         p.put(TableProperties.FORMAT_VERSION, v3 ? "3" : "2");
         // one metadata file per commit would otherwise pile up forever (a commit per round)
         p.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
@@ -103,6 +109,11 @@ final class IcebergSchemas {
         }
         p.putAll(overrides);
         return p;
+    }
+
+    /** How the PK table's rounds retract rows in the lake ({@code table.datalake.pk-deletes}). */
+    static TableOptions.PkDeleteMode pkDeletes(TableDescriptor table) {
+        return Configuration.fromMap(table.properties()).get(TableOptions.DATALAKE_PK_DELETES);
     }
 
     static List<String> differences(

@@ -50,10 +50,14 @@ class IcebergKvSnapshotSplitTest {
                 Schema.newBuilder()
                         .column("id", DataTypes.INT())
                         .column("name", DataTypes.STRING());
-        // a nanosecond timestamp makes the table format v3
+        // a nanosecond timestamp needs format v3; a PK table is v3 anyway unless it asks for v2
         columns.column("at", formatVersion == 3 ? DataTypes.TIMESTAMP(9) : DataTypes.TIMESTAMP(6));
-        TableDescriptor table =
-                TableDescriptor.builder(columns.primaryKey("id").build()).bucketCount(1).build();
+        TableDescriptor.Builder builder =
+                TableDescriptor.builder(columns.primaryKey("id").build()).bucketCount(1);
+        if (formatVersion == 2) {
+            builder.property("table.datalake.iceberg.format-version", "2");
+        }
+        TableDescriptor table = builder.build();
         TablePath path = TablePath.of("db", "first_round_v" + formatVersion);
         LocalDateTime at = LocalDateTime.of(2026, 12, 2, 5, 0, 0, 123_456_000);
         try (LakeStorage storage =

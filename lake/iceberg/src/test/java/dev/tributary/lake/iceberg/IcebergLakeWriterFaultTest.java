@@ -82,7 +82,13 @@ class IcebergLakeWriterFaultTest {
         if (primaryKey) {
             s.primaryKey("id");
         }
-        return TableDescriptor.builder(s.build()).bucketCount(1).bucketKeys("id").build();
+        // equality mode: a retraction of a key from an earlier round is an equality delete, so a
+        // PK writer has a data, an equality-delete and a position-delete file open at once
+        return TableDescriptor.builder(s.build())
+                .bucketCount(1)
+                .bucketKeys("id")
+                .property("table.datalake.pk-deletes", "equality")
+                .build();
     }
 
     private LakeWriter writer(TablePath path, TableDescriptor d, long attempt) {

@@ -73,6 +73,17 @@ class IcebergPayloadsTest {
                             .build();
 
             WriteResult out = IcebergWriteFiles.decode(IcebergWriteFiles.encode(in, SPECS), SPECS);
+            // T48: the snapshot the writer found the retracted rows in travels with the files
+            assertThat(
+                            IcebergWriteFiles.decodePayload(
+                                            IcebergWriteFiles.encode(in, 42L, SPECS), SPECS)
+                                    .lakeBaseSnapshotId())
+                    .isEqualTo(42L);
+            assertThat(
+                            IcebergWriteFiles.decodePayload(
+                                            IcebergWriteFiles.encode(in, SPECS), SPECS)
+                                    .lakeBaseSnapshotId())
+                    .isNull();
 
             assertSameFiles(out.dataFiles(), in.dataFiles());
             assertSameFiles(out.deleteFiles(), in.deleteFiles());

@@ -40,6 +40,8 @@ class IcebergWriteFilesTest {
                                         .column("v", DataTypes.STRING())
                                         .primaryKey("id")
                                         .build())
+                        // a retraction of a key the split did not write is an equality delete
+                        .property("table.datalake.pk-deletes", "equality")
                         .build();
         try (LakeStorage storage =
                 new IcebergLakeStoragePlugin()
@@ -77,10 +79,10 @@ class IcebergWriteFilesTest {
                             files.dataFiles()[0].location(), files.deleteFiles()[0].location());
 
             byte[] future = result.payload();
-            future[0] = 3;
+            future[0] = 4;
             assertThatThrownBy(() -> IcebergWriteFiles.decode(future, specs))
                     .isInstanceOf(CorruptDataException.class)
-                    .hasMessageContaining("version 3");
+                    .hasMessageContaining("version 4");
         }
     }
 

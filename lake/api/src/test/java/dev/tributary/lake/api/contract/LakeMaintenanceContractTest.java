@@ -553,9 +553,26 @@ public abstract class LakeMaintenanceContractTest {
 
     @Test
     void t38_aRoundCommittedWhileTheCompactionRanWinsAndStaysExact() throws Exception {
+        // equality deletes committed after the compaction's base apply to its files by sequence
+        // number: tiering only added files and deletes, no reason for the compaction to yield
+        roundsWhileCompacting("orders", TableOptions.PkDeleteMode.EQUALITY, true);
+    }
+
+    @Test
+    void t48_t38_aRoundCommittedWhileTheCompactionRanWinsAndStaysExact() throws Exception {
+        // deletes by position point at the files the compaction rewrites: it may give way
+        roundsWhileCompacting("orders_by_position", TableOptions.PkDeleteMode.POSITION, false);
+    }
+
+    /**
+     * Rounds updating the compacted keys commit while a compaction runs; the rounds win, the
+     * compaction commits ({@code mustCommit}) or gives way, and the lake stays exact either way.
+     */
+    private void roundsWhileCompacting(
+            String name, TableOptions.PkDeleteMode mode, boolean mustCommit) throws Exception {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        Tiered t = new Tiered("orders", pkTable(2));
+        Tiered t = new Tiered(name, withPkDeletes(pkTable(2), mode));
         t.inserts(0, 200);
         for (int r = 0; r < 5; r++) {
             t.updatesAndDeletes(random.nextInt(100), 200);
@@ -568,16 +585,37 @@ public abstract class LakeMaintenanceContractTest {
         t.inserts(200, 230);
         t.updatesAndDeletes(0, 230);
         MaintenanceCommitResult c = t.commitCompaction(id, results);
-        // tiering only added files and deletes that apply to them by sequence: no reason to yield,
-        // and the deletes committed after the compaction's base still apply to its files
-        assertThat(c.outcome())
-                .as("seed %s: %s", seed, c.conflict())
-                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        if (mustCommit) {
+            assertThat(c.outcome())
+                    .as("seed %s: %s", seed, c.conflict())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        } else if (c.outcome() == MaintenanceCommitResult.Outcome.CONFLICT) {
+            try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+                m.abortCompaction(results);
+            }
+        }
         t.assertLakeHoldsExactlyTheExpectedRows();
         assertThat(t.latestTieringSnapshot().orElseThrow().properties().roundId())
                 .isEqualTo(t.round);
         t.updatesAndDeletes(0, 230);
         t.assertLakeHoldsExactlyTheExpectedRows();
+        // planned again on the new base, the compaction commits
+        long again = maintenanceId();
+        assertThat(t.commitCompaction(again, t.compact(t.plan(2), 2, again)).outcome())
+                .as("seed %s", seed)
+                .isIn(
+                        MaintenanceCommitResult.Outcome.COMMITTED,
+                        MaintenanceCommitResult.Outcome.NOTHING_TO_COMMIT);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
+    private static TableDescriptor withPkDeletes(
+            TableDescriptor table, TableOptions.PkDeleteMode mode) {
+        Map<String, String> p = new java.util.HashMap<>(table.properties());
+        p.put(
+                TableOptions.DATALAKE_PK_DELETES.key(),
+                mode.name().toLowerCase(java.util.Locale.ROOT));
+        return table.withProperties(p);
     }
 
     @Test
@@ -833,9 +871,24 @@ public abstract class LakeMaintenanceContractTest {
 
     @Test
     void t38_t32_roundsCommittedWhileAPartitionedCompactionRanWinAndStayExact() throws Exception {
+        roundsWhilePartitionedCompaction("carts", TableOptions.PkDeleteMode.EQUALITY, true);
+    }
+
+    @Test
+    void t48_t38_t32_roundsCommittedWhileAPartitionedCompactionRanWinAndStayExact()
+            throws Exception {
+        roundsWhilePartitionedCompaction(
+                "carts_by_position", TableOptions.PkDeleteMode.POSITION, false);
+    }
+
+    /** As {@link #roundsWhileCompacting}, on a partitioned table, rounds into every partition. */
+    private void roundsWhilePartitionedCompaction(
+            String name, TableOptions.PkDeleteMode mode, boolean mustCommit) throws Exception {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        Tiered t = new Tiered("carts", partitionedPkTable(2)).days(DAYS.toArray(String[]::new));
+        Tiered t =
+                new Tiered(name, withPkDeletes(partitionedPkTable(2), mode))
+                        .days(DAYS.toArray(String[]::new));
         t.inserts(0, 90);
         for (int r = 0; r < 4; r++) {
             t.updatesAndDeletes(random.nextInt(45), 90);
@@ -851,9 +904,15 @@ public abstract class LakeMaintenanceContractTest {
         t.updatesAndDeletes(0, 110);
         t.days(DAYS.toArray(String[]::new));
         MaintenanceCommitResult c = t.commitCompaction(id, results);
-        assertThat(c.outcome())
-                .as("seed %s: %s", seed, c.conflict())
-                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        if (mustCommit) {
+            assertThat(c.outcome())
+                    .as("seed %s: %s", seed, c.conflict())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        } else if (c.outcome() == MaintenanceCommitResult.Outcome.CONFLICT) {
+            try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+                m.abortCompaction(results);
+            }
+        }
         t.assertLakeHoldsExactlyTheExpectedRows();
         assertThat(t.latestTieringSnapshot().orElseThrow().properties().roundId())
                 .isEqualTo(t.round);
