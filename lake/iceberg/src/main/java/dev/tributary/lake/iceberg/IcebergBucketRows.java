@@ -122,8 +122,12 @@ final class IcebergBucketRows {
         return out;
     }
 
-    /** Visits every live row of the task's file, in position order. */
-    void forEachLiveRow(FileScanTask task, RowVisitor visitor) {
+    /**
+     * Visits every live row of the task's file, in position order.
+     *
+     * @return the file's positions the table had already deleted, null when none
+     */
+    PositionDeleteIndex forEachLiveRow(FileScanTask task, RowVisitor visitor) {
         String location = task.file().location();
         checkParquet(task);
         List<Types.NestedField> columns = new ArrayList<>(keySchema.columns());
@@ -151,6 +155,7 @@ final class IcebergBucketRows {
         } catch (IOException | UncheckedIOException e) {
             throw failed(e);
         }
+        return deletes.deletedRowPositions();
     }
 
     /** The file's positions already deleted in the table; null when it has none. */

@@ -3,13 +3,10 @@ package dev.tributary.lake.iceberg;
 import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
-import dev.tributary.common.record.PartitionRouter;
-import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.types.Schema;
-import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.catalog.LakeSchemaDiff;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
@@ -25,14 +22,11 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.PropertyUtil;
@@ -153,7 +147,7 @@ final class IcebergLakeWriter implements LakeWriter {
                         keySchema != null && v3,
                         icebergSchema,
                         keySchema,
-                        byPosition ? locator(table, context, keySchema) : null,
+                        byPosition ? locator(table, context) : null,
                         new TributaryTaskWriter.LakeDeleteTarget(
                                 table,
                                 writerFactory,
@@ -176,34 +170,13 @@ final class IcebergLakeWriter implements LakeWriter {
      * Finds the live rows of keys the split retracts (T48): through the store's lake row index when
      * the split has one, else by reading the split's bucket of the lake.
      */
-    private static LiveRowLocator locator(
-            Table table, LakeWriterContext context, org.apache.iceberg.Schema keySchema) {
-        TableDescriptor t = context.table();
-        PartitionSpec spec = table.spec();
-        // store bucket b is partition value b only with the Iceberg bucket function on the
-        // spec's bucket[N] of the bucket key (T36)
-        boolean aligned =
-                BucketFunctionType.of(t) == BucketFunctionType.ICEBERG
-                        && spec.fields().stream()
-                                .anyMatch(f -> f.transform().toString().startsWith("bucket["));
-        Expression partition = Expressions.alwaysTrue();
-        if (context.partition() != null) {
-            Object[] values = PartitionRouter.of(t).values(context.partition());
-            for (int i = 0; i < values.length; i++) {
-                Object v = values[i] instanceof java.time.LocalDate d ? d.toString() : values[i];
-                partition =
-                        Expressions.and(
-                                partition, Expressions.equal(context.partition().keys().get(i), v));
-            }
-        }
-        LiveRowLocator lake =
-                new IcebergLakeRowLocator(table, keySchema, context.bucket(), aligned, partition);
+    private static LiveRowLocator locator(Table table, LakeWriterContext context) {
+        IcebergBucketRows bucket =
+                IcebergBucketRows.of(table, context.table(), context.bucket(), context.partition());
+        LiveRowLocator lake = new IcebergLakeRowLocator(bucket);
         return context.rowLocator() == null
                 ? lake
-                : new IndexedLiveRowLocator(
-                        IcebergBucketRows.of(table, t, context.bucket(), context.partition()),
-                        context.rowLocator(),
-                        lake);
+                : new IndexedLiveRowLocator(bucket, context.rowLocator(), lake);
     }
 
     @Override
