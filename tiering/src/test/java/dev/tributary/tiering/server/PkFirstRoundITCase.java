@@ -168,6 +168,19 @@ class PkFirstRoundITCase {
                 assertThat(files.levels()).as("%s: %s", why, files).allMatch(level -> level > 0);
             }
         }
+        if (format.equals("iceberg")) {
+            // the rounds found the retracted rows through the server's lake row index
+            long indexed =
+                    java.util.stream.IntStream.range(0, BUCKETS)
+                            .filter(
+                                    b ->
+                                            server.store()
+                                                    .lakeRowIndex()
+                                                    .indexed(new TableBucket(table.tableId(), b))
+                                                    .isPresent())
+                            .count();
+            assertThat(indexed).as(why).isPositive();
+        }
     }
 
     private List<Row> rows(LakeLayout lake) throws Exception {
