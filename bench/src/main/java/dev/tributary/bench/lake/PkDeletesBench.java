@@ -11,9 +11,11 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.lake.api.LakeStorage;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.commit.LakeCommitter;
@@ -25,6 +27,9 @@ import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import dev.tributary.lake.api.write.LakeWriterContext.SplitSource;
+import dev.tributary.server.lake.LakeRowLocations;
+import dev.tributary.server.store.TableCatalog;
+import dev.tributary.storage.lakeindex.LakeRowIndex;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,23 +41,27 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * What retracting by position costs against retracting by key (T48), through the lake API alone (no
- * server, no Flink): per format, two PK tables of {@code --keys} keys in {@code --buckets} aligned
- * buckets, one with {@code table.datalake.pk-deletes=position} (Iceberg v3 deletion vectors, Paimon
- * deletion vectors), one with {@code equality} (Iceberg equality deletes, Paimon merge-on-read). A
- * first round writes every key from a KV snapshot split per bucket; then {@code --rounds}
- * incremental rounds each upsert {@code --update-fraction} of the keys (seeded random keys, so some
- * twice) as the store's changelog has them, {@code -U} old row then {@code +U} new row, one writer
- * per bucket one after the other, and one commit. The two tables' rounds alternate, so both see the
- * same machine. No compaction runs in between: after the rounds each table holds what the rounds
- * wrote, and a full scan of it through Tributary's lake reader (the format's own reader underneath)
- * is timed.
+ * What retracting by position costs against retracting by key (T48), through the lake API and the
+ * server's lake row index alone (no gRPC, no Flink): per format, PK tables of {@code --keys} keys
+ * in {@code --buckets} aligned buckets, one per variant: {@code table.datalake.pk-deletes=equality}
+ * (Iceberg equality deletes, Paimon merge-on-read); {@code position} with writers that read the
+ * bucket's live rows from the lake (Iceberg v3 deletion vectors found without an index; Paimon's
+ * deletion vectors, which it keeps with its own lookup); and, for Iceberg, {@code position} with
+ * writers that ask the store's lake row index ({@link LakeRowLocations} over a {@link
+ * LakeRowIndex}, as the server answers {@code LocateLakeRows}). A first round writes every key from
+ * a KV snapshot split per bucket; then {@code --rounds} incremental rounds each upsert {@code
+ * --update-fraction} of the keys (seeded random keys, so some twice) as the store's changelog has
+ * them, {@code -U} old row then {@code +U} new row, one writer per bucket one after the other, and
+ * one commit. The tables' rounds alternate, so all see the same machine. No compaction runs in
+ * between: after the rounds each table holds what the rounds wrote, and a full scan of it through
+ * Tributary's lake reader (the format's own reader underneath) is timed and checked.
  *
  * <p>Each round has its own epoch, as each round of a table gets one from the coordinator (T19).
  *
- * <p>Reported per format: the median round's changelog records per second (wall, writers plus
- * commit) and process CPU seconds per million records, position as a percentage of equality (the
- * issue's goal is >= 80%), and the full scan's rows per second, each mode's.
+ * <p>Reported per variant: the median round's changelog records per second (wall, writers plus
+ * commit, the index's catch-up included) and process CPU seconds per million records, as a
+ * percentage of the equality table's (the issue's goal is >= 80%); the index's size; the full
+ * scan's rows per second against the equality table's.
  *
  * <pre>
  * java -cp ... dev.tributary.bench.lake.PkDeletesBench [--formats iceberg,paimon] [--keys 1000000]
@@ -62,7 +71,6 @@ import java.util.TreeMap;
 public final class PkDeletesBench {
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    private static final long TABLE_ID = 1;
     private static final Schema SCHEMA =
             Schema.newBuilder()
                     .column("id", DataTypes.BIGINT())
@@ -111,57 +119,104 @@ public final class PkDeletesBench {
                             .setString(
                                     "datalake." + format + ".warehouse",
                                     dir.resolve(format).toUri().toString());
-            try (LakeStorage lake = LakeStoragePlugins.open(conf)) {
-                // an unreported pass first, so neither mode pays the JIT's warm-up
-                for (PkDeleteMode mode : PkDeleteMode.values()) {
+            // Paimon keeps its deletion vectors itself: no store index to compare
+            List<Variant> variants =
+                    format.equals("iceberg")
+                            ? List.of(Variant.values())
+                            : List.of(Variant.EQUALITY, Variant.POSITION_LAKE_READ);
+            try (LakeStorage lake = LakeStoragePlugins.open(conf);
+                    LakeRowIndex index = LakeRowIndex.open(dir.resolve(format + "-row-index"))) {
+                TableCatalog catalog = new TableCatalog();
+                LakeRowLocations locations =
+                        new LakeRowLocations(
+                                () -> index,
+                                lake::createRowScanner,
+                                catalog,
+                                t -> List.of(),
+                                Clock.system());
+                // an unreported pass first, so no variant pays the JIT's warm-up
+                long tableId = 1;
+                for (Variant v : variants) {
+                    int warmKeys = Math.min(keys, 50_000);
                     Table warm =
-                            new Table(lake, format, mode, Math.min(keys, 50_000), buckets, false);
+                            new Table(lake, format, v, warmKeys, buckets, tableId++, null, catalog);
+                    warm.locations = v == Variant.POSITION_INDEX ? locations : null;
                     warm.firstRound();
-                    warm.updateRound(1, Math.min(keys, 50_000) / 10, seed);
+                    warm.updateRound(1, warmKeys / 10, seed);
                     warm.fullScan();
                 }
-                Table position =
-                        new Table(lake, format, PkDeleteMode.POSITION, keys, buckets, true);
-                Table equality =
-                        new Table(lake, format, PkDeleteMode.EQUALITY, keys, buckets, true);
-                position.firstRound();
-                equality.firstRound();
+                List<Table> tables = new ArrayList<>();
+                for (Variant v : variants) {
+                    Table t = new Table(lake, format, v, keys, buckets, tableId++, "", catalog);
+                    t.locations = v == Variant.POSITION_INDEX ? locations : null;
+                    t.firstRound();
+                    tables.add(t);
+                }
                 int updates = (int) (keys * fraction);
                 for (int r = 1; r <= rounds; r++) {
-                    // the same keys in both tables' round r
-                    position.updateRound(r, updates, seed + r);
-                    equality.updateRound(r, updates, seed + r);
+                    for (Table t : tables) {
+                        // the same keys in every table's round r
+                        t.updateRound(r, updates, seed + r);
+                    }
                 }
-                double[] p = position.median();
-                double[] e = equality.median();
-                System.out.printf(
-                        Locale.ROOT,
-                        "%s incremental rounds (median of %d): position %,.0f records/s, %.2f CPU-s"
-                                + " per million; equality %,.0f records/s, %.2f CPU-s per million;"
-                                + " position = %.0f%% of equality's records/s (goal >= 80%%),"
-                                + " %.0f%% of its CPU%n",
-                        format,
-                        rounds,
-                        p[0],
-                        p[1],
-                        e[0],
-                        e[1],
-                        100 * p[0] / e[0],
-                        100 * p[1] / e[1]);
-                double ps = position.fullScan();
-                double es = equality.fullScan();
-                System.out.printf(
-                        Locale.ROOT,
-                        "%s full scan after %d rounds, no compaction: position %,.0f rows/s,"
-                                + " equality %,.0f rows/s (position = %.0f%%)%n",
-                        format,
-                        rounds,
-                        ps,
-                        es,
-                        100 * ps / es);
+                double[] e = tables.get(0).median();
+                for (Table t : tables) {
+                    double[] m = t.median();
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%s incremental rounds, %s (median of %d): %,.0f records/s, %.2f CPU-s"
+                                    + " per million = %.0f%% of equality's records/s (goal >= 80%%),"
+                                    + " %.0f%% of its CPU%n",
+                            format,
+                            t.variant.label,
+                            rounds,
+                            m[0],
+                            m[1],
+                            100 * m[0] / e[0],
+                            100 * m[1] / e[1]);
+                }
+                if (variants.contains(Variant.POSITION_INDEX)) {
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%s store lake row index: %,d bytes for %,d keys = %.1f MB per million"
+                                    + " keys (RocksDB SST + memtables)%n",
+                            format,
+                            index.approximateBytes(),
+                            keys,
+                            index.approximateBytes() / 1e6 / (keys / 1e6));
+                }
+                double es = tables.get(0).fullScan();
+                for (Table t : tables.subList(1, tables.size())) {
+                    double ps = t.fullScan();
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%s full scan after %d rounds, no compaction: %s %,.0f rows/s,"
+                                    + " equality %,.0f rows/s (= %.0f%%)%n",
+                            format,
+                            rounds,
+                            t.variant.label,
+                            ps,
+                            es,
+                            100 * ps / es);
+                }
             }
         }
         System.out.printf(Locale.ROOT, "load average at the end %.2f%n", OS.getSystemLoadAverage());
+    }
+
+    /** How a table retracts rows, and for Iceberg's position mode how writers find them. */
+    private enum Variant {
+        EQUALITY("equality", PkDeleteMode.EQUALITY),
+        POSITION_LAKE_READ("position, writers read the lake", PkDeleteMode.POSITION),
+        POSITION_INDEX("position, store index", PkDeleteMode.POSITION);
+
+        final String label;
+        final PkDeleteMode mode;
+
+        Variant(String label, PkDeleteMode mode) {
+            this.label = label;
+            this.mode = mode;
+        }
     }
 
     /** One PK lake table, the version of each key's live row, and its rounds' measurements. */
@@ -177,18 +232,30 @@ public final class PkDeletesBench {
         private final EncodedRow view = codec.view();
         private final List<double[]> rounds = new ArrayList<>();
         private final boolean report;
+        private final Variant variant;
+        private final long tableId;
 
+        /** The store's lake row index, for {@link Variant#POSITION_INDEX}. */
+        private LakeRowLocations locations;
+
+        /**
+         * @param suffix of the table name; null for an unreported warm-up table
+         */
         Table(
                 LakeStorage lake,
                 String format,
-                PkDeleteMode mode,
+                Variant variant,
                 int keys,
                 int buckets,
-                boolean report) {
+                long tableId,
+                String suffix,
+                TableCatalog catalog) {
             this.lake = lake;
-            this.report = report;
-            String name = mode.name().toLowerCase(Locale.ROOT) + (report ? "" : "_warmup");
-            this.label = format + " " + name;
+            this.variant = variant;
+            this.tableId = tableId;
+            this.report = suffix != null;
+            String name = variant.name().toLowerCase(Locale.ROOT) + (report ? suffix : "_warmup");
+            this.label = format + " " + variant.label;
             this.path = TablePath.of("bench", "customers_" + name);
             this.descriptor =
                     TableDescriptor.builder(SCHEMA)
@@ -198,9 +265,11 @@ public final class PkDeletesBench {
                                     BucketFunctionType.forLakeFormat(format).value())
                             .property(
                                     TableOptions.DATALAKE_PK_DELETES.key(),
-                                    mode.name().toLowerCase(Locale.ROOT))
+                                    variant.mode.name().toLowerCase(Locale.ROOT))
+                            .property(TableOptions.DATALAKE_ENABLED.key(), "true")
                             .build();
             lake.catalog().createTable(path, descriptor);
+            catalog.put(TableInfo.create(tableId, path, descriptor, 0));
             BucketFunction function = BucketFunction.of(descriptor);
             this.bucketOfKey = new int[keys];
             for (int k = 0; k < keys; k++) {
@@ -281,7 +350,7 @@ public final class PkDeletesBench {
             long start = System.nanoTime();
             long rows = 0;
             try (LakeReader reader = lake.createReader(path)) {
-                long snapshot = reader.latestTieringSnapshot(TABLE_ID).orElseThrow().snapshotId();
+                long snapshot = reader.latestTieringSnapshot(tableId).orElseThrow().snapshotId();
                 for (int b = 0; b < offsets.length; b++) {
                     try (LakeRowCursor c =
                             reader.read(LakeReadRequest.all(snapshot, descriptor, b))) {
@@ -316,14 +385,21 @@ public final class PkDeletesBench {
             return lake.createWriter(
                     new LakeWriterContext(
                             path,
-                            TABLE_ID,
+                            tableId,
                             descriptor,
                             bucket,
                             round + 1,
                             round + 1,
                             TableBucket.NO_PARTITION,
                             null,
-                            source));
+                            source,
+                            locations == null || source == SplitSource.KV_SNAPSHOT
+                                    ? null
+                                    : (snapshot, keys) ->
+                                            locations.locate(
+                                                    new TableBucket(tableId, bucket),
+                                                    snapshot,
+                                                    keys)));
         }
 
         private void write(LakeWriter w, Row row, ChangeType type, int bucket) {
@@ -339,7 +415,7 @@ public final class PkDeletesBench {
             try (LakeCommitter c = lake.createCommitter(path)) {
                 c.commit(
                         results,
-                        TieringSnapshotProperties.of(TABLE_ID, round + 1, round + 1, committed));
+                        TieringSnapshotProperties.of(tableId, round + 1, round + 1, committed));
             }
         }
     }
