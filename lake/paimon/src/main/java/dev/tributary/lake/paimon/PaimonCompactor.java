@@ -18,6 +18,7 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
@@ -123,8 +124,12 @@ final class PaimonCompactor implements LakeCompactor {
         if (partitions.isEmpty()) {
             return List.of();
         }
-        try (TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER)) {
+        try (TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER);
+                IOManager lookupDisk = IOManager.create(System.getProperty("java.io.tmpdir"))) {
             write.withCompactExecutor(executor);
+            // deletion vectors (T48): Paimon's lookup compaction keeps local files of the runs
+            // it looks keys up in, and writes the bucket's new deletion-vector index file
+            write.withIOManager(lookupDisk);
             // PK: universal compaction picks runs so that at most max-files remain; append: merge
             // every small file of the bucket (files at the target size stay as they are).
             for (BinaryRow partition : partitions) {

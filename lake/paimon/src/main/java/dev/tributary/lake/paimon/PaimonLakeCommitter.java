@@ -178,9 +178,10 @@ final class PaimonLakeCommitter implements LakeCommitter {
         if (messages.isEmpty()) {
             return;
         }
-        try (TableCommitImpl commit = (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
-            commit.abort(messages);
-        } catch (Exception e) {
+        try {
+            // not Paimon's abort: a compacting round (T48) may move committed files up a level
+            PaimonWrittenFiles.delete(table, messages);
+        } catch (RuntimeException e) {
             throw new StorageException(
                     "deleting aborted files of Paimon table '"
                             + tablePath
