@@ -167,6 +167,8 @@ class PaimonDeletionVectorTest {
         final Map<Long, Row> rows = new TreeMap<>();
         final Map<Integer, Long> offsets = new TreeMap<>();
         long round;
+        List<LakeWriteResult> lastResults;
+        TieringSnapshotProperties lastProperties;
 
         Model(TablePath path, TableDescriptor t) {
             this.path = path;
@@ -198,12 +200,10 @@ class PaimonDeletionVectorTest {
             long partitionId = t.isPartitioned() ? 10 : TableBucket.NO_PARTITION;
             offsets.forEach((b, o) -> keyed.put(new PartitionBucket(partitionId, b), o));
             Map<Long, String> names = t.isPartitioned() ? Map.of(10L, "dt=" + DAY) : Map.of();
+            lastResults = results;
+            lastProperties = TieringSnapshotProperties.of(TABLE_ID, round, round, keyed, names, -1);
             try (LakeCommitter c = storage.createCommitter(path)) {
-                LakeCommitResult res =
-                        c.commit(
-                                results,
-                                TieringSnapshotProperties.of(
-                                        TABLE_ID, round, round, keyed, names, -1));
+                LakeCommitResult res = c.commit(results, lastProperties);
                 assertThat(res.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
             }
         }
@@ -629,5 +629,100 @@ class PaimonDeletionVectorTest {
         m.round(SplitSource.KV_SNAPSHOT, splits);
         assertExact(m);
         assertThat(assertReadableWithoutMerge(m)).as("seed %d", seed).isPositive();
+    }
+
+    @Test
+    void t48_aRoundCommittedAgainAfterACrashBeforeItsRecordIsAlreadyCommitted() throws Exception {
+        TablePath path = TablePath.of("db", "crash");
+        Model m = new Model(path, table(true, true, Map.of()));
+        storage.catalog().createTable(path, m.t);
+        m.snapshotRound(1000);
+        m.logRound(200);
+        long snapshots;
+        try (Catalog catalog = nativeCatalog()) {
+            snapshots = nativeTable(catalog, path).snapshotManager().latestSnapshot().id();
+        }
+        // the job died after the lake commit, before the coordinator recorded it: a new job's
+        // committer gets the same round's results again
+        storage.close();
+        storage = newStorage();
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            assertThat(c.commit(m.lastResults, m.lastProperties).outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.ALREADY_COMMITTED);
+        }
+        try (Catalog catalog = nativeCatalog()) {
+            assertThat(nativeTable(catalog, path).snapshotManager().latestSnapshot().id())
+                    .as("nothing committed twice")
+                    .isEqualTo(snapshots);
+        }
+        assertExact(m);
+        assertReadableWithoutMerge(m);
+        m.logRound(200);
+        assertExact(m);
+        assertReadableWithoutMerge(m);
+    }
+
+    @Test
+    void t48_roundsAfterAnotherEngineAddedAColumnStayExact() throws Exception {
+        TablePath path = TablePath.of("db", "evolved");
+        Model m = new Model(path, table(false, true, Map.of()));
+        storage.catalog().createTable(path, m.t);
+        m.snapshotRound(1000);
+        m.logRound(200);
+        try (Catalog catalog = nativeCatalog()) {
+            catalog.alterTable(
+                    Identifier.create(path.database(), path.table()),
+                    org.apache.paimon.schema.SchemaChange.addColumn(
+                            "note", org.apache.paimon.types.DataTypes.STRING()),
+                    false);
+        }
+        storage.close();
+        storage = newStorage();
+        for (int r = 0; r < 2; r++) {
+            m.logRound(200);
+            assertExact(m);
+            assertReadableWithoutMerge(m);
+        }
+    }
+
+    @Test
+    void t48_aCompactionThatRacedARoundNeverLosesTheRoundsDeletes() throws Exception {
+        TablePath path = TablePath.of("db", "race");
+        Model m = new Model(path, table(false, true, Map.of()));
+        storage.catalog().createTable(path, m.t);
+        m.snapshotRound(1500);
+        for (int r = 0; r < 3; r++) {
+            m.logRound(300);
+        }
+        long maintenanceId = 200;
+        List<LakeCompactionResult> results = new ArrayList<>();
+        for (int b = 0; b < BUCKETS; b++) {
+            CompactionTask task =
+                    new CompactionTask(
+                            path,
+                            TABLE_ID,
+                            m.t,
+                            maintenanceId,
+                            new LakeBucket(
+                                    dev.tributary.lake.api.maintenance.LakeTableStats.UNPARTITIONED,
+                                    b),
+                            1,
+                            -1);
+            try (LakeCompactor c = storage.createCompactor(task)) {
+                results.add(c.compact());
+            }
+        }
+        assertThat(results).anyMatch(r -> !r.isEmpty());
+        // a round lands first: it updates and deletes rows of the files the compaction rewrote
+        m.logRound(600);
+        MaintenanceCommitResult.Outcome outcome;
+        try (LakeMaintainer mt = storage.createMaintainer(path)) {
+            outcome = mt.commitCompaction(TABLE_ID, maintenanceId, results).outcome();
+        }
+        assertThat(outcome)
+                .as("the compaction gives way to the round (seed %d)", seed)
+                .isEqualTo(MaintenanceCommitResult.Outcome.CONFLICT);
+        assertExact(m);
+        assertReadableWithoutMerge(m);
     }
 }
