@@ -144,8 +144,9 @@ final class PaimonCompactor implements LakeCompactor {
 
     /**
      * The task's partition if its bucket {@code task.bucket()} holds more than {@code max-files}
-     * live files at the latest snapshot (a later compaction may have done it already); the empty
-     * partition of an unpartitioned table always (its plan already counted it).
+     * live files at the latest snapshot (a later compaction may have done it already), or, in a
+     * table with deletion vectors, a level-0 file ({@link PaimonMaintainer#planCompaction}); the
+     * empty partition of an unpartitioned table always (its plan already counted it).
      */
     private List<BinaryRow> partitionsToCompact() {
         if (table.partitionKeys().isEmpty()) {
@@ -155,7 +156,9 @@ final class PaimonCompactor implements LakeCompactor {
         if (latest == null) {
             return List.of();
         }
+        boolean hidesLevelZero = PaimonMaintainer.hidesLevelZero(table);
         Map<BinaryRow, Integer> files = new HashMap<>();
+        Set<BinaryRow> levelZero = new HashSet<>();
         for (ManifestEntry e :
                 table.store()
                         .newScan()
@@ -165,12 +168,15 @@ final class PaimonCompactor implements LakeCompactor {
                         .files()) {
             if (e.bucket() == task.bucket()) {
                 files.merge(e.partition(), 1, Integer::sum);
+                if (hidesLevelZero && e.file().level() == 0) {
+                    levelZero.add(e.partition());
+                }
             }
         }
         List<BinaryRow> out = new ArrayList<>();
         files.forEach(
                 (partition, n) -> {
-                    if (n > task.maxFiles()
+                    if ((n > task.maxFiles() || levelZero.contains(partition))
                             && PaimonMaintainer.partitionName(table, partition)
                                     .equals(task.partition())) {
                         out.add(partition);

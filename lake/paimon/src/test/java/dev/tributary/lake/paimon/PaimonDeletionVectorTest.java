@@ -25,6 +25,8 @@ import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.maintenance.CompactionPlan;
+import dev.tributary.lake.api.maintenance.CompactionPolicy;
 import dev.tributary.lake.api.maintenance.CompactionTask;
 import dev.tributary.lake.api.maintenance.ExpiryPolicy;
 import dev.tributary.lake.api.maintenance.LakeCompactionResult;
@@ -722,6 +724,75 @@ class PaimonDeletionVectorTest {
         assertThat(outcome)
                 .as("the compaction gives way to the round (seed %d)", seed)
                 .isEqualTo(MaintenanceCommitResult.Outcome.CONFLICT);
+        assertExact(m);
+        assertReadableWithoutMerge(m);
+    }
+
+    @Test
+    void t48_levelZeroFilesAreCompactedUpByMaintenanceEvenUnderMaxFiles() throws Exception {
+        TablePath path = TablePath.of("db", "hidden");
+        Model m = new Model(path, table(false, true, Map.of()));
+        storage.catalog().createTable(path, m.t);
+        m.snapshotRound(1000);
+        m.logRound(100);
+        // another engine's write-only writer (or a round whose compact snapshot failed after its
+        // append snapshot landed) leaves level-0 files, which readers of the table skip
+        List<Long> ids = new ArrayList<>(m.rows.keySet()).subList(0, 50);
+        try (Catalog catalog = nativeCatalog()) {
+            FileStoreTable table = nativeTable(catalog, path).copy(Map.of("write-only", "true"));
+            var rowType = table.rowType();
+            var wb = table.newBatchWriteBuilder();
+            try (var w = wb.newWrite();
+                    var c = wb.newCommit()) {
+                for (long id : ids) {
+                    Row r = Row.of(id, "other-engine-" + id, 7);
+                    org.apache.paimon.data.GenericRow g =
+                            new org.apache.paimon.data.GenericRow(rowType.getFieldCount());
+                    for (int i = 0; i < rowType.getFieldCount(); i++) {
+                        switch (rowType.getFieldNames().get(i)) {
+                            case "id" -> g.setField(i, id);
+                            case "name" ->
+                                    g.setField(
+                                            i,
+                                            org.apache.paimon.data.BinaryString.fromString(
+                                                    "other-engine-" + id));
+                            case "score" -> g.setField(i, 7);
+                            case "__bucket" -> g.setField(i, m.bucketOf(r));
+                            case "__offset" -> g.setField(i, 0L);
+                            case "__timestamp" ->
+                                    g.setField(
+                                            i,
+                                            org.apache.paimon.data.Timestamp.fromEpochMillis(
+                                                    BASE_TS));
+                            default -> {}
+                        }
+                    }
+                    w.write(g);
+                    m.rows.put(id, r);
+                }
+                c.commit(w.prepareCommit());
+            }
+        }
+        assertThat(readWithPaimon(m)).as("hidden at level 0").isNotEqualTo(m.expected());
+
+        CompactionPlan plan;
+        try (LakeMaintainer mt = storage.createMaintainer(path)) {
+            plan = mt.planCompaction(new CompactionPolicy(5, 100));
+        }
+        assertThat(plan.units()).as("buckets with level-0 files, under max-files").isNotEmpty();
+        long maintenanceId = 300;
+        List<LakeCompactionResult> results = new ArrayList<>();
+        for (LakeBucket unit : plan.units()) {
+            try (LakeCompactor c =
+                    storage.createCompactor(
+                            new CompactionTask(path, TABLE_ID, m.t, maintenanceId, unit, 5, -1))) {
+                results.add(c.compact());
+            }
+        }
+        try (LakeMaintainer mt = storage.createMaintainer(path)) {
+            assertThat(mt.commitCompaction(TABLE_ID, maintenanceId, results).outcome())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        }
         assertExact(m);
         assertReadableWithoutMerge(m);
     }
