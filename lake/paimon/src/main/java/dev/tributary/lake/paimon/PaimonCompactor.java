@@ -124,8 +124,9 @@ final class PaimonCompactor implements LakeCompactor {
         if (partitions.isEmpty()) {
             return List.of();
         }
-        try (TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER);
-                IOManager lookupDisk = IOManager.create(System.getProperty("java.io.tmpdir"))) {
+        // the disk outlives the writer, which drops its lookup files when it closes
+        try (IOManager lookupDisk = IOManager.create(System.getProperty("java.io.tmpdir"));
+                TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER)) {
             write.withCompactExecutor(executor);
             // deletion vectors (T48): Paimon's lookup compaction keeps local files of the runs
             // it looks keys up in, and writes the bucket's new deletion-vector index file

@@ -44,8 +44,9 @@ import org.apache.paimon.utils.SnapshotManager;
  * Maintenance of one Paimon table: statistics from the latest snapshot's manifests, compaction
  * commits under their own commit user (Paimon's conflict check makes a compaction give way to
  * anything that changed its files, while tiering commits, which only add files, are never checked
- * against it), and snapshot expiry with Paimon's own {@code ExpireSnapshots}, bounded so the newest
- * tiering snapshot stays.
+ * against it; a round into a deletion-vector table also compacts its own level-0 files, and its
+ * compact snapshot is checked like any other), and snapshot expiry with Paimon's own {@code
+ * ExpireSnapshots}, bounded so the newest tiering snapshot stays.
  */
 final class PaimonMaintainer implements LakeMaintainer {
     /** The commit user of compaction snapshots (its commit identifiers are maintenance ids). */
