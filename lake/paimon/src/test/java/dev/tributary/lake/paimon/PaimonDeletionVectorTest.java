@@ -186,6 +186,11 @@ class PaimonDeletionVectorTest {
 
         /** One round: the splits' records, committed; the store's rows change with them. */
         void round(SplitSource source, Map<Integer, List<Rec>> splits) {
+            assertThat(commit(write(source, splits))).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+        }
+
+        /** Writes a round's splits, uncommitted. */
+        List<LakeWriteResult> write(SplitSource source, Map<Integer, List<Rec>> splits) {
             round++;
             List<LakeWriteResult> results = new ArrayList<>();
             for (Map.Entry<Integer, List<Rec>> e : splits.entrySet()) {
@@ -198,6 +203,10 @@ class PaimonDeletionVectorTest {
                 }
                 offsets.merge(e.getKey(), (long) e.getValue().size(), Long::sum);
             }
+            return results;
+        }
+
+        LakeCommitResult.Outcome commit(List<LakeWriteResult> results) {
             SortedMap<PartitionBucket, Long> keyed = new TreeMap<>();
             long partitionId = t.isPartitioned() ? 10 : TableBucket.NO_PARTITION;
             offsets.forEach((b, o) -> keyed.put(new PartitionBucket(partitionId, b), o));
@@ -205,8 +214,7 @@ class PaimonDeletionVectorTest {
             lastResults = results;
             lastProperties = TieringSnapshotProperties.of(TABLE_ID, round, round, keyed, names, -1);
             try (LakeCommitter c = storage.createCommitter(path)) {
-                LakeCommitResult res = c.commit(results, lastProperties);
-                assertThat(res.outcome()).isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+                return c.commit(results, lastProperties).outcome();
             }
         }
 
@@ -231,7 +239,7 @@ class PaimonDeletionVectorTest {
          * A log round touching {@code n} existing keys: updates, deletes, deletes then re-inserts,
          * keys updated twice, plus new keys (some inserted then deleted in the same round).
          */
-        void logRound(int n) {
+        Map<Integer, List<Rec>> logSplits(int n) {
             Map<Integer, List<Rec>> splits = new TreeMap<>();
             List<Long> ids = new ArrayList<>(rows.keySet());
             java.util.Collections.shuffle(ids, random);
@@ -284,7 +292,11 @@ class PaimonDeletionVectorTest {
                     rows.put(id, r);
                 }
             }
-            round(SplitSource.LOG, splits);
+            return splits;
+        }
+
+        void logRound(int n) {
+            round(SplitSource.LOG, logSplits(n));
         }
 
         private void add(List<Rec> split, int b, Row r, ChangeType type) {
@@ -793,6 +805,59 @@ class PaimonDeletionVectorTest {
             assertThat(mt.commitCompaction(TABLE_ID, maintenanceId, results).outcome())
                     .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
         }
+        assertExact(m);
+        assertReadableWithoutMerge(m);
+    }
+
+    @Test
+    void t48_aRoundWhoseCompactionLostToAConcurrentCompactionIsCompactedByTheCommitter()
+            throws Exception {
+        TablePath path = TablePath.of("db", "lost");
+        Model m = new Model(path, table(false, true, Map.of()));
+        storage.catalog().createTable(path, m.t);
+        m.snapshotRound(1500);
+        for (int r = 0; r < 3; r++) {
+            m.logRound(300);
+        }
+        // the round's writers compact against the bucket as it is now ...
+        List<LakeWriteResult> round = m.write(SplitSource.LOG, m.logSplits(300));
+        // ... and Tributary's maintenance compacts the same buckets and commits first
+        long maintenanceId = 400;
+        List<LakeCompactionResult> compaction = new ArrayList<>();
+        for (int b = 0; b < BUCKETS; b++) {
+            try (LakeCompactor c =
+                    storage.createCompactor(
+                            new CompactionTask(
+                                    path,
+                                    TABLE_ID,
+                                    m.t,
+                                    maintenanceId,
+                                    new LakeBucket(
+                                            dev.tributary.lake.api.maintenance.LakeTableStats
+                                                    .UNPARTITIONED,
+                                            b),
+                                    1,
+                                    -1))) {
+                compaction.add(c.compact());
+            }
+        }
+        assertThat(compaction).anyMatch(r -> !r.isEmpty());
+        try (LakeMaintainer mt = storage.createMaintainer(path)) {
+            assertThat(mt.commitCompaction(TABLE_ID, maintenanceId, compaction).outcome())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        }
+        // the round's files land; the compaction of them conflicts, so the committer compacts
+        assertThat(m.commit(round))
+                .isIn(
+                        LakeCommitResult.Outcome.COMMITTED,
+                        LakeCommitResult.Outcome.ALREADY_COMMITTED);
+        assertExact(m);
+        assertReadableWithoutMerge(m);
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            assertThat(c.latestTieringSnapshot(TABLE_ID).orElseThrow().properties().roundId())
+                    .isEqualTo(m.round);
+        }
+        m.logRound(200);
         assertExact(m);
         assertReadableWithoutMerge(m);
     }
