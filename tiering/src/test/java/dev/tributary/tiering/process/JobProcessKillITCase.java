@@ -133,13 +133,26 @@ class JobProcessKillITCase {
         assertThat(lake.liveFiles(CLICKS))
                 .as("none of the killed attempt's files is read from the lake (seed %d)", seed)
                 .doesNotContainAnyElementsOf(killedAttemptFiles);
-        for (var t : List.of(CLICKS, CUSTOMERS)) {
-            assertThat(lake.filesOnDisk(t))
+        assertThat(lake.filesOnDisk(CLICKS))
+                .as(
+                        "T23: after later commits, %s holds exactly the files its latest"
+                                + " snapshot reads (seed %d)",
+                        CLICKS, seed)
+                .isEqualTo(lake.liveFiles(CLICKS));
+        if (format.equals("paimon")) {
+            // a Paimon PK table has deletion vectors (T48): its rounds compact their level-0
+            // files, and the files they replace stay on disk for the older snapshots until those
+            // expire
+            assertThat(lake.filesOnDisk(CUSTOMERS))
+                    .as("%s (seed %d)", CUSTOMERS, seed)
+                    .containsAll(lake.liveFiles(CUSTOMERS));
+        } else {
+            assertThat(lake.filesOnDisk(CUSTOMERS))
                     .as(
                             "T23: after later commits, %s holds exactly the files its latest"
                                     + " snapshot reads (seed %d)",
-                            t, seed)
-                    .isEqualTo(lake.liveFiles(t));
+                            CUSTOMERS, seed)
+                    .isEqualTo(lake.liveFiles(CUSTOMERS));
         }
         assertThat(lake.filesOnDisk(CLICKS)).doesNotContainAnyElementsOf(killedAttemptFiles);
     }

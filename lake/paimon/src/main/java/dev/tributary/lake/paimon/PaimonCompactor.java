@@ -18,6 +18,7 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
@@ -123,8 +124,13 @@ final class PaimonCompactor implements LakeCompactor {
         if (partitions.isEmpty()) {
             return List.of();
         }
-        try (TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER)) {
+        // the disk outlives the writer, which drops its lookup files when it closes
+        try (IOManager lookupDisk = IOManager.create(System.getProperty("java.io.tmpdir"));
+                TableWriteImpl<?> write = table.newWrite(PaimonMaintainer.COMMIT_USER)) {
             write.withCompactExecutor(executor);
+            // deletion vectors (T48): Paimon's lookup compaction keeps local files of the runs
+            // it looks keys up in, and writes the bucket's new deletion-vector index file
+            write.withIOManager(lookupDisk);
             // PK: universal compaction picks runs so that at most max-files remain; append: merge
             // every small file of the bucket (files at the target size stay as they are).
             for (BinaryRow partition : partitions) {
@@ -139,8 +145,9 @@ final class PaimonCompactor implements LakeCompactor {
 
     /**
      * The task's partition if its bucket {@code task.bucket()} holds more than {@code max-files}
-     * live files at the latest snapshot (a later compaction may have done it already); the empty
-     * partition of an unpartitioned table always (its plan already counted it).
+     * live files at the latest snapshot (a later compaction may have done it already), or, in a
+     * table with deletion vectors, a level-0 file ({@link PaimonMaintainer#planCompaction}); the
+     * empty partition of an unpartitioned table always (its plan already counted it).
      */
     private List<BinaryRow> partitionsToCompact() {
         if (table.partitionKeys().isEmpty()) {
@@ -150,7 +157,9 @@ final class PaimonCompactor implements LakeCompactor {
         if (latest == null) {
             return List.of();
         }
+        boolean hidesLevelZero = PaimonMaintainer.hidesLevelZero(table);
         Map<BinaryRow, Integer> files = new HashMap<>();
+        Set<BinaryRow> levelZero = new HashSet<>();
         for (ManifestEntry e :
                 table.store()
                         .newScan()
@@ -160,12 +169,15 @@ final class PaimonCompactor implements LakeCompactor {
                         .files()) {
             if (e.bucket() == task.bucket()) {
                 files.merge(e.partition(), 1, Integer::sum);
+                if (hidesLevelZero && e.file().level() == 0) {
+                    levelZero.add(e.partition());
+                }
             }
         }
         List<BinaryRow> out = new ArrayList<>();
         files.forEach(
                 (partition, n) -> {
-                    if (n > task.maxFiles()
+                    if ((n > task.maxFiles() || levelZero.contains(partition))
                             && PaimonMaintainer.partitionName(table, partition)
                                     .equals(task.partition())) {
                         out.add(partition);

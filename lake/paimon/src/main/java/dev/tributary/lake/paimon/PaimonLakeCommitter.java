@@ -93,7 +93,11 @@ final class PaimonLakeCommitter implements LakeCommitter {
     private LakeCommitResult commitOnce(RoundResults round, TieringSnapshotProperties properties) {
         Optional<LakeSnapshot> latest = latestTieringSnapshot(properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
-            return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
+            // a committer that died between the round's two snapshots (deletion vectors)
+            if (PaimonLevelZeroRepair.run(table(), tablePath, properties)) {
+                latest = latestTieringSnapshot(properties::sameTable);
+            }
+            return LakeCommitResult.alreadyCommitted(latest.orElseThrow().snapshotId());
         }
         // write-only: no snapshot expiry inside the tiering commit; maintenance expires snapshots
         // by the table's own retention, off the commit path (T39)
@@ -116,8 +120,13 @@ final class PaimonLakeCommitter implements LakeCommitter {
             Optional<LakeSnapshot> landed = landedMeanwhile(properties);
             if (landed.isPresent()) {
                 // another committer landed this very round first (T46: two committers racing
-                // through the catalog lock); Paimon refused to add the same files twice
-                return LakeCommitResult.alreadyCommitted(landed.get().snapshotId());
+                // through the catalog lock); Paimon refused to add the same files twice. Or,
+                // with deletion vectors, the round's files landed and the compaction of them
+                // conflicted with another compaction: compact them now
+                if (PaimonLevelZeroRepair.run(table(), tablePath, properties)) {
+                    landed = landedMeanwhile(properties);
+                }
+                return LakeCommitResult.alreadyCommitted(landed.orElseThrow().snapshotId());
             }
             throw new StorageException(
                     "committing round "
@@ -178,9 +187,10 @@ final class PaimonLakeCommitter implements LakeCommitter {
         if (messages.isEmpty()) {
             return;
         }
-        try (TableCommitImpl commit = (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
-            commit.abort(messages);
-        } catch (Exception e) {
+        try {
+            // not Paimon's abort: a compacting round (T48) may move committed files up a level
+            PaimonWrittenFiles.delete(table, messages);
+        } catch (RuntimeException e) {
             throw new StorageException(
                     "deleting aborted files of Paimon table '"
                             + tablePath

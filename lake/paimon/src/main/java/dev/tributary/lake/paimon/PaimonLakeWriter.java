@@ -14,8 +14,12 @@ import dev.tributary.lake.api.write.LakeWriterContext;
 import dev.tributary.lake.api.write.LakeWriterState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
@@ -23,7 +27,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.StreamTableWrite;
-import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.RowKind;
 
 /**
@@ -36,13 +40,31 @@ import org.apache.paimon.types.RowKind;
  * <p>A KV snapshot split (a PK table's first round, T54) bypasses Paimon's merge writer: {@link
  * PaimonSnapshotWriter} sorts it once and writes one sorted run per Paimon bucket, unless the table
  * has options that writer does not handle ({@link PaimonSnapshotWriter#unsupportedReason}).
+ *
+ * <p>In a primary-key table with deletion vectors (T48) Paimon's readers skip level-0 files, so the
+ * writer of such a table ({@link PaimonSchemas#roundsCompact}) is not write-only: before it
+ * completes it waits for Paimon's lookup compaction to move every level-0 file it wrote up a level
+ * (writing the deletion vectors of the rows they replace), as Paimon's own Flink sink does with
+ * {@code lookup-wait}, so that the round commits only rows readers see.
  */
 final class PaimonLakeWriter implements LakeWriter {
     private final FileStoreTable table;
     private final LakeWriterContext context;
 
-    /** Paimon's table writer; null for a KV snapshot split that {@link #snapshot} writes. */
-    private final StreamTableWrite write;
+    /**
+     * Paimon's table writer; null for a KV snapshot split that {@link #snapshot} writes (unless it
+     * hands rows back, see {@link PaimonSnapshotWriter#finish}).
+     */
+    private StreamTableWrite write;
+
+    /** Whether rounds compact their level-0 files before completing (deletion vectors, T48). */
+    private final boolean compacting;
+
+    /** Local disk of Paimon's lookup compaction; null unless {@link #compacting}. */
+    private IOManager ioManager;
+
+    /** Threads of Paimon's compaction; null unless {@link #compacting}. */
+    private ExecutorService compactExecutor;
 
     private final PaimonSnapshotWriter snapshot;
     private final PaimonValues.Converter[] converters;
@@ -93,6 +115,7 @@ final class PaimonLakeWriter implements LakeWriter {
                 table.fileIO() instanceof LocalFileIO
                         ? new HadoopXmlFreeClassLoader(contextLoader())
                         : null;
+        this.compacting = PaimonSchemas.roundsCompact(context.table(), table);
         this.snapshot =
                 context.isKvSnapshot() && PaimonSnapshotWriter.unsupportedReason(table).isEmpty()
                         ? new PaimonSnapshotWriter(
@@ -101,12 +124,41 @@ final class PaimonLakeWriter implements LakeWriter {
                                 PaimonSchemas.bucketsAligned(context.table(), table))
                         : null;
         this.rowArity = snapshot != null ? snapshot.rowArity() : lakeArity;
-        this.write =
-                snapshot != null
-                        ? null
-                        : table.newStreamWriteBuilder()
-                                .withCommitUser(LakeCommitter.DEFAULT_COMMIT_USER)
-                                .newWrite();
+        this.write = snapshot != null ? null : newWrite();
+    }
+
+    private StreamTableWrite newWrite() {
+        StreamTableWrite w =
+                table.newStreamWriteBuilder()
+                        .withCommitUser(LakeCommitter.DEFAULT_COMMIT_USER)
+                        .newWrite();
+        if (compacting) {
+            // Paimon's lookup compaction keeps local lookup files of the bucket's runs
+            ioManager = IOManager.create(System.getProperty("java.io.tmpdir"));
+            ClassLoader loader = flushLoader != null ? flushLoader : contextLoader();
+            compactExecutor =
+                    Executors.newSingleThreadExecutor(
+                            r -> {
+                                Thread t =
+                                        new Thread(
+                                                r,
+                                                "paimon-round-compaction-" + context.tablePath());
+                                t.setDaemon(true);
+                                t.setContextClassLoader(loader);
+                                return t;
+                            });
+            w.withIOManager(ioManager);
+            ((TableWriteImpl<?>) w).withCompactExecutor(compactExecutor);
+        }
+        return w;
+    }
+
+    /** Hands a row of a KV snapshot split that {@link #snapshot} does not write to Paimon's. */
+    private void writeThroughPaimon(InternalRow row) throws Exception {
+        if (write == null) {
+            write = newWrite();
+        }
+        write.write(row);
     }
 
     @Override
@@ -208,11 +260,7 @@ final class PaimonLakeWriter implements LakeWriter {
                     table.store()
                             .pathFactory()
                             .createDataFilePathFactory(msg.partition(), msg.bucket());
-            List<DataFileMeta> metas = new ArrayList<>(msg.newFilesIncrement().newFiles());
-            metas.addAll(msg.newFilesIncrement().changelogFiles());
-            metas.addAll(msg.compactIncrement().compactAfter());
-            metas.addAll(msg.compactIncrement().changelogFiles());
-            for (DataFileMeta meta : metas) {
+            for (DataFileMeta meta : PaimonWrittenFiles.of(msg)) {
                 files.add(paths.toPath(meta).toString());
                 bytes += meta.fileSize();
             }
@@ -243,17 +291,35 @@ final class PaimonLakeWriter implements LakeWriter {
 
     private List<CommitMessage> prepareCommit() {
         try {
-            if (snapshot != null) {
-                return snapshot.finish();
-            }
             List<CommitMessage> out = new ArrayList<>();
-            for (CommitMessage m : write.prepareCommit(false, context.epoch())) {
-                if (!((CommitMessageImpl) m).isEmpty()) {
-                    out.add(m);
+            if (snapshot != null) {
+                out.addAll(snapshot.finish(compacting ? this::writeThroughPaimon : null));
+            }
+            if (write == null) {
+                return out;
+            }
+            // deletion vectors: wait for the compaction of level 0, as lookup-wait does
+            for (CommitMessage m : write.prepareCommit(compacting, context.epoch())) {
+                CommitMessageImpl msg = (CommitMessageImpl) m;
+                if (msg.isEmpty()) {
+                    continue;
                 }
+                List<String> levelZero = PaimonWrittenFiles.levelZeroAfter(msg);
+                if (compacting && !levelZero.isEmpty()) {
+                    throw new StorageException(
+                            "Paimon's compaction left files "
+                                    + levelZero
+                                    + " of bucket "
+                                    + msg.bucket()
+                                    + " of '"
+                                    + context.tablePath()
+                                    + "' at level 0, which readers of a table with deletion"
+                                    + " vectors skip; the round is not committed");
+                }
+                out.add(m);
             }
             return out;
-        } catch (InvalidInputException e) {
+        } catch (InvalidInputException | StorageException e) {
             throw e;
         } catch (Exception e) {
             throw new StorageException(
@@ -288,10 +354,8 @@ final class PaimonLakeWriter implements LakeWriter {
                 }
                 closeWrite();
             } else if (!completed.isEmpty()) {
-                try (TableCommitImpl commit =
-                        (TableCommitImpl) table.newStreamWriteBuilder().newCommit()) {
-                    commit.abort(completed);
-                }
+                // not Paimon's abort: a compacting round may move committed files up a level
+                PaimonWrittenFiles.delete(table, completed);
             }
         } catch (Exception e) {
             throw new StorageException(
@@ -315,8 +379,15 @@ final class PaimonLakeWriter implements LakeWriter {
                     try {
                         if (snapshot != null) {
                             snapshot.close();
-                        } else {
+                        }
+                        if (write != null) {
                             write.close();
+                        }
+                        if (compactExecutor != null) {
+                            compactExecutor.shutdownNow();
+                        }
+                        if (ioManager != null) {
+                            ioManager.close();
                         }
                     } catch (Exception e) {
                         throw new StorageException(

@@ -1,6 +1,7 @@
 package dev.tributary.lake.paimon;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
@@ -43,8 +44,9 @@ import org.apache.paimon.utils.SnapshotManager;
  * Maintenance of one Paimon table: statistics from the latest snapshot's manifests, compaction
  * commits under their own commit user (Paimon's conflict check makes a compaction give way to
  * anything that changed its files, while tiering commits, which only add files, are never checked
- * against it), and snapshot expiry with Paimon's own {@code ExpireSnapshots}, bounded so the newest
- * tiering snapshot stays.
+ * against it; a round into a deletion-vector table also compacts its own level-0 files, and its
+ * compact snapshot is checked like any other), and snapshot expiry with Paimon's own {@code
+ * ExpireSnapshots}, bounded so the newest tiering snapshot stays.
  */
 final class PaimonMaintainer implements LakeMaintainer {
     /** The commit user of compaction snapshots (its commit identifiers are maintenance ids). */
@@ -122,10 +124,56 @@ final class PaimonMaintainer implements LakeMaintainer {
         return t.store().newScan().withSnapshot(snapshot).plan().files();
     }
 
+    /**
+     * The units over {@code max-files}, and in a table with deletion vectors also every unit with a
+     * live level-0 file: its readers skip level 0, so such rows (a round whose compact snapshot
+     * failed after its append snapshot landed, or another engine's write-only writer) stay
+     * invisible until a compaction moves them up (T48).
+     */
     @Override
     public CompactionPlan planCompaction(CompactionPolicy policy) {
         LakeTableStats stats = stats();
-        return CompactionPlan.select(stats, stats.dataFilesPerUnit(), policy);
+        Map<LakeBucket, Integer> files = stats.dataFilesPerUnit();
+        FileStoreTable t = table();
+        if (hidesLevelZero(t)) {
+            Snapshot latest = t.snapshotManager().latestSnapshot();
+            if (latest != null && latest.id() == stats.snapshotId()) {
+                Map<LakeBucket, Integer> counted = new HashMap<>(files);
+                for (LakeBucket unit : levelZeroUnits(t, latest)) {
+                    counted.merge(unit, policy.maxFiles() + 1, Math::max);
+                }
+                files = counted;
+            }
+        }
+        return CompactionPlan.select(stats, files, policy);
+    }
+
+    /**
+     * Whether {@code t}'s readers skip level-0 files: a primary-key table with deletion vectors.
+     */
+    static boolean hidesLevelZero(FileStoreTable t) {
+        return !t.primaryKeys().isEmpty() && t.coreOptions().deletionVectorsEnabled();
+    }
+
+    /** The (partition, bucket) units holding a live level-0 file at {@code snapshot}. */
+    static Set<LakeBucket> levelZeroUnits(FileStoreTable t, Snapshot snapshot) {
+        Set<LakeBucket> out = new HashSet<>();
+        Map<BinaryRow, String> names = new HashMap<>();
+        for (ManifestEntry e :
+                t.store()
+                        .newScan()
+                        .withSnapshot(snapshot)
+                        .withLevelFilter(level -> level == 0)
+                        .plan()
+                        .files()) {
+            if (e.file().level() == 0) {
+                out.add(
+                        new LakeBucket(
+                                names.computeIfAbsent(e.partition(), p -> partitionName(t, p)),
+                                e.bucket()));
+            }
+        }
+        return out;
     }
 
     @Override

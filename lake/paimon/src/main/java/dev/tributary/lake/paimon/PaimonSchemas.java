@@ -1,5 +1,6 @@
 package dev.tributary.lake.paimon;
 
+import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.types.Column;
@@ -33,9 +34,12 @@ final class PaimonSchemas {
      * so a split writes one Paimon bucket and point reads prune by bucket (T36, T37); a table with
      * another function still lands correctly (Paimon's writer routes each row itself), with each
      * split writing into many buckets. PK tables use the deduplicate merge engine. A log table
-     * without a bucket key is a bucket-unaware append table. The table itself is a normal Paimon
-     * table (other engines may compact it); Tributary's writers run write-only, see {@link
-     * #writerOptions(LakeWriterContext)}.
+     * without a bucket key is a bucket-unaware append table. A PK table with {@code
+     * table.datalake.pk-deletes=position} (the default) and Paimon's bucket function gets deletion
+     * vectors, so engines read it without a merge by key (T48); a pass-through option wins, but
+     * deletion vectors need Paimon's bucket function ({@link #roundsCompact}). The table itself is
+     * a normal Paimon table (other engines may compact it); Tributary's writers run write-only, see
+     * {@link #writerOptions(LakeWriterContext)}.
      */
     static Map<String, String> tableOptions(TableDescriptor table, Map<String, String> overrides) {
         checkOverrides(overrides);
@@ -48,9 +52,58 @@ final class PaimonSchemas {
         }
         if (table.hasPrimaryKey()) {
             o.put("merge-engine", "deduplicate");
+            if (positionDeletes(table) && alignedByDescriptor(table)) {
+                o.put(DELETION_VECTORS, "true");
+            }
         }
         o.putAll(overrides);
+        if (table.hasPrimaryKey()
+                && Boolean.parseBoolean(o.get(DELETION_VECTORS))
+                && !alignedByDescriptor(table)) {
+            throw new InvalidConfigException(
+                    "Paimon option '"
+                            + DELETION_VECTORS
+                            + "' needs table.bucket.function=paimon on primary-key tables: with"
+                            + " another bucket function several writers of a round fill one Paimon"
+                            + " bucket, and each would compute the bucket's deletion vectors"
+                            + " without the others' rows; remove the option or create the table"
+                            + " with table.bucket.function=paimon");
+        }
         return o;
+    }
+
+    /** Paimon's table option that turns deletion vectors on. */
+    static final String DELETION_VECTORS = "deletion-vectors.enabled";
+
+    /** Whether the table asks for position deletes in the lake (T48; the default). */
+    static boolean positionDeletes(TableDescriptor table) {
+        return TableOptions.DATALAKE_PK_DELETES.parse(
+                        table.properties().get(TableOptions.DATALAKE_PK_DELETES.key()))
+                == TableOptions.PkDeleteMode.POSITION;
+    }
+
+    /**
+     * Whether the descriptor alone makes store bucket b Paimon bucket b (Paimon's bucket function
+     * over a bucket key), so that each Paimon bucket has one writer per round.
+     */
+    private static boolean alignedByDescriptor(TableDescriptor table) {
+        return BucketFunctionType.of(table) == BucketFunctionType.PAIMON
+                && !table.bucketKeys().isEmpty();
+    }
+
+    /**
+     * Whether rounds into {@code lake} keep its deletion vectors themselves (T48): a primary-key
+     * table with deletion vectors whose every Paimon bucket has one writer per round. Such a
+     * round's writer compacts its level-0 files up before the round commits (Paimon's lookup
+     * compaction writes the deletion vectors), because Paimon's readers skip level 0 of a table
+     * with deletion vectors. Other deletion-vector tables (another bucket function, only possible
+     * for tables another engine created) keep write-only rounds whose rows readers see after a
+     * compaction.
+     */
+    static boolean roundsCompact(TableDescriptor table, FileStoreTable lake) {
+        return !lake.primaryKeys().isEmpty()
+                && lake.coreOptions().deletionVectorsEnabled()
+                && bucketsAligned(table, lake);
     }
 
     /**
@@ -88,15 +141,18 @@ final class PaimonSchemas {
      * of a table whose bucket function is not Paimon's get rows from several writers of one round,
      * and concurrent compactions of one bucket make the round's commit conflict; and compacting
      * inside a round would make rounds slower and fail them on conflicts with other engines'
-     * compactions. Compaction is its own maintenance step (T38, {@link #compactionOptions}). And no
-     * Parquet dictionary on columns unique per file ({@link #noDictionaryOptions}).
+     * compactions. Compaction is its own maintenance step (T38, {@link #compactionOptions}). Except
+     * for deletion-vector tables ({@link #roundsCompact}): their readers skip level 0, so such a
+     * round compacts its own level-0 files before it commits. And no Parquet dictionary on columns
+     * unique per file ({@link #noDictionaryOptions}).
      */
     static Map<String, String> writerOptions(LakeWriterContext context, FileStoreTable table) {
         // the attempt in every file name lets the commit of a newer attempt delete what a dead
         // one left behind, at once and without touching other writers' files (T23)
         String prefix = "data-" + AttemptFileNames.tag(context) + "-";
         Map<String, String> o = new java.util.LinkedHashMap<>();
-        o.put("write-only", "true");
+        // a deletion-vector round compacts its own level-0 files (see roundsCompact)
+        o.put("write-only", Boolean.toString(!roundsCompact(context.table(), table)));
         o.put("data-file.prefix", prefix);
         o.put("changelog-file.prefix", "changelog-" + AttemptFileNames.tag(context) + "-");
         o.putAll(noDictionaryOptions(table));

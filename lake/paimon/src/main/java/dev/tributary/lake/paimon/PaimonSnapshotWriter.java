@@ -15,6 +15,7 @@ import org.apache.paimon.codegen.CodeGenUtils;
 import org.apache.paimon.codegen.RecordComparator;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.io.CompactIncrement;
@@ -54,6 +55,11 @@ import org.apache.paimon.utils.ProjectedRow;
  * level 0, where every file is a run of its own. Sequence numbers continue after the bucket's
  * highest, so a later round's updates and deletes of these keys win: Paimon's writers restore a
  * bucket's next sequence number from its files' maximum.
+ *
+ * <p>A table with deletion vectors (T48) has readers that skip level 0, and a run at level 0 would
+ * need deletion vectors for the rows it replaces: there the writer writes only top-level runs (an
+ * empty bucket of its own holds nothing to delete) and hands every other bucket's rows back to
+ * Paimon's merge writer ({@link #finish}).
  */
 final class PaimonSnapshotWriter implements AutoCloseable {
     private final FileStoreTable table;
@@ -68,6 +74,7 @@ final class PaimonSnapshotWriter implements AutoCloseable {
     private final int bucketField;
     private final int[] keyFields;
     private final int rowArity;
+    private final InternalRow.FieldGetter[] getters;
 
     private BinaryRow partition;
     private boolean foreignBucket;
@@ -78,7 +85,7 @@ final class PaimonSnapshotWriter implements AutoCloseable {
      * Why the writer cannot write {@code table}'s snapshot splits (they then go through Paimon's
      * merge writer, which is valid for any table, only slower), or empty if it can: fixed buckets,
      * the deduplicate merge engine, no changelog producer (it would need changelog files of these
-     * rows), no deletion vectors, one file format for every level.
+     * rows), one file format for every level.
      */
     static Optional<String> unsupportedReason(FileStoreTable table) {
         CoreOptions o = table.coreOptions();
@@ -93,9 +100,6 @@ final class PaimonSnapshotWriter implements AutoCloseable {
         }
         if (o.changelogProducer() != CoreOptions.ChangelogProducer.NONE) {
             return Optional.of("it has changelog producer " + o.changelogProducer());
-        }
-        if (o.deletionVectorsEnabled()) {
-            return Optional.of("it has deletion vectors");
         }
         if (o.rowTrackingEnabled()) {
             return Optional.of("it has row tracking");
@@ -141,6 +145,10 @@ final class PaimonSnapshotWriter implements AutoCloseable {
         this.extractor = table.createRowKeyExtractor();
         this.rowArity = valueType.getFieldCount() + 1;
         this.bucketField = valueType.getFieldCount();
+        this.getters = new InternalRow.FieldGetter[bucketField];
+        for (int i = 0; i < bucketField; i++) {
+            getters[i] = InternalRow.createFieldGetter(valueType.getTypeAt(i), i);
+        }
         List<String> names = valueType.getFieldNames();
         this.keyFields =
                 table.schema().trimmedPrimaryKeys().stream().mapToInt(names::indexOf).toArray();
@@ -196,10 +204,19 @@ final class PaimonSnapshotWriter implements AutoCloseable {
         }
     }
 
+    /** Takes a row the writer does not write itself (see {@link #finish}). */
+    interface Fallback {
+        void write(InternalRow row) throws Exception;
+    }
+
     /**
      * Sorts the buffered rows and writes one run per Paimon bucket; returns their commit messages.
+     *
+     * @param fallback null to write every bucket's run, at level 0 where the top level is not free;
+     *     otherwise (deletion vectors) the rows of such a bucket go to it instead, each copied into
+     *     an insert row of the table's columns
      */
-    List<CommitMessage> finish() throws IOException {
+    List<CommitMessage> finish(Fallback fallback) throws Exception {
         MutableObjectIterator<BinaryRow> it = buffer.sortedIterator();
         BinaryRow[] reuse = {new BinaryRow(rowArity), new BinaryRow(rowArity)};
         int[] valueFields = IntStream.range(0, bucketField).toArray();
@@ -207,22 +224,26 @@ final class PaimonSnapshotWriter implements AutoCloseable {
         ProjectedRow key = ProjectedRow.from(keyFields);
         KeyValue kv = new KeyValue();
         BinaryRow previous = null;
+        boolean handBack = false;
         int bucket = -1;
         long sequence = 0;
         int level = 0;
         int next = 0;
         for (BinaryRow row = it.next(reuse[next]); row != null; row = it.next(reuse[next])) {
             int rowBucket = row.getInt(bucketField);
-            if (open == null || rowBucket != bucket) {
+            if (rowBucket != bucket) {
                 closeRun(bucket);
                 bucket = rowBucket;
                 List<DataFileMeta> existing = existingFiles(bucket);
                 sequence = DataFileMeta.getMaxSequenceNumber(existing) + 1;
                 level = alignedBuckets && !foreignBucket && existing.isEmpty() ? maxLevel() : 0;
+                handBack = level == 0 && fallback != null;
                 open =
-                        factories
-                                .build(partition, bucket, options)
-                                .createRollingMergeTreeFileWriter(level, FileSource.APPEND);
+                        handBack
+                                ? null
+                                : factories
+                                        .build(partition, bucket, options)
+                                        .createRollingMergeTreeFileWriter(level, FileSource.APPEND);
             } else if (keyComparator.compare(previous, row) == 0) {
                 throw new InvalidInputException(
                         "a KV snapshot split of table '"
@@ -231,14 +252,28 @@ final class PaimonSnapshotWriter implements AutoCloseable {
                                 + context.bucket()
                                 + " holds one key twice; a snapshot holds each key once");
             }
-            kv.replace(key.replaceRow(row), sequence++, RowKind.INSERT, value.replaceRow(row));
-            open.write(kv);
+            if (handBack) {
+                // Paimon's writer de-duplicates, so a key twice is still refused above
+                fallback.write(insertCopy(row));
+            } else {
+                kv.replace(key.replaceRow(row), sequence++, RowKind.INSERT, value.replaceRow(row));
+                open.write(kv);
+            }
             previous = row;
             next ^= 1;
         }
         closeRun(bucket);
         buffer.clear();
         return List.copyOf(written);
+    }
+
+    /** An insert row of the table's columns with the values of a buffered row. */
+    private GenericRow insertCopy(BinaryRow row) {
+        GenericRow g = new GenericRow(RowKind.INSERT, bucketField);
+        for (int i = 0; i < bucketField; i++) {
+            g.setField(i, getters[i].getFieldOrNull(row));
+        }
+        return g;
     }
 
     /** The highest level of the bucket's LSM tree, where a full compaction puts its run. */

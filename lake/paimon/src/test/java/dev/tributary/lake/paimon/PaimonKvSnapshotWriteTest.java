@@ -366,8 +366,13 @@ class PaimonKvSnapshotWriteTest {
                     (FileStoreTable)
                             catalog.getTable(Identifier.create(path.database(), path.table()));
             org.apache.paimon.table.sink.BatchWriteBuilder wb = table.newBatchWriteBuilder();
-            try (org.apache.paimon.table.sink.BatchTableWrite w = wb.newWrite();
+            try (org.apache.paimon.disk.IOManager disk =
+                            org.apache.paimon.disk.IOManager.create(
+                                    System.getProperty("java.io.tmpdir"));
+                    org.apache.paimon.table.sink.BatchTableWrite w = wb.newWrite();
                     org.apache.paimon.table.sink.BatchTableCommit c = wb.newCommit()) {
+                // a deletion-vector table (T48, Paimon's bucket function) compacts by lookup
+                w.withIOManager(disk);
                 for (DataSplit s : splits(path)) {
                     w.compact(s.partition(), s.bucket(), true);
                 }
