@@ -44,12 +44,12 @@ class HostilePayloadITCase {
             // (b) 2 GB length prefixes: of one Iceberg file inside the payload, of the payload in
             // the committable, and a count of 2^31 - 1 files
             BinaryWriter hugeFile = new BinaryWriter();
-            hugeFile.writeVarInt(2);
+            hugeFile.writeVarInt(3); // the Iceberg payload version
             hugeFile.writeVarInt(1);
             hugeFile.writeVarInt(Integer.MAX_VALUE);
             hugeFile.writeString("{}");
             BinaryWriter hugeCount = new BinaryWriter();
-            hugeCount.writeVarInt(2);
+            hugeCount.writeVarInt(3);
             hugeCount.writeVarInt(Integer.MAX_VALUE);
 
             long allocatedBefore = allocatedBytes();
@@ -58,7 +58,7 @@ class HostilePayloadITCase {
             // the payload is the committable's last field: point its length prefix at 2 GB
             rounds.assertRefused(
                     withLastFieldLength(
-                            rounds.committable(new byte[] {2, 0, 0, 0, 0}), 5, Integer.MAX_VALUE),
+                            rounds.committable(new byte[] {3, 0, 0, 0, 0}), 5, Integer.MAX_VALUE),
                     "truncated");
             assertThat(allocatedBytes() - allocatedBefore)
                     .as("bytes the server allocated while refusing three 2 GB claims")
