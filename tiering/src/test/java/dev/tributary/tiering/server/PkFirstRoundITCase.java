@@ -160,7 +160,10 @@ class PkFirstRoundITCase {
             awaitCaughtUp(lake, table);
             assertThat(rows(lake)).as(why).containsExactlyInAnyOrderElementsOf(expected.values());
             files = lake.liveFiles(CUSTOMERS);
-            assertThat(files.deleteFiles()).as("%s: %s", why, files).isPositive();
+            if (format.equals("iceberg")) {
+                // (Paimon's lookup compaction may instead rewrite a small bucket whole, no DV)
+                assertThat(files.deleteFiles()).as("%s: %s", why, files).isPositive();
+            }
             assertThat(files.equalityDeleteFiles()).as("%s: %s", why, files).isZero();
             assertThat(files.readWithoutMerge()).as("%s: %s", why, files).isTrue();
             if (format.equals("paimon")) {

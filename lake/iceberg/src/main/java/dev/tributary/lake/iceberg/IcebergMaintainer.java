@@ -24,11 +24,13 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
@@ -232,12 +234,17 @@ final class IcebergMaintainer implements LakeMaintainer {
         int before = count(table.snapshots());
         Map<String, Long> filesBefore = dataFilesOnDisk(table);
         try {
-            table.expireSnapshots()
-                    .expireOlderThan(System.currentTimeMillis() - policy.timeRetained().toMillis())
-                    .retainLast(retain)
-                    .cleanExpiredFiles(true)
-                    .deleteWith(new KeepLivePuffinFiles(table)::delete)
-                    .commit();
+            ExpireSnapshots expire =
+                    table.expireSnapshots()
+                            .expireOlderThan(
+                                    System.currentTimeMillis() - policy.timeRetained().toMillis())
+                            .retainLast(retain)
+                            .cleanExpiredFiles(true);
+            if (TableUtil.formatVersion(table) >= 3) {
+                // only v3 tables have deletion vectors; others keep the FileIO's bulk delete
+                expire.deleteWith(new KeepLivePuffinFiles(table)::delete);
+            }
+            expire.commit();
         } catch (RuntimeException e) {
             throw new StorageException(
                     "expiring snapshots of Iceberg table '"
