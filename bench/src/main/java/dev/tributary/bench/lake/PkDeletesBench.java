@@ -69,6 +69,7 @@ import java.util.TreeMap;
  * </pre>
  */
 public final class PkDeletesBench {
+    private static final Clock CLOCK = Clock.system();
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final Schema SCHEMA =
@@ -133,7 +134,7 @@ public final class PkDeletesBench {
                                 lake::createRowScanner,
                                 catalog,
                                 t -> List.of(),
-                                Clock.system());
+                                CLOCK);
                 // an unreported pass first, so no variant pays the JIT's warm-up
                 long tableId = 1;
                 for (Variant v : variants) {
@@ -281,7 +282,7 @@ public final class PkDeletesBench {
 
         /** Every key once, a KV snapshot split per bucket (T54), one commit. */
         void firstRound() {
-            long start = System.nanoTime();
+            long start = CLOCK.nanoTime();
             List<LakeWriteResult> results = new ArrayList<>();
             for (int b = 0; b < offsets.length; b++) {
                 try (LakeWriter w = writer(b, 0, SplitSource.KV_SNAPSHOT)) {
@@ -296,7 +297,7 @@ public final class PkDeletesBench {
             commit(results, 0);
             log(
                     "%s first round: %,d keys in %.1f s%n",
-                    label, bucketOfKey.length, (System.nanoTime() - start) / 1e9);
+                    label, bucketOfKey.length, (CLOCK.nanoTime() - start) / 1e9);
         }
 
         /** {@code updates} upserts of random keys: -U old row, +U new row; one commit. */
@@ -311,7 +312,7 @@ public final class PkDeletesBench {
                 perBucket.get(bucketOfKey[k]).add(k);
             }
             long cpu = OS.getProcessCpuTime();
-            long start = System.nanoTime();
+            long start = CLOCK.nanoTime();
             long records = 0;
             List<LakeWriteResult> results = new ArrayList<>();
             for (int b = 0; b < offsets.length; b++) {
@@ -326,7 +327,7 @@ public final class PkDeletesBench {
                 }
             }
             commit(results, round);
-            double secs = (System.nanoTime() - start) / 1e9;
+            double secs = (CLOCK.nanoTime() - start) / 1e9;
             double cpuSecs = (OS.getProcessCpuTime() - cpu) / 1e9;
             rounds.add(new double[] {records / secs, cpuSecs / (records / 1e6)});
             log(
@@ -347,7 +348,7 @@ public final class PkDeletesBench {
 
         /** Reads every live row of every bucket; checks each key once; returns rows per second. */
         double fullScan() {
-            long start = System.nanoTime();
+            long start = CLOCK.nanoTime();
             long rows = 0;
             try (LakeReader reader = lake.createReader(path)) {
                 long snapshot = reader.latestTieringSnapshot(tableId).orElseThrow().snapshotId();
@@ -370,7 +371,7 @@ public final class PkDeletesBench {
                 throw new IllegalStateException(
                         label + ": full scan read " + rows + " rows of " + bucketOfKey.length);
             }
-            double secs = (System.nanoTime() - start) / 1e9;
+            double secs = (CLOCK.nanoTime() - start) / 1e9;
             log("%s full scan: %,d rows in %.2f s%n", label, rows, secs);
             return rows / secs;
         }
