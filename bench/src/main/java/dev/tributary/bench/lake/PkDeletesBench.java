@@ -125,23 +125,30 @@ public final class PkDeletesBench {
                     format.equals("iceberg")
                             ? List.of(Variant.values())
                             : List.of(Variant.EQUALITY, Variant.POSITION_LAKE_READ);
-            try (LakeStorage lake = LakeStoragePlugins.open(conf);
-                    LakeRowIndex index = LakeRowIndex.open(dir.resolve(format + "-row-index"))) {
+            // one index per table, so each one's size is its own (the server keeps one for all)
+            Map<String, LakeRowIndex> indexes = new TreeMap<>();
+            try (LakeStorage lake = LakeStoragePlugins.open(conf)) {
                 TableCatalog catalog = new TableCatalog();
-                LakeRowLocations locations =
-                        new LakeRowLocations(
-                                () -> index,
-                                lake::createRowScanner,
-                                catalog,
-                                t -> List.of(),
-                                CLOCK);
+                java.util.function.Function<String, LakeRowLocations> locations =
+                        name -> {
+                            LakeRowIndex index =
+                                    indexes.computeIfAbsent(
+                                            name,
+                                            n -> LakeRowIndex.open(dir.resolve(n + "-row-index")));
+                            return new LakeRowLocations(
+                                    () -> index,
+                                    lake::createRowScanner,
+                                    catalog,
+                                    t -> List.of(),
+                                    CLOCK);
+                        };
                 // an unreported pass first, so no variant pays the JIT's warm-up
                 long tableId = 1;
                 for (Variant v : variants) {
                     int warmKeys = Math.min(keys, 50_000);
                     Table warm =
                             new Table(lake, format, v, warmKeys, buckets, tableId++, null, catalog);
-                    warm.locations = v == Variant.POSITION_INDEX ? locations : null;
+                    warm.locations = v.storeIndex ? locations.apply(format + "-warm-up") : null;
                     warm.firstRound();
                     warm.updateRound(1, warmKeys / 10, seed);
                     warm.fullScan();
@@ -149,7 +156,7 @@ public final class PkDeletesBench {
                 List<Table> tables = new ArrayList<>();
                 for (Variant v : variants) {
                     Table t = new Table(lake, format, v, keys, buckets, tableId++, "", catalog);
-                    t.locations = v == Variant.POSITION_INDEX ? locations : null;
+                    t.locations = v.storeIndex ? locations.apply(format + "-" + v) : null;
                     t.firstRound();
                     tables.add(t);
                 }
@@ -176,15 +183,19 @@ public final class PkDeletesBench {
                             100 * m[0] / e[0],
                             100 * m[1] / e[1]);
                 }
-                if (variants.contains(Variant.POSITION_INDEX)) {
-                    System.out.printf(
-                            Locale.ROOT,
-                            "%s store lake row index: %,d bytes for %,d keys = %.1f MB per million"
-                                    + " keys (RocksDB SST + memtables)%n",
-                            format,
-                            index.approximateBytes(),
-                            keys,
-                            index.approximateBytes() / 1e6 / (keys / 1e6));
+                for (Variant v : variants) {
+                    LakeRowIndex index = indexes.get(format + "-" + v);
+                    if (index != null) {
+                        System.out.printf(
+                                Locale.ROOT,
+                                "%s store lake row index, %s: %,d bytes for %,d keys = %.1f MB per"
+                                        + " million keys (RocksDB SST + memtables)%n",
+                                format,
+                                v.label,
+                                index.approximateBytes(),
+                                keys,
+                                index.approximateBytes() / 1e6 / (keys / 1e6));
+                    }
                 }
                 double es = tables.get(0).fullScan();
                 for (Table t : tables.subList(1, tables.size())) {
@@ -200,6 +211,8 @@ public final class PkDeletesBench {
                             es,
                             100 * ps / es);
                 }
+            } finally {
+                indexes.values().forEach(LakeRowIndex::close);
             }
         }
         System.out.printf(Locale.ROOT, "load average at the end %.2f%n", OS.getSystemLoadAverage());
@@ -207,16 +220,27 @@ public final class PkDeletesBench {
 
     /** How a table retracts rows, and for Iceberg's position mode how writers find them. */
     private enum Variant {
-        EQUALITY("equality", PkDeleteMode.EQUALITY),
-        POSITION_LAKE_READ("position, writers read the lake", PkDeleteMode.POSITION),
-        POSITION_INDEX("position, store index", PkDeleteMode.POSITION);
+        EQUALITY("equality", PkDeleteMode.EQUALITY, false, null),
+        POSITION_LAKE_READ("position, writers read the lake", PkDeleteMode.POSITION, false, null),
+        POSITION_INDEX("position, store index always", PkDeleteMode.POSITION, true, "0"),
+        POSITION_CHEAPER(
+                "position, store index or lake read, the cheaper (default)",
+                PkDeleteMode.POSITION,
+                true,
+                null);
 
         final String label;
         final PkDeleteMode mode;
+        final boolean storeIndex;
 
-        Variant(String label, PkDeleteMode mode) {
+        /** {@code table.datalake.pk-deletes.index-min-rows-per-key}; null: the default. */
+        final String indexMinRows;
+
+        Variant(String label, PkDeleteMode mode, boolean storeIndex, String indexMinRows) {
             this.label = label;
             this.mode = mode;
+            this.storeIndex = storeIndex;
+            this.indexMinRows = indexMinRows;
         }
     }
 
@@ -258,7 +282,7 @@ public final class PkDeletesBench {
             String name = variant.name().toLowerCase(Locale.ROOT) + (report ? suffix : "_warmup");
             this.label = format + " " + variant.label;
             this.path = TablePath.of("bench", "customers_" + name);
-            this.descriptor =
+            TableDescriptor.Builder b =
                     TableDescriptor.builder(SCHEMA)
                             .bucketCount(buckets)
                             .property(
@@ -267,8 +291,13 @@ public final class PkDeletesBench {
                             .property(
                                     TableOptions.DATALAKE_PK_DELETES.key(),
                                     variant.mode.name().toLowerCase(Locale.ROOT))
-                            .property(TableOptions.DATALAKE_ENABLED.key(), "true")
-                            .build();
+                            .property(TableOptions.DATALAKE_ENABLED.key(), "true");
+            if (variant.indexMinRows != null) {
+                b.property(
+                        TableOptions.DATALAKE_PK_DELETES_INDEX_MIN_ROWS.key(),
+                        variant.indexMinRows);
+            }
+            this.descriptor = b.build();
             lake.catalog().createTable(path, descriptor);
             catalog.put(TableInfo.create(tableId, path, descriptor, 0));
             BucketFunction function = BucketFunction.of(descriptor);

@@ -124,6 +124,20 @@ public final class TableOptions {
                                     + " merge-on-read), cheaper to write but unreadable by some"
                                     + " engines. Paimon takes it when the lake table is created.");
 
+    public static final ConfigOption<Integer> DATALAKE_PK_DELETES_INDEX_MIN_ROWS =
+            ConfigOptions.key("table.datalake.pk-deletes.index-min-rows-per-key")
+                    .intType()
+                    .check(n -> n >= 0, "0 or more")
+                    .defaultValue(12)
+                    .withDescription(
+                            "With 'position' deletes on Iceberg, a tiering split finds the lake"
+                                    + " rows of the keys it retracts through the store's lake row"
+                                    + " index when its bucket's data files hold at least this many"
+                                    + " rows per retracted key, and by reading the bucket's keys"
+                                    + " from the lake otherwise, which is cheaper when a round"
+                                    + " changes a large share of the bucket (T48; the default is"
+                                    + " the measured break-even). 0 always asks the index.");
+
     // ---- lake maintenance ----
 
     public static final ConfigOption<Boolean> AUTO_COMPACTION =
@@ -295,6 +309,7 @@ public final class TableOptions {
                     DATALAKE_FRESHNESS,
                     DATALAKE_LAG_TARGET,
                     DATALAKE_PK_DELETES,
+                    DATALAKE_PK_DELETES_INDEX_MIN_ROWS,
                     TIERING_GROUP,
                     AUTO_COMPACTION,
                     COMPACTION_MAX_FILES,

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -54,7 +55,10 @@ public final class LakeRowIndex implements AutoCloseable {
     private static final byte ROW = 'R';
     private static final byte CLEAN = 1;
     private static final byte DIRTY = 0;
-    private static final int BATCH_ENTRIES = 10_000;
+    static final int BATCH_ENTRIES = 10_000;
+    // a lookup of a round's keys hits random blocks: at ~25 bytes per key a million keys' entries
+    // stay cached (RocksDB's default cache is 8 MB)
+    private static final long BLOCK_CACHE_BYTES = 64L << 20;
     private static final int BUCKET_PREFIX = 8 + 8 + 4;
 
     /** A live row's place: a lake data file (its full path) and the row's position in it. */
@@ -73,12 +77,14 @@ public final class LakeRowIndex implements AutoCloseable {
     }
 
     private final Options options;
+    private final LRUCache cache;
     private final WriteOptions batchWrites;
     private final WriteOptions syncWrites;
     private final RocksDB db;
 
-    private LakeRowIndex(Options options, RocksDB db) {
+    private LakeRowIndex(Options options, LRUCache cache, RocksDB db) {
         this.options = options;
+        this.cache = cache;
         this.db = db;
         this.batchWrites = new WriteOptions();
         this.syncWrites = new WriteOptions().setSync(true);
@@ -86,8 +92,10 @@ public final class LakeRowIndex implements AutoCloseable {
 
     /** Opens (creating if missing) the index in {@code dir}. */
     public static LakeRowIndex open(Path dir) {
+        LRUCache cache = new LRUCache(BLOCK_CACHE_BYTES);
         BlockBasedTableConfig table =
                 new BlockBasedTableConfig()
+                        .setBlockCache(cache)
                         .setFilterPolicy(new BloomFilter(10, false))
                         .setWholeKeyFiltering(true);
         Options options =
@@ -98,9 +106,10 @@ public final class LakeRowIndex implements AutoCloseable {
                         .setMaxBackgroundJobs(1);
         try {
             dir.toFile().mkdirs();
-            return new LakeRowIndex(options, RocksDB.open(options, dir.toString()));
+            return new LakeRowIndex(options, cache, RocksDB.open(options, dir.toString()));
         } catch (RocksDBException e) {
             options.close();
+            cache.close();
             throw new StorageException("cannot open the lake row index in " + dir + ": " + e, e);
         }
     }
@@ -165,7 +174,7 @@ public final class LakeRowIndex implements AutoCloseable {
     }
 
     /**
-     * Starts an update of the bucket's index: marks it dirty, durably, first.
+     * Starts an update of the bucket's index, which marks it dirty with its first write.
      *
      * @param rebuild drop every entry first (the update then adds every live row); otherwise the
      *     update adds the rows of files new since the indexed snapshot and keeps the rest, which
@@ -177,19 +186,7 @@ public final class LakeRowIndex implements AutoCloseable {
             throw new IllegalStateException(
                     "the lake row index of " + bucket + " describes no snapshot: rebuild it");
         }
-        State base = rebuild ? new State(false, -1, 0, new int[0]) : s;
-        try (WriteBatch b = new WriteBatch()) {
-            if (rebuild) {
-                byte[] prefix = prefix(bucket);
-                b.deleteRange(withTag(prefix, FILE), withTag(prefix, (byte) (FILE + 1)));
-                b.deleteRange(withTag(prefix, ROW), withTag(prefix, (byte) (ROW + 1)));
-            }
-            b.put(stateKey(bucket), base.dirty().encode());
-            db.write(syncWrites, b);
-        } catch (RocksDBException e) {
-            throw new StorageException("lake row index update of " + bucket + " failed: " + e, e);
-        }
-        return new Update(bucket, base);
+        return new Update(bucket, rebuild ? new State(false, -1, 0, new int[0]) : s, rebuild);
     }
 
     /** Deletes the index of every bucket of the table (dropped). */
@@ -222,11 +219,13 @@ public final class LakeRowIndex implements AutoCloseable {
         batchWrites.close();
         syncWrites.close();
         options.close();
+        cache.close();
     }
 
     /**
      * An update in progress: {@link #put} the rows of the files new since the base, then {@link
-     * #commit} the snapshot and its files. Closing without commit leaves the bucket dirty.
+     * #commit} the snapshot and its files. Closing without commit leaves the bucket as it was when
+     * nothing was written yet, dirty otherwise.
      */
     public final class Update implements AutoCloseable {
         private final TableBucket bucket;
@@ -235,11 +234,25 @@ public final class LakeRowIndex implements AutoCloseable {
         private int nextFileId;
         private int pending;
 
-        private Update(TableBucket bucket, State base) {
+        private Update(TableBucket bucket, State base, boolean rebuild) {
             this.bucket = bucket;
             this.nextFileId = base.nextFileId;
             for (int id : base.fileIds) {
                 fileIds.put(path(bucket, id), id);
+            }
+            // the dirty mark goes first in the first batch written: the log recovers a prefix of
+            // the writes, so no entry of this update survives a crash without it, and an update
+            // that fits one batch costs one synced write (its commit)
+            try {
+                if (rebuild) {
+                    byte[] prefix = prefix(bucket);
+                    batch.deleteRange(withTag(prefix, FILE), withTag(prefix, (byte) (FILE + 1)));
+                    batch.deleteRange(withTag(prefix, ROW), withTag(prefix, (byte) (ROW + 1)));
+                }
+                batch.put(stateKey(bucket), base.dirty().encode());
+            } catch (RocksDBException e) {
+                batch.close();
+                throw new StorageException("lake row index update of " + bucket + ": " + e, e);
             }
         }
 
@@ -306,7 +319,10 @@ public final class LakeRowIndex implements AutoCloseable {
             pending = 0;
         }
 
-        /** Without {@link #commit} the bucket stays dirty: the next use rebuilds it. */
+        /**
+         * Without {@link #commit}, a bucket this update wrote to stays dirty: the next use rebuilds
+         * it.
+         */
         @Override
         public void close() {
             batch.close();

@@ -78,6 +78,9 @@ class LakeRowIndexTest {
             }
             LakeRowIndex.Update cut = index.beginUpdate(B0, false);
             cut.put(key("a"), "f2", 5);
+            for (int i = 0; i < LakeRowIndex.BATCH_ENTRIES; i++) {
+                cut.put(key("k" + i), "f2", i); // more than a batch: entries are written
+            }
             cut.close(); // the round's update died here
             assertThat(index.indexed(B0)).isEmpty();
             assertThat(index.lookup(B0, List.of(key("a")))).containsOnlyNulls();
@@ -94,6 +97,27 @@ class LakeRowIndexTest {
             }
             assertThat(index.lookup(B0, List.of(key("a"), key("b"))))
                     .containsExactly(null, new RowLocation("f9", 2));
+        }
+    }
+
+    @Test
+    void t48_anUpdateCutOffBeforeItWroteAnythingLeavesTheIndexedSnapshot() {
+        try (LakeRowIndex index = LakeRowIndex.open(dir)) {
+            try (LakeRowIndex.Update u = index.beginUpdate(B0, true)) {
+                u.put(key("a"), "f1", 0);
+                u.commit(10, List.of("f1"));
+            }
+            try (LakeRowIndex.Update cut = index.beginUpdate(B0, false)) {
+                cut.put(key("a"), "f2", 5); // still in the update's first batch
+            }
+            try (LakeRowIndex.Update cut = index.beginUpdate(B0, true)) {
+                cut.put(key("b"), "f3", 1);
+            }
+        }
+        try (LakeRowIndex index = LakeRowIndex.open(dir)) {
+            assertThat(index.indexed(B0)).contains(new IndexedSnapshot(10, List.of("f1")));
+            assertThat(index.lookup(B0, List.of(key("a"), key("b"))))
+                    .containsExactly(new RowLocation("f1", 0), null);
         }
     }
 

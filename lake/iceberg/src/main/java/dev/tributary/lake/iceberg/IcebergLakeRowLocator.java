@@ -29,9 +29,16 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
         if (base == null) {
             return new LiveRows(null, List.of(), keys.size());
         }
+        return locate(keys, base.snapshotId(), bucket.files(base.snapshotId()));
+    }
+
+    /**
+     * Locates the live rows of {@code keys} in the bucket's {@code files} at {@code snapshotId}.
+     */
+    LiveRows locate(StructLikeSet keys, long snapshotId, List<FileScanTask> files) {
         StructLikeSet found = StructLikeSet.create(bucket.keySchema().asStruct());
         List<FileRows> out = new ArrayList<>();
-        for (FileScanTask task : bucket.files(base.snapshotId())) {
+        for (FileScanTask task : files) {
             long[][] positions = {new long[8]};
             int[] n = {0};
             PositionDeleteIndex existing =
@@ -52,6 +59,6 @@ final class IcebergLakeRowLocator implements LiveRowLocator {
                 out.add(new FileRows(task.file(), sorted, existing));
             }
         }
-        return new LiveRows(base.snapshotId(), out, keys.size() - found.size());
+        return new LiveRows(snapshotId, out, keys.size() - found.size());
     }
 }

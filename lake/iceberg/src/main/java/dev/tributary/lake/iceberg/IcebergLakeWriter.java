@@ -1,5 +1,6 @@
 package dev.tributary.lake.iceberg;
 
+import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.StorageException;
@@ -168,15 +169,20 @@ final class IcebergLakeWriter implements LakeWriter {
 
     /**
      * Finds the live rows of keys the split retracts (T48): through the store's lake row index when
-     * the split has one, else by reading the split's bucket of the lake.
+     * the split has one and it is the cheaper way, else by reading the split's bucket of the lake.
      */
     private static LiveRowLocator locator(Table table, LakeWriterContext context) {
         IcebergBucketRows bucket =
                 IcebergBucketRows.of(table, context.table(), context.bucket(), context.partition());
-        LiveRowLocator lake = new IcebergLakeRowLocator(bucket);
+        IcebergLakeRowLocator lake = new IcebergLakeRowLocator(bucket);
         return context.rowLocator() == null
                 ? lake
-                : new IndexedLiveRowLocator(bucket, context.rowLocator(), lake);
+                : new IndexedLiveRowLocator(
+                        bucket,
+                        context.rowLocator(),
+                        lake,
+                        Configuration.fromMap(context.table().properties())
+                                .get(TableOptions.DATALAKE_PK_DELETES_INDEX_MIN_ROWS));
     }
 
     @Override

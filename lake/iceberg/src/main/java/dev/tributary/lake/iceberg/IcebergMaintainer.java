@@ -15,6 +15,8 @@ import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.maintenance.LakeTableStats;
 import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
 import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +42,18 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Maintenance of one Iceberg table: statistics from the current snapshot's manifests, compaction
- * commits as one {@code RewriteFiles} validated from the grant's base snapshot (Iceberg refuses it
- * when a file it replaces is gone or a position delete for one was added since, and retries it on a
- * concurrent commit; a tiering commit is never refused because of it), and snapshot expiry with
- * Iceberg's own {@code ExpireSnapshots}, told to keep the newest tiering snapshot and the Puffin
- * files of deletion vectors a retained snapshot still reads.
+ * commits as one {@code RewriteFiles} that carries the position deletes rounds committed since the
+ * grant's base snapshot into the new files ({@link IcebergCompactionDeletes}) and is validated from
+ * the snapshot it carried them from (Iceberg refuses it when a file it replaces is gone or a delete
+ * for one was added since: it is carried again, up to {@value #COMMIT_ATTEMPTS} times, or gives
+ * way; a tiering commit is never refused because of it), and snapshot expiry with Iceberg's own
+ * {@code ExpireSnapshots}, told to keep the newest tiering snapshot and the Puffin files of
+ * deletion vectors a retained snapshot still reads.
  */
 final class IcebergMaintainer implements LakeMaintainer {
+    /** Commits of one compaction, each after carrying the deletes rounds committed meanwhile. */
+    private static final int COMMIT_ATTEMPTS = 3;
+
     private final Catalog catalog;
     private final TablePath tablePath;
 
@@ -126,10 +133,6 @@ final class IcebergMaintainer implements LakeMaintainer {
                         .map(p -> IcebergCompaction.decode(p, table.specs()))
                         .toList();
         IcebergCompaction first = parts.get(0);
-        RewriteFiles rewrite =
-                table.newRewrite()
-                        .validateFromSnapshot(first.baseSnapshotId())
-                        .dataSequenceNumber(first.baseSequenceNumber());
         for (IcebergCompaction c : parts) {
             if (c.baseSnapshotId() != first.baseSnapshotId()) {
                 throw new InvalidInputException(
@@ -143,35 +146,52 @@ final class IcebergMaintainer implements LakeMaintainer {
                                 + c.baseSnapshotId()
                                 + "); one grant commits against one base snapshot");
             }
-            c.replaced().forEach(rewrite::deleteFile);
-            c.removedDeletes().forEach(rewrite::deleteFile);
-            c.added().forEach(rewrite::addFile);
         }
-        MaintenanceSnapshotProperties.compaction(tableId, maintenanceId)
-                .toProperties()
-                .forEach(rewrite::set);
-        try {
-            rewrite.commit();
-        } catch (ValidationException | CommitFailedException e) {
-            return MaintenanceCommitResult.conflict(e.getMessage());
-        } catch (CommitStateUnknownException e) {
-            throw new StorageException(
-                    "the outcome of compaction "
-                            + maintenanceId
-                            + " of Iceberg table '"
-                            + tablePath
-                            + "' is unknown: "
-                            + e.getMessage(),
-                    e);
-        } catch (RuntimeException e) {
-            throw new StorageException(
-                    "committing compaction "
-                            + maintenanceId
-                            + " of Iceberg table '"
-                            + tablePath
-                            + "' failed: "
-                            + e.getMessage(),
-                    e);
+        for (int attempt = 1; ; attempt++) {
+            AttemptFileIO io = new AttemptFileIO(table.io());
+            String what = "compaction " + maintenanceId + " of '" + tablePath + "'";
+            try {
+                IcebergCompactionDeletes.Carried carried =
+                        carriedDeletes(table, first, parts, io, tableId, maintenanceId);
+                RewriteFiles rewrite =
+                        table.newRewrite()
+                                .validateFromSnapshot(carried.validFromSnapshotId())
+                                .dataSequenceNumber(first.baseSequenceNumber());
+                for (IcebergCompaction c : parts) {
+                    c.replaced().forEach(rewrite::deleteFile);
+                    c.added().forEach(rewrite::addFile);
+                }
+                carried.removed().forEach(rewrite::deleteFile);
+                carried.added().forEach(rewrite::addFile);
+                MaintenanceSnapshotProperties.compaction(tableId, maintenanceId)
+                        .toProperties()
+                        .forEach(rewrite::set);
+                try {
+                    rewrite.commit();
+                    break;
+                } catch (ValidationException | CommitFailedException e) {
+                    io.discard("the carried deletes of " + what);
+                    // a round committed deletes since they were carried: carry them again
+                    boolean carriedSome = carried.validFromSnapshotId() != first.baseSnapshotId();
+                    if (!carriedSome || attempt >= COMMIT_ATTEMPTS) {
+                        return MaintenanceCommitResult.conflict(e.getMessage());
+                    }
+                    table.refresh();
+                }
+            } catch (CommitStateUnknownException e) {
+                throw new StorageException(
+                        "the outcome of " + what + " is unknown: " + e.getMessage(), e);
+            } catch (IOException | RuntimeException e) {
+                io.discard("the carried deletes of " + what);
+                throw new StorageException(
+                        "committing compaction "
+                                + maintenanceId
+                                + " of Iceberg table '"
+                                + tablePath
+                                + "' failed: "
+                                + e.getMessage(),
+                        e);
+            }
         }
         table.refresh();
         long snapshotId = -1;
@@ -186,6 +206,33 @@ final class IcebergMaintainer implements LakeMaintainer {
             }
         }
         return in.committed(snapshotId);
+    }
+
+    /**
+     * The deletes the commit carries into the new files: none, validated from the base as before,
+     * when nothing can be carried (the base is gone, or deletes that name no single data file).
+     */
+    private static IcebergCompactionDeletes.Carried carriedDeletes(
+            Table table,
+            IcebergCompaction first,
+            List<IcebergCompaction> parts,
+            AttemptFileIO io,
+            long tableId,
+            long maintenanceId)
+            throws IOException {
+        Snapshot base = table.snapshot(first.baseSnapshotId());
+        Snapshot current = table.currentSnapshot();
+        IcebergCompactionDeletes.Carried carried =
+                base == null || current == null
+                        ? null
+                        : IcebergCompactionDeletes.carry(
+                                table, base, current, parts, io, tableId, maintenanceId);
+        if (carried != null) {
+            return carried;
+        }
+        List<DeleteFile> removed = new ArrayList<>();
+        parts.forEach(c -> removed.addAll(c.removedDeletes()));
+        return new IcebergCompactionDeletes.Carried(first.baseSnapshotId(), List.of(), removed);
     }
 
     @Override

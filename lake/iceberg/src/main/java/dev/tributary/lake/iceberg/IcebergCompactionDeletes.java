@@ -1,0 +1,284 @@
+package dev.tributary.lake.iceberg;
+
+import dev.tributary.lake.api.write.AttemptFileNames;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Carries the rows tiering deleted by position after a compaction's base snapshot into the
+ * compaction's new files, so the compaction commits instead of giving way (T48): on a PK table with
+ * position deletes nearly every round retracts rows of nearly every data file, so a compaction that
+ * gave way to each such round would never commit while rounds come more often than it takes.
+ *
+ * <p>A compaction writes the live rows (at its base) of the files it replaces in order, so the row
+ * at position {@code p} of a replaced file is row {@code offset + p - (rows deleted before p at the
+ * base)} of the new files, read in order. The deletes committed since the base for a replaced file
+ * are mapped that way onto the new files and written as their deletion vectors (format v3) or
+ * file-scoped position deletes (v2); the replaced file's own new deletes go with it. Only deletes
+ * that name one data file can be carried: an equality delete, or a position delete file of several
+ * data files, leaves the compaction to give way as before.
+ */
+final class IcebergCompactionDeletes {
+    private static final Schema POSITIONS = new Schema(MetadataColumns.ROW_POSITION);
+
+    /**
+     * What the compaction's commit does besides replacing its data files.
+     *
+     * @param validFromSnapshotId the snapshot whose deletes the commit accounts for: it is
+     *     validated from there
+     * @param added the new files' deletes carried over
+     * @param removed the delete files that go with the replaced data files (those still live)
+     */
+    record Carried(long validFromSnapshotId, List<DeleteFile> added, List<DeleteFile> removed) {}
+
+    private IcebergCompactionDeletes() {}
+
+    /**
+     * The deletes to carry from {@code base} (every part's base snapshot) to {@code current}; null
+     * when some cannot be carried. New delete files are created through {@code io}.
+     */
+    static Carried carry(
+            Table table,
+            Snapshot base,
+            Snapshot current,
+            List<IcebergCompaction> parts,
+            AttemptFileIO io,
+            long tableId,
+            long maintenanceId)
+            throws IOException {
+        List<DeleteFile> removed = new ArrayList<>();
+        Set<String> liveDeletes = new HashSet<>();
+        IcebergBuckets.liveDeleteFiles(table, current).forEach(d -> liveDeletes.add(key(d)));
+        for (IcebergCompaction c : parts) {
+            for (DeleteFile d : c.removedDeletes()) {
+                if (liveDeletes.contains(key(d))) {
+                    removed.add(d); // a round may have replaced a DV of the base by a merged one
+                }
+            }
+        }
+        if (current.snapshotId() == base.snapshotId()) {
+            return new Carried(base.snapshotId(), List.of(), removed);
+        }
+        Set<String> replaced = new HashSet<>();
+        parts.forEach(c -> c.replaced().forEach(f -> replaced.add(f.location())));
+        Map<String, FileScanTask> atBase = tasks(table, base, replaced);
+        Map<String, FileScanTask> atCurrent = tasks(table, current, replaced);
+        List<LiveRowLocator.FileRows> carried = new ArrayList<>();
+        for (IcebergCompaction c : parts) {
+            List<LiveRowLocator.FileRows> rows = carry(table, c, atBase, atCurrent, removed);
+            if (rows == null) {
+                return null;
+            }
+            carried.addAll(rows);
+        }
+        if (carried.isEmpty()) {
+            return new Carried(current.snapshotId(), List.of(), removed);
+        }
+        DeleteWriteResult written = write(table, carried, io, tableId, maintenanceId);
+        return new Carried(current.snapshotId(), written.deleteFiles(), removed);
+    }
+
+    /** The rows of one part's new files deleted since its base; null when they cannot be mapped. */
+    private static List<LiveRowLocator.FileRows> carry(
+            Table table,
+            IcebergCompaction c,
+            Map<String, FileScanTask> atBase,
+            Map<String, FileScanTask> atCurrent,
+            List<DeleteFile> removed) {
+        long[] starts = new long[c.added().size() + 1];
+        for (int i = 0; i < c.added().size(); i++) {
+            starts[i + 1] = starts[i] + c.added().get(i).recordCount();
+        }
+        List<long[]> positions = new ArrayList<>();
+        int[] counts = new int[c.added().size()];
+        c.added().forEach(f -> positions.add(new long[8]));
+        long offset = 0;
+        for (DataFile f : c.replaced()) {
+            FileScanTask before = atBase.get(f.location());
+            FileScanTask now = atCurrent.get(f.location());
+            if (before == null || now == null || hasEqualityDeletes(before)) {
+                return null; // gone, or rows the base's equality deletes hid: no row order to map
+            }
+            Set<String> old = new HashSet<>();
+            before.deletes().forEach(d -> old.add(key(d)));
+            boolean changed = false;
+            for (DeleteFile d : now.deletes()) {
+                if (old.contains(key(d))) {
+                    continue;
+                }
+                if (d.content() != FileContent.POSITION_DELETES
+                        || !f.location().equals(ContentFileUtil.referencedDataFileLocation(d))) {
+                    return null;
+                }
+                removed.add(d);
+                changed = true;
+            }
+            PositionDeleteIndex baseDeletes = deletedPositions(table, before);
+            long[] deletedBefore = sorted(baseDeletes);
+            if (changed) {
+                long first = offset;
+                boolean[] outOfRange = {false};
+                deletedPositions(table, now)
+                        .forEach(
+                                p -> {
+                                    if (baseDeletes != null && baseDeletes.isDeleted(p)) {
+                                        return;
+                                    }
+                                    long row = first + p - countBelow(deletedBefore, p);
+                                    int file = fileOf(starts, row);
+                                    if (file < 0) {
+                                        outOfRange[0] = true;
+                                        return;
+                                    }
+                                    long[] at = positions.get(file);
+                                    if (counts[file] == at.length) {
+                                        at = Arrays.copyOf(at, at.length * 2);
+                                        positions.set(file, at);
+                                    }
+                                    at[counts[file]++] = row - starts[file];
+                                });
+                if (outOfRange[0]) {
+                    return null;
+                }
+            }
+            offset += f.recordCount() - deletedBefore.length;
+        }
+        if (offset != starts[starts.length - 1]) {
+            return null; // the new files do not hold exactly the base's live rows
+        }
+        List<LiveRowLocator.FileRows> out = new ArrayList<>();
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                long[] p = Arrays.copyOf(positions.get(i), counts[i]);
+                Arrays.sort(p);
+                out.add(new LiveRowLocator.FileRows(c.added().get(i), p, null));
+            }
+        }
+        return out;
+    }
+
+    private static DeleteWriteResult write(
+            Table table,
+            List<LiveRowLocator.FileRows> rows,
+            AttemptFileIO io,
+            long tableId,
+            long maintenanceId)
+            throws IOException {
+        boolean v3 = TableUtil.formatVersion(table) >= 3;
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, 0, maintenanceId)
+                        .operationId(
+                                AttemptFileNames.maintenanceTag(tableId, maintenanceId)
+                                        + "-"
+                                        + UUID.randomUUID())
+                        .format(v3 ? FileFormat.PUFFIN : FileFormat.PARQUET)
+                        .ioSupplier(() -> io)
+                        .build();
+        return LakeRowDeletes.write(
+                table,
+                new LiveRowLocator.LiveRows(null, rows, 0),
+                v3,
+                new GenericFileWriterFactory.Builder(table)
+                        .deleteFileFormat(FileFormat.PARQUET)
+                        .writerProperties(IcebergParquetProperties.of(table))
+                        .build(),
+                files,
+                io,
+                PropertyUtil.propertyAsLong(
+                        table.properties(),
+                        TableProperties.DELETE_TARGET_FILE_SIZE_BYTES,
+                        TableProperties.DELETE_TARGET_FILE_SIZE_BYTES_DEFAULT));
+    }
+
+    /** The scan tasks, with their deletes, of the given data files at {@code snapshot}. */
+    private static Map<String, FileScanTask> tasks(
+            Table table, Snapshot snapshot, Set<String> locations) throws IOException {
+        Map<String, FileScanTask> out = new HashMap<>();
+        try (CloseableIterable<FileScanTask> tasks =
+                table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+            for (FileScanTask t : tasks) {
+                if (locations.contains(t.file().location())) {
+                    out.put(t.file().location(), t);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean hasEqualityDeletes(FileScanTask task) {
+        return task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES);
+    }
+
+    /** The task's positions deleted by its position deletes; null when none. */
+    private static PositionDeleteIndex deletedPositions(Table table, FileScanTask task) {
+        if (task.deletes().isEmpty()) {
+            return null;
+        }
+        return new GenericDeleteFilter(table.io(), task, table.schema(), POSITIONS)
+                .deletedRowPositions();
+    }
+
+    private static long[] sorted(PositionDeleteIndex deletes) {
+        if (deletes == null) {
+            return new long[0];
+        }
+        long[] out = new long[(int) deletes.cardinality()];
+        int[] n = {0};
+        deletes.forEach(p -> out[n[0]++] = p);
+        Arrays.sort(out);
+        return out;
+    }
+
+    /** How many of the sorted positions are below {@code p}. */
+    private static long countBelow(long[] sorted, long p) {
+        int i = Arrays.binarySearch(sorted, p);
+        return i >= 0 ? i : -i - 1;
+    }
+
+    /** The index of the file whose rows {@code [starts[i], starts[i + 1])} hold {@code row}. */
+    private static int fileOf(long[] starts, long row) {
+        if (row < 0 || row >= starts[starts.length - 1]) {
+            return -1;
+        }
+        int i = Arrays.binarySearch(starts, row);
+        if (i >= 0) {
+            // the first of equal starts: an empty file holds nothing
+            while (i + 1 < starts.length && starts[i + 1] == row) {
+                i++;
+            }
+            return i;
+        }
+        return -i - 2;
+    }
+
+    /** Identifies a delete file, a deletion vector by its blob within the Puffin file too. */
+    private static String key(DeleteFile d) {
+        return d.location() + "#" + d.contentOffset();
+    }
+}
