@@ -56,12 +56,12 @@ public final class TieringText {
         if (d.indexedBuckets() == 0 || d.indexedSnapshotId().isEmpty()) {
             return text + "; rounds read the lake until their lookups build it";
         }
-        long lowest = d.indexedSnapshotId().getAsLong();
-        long newest = d.newestIndexedSnapshotId().orElse(lowest);
-        text +=
-                lowest == newest
-                        ? " at lake snapshot " + lowest
-                        : " at lake snapshots " + lowest + " to " + newest;
+        text += " at lake snapshot " + d.indexedSnapshotId().getAsLong();
+        int others = d.indexedBuckets() - d.bucketsAtSnapshot();
+        if (others > 0) {
+            // buckets no round changed since keep an older snapshot: still exact for it
+            text += " (" + d.bucketsAtSnapshot() + " of them; " + others + " at older snapshots)";
+        }
         return d.indexedBuckets() < d.buckets() ? text + "; others read the lake" : text;
     }
 

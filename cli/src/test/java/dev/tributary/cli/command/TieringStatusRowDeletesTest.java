@@ -41,30 +41,31 @@ class TieringStatusRowDeletesTest {
                 d);
     }
 
-    private static PkDeletes index(int indexed, int buckets, long lowest, long newest) {
+    private static PkDeletes index(int indexed, int buckets, long snapshot, int atSnapshot) {
         return new PkDeletes(
                 "position",
                 Optional.of(PkDeletes.STORE_INDEX),
                 buckets,
                 indexed,
-                indexed == 0 ? OptionalLong.empty() : OptionalLong.of(lowest),
-                indexed == 0 ? OptionalLong.empty() : OptionalLong.of(newest),
+                indexed == 0 ? OptionalLong.empty() : OptionalLong.of(snapshot),
+                atSnapshot,
                 true);
     }
 
     @Test
     void t48_eachModeAndHowMuchOfTheTableTheStoreIndexDescribes() {
-        assertThat(TieringText.rowDeletes(index(3, 4, 12, 12)))
+        assertThat(TieringText.rowDeletes(index(3, 4, 12, 3)))
                 .isEqualTo(
                         "row deletes: by position (deletion vectors), store index 3/4 buckets at"
                                 + " lake snapshot 12; others read the lake");
-        assertThat(TieringText.rowDeletes(index(4, 4, 12, 12)))
+        assertThat(TieringText.rowDeletes(index(4, 4, 12, 4)))
                 .isEqualTo(
                         "row deletes: by position (deletion vectors), store index 4/4 buckets at"
                                 + " lake snapshot 12");
-        assertThat(TieringText.rowDeletes(index(4, 4, 12, 14)))
-                .endsWith("store index 4/4 buckets at lake snapshots 12 to 14");
-        assertThat(TieringText.rowDeletes(index(0, 4, -1, -1)))
+        assertThat(TieringText.rowDeletes(index(4, 4, 12, 3)))
+                .endsWith(
+                        "store index 4/4 buckets at lake snapshot 12 (3 of them; 1 at older snapshots)");
+        assertThat(TieringText.rowDeletes(index(0, 4, -1, 0)))
                 .endsWith(
                         "store index 0/4 buckets; rounds read the lake until their lookups build it");
         assertThat(
@@ -75,7 +76,7 @@ class TieringStatusRowDeletesTest {
                                         4,
                                         0,
                                         OptionalLong.empty(),
-                                        OptionalLong.empty(),
+                                        0,
                                         false)))
                 .contains("store index not opened since the server started")
                 .endsWith("until then rounds read the lake");
@@ -87,7 +88,7 @@ class TieringStatusRowDeletesTest {
                                         4,
                                         0,
                                         OptionalLong.empty(),
-                                        OptionalLong.empty(),
+                                        0,
                                         false)))
                 .isEqualTo("row deletes: by position (deletion vectors kept by Paimon)");
         assertThat(
@@ -98,7 +99,7 @@ class TieringStatusRowDeletesTest {
                                         4,
                                         0,
                                         OptionalLong.empty(),
-                                        OptionalLong.empty(),
+                                        0,
                                         false)))
                 .isEqualTo("row deletes: by key (equality deletes)");
     }
@@ -110,7 +111,7 @@ class TieringStatusRowDeletesTest {
                 new PrintWriter(text, true),
                 List.of(
                         table("clicks", Optional.empty()),
-                        table("orders", Optional.of(index(3, 4, 12, 12)))));
+                        table("orders", Optional.of(index(3, 4, 12, 3)))));
         assertThat(text.toString())
                 .doesNotContain("shop.clicks")
                 .contains(

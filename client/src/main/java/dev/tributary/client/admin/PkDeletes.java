@@ -16,8 +16,9 @@ import java.util.OptionalLong;
  *     {@link #PAIMON}; empty for equality deletes
  * @param buckets the table's buckets, over its partitions for a partitioned table
  * @param indexedBuckets of them, those the store index describes
- * @param indexedSnapshotId the lowest lake snapshot an indexed bucket is at; empty when none
- * @param newestIndexedSnapshotId the highest; empty when none
+ * @param indexedSnapshotId the lake snapshot most indexed buckets' index describes (a bucket no
+ *     round changed since stays at an older one); empty when none
+ * @param bucketsAtSnapshot how many buckets' index describes {@code indexedSnapshotId}
  * @param indexOpen whether the server opened its index since it started (a round's first lookup
  *     opens it); when not, {@code indexedBuckets} is 0 without having been read
  */
@@ -27,7 +28,7 @@ public record PkDeletes(
         int buckets,
         int indexedBuckets,
         OptionalLong indexedSnapshotId,
-        OptionalLong newestIndexedSnapshotId,
+        int bucketsAtSnapshot,
         boolean indexOpen) {
 
     /** Iceberg position deletes: the server's lake row index, else a read of the lake. */
@@ -50,9 +51,7 @@ public record PkDeletes(
                 pb.getIndexedSnapshotId() < 0
                         ? OptionalLong.empty()
                         : OptionalLong.of(pb.getIndexedSnapshotId()),
-                pb.getNewestIndexedSnapshotId() < 0
-                        ? OptionalLong.empty()
-                        : OptionalLong.of(pb.getNewestIndexedSnapshotId()),
+                pb.getBucketsAtSnapshot(),
                 pb.getIndexOpen());
     }
 }

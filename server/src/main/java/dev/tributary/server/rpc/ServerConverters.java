@@ -92,8 +92,7 @@ final class ServerConverters {
                 .setBuckets(d.buckets())
                 .setIndexedBuckets(d.indexedBuckets())
                 .setIndexedSnapshotId(d.indexedSnapshotId() == null ? -1 : d.indexedSnapshotId())
-                .setNewestIndexedSnapshotId(
-                        d.newestIndexedSnapshotId() == null ? -1 : d.newestIndexedSnapshotId())
+                .setBucketsAtSnapshot(d.bucketsAtSnapshot())
                 .setIndexOpen(d.indexOpen())
                 .build();
     }

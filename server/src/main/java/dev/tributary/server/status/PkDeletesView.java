@@ -5,8 +5,10 @@ import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.storage.BucketStore;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -24,8 +26,10 @@ import java.util.OptionalLong;
  *     #STORE_INDEX} or {@link #PAIMON}; {@code null} for equality deletes
  * @param buckets the table's buckets, over its partitions for a partitioned table
  * @param indexedBuckets of them, those the store index describes
- * @param indexedSnapshotId the lowest lake snapshot an indexed bucket is at; {@code null} when none
- * @param newestIndexedSnapshotId the highest; {@code null} when none
+ * @param indexedSnapshotId the lake snapshot most indexed buckets' index describes (a bucket no
+ *     round changed since stays at an older one; Iceberg snapshot ids are random, not ordered);
+ *     {@code null} when none
+ * @param bucketsAtSnapshot how many buckets' index describes {@code indexedSnapshotId}
  * @param indexOpen whether the server opened its index since it started (it opens at a round's
  *     first lookup); when not, {@code indexedBuckets} is 0 without having been read
  */
@@ -35,7 +39,7 @@ public record PkDeletesView(
         int buckets,
         int indexedBuckets,
         Long indexedSnapshotId,
-        Long newestIndexedSnapshotId,
+        int bucketsAtSnapshot,
         boolean indexOpen) {
 
     /** Iceberg position deletes: the server's lake row index, else a read of the lake. */
@@ -64,42 +68,45 @@ public record PkDeletesView(
                 Configuration.fromMap(table.properties()).get(TableOptions.DATALAKE_PK_DELETES);
         String name = mode.name().toLowerCase(Locale.ROOT);
         if (mode != TableOptions.PkDeleteMode.POSITION) {
-            return new PkDeletesView(name, null, buckets.size(), 0, null, null, false);
+            return new PkDeletesView(name, null, buckets.size(), 0, null, 0, false);
         }
         String format =
                 table.properties()
                         .getOrDefault(TableOptions.DATALAKE_FORMAT.key(), serverLakeFormat);
         if (!"iceberg".equalsIgnoreCase(format)) {
-            return new PkDeletesView(name, PAIMON, buckets.size(), 0, null, null, false);
+            return new PkDeletesView(name, PAIMON, buckets.size(), 0, null, 0, false);
         }
-        long[] found =
+        Map<Long, Integer> bySnapshot =
                 store.readLakeRowIndexIfOpen(
                                 index -> {
-                                    long indexed = 0;
-                                    long lowest = Long.MAX_VALUE;
-                                    long highest = Long.MIN_VALUE;
+                                    Map<Long, Integer> counts = new HashMap<>();
                                     for (TableBucket b : buckets) {
                                         OptionalLong s = index.indexedSnapshotId(b);
                                         if (s.isPresent()) {
-                                            indexed++;
-                                            lowest = Math.min(lowest, s.getAsLong());
-                                            highest = Math.max(highest, s.getAsLong());
+                                            counts.merge(s.getAsLong(), 1, Integer::sum);
                                         }
                                     }
-                                    return new long[] {indexed, lowest, highest};
+                                    return counts;
                                 })
                         .orElse(null);
-        if (found == null) {
-            return new PkDeletesView(name, STORE_INDEX, buckets.size(), 0, null, null, false);
+        if (bySnapshot == null) {
+            return new PkDeletesView(name, STORE_INDEX, buckets.size(), 0, null, 0, false);
         }
-        boolean any = found[0] > 0;
+        Map.Entry<Long, Integer> most = null;
+        int indexed = 0;
+        for (Map.Entry<Long, Integer> e : bySnapshot.entrySet()) {
+            indexed += e.getValue();
+            if (most == null || e.getValue() > most.getValue()) {
+                most = e;
+            }
+        }
         return new PkDeletesView(
                 name,
                 STORE_INDEX,
                 buckets.size(),
-                (int) found[0],
-                any ? found[1] : null,
-                any ? found[2] : null,
+                indexed,
+                most == null ? null : most.getKey(),
+                most == null ? 0 : most.getValue(),
                 true);
     }
 }
