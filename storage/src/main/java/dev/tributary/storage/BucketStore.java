@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * The bucket store: for many tables, each table's buckets under one data directory. Every bucket
@@ -461,6 +462,21 @@ public final class BucketStore implements AutoCloseable {
                 lakeRowIndex = LakeRowIndex.open(dataDir.resolve(LAKE_ROW_INDEX_DIR));
             }
             return lakeRowIndex;
+        }
+    }
+
+    /**
+     * Applies {@code read} to the lake row index if it is open, without opening it (status must not
+     * create the index's directory on a server that never used it, nor pay for opening it); empty
+     * when it was not opened since the store opened, or the store is closed. Runs under the store's
+     * lock so the index cannot close meanwhile: keep {@code read} to a few point reads.
+     */
+    public <T> Optional<T> readLakeRowIndexIfOpen(Function<LakeRowIndex, T> read) {
+        synchronized (tables) {
+            if (closed || lakeRowIndex == null) {
+                return Optional.empty();
+            }
+            return Optional.ofNullable(read.apply(lakeRowIndex));
         }
     }
 

@@ -162,4 +162,24 @@ class BucketStoreTest {
                     .hasMessageContaining("older");
         }
     }
+
+    @Test
+    void t48_statusReadsTheLakeRowIndexOnlyOnceSomethingOpenedIt() {
+        TableBucket b0 = new TableBucket(TABLE, 0);
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            assertThat(store.readLakeRowIndexIfOpen(i -> i.indexedSnapshotId(b0))).isEmpty();
+            assertThat(dir.resolve("lake-row-index")).as("status creates nothing").doesNotExist();
+            try (var u = store.lakeRowIndex().beginUpdate(b0, true)) {
+                u.commit(5, List.of());
+            }
+            assertThat(store.readLakeRowIndexIfOpen(i -> i.indexedSnapshotId(b0).getAsLong()))
+                    .contains(5L);
+        }
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            // on disk but not opened since the store opened: status does not open it
+            assertThat(store.readLakeRowIndexIfOpen(i -> i.indexedSnapshotId(b0))).isEmpty();
+            store.close();
+            assertThat(store.readLakeRowIndexIfOpen(i -> i.indexedSnapshotId(b0))).isEmpty();
+        }
+    }
 }

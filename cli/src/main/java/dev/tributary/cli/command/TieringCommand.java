@@ -35,7 +35,10 @@ public final class TieringCommand {
                         + " bytes, files, force-finished), lake lag in time and records, failures;"
                         + " then its lake maintenance: compaction state, live files (most in a"
                         + " bucket against max-files), snapshots retained, the last compaction,"
-                        + " compactions by outcome and bytes reclaimed by snapshot expiry; then a"
+                        + " compactions by outcome and bytes reclaimed by snapshot expiry; then"
+                        + " how each primary-key table retracts rows in the lake (by position or by"
+                        + " key, and for Iceberg how many buckets the server's lake row index"
+                        + " describes, at which lake snapshot); then a"
                         + " warning line per table whose layout needs attention. With"
                         + " --partitions, also the lag of each partition of partitioned tables."
             })
@@ -115,6 +118,7 @@ public final class TieringCommand {
                     printPartitions(out, tables);
                 }
                 printMaintenance(out, tables);
+                printRowDeletes(out, tables);
                 for (TableTieringStatus s : tables) {
                     for (String w : s.warnings()) {
                         out.println("warning: " + s.path() + ": " + w);
@@ -250,6 +254,22 @@ public final class TieringCommand {
                 s.maintenance()
                         .flatMap(LakeMaintenance::lastError)
                         .ifPresent(e -> out.println("maintenance: " + s.path() + ": " + e));
+            }
+        }
+
+        /**
+         * One line per primary-key table: how its lake copy retracts rows (T48) and, for Iceberg,
+         * how much of it the server's lake row index describes.
+         */
+        static void printRowDeletes(PrintWriter out, List<TableTieringStatus> tables) {
+            List<TableTieringStatus> pk =
+                    tables.stream().filter(s -> s.pkDeletes().isPresent()).toList();
+            if (pk.isEmpty()) {
+                return;
+            }
+            out.println();
+            for (TableTieringStatus s : pk) {
+                out.println(s.path() + ": " + TieringText.rowDeletes(s.pkDeletes().get()));
             }
         }
 

@@ -37,6 +37,8 @@ import java.util.OptionalLong;
  *     Admin#tieringStatus(TablePath, boolean)} or {@link Admin#tieringStatus(boolean)}
  * @param maintenance the table's lake maintenance (compaction, snapshot expiry; T38, T39), empty
  *     when the server runs none
+ * @param pkDeletes how a primary-key table retracts rows in the lake and how much of it the
+ *     server's lake row index describes (T48); empty for a log table and from older servers
  */
 public record TableTieringStatus(
         long tableId,
@@ -58,12 +60,59 @@ public record TableTieringStatus(
         List<String> warnings,
         int partitionCount,
         List<PartitionLag> partitions,
-        Optional<LakeMaintenance> maintenance) {
+        Optional<LakeMaintenance> maintenance,
+        Optional<PkDeletes> pkDeletes) {
 
     public TableTieringStatus {
         partitions = List.copyOf(partitions);
         recentRounds = List.copyOf(recentRounds);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A status without {@code pkDeletes} (a log table, or from a server before T48's). */
+    public TableTieringStatus(
+            long tableId,
+            TablePath path,
+            String state,
+            long epoch,
+            int queuePosition,
+            Optional<Round> lastRound,
+            OptionalLong lagMillis,
+            OptionalLong lagRecords,
+            Optional<String> lagError,
+            long failures,
+            Optional<String> lastFailure,
+            long freshnessMillis,
+            long lastTieredAtMillis,
+            Optional<String> jobId,
+            long nextEventAtMillis,
+            List<Round> recentRounds,
+            List<String> warnings,
+            int partitionCount,
+            List<PartitionLag> partitions,
+            Optional<LakeMaintenance> maintenance) {
+        this(
+                tableId,
+                path,
+                state,
+                epoch,
+                queuePosition,
+                lastRound,
+                lagMillis,
+                lagRecords,
+                lagError,
+                failures,
+                lastFailure,
+                freshnessMillis,
+                lastTieredAtMillis,
+                jobId,
+                nextEventAtMillis,
+                recentRounds,
+                warnings,
+                partitionCount,
+                partitions,
+                maintenance,
+                Optional.empty());
     }
 
     /**
@@ -142,6 +191,9 @@ public record TableTieringStatus(
                 pb.getPartitionsList().stream().map(PartitionLag::fromPb).toList(),
                 pb.hasMaintenance()
                         ? Optional.of(LakeMaintenance.fromPb(pb.getMaintenance()))
+                        : Optional.empty(),
+                pb.hasPkDeletes()
+                        ? Optional.of(PkDeletes.fromPb(pb.getPkDeletes()))
                         : Optional.empty());
     }
 

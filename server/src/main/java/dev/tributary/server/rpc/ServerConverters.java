@@ -6,12 +6,14 @@ import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.CompactionRunPb;
 import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.PartitionLagPb;
+import dev.tributary.rpc.proto.PkDeletesStatusPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TableMaintenancePb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
 import dev.tributary.server.status.MaintenanceView;
 import dev.tributary.server.status.PartitionLagView;
+import dev.tributary.server.status.PkDeletesView;
 import dev.tributary.server.status.TableStatusView;
 
 /** Server-side domain to wire conversions. */
@@ -77,7 +79,22 @@ final class ServerConverters {
         if (v.maintenance() != null) {
             b.setMaintenance(toPb(v.maintenance()));
         }
+        if (v.pkDeletes() != null) {
+            b.setPkDeletes(toPb(v.pkDeletes()));
+        }
         return b.build();
+    }
+
+    private static PkDeletesStatusPb toPb(PkDeletesView d) {
+        return PkDeletesStatusPb.newBuilder()
+                .setMode(d.mode())
+                .setRowLocator(d.rowLocator() == null ? "" : d.rowLocator())
+                .setBuckets(d.buckets())
+                .setIndexedBuckets(d.indexedBuckets())
+                .setIndexedSnapshotId(d.indexedSnapshotId() == null ? -1 : d.indexedSnapshotId())
+                .setBucketsAtSnapshot(d.bucketsAtSnapshot())
+                .setIndexOpen(d.indexOpen())
+                .build();
     }
 
     private static PartitionLagPb toPb(PartitionLagView p) {

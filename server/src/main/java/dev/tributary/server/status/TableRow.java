@@ -13,6 +13,7 @@ import java.util.List;
  * @param lastRound the last committed (or empty) round, as durably recorded
  * @param lastFailure the last failure's message, cut at {@link #MAX_MESSAGE_CHARS} characters
  * @param partitions partitions with a lag of their own (0 for an unpartitioned table)
+ * @param pkDeletes how a primary-key table retracts rows in the lake (T48), null for a log table
  * @see TableStatusView for the other fields
  */
 public record TableRow(
@@ -36,7 +37,8 @@ public record TableRow(
         long nextEventAtMillis,
         int partitions,
         List<String> warnings,
-        MaintenanceView maintenance) {
+        MaintenanceView maintenance,
+        PkDeletesView pkDeletes) {
 
     /** Longest message a row carries; the table's own view has the whole one. */
     public static final int MAX_MESSAGE_CHARS = 400;
@@ -74,7 +76,8 @@ public record TableRow(
                 v.nextEventAtMillis(),
                 v.partitions().size(),
                 v.warnings().stream().map(TableRow::cut).toList(),
-                v.maintenance());
+                v.maintenance(),
+                v.pkDeletes());
     }
 
     static String cut(String message) {

@@ -31,6 +31,8 @@ import java.util.Map;
  *     server started, {@code last_round}, {@code last_maintenance_pass}, {@code last_orphan_sweep};
  *     counted in the server's JVM (with a remote Flink cluster, the job's own requests are not in
  *     it); {@code null} when not counted
+ * @param pkDeletes how a primary-key table retracts rows in the lake and how much of it the store's
+ *     lake row index describes (T48); {@code null} for a log table
  */
 public record TableStatusView(
         long tableId,
@@ -57,7 +59,8 @@ public record TableStatusView(
         List<String> warnings,
         List<PartitionLagView> partitions,
         MaintenanceView maintenance,
-        Map<String, Object> objectStore) {
+        Map<String, Object> objectStore,
+        PkDeletesView pkDeletes) {
 
     public TableStatusView {
         rounds = List.copyOf(rounds);

@@ -215,10 +215,14 @@ public final class TieringStatusService {
         List<PartitionLagView> partitionLags = new ArrayList<>();
         Measured lag = Measured.of(() -> lag(t, ends, partitionLags));
         List<String> warnings;
+        PkDeletesView pkDeletes;
         try {
-            warnings = LayoutWarnings.of(catalog.get(t.tableId()).descriptor(), lake.format());
+            TableInfo table = catalog.get(t.tableId());
+            warnings = LayoutWarnings.of(table.descriptor(), lake.format());
+            pkDeletes = PkDeletesView.of(table.descriptor(), lake.format(), buckets(table), store);
         } catch (TributaryException e) {
             warnings = List.of();
+            pkDeletes = null;
         }
         List<TableStatusView.RoundView> rounds = new ArrayList<>();
         t.recentRounds().forEach(r -> rounds.add(TableStatusView.RoundView.of(r)));
@@ -251,7 +255,28 @@ public final class TieringStatusService {
                 warnings,
                 partitionLags,
                 MaintenanceView.of(t.maintenance()),
-                objectStore.apply(t.path()));
+                objectStore.apply(t.path()),
+                pkDeletes);
+    }
+
+    /**
+     * Every bucket of the table: of each of its partitions (ACTIVE and DROPPING) if partitioned.
+     */
+    private List<TableBucket> buckets(TableInfo table) {
+        int n = table.descriptor().bucketCount();
+        List<TableBucket> out = new ArrayList<>();
+        if (!table.descriptor().isPartitioned()) {
+            for (int b = 0; b < n; b++) {
+                out.add(new TableBucket(table.tableId(), b));
+            }
+            return out;
+        }
+        for (PartitionInfo p : partitions.apply(table.path())) {
+            for (int b = 0; b < n; b++) {
+                out.add(new TableBucket(table.tableId(), p.partitionId(), b));
+            }
+        }
+        return out;
     }
 
     private record Lag(long millis, long records) {}

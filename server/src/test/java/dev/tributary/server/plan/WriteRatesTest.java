@@ -41,6 +41,7 @@ class WriteRatesTest {
                 List.of(),
                 List.of(),
                 null,
+                null,
                 null);
     }
 

@@ -140,6 +140,7 @@ class StatusBoundsTest {
                 List.of(),
                 List.of(),
                 null,
+                null,
                 null);
     }
 }

@@ -34,6 +34,7 @@ final class StatusViews {
                 List.of(),
                 List.of(),
                 null,
+                null,
                 null);
     }
 
@@ -42,6 +43,6 @@ final class StatusViews {
         return new TableStatusView(
                 tableId, name, "default", "PENDING", 1, 0, null, 1_000, -1, -1, null, List.of(),
                 null, null, why, 0, 0, null, -1, Map.of(), Map.of(), List.of(), List.of(), null,
-                null);
+                null, null);
     }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -125,6 +126,16 @@ public final class LakeRowIndex implements AutoCloseable {
             files.add(path(bucket, id));
         }
         return Optional.of(new IndexedSnapshot(s.snapshotId, files));
+    }
+
+    /**
+     * The snapshot the bucket's index describes, without its files: one point read, for status
+     * (T48). Empty when it has none or an update is in progress or was cut. Safe to call while
+     * another thread updates the bucket: it then reads the state before or after the update began.
+     */
+    public OptionalLong indexedSnapshotId(TableBucket bucket) {
+        State s = state(bucket);
+        return s == null || !s.clean ? OptionalLong.empty() : OptionalLong.of(s.snapshotId);
     }
 
     /**

@@ -41,6 +41,8 @@ class LakeRowIndexTest {
         }
         try (LakeRowIndex index = LakeRowIndex.open(dir)) {
             assertThat(index.indexed(B0)).contains(new IndexedSnapshot(10, List.of("f1", "f2")));
+            assertThat(index.indexedSnapshotId(B0)).hasValue(10);
+            assertThat(index.indexedSnapshotId(P3)).isEmpty();
             assertThat(index.lookup(B0, List.of(key("a"), key("b"), key("c"))))
                     .containsExactly(new RowLocation("f2", 7), new RowLocation("f1", 1), null);
             assertThat(index.lookup(B1, List.of(key("a"), key("b"))))
@@ -81,6 +83,9 @@ class LakeRowIndexTest {
             for (int i = 0; i < LakeRowIndex.BATCH_ENTRIES; i++) {
                 cut.put(key("k" + i), "f2", i); // more than a batch: entries are written
             }
+            assertThat(index.indexedSnapshotId(B0))
+                    .as("status while the update runs: being rebuilt, no snapshot")
+                    .isEmpty();
             cut.close(); // the round's update died here
             assertThat(index.indexed(B0)).isEmpty();
             assertThat(index.lookup(B0, List.of(key("a")))).containsOnlyNulls();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.PkDeletes;
 import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
@@ -143,6 +144,8 @@ class PkFirstRoundITCase {
         }
         assertThat(rows(lake)).as(why).containsExactlyInAnyOrderElementsOf(expected.values());
 
+        List<Long> beforeUpdates = new ArrayList<>();
+        lake.rounds(CUSTOMERS).forEach(r -> beforeUpdates.add(r.snapshotId()));
         // later rounds' changes of those keys win over the first round's files, and retract the
         // old rows by position, never by key (T48): updates, deletes, re-inserts of deleted keys,
         // keys changed twice in one round
@@ -189,6 +192,102 @@ class PkFirstRoundITCase {
                             .count();
             assertThat(indexed).as(why).isPositive();
         }
+        assertRowDeletesStatus(format, lake, table, beforeUpdates, why);
+    }
+
+    /**
+     * T48 status: the tiering status (RPC and HTTP) says how the table retracts rows; for Iceberg,
+     * that the store index describes every bucket, at a snapshot a round with updates started from
+     * (the index follows the snapshot a round reads, so it is one round behind the lake); an
+     * equality table says equality.
+     */
+    private void assertRowDeletesStatus(
+            String format, LakeLayout lake, TableInfo table, List<Long> beforeUpdates, String why)
+            throws Exception {
+        if (format.equals("iceberg")) {
+            // a compaction or a late split may update a bucket's index meanwhile: read until the
+            // status and the index agree
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(300))
+                    .untilAsserted(
+                            () -> {
+                                PkDeletes d =
+                                        conn.admin()
+                                                .tieringStatus(CUSTOMERS)
+                                                .pkDeletes()
+                                                .orElseThrow();
+                                Map<Long, Integer> direct = new HashMap<>();
+                                for (int b = 0; b < BUCKETS; b++) {
+                                    server.store()
+                                            .lakeRowIndex()
+                                            .indexedSnapshotId(new TableBucket(table.tableId(), b))
+                                            .ifPresent(id -> direct.merge(id, 1, Integer::sum));
+                                }
+                                assertThat(d.mode()).as(why).isEqualTo("position");
+                                assertThat(d.rowLocator()).as(why).contains(PkDeletes.STORE_INDEX);
+                                assertThat(d.indexOpen()).as(why).isTrue();
+                                assertThat(d.buckets()).as(why).isEqualTo(BUCKETS);
+                                assertThat(d.indexedBuckets())
+                                        .as("%s: %s", why, d)
+                                        .isEqualTo(BUCKETS);
+                                assertThat(direct)
+                                        .as(why)
+                                        .containsKey(d.indexedSnapshotId().getAsLong());
+                                assertThat(d.bucketsAtSnapshot())
+                                        .as("%s: %s against %s", why, d, direct)
+                                        .isEqualTo(direct.get(d.indexedSnapshotId().getAsLong()))
+                                        .isEqualTo(
+                                                direct.values().stream()
+                                                        .max(Integer::compare)
+                                                        .get());
+                            });
+            PkDeletes d = conn.admin().tieringStatus(CUSTOMERS).pkDeletes().orElseThrow();
+            List<Long> since = new ArrayList<>();
+            lake.rounds(CUSTOMERS).forEach(r -> since.add(r.snapshotId()));
+            since.removeAll(beforeUpdates.subList(0, beforeUpdates.size() - 1));
+            assertThat(since)
+                    .as("%s: the index is at a snapshot an update round started from: %s", why, d)
+                    .contains(d.indexedSnapshotId().getAsLong());
+            assertThat(since.get(since.size() - 1))
+                    .as("%s: one round behind the lake's newest snapshot", why)
+                    .isNotEqualTo(d.indexedSnapshotId().getAsLong());
+        } else {
+            PkDeletes d = conn.admin().tieringStatus(CUSTOMERS).pkDeletes().orElseThrow();
+            assertThat(d.mode()).as(why).isEqualTo("position");
+            assertThat(d.rowLocator()).as(why).contains(PkDeletes.PAIMON);
+            assertThat(d.indexedBuckets()).as(why).isZero();
+        }
+        String json = http("/api/tiering?table=" + CUSTOMERS);
+        assertThat(json).as(why).contains("\"pkDeletes\"").contains("\"mode\" : \"position\"");
+
+        TablePath byKey = TablePath.of("shop", "customers_by_key");
+        conn.admin()
+                .createTable(
+                        byKey,
+                        TableDescriptor.builder(TestSchemas.PK)
+                                .bucketCount(2)
+                                .property("table.datalake.enabled", "true")
+                                .property("table.datalake.pk-deletes", "equality")
+                                .build(),
+                        false);
+        PkDeletes eq = conn.admin().tieringStatus(byKey).pkDeletes().orElseThrow();
+        assertThat(eq.mode()).as(why).isEqualTo("equality");
+        assertThat(eq.rowLocator()).as(why).isEmpty();
+        assertThat(eq.byPosition()).as(why).isFalse();
+    }
+
+    private String http(String pathAndQuery) throws Exception {
+        int port = server.httpAddress().orElseThrow().getPort();
+        java.net.http.HttpResponse<String> r =
+                java.net.http.HttpClient.newHttpClient()
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(
+                                                java.net.URI.create(
+                                                        "http://127.0.0.1:" + port + pathAndQuery))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(pathAndQuery).isEqualTo(200);
+        return r.body();
     }
 
     private List<Row> rows(LakeLayout lake) throws Exception {
