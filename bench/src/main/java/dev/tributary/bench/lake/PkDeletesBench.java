@@ -47,8 +47,10 @@ import java.util.TreeMap;
  * (Iceberg equality deletes, Paimon merge-on-read); {@code position} with writers that read the
  * bucket's live rows from the lake (Iceberg v3 deletion vectors found without an index; Paimon's
  * deletion vectors, which it keeps with its own lookup); and, for Iceberg, {@code position} with
- * writers that ask the store's lake row index ({@link LakeRowLocations} over a {@link
- * LakeRowIndex}, as the server answers {@code LocateLakeRows}). A first round writes every key from
+ * writers that always ask the store's lake row index ({@link LakeRowLocations} over a {@link
+ * LakeRowIndex}, as the server answers {@code LocateLakeRows}; {@code
+ * table.datalake.pk-deletes.index-min-rows-per-key=0}) and with writers that ask it or read the
+ * lake, whichever the option's default deems cheaper. A first round writes every key from
  * a KV snapshot split per bucket; then {@code --rounds} incremental rounds each upsert {@code
  * --update-fraction} of the keys (seeded random keys, so some twice) as the store's changelog has
  * them, {@code -U} old row then {@code +U} new row, one writer per bucket one after the other, and

@@ -45,8 +45,10 @@ import org.apache.iceberg.util.PropertyUtil;
  * file once no remaining data file is old enough for it to apply (an equality delete applies to
  * files of lower data sequence number, a position delete to files of lower or equal one). The new
  * files take the base snapshot's sequence number, so equality deletes tiering commits after the
- * base still apply to them; a round that added a deletion vector or position delete for a file this
- * compaction rewrites makes its commit fail ({@link IcebergMaintainer}).
+ * base still apply to them; the deletion vectors and position deletes rounds add meanwhile for the
+ * files this compaction rewrites are carried into the new files at its commit ({@link
+ * IcebergCompactionDeletes}), which relies on the new files holding the replaced files' live rows
+ * in the order of {@code replaced}.
  */
 final class IcebergCompactor implements LakeCompactor {
     private static final int INTERRUPT_CHECK_ROWS = 1024;
