@@ -47,10 +47,8 @@ import java.util.TreeMap;
  * (Iceberg equality deletes, Paimon merge-on-read); {@code position} with writers that read the
  * bucket's live rows from the lake (Iceberg v3 deletion vectors found without an index; Paimon's
  * deletion vectors, which it keeps with its own lookup); and, for Iceberg, {@code position} with
- * writers that always ask the store's lake row index ({@link LakeRowLocations} over a {@link
- * LakeRowIndex}, as the server answers {@code LocateLakeRows}; {@code
- * table.datalake.pk-deletes.index-min-rows-per-key=0}) and with writers that ask it or read the
- * lake, whichever the option's default deems cheaper. A first round writes every key from
+ * writers that ask the store's lake row index ({@link LakeRowLocations} over a {@link
+ * LakeRowIndex}, as the server answers {@code LocateLakeRows}). A first round writes every key from
  * a KV snapshot split per bucket; then {@code --rounds} incremental rounds each upsert {@code
  * --update-fraction} of the keys (seeded random keys, so some twice) as the store's changelog has
  * them, {@code -U} old row then {@code +U} new row, one writer per bucket one after the other, and
@@ -222,27 +220,18 @@ public final class PkDeletesBench {
 
     /** How a table retracts rows, and for Iceberg's position mode how writers find them. */
     private enum Variant {
-        EQUALITY("equality", PkDeleteMode.EQUALITY, false, null),
-        POSITION_LAKE_READ("position, writers read the lake", PkDeleteMode.POSITION, false, null),
-        POSITION_INDEX("position, store index always", PkDeleteMode.POSITION, true, "0"),
-        POSITION_CHEAPER(
-                "position, store index or lake read, the cheaper (default)",
-                PkDeleteMode.POSITION,
-                true,
-                null);
+        EQUALITY("equality", PkDeleteMode.EQUALITY, false),
+        POSITION_LAKE_READ("position, writers read the lake", PkDeleteMode.POSITION, false),
+        POSITION_INDEX("position, store index", PkDeleteMode.POSITION, true);
 
         final String label;
         final PkDeleteMode mode;
         final boolean storeIndex;
 
-        /** {@code table.datalake.pk-deletes.index-min-rows-per-key}; null: the default. */
-        final String indexMinRows;
-
-        Variant(String label, PkDeleteMode mode, boolean storeIndex, String indexMinRows) {
+        Variant(String label, PkDeleteMode mode, boolean storeIndex) {
             this.label = label;
             this.mode = mode;
             this.storeIndex = storeIndex;
-            this.indexMinRows = indexMinRows;
         }
     }
 
@@ -284,7 +273,7 @@ public final class PkDeletesBench {
             String name = variant.name().toLowerCase(Locale.ROOT) + (report ? suffix : "_warmup");
             this.label = format + " " + variant.label;
             this.path = TablePath.of("bench", "customers_" + name);
-            TableDescriptor.Builder b =
+            this.descriptor =
                     TableDescriptor.builder(SCHEMA)
                             .bucketCount(buckets)
                             .property(
@@ -293,13 +282,8 @@ public final class PkDeletesBench {
                             .property(
                                     TableOptions.DATALAKE_PK_DELETES.key(),
                                     variant.mode.name().toLowerCase(Locale.ROOT))
-                            .property(TableOptions.DATALAKE_ENABLED.key(), "true");
-            if (variant.indexMinRows != null) {
-                b.property(
-                        TableOptions.DATALAKE_PK_DELETES_INDEX_MIN_ROWS.key(),
-                        variant.indexMinRows);
-            }
-            this.descriptor = b.build();
+                            .property(TableOptions.DATALAKE_ENABLED.key(), "true")
+                            .build();
             lake.catalog().createTable(path, descriptor);
             catalog.put(TableInfo.create(tableId, path, descriptor, 0));
             BucketFunction function = BucketFunction.of(descriptor);

@@ -128,15 +128,16 @@ public final class TableOptions {
             ConfigOptions.key("table.datalake.pk-deletes.index-min-rows-per-key")
                     .intType()
                     .check(n -> n >= 0, "0 or more")
-                    .defaultValue(12)
+                    .defaultValue(0)
                     .withDescription(
                             "With 'position' deletes on Iceberg, a tiering split finds the lake"
                                     + " rows of the keys it retracts through the store's lake row"
                                     + " index when its bucket's data files hold at least this many"
                                     + " rows per retracted key, and by reading the bucket's keys"
-                                    + " from the lake otherwise, which is cheaper when a round"
-                                    + " changes a large share of the bucket (T48; the default is"
-                                    + " the measured break-even). 0 always asks the index.");
+                                    + " from the lake otherwise (T48). 0: always through the index."
+                                    + " Reading the lake was faster for rounds that change about"
+                                    + " 10% of a bucket of 250,000 rows (bench/README.md); about 12"
+                                    + " suits tables whose rounds change that much.");
 
     // ---- lake maintenance ----
 

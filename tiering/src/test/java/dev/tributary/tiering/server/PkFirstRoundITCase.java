@@ -92,11 +92,6 @@ class PkFirstRoundITCase {
                                 TableDescriptor.builder(TestSchemas.PK)
                                         .bucketCount(BUCKETS)
                                         .property("table.datalake.freshness", "1s")
-                                        // rounds change a large share of this small table, where
-                                        // reading the lake is cheaper: ask the server's index
-                                        .property(
-                                                "table.datalake.pk-deletes.index-min-rows-per-key",
-                                                "0")
                                         .build(),
                                 false);
 

@@ -33,12 +33,11 @@ final class IndexedLiveRowLocator implements LiveRowLocator {
 
     /**
      * @param minRowsPerKey ask the index only when the bucket's files hold at least this many rows
-     *     per key to locate ({@code table.datalake.pk-deletes.index-min-rows-per-key}): locating a
-     *     key through the index costs the lookup and the index's catch-up, which reads the rows the
-     *     previous rounds added (about one per key they retracted) and writes them into RocksDB;
-     *     reading the lake costs a read of every row of the bucket's files. {@code PkDeletesBench}
-     *     measured about 4.6 us per key through the index against 0.39 us per row read (250,000
-     *     rows per bucket, 10% updated per round): a break-even near 12 rows per key.
+     *     per key to locate ({@code table.datalake.pk-deletes.index-min-rows-per-key}; 0: always):
+     *     locating keys through the index costs the lookup and the index's catch-up, which reads
+     *     the rows the rounds since the indexed snapshot added and writes them into RocksDB (or
+     *     every row, when the index was never built); reading the lake costs a read of every row of
+     *     the bucket's files
      */
     IndexedLiveRowLocator(
             IcebergBucketRows bucket,

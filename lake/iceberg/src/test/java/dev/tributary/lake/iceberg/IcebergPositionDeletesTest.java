@@ -69,10 +69,6 @@ class IcebergPositionDeletesTest {
     private static final int BUCKETS = 2;
     private static final LocalDate D1 = LocalDate.of(2026, 12, 1);
     private static final LocalDate D2 = LocalDate.of(2026, 12, 2);
-    // these tables are small and each round changes half of them: reading the lake would be the
-    // cheaper way to find their rows
-    private static final String ALWAYS_ASK_THE_INDEX =
-            TableOptions.DATALAKE_PK_DELETES_INDEX_MIN_ROWS.key();
 
     @TempDir Path warehouse;
     private LakeStorage storage;
@@ -146,19 +142,11 @@ class IcebergPositionDeletesTest {
     void t48_writersRetractThroughTheStoresIndexWhichTheScannerFeeds() throws Exception {
         for (Map.Entry<String, TableDescriptor> t :
                 Map.of(
-                                "iv3", pkTable(Map.of(ALWAYS_ASK_THE_INDEX, "0")),
-                                "ialigned",
-                                        pkTable(
-                                                Map.of(
-                                                        ALWAYS_ASK_THE_INDEX,
-                                                        "0",
-                                                        "table.bucket.function",
-                                                        "iceberg")),
+                                "iv3", pkTable(Map.of()),
+                                "ialigned", pkTable(Map.of("table.bucket.function", "iceberg")),
                                 "iv2",
                                         pkTable(
                                                 Map.of(
-                                                        ALWAYS_ASK_THE_INDEX,
-                                                        "0",
                                                         "table.datalake.iceberg.format-version",
                                                         "2")))
                         .entrySet()) {
@@ -195,8 +183,7 @@ class IcebergPositionDeletesTest {
     void t48_indexKeysOfADateKeyAndPartitionMatchWhatWritersAskFor() throws Exception {
         // a key encoded differently by the scanner and the writer finds no row: the old row stays
         // live and checkRead sees the key twice
-        Lake lake =
-                new Lake("iparts", partitionedTable(Map.of(ALWAYS_ASK_THE_INDEX, "0")), true, 12);
+        Lake lake = new Lake("iparts", partitionedTable(Map.of()), true, 12);
         lake.index = new ScannedIndex(lake);
         lake.rounds(6);
         assertThat(lake.index.answered).isPositive();
@@ -205,7 +192,7 @@ class IcebergPositionDeletesTest {
     @Test
     void t48_anIndexThatCannotAnswerOrNamesAFileTheSnapshotLacksFallsBackToTheLake()
             throws Exception {
-        Lake lake = new Lake("ifallback", pkTable(Map.of(ALWAYS_ASK_THE_INDEX, "0")), false, 13);
+        Lake lake = new Lake("ifallback", pkTable(Map.of()), false, 13);
         lake.index = new ScannedIndex(lake);
         lake.index.mode = ScannedIndex.Mode.CANNOT_ANSWER;
         lake.rounds(3);
