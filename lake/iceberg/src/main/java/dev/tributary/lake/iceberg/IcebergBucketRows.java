@@ -8,8 +8,10 @@ import dev.tributary.lake.api.catalog.LakeSystemColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -22,8 +24,11 @@ import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
@@ -108,16 +113,26 @@ final class IcebergBucketRows {
     /** The bucket's live data files at {@code snapshotId}, each with its deletes. */
     List<FileScanTask> files(long snapshotId) {
         Map<Integer, PartitionSpec> specs = table.specs();
+        Map<Integer, Evaluator> partitions = new HashMap<>();
+        InclusiveMetricsEvaluator bucketColumn =
+                new InclusiveMetricsEvaluator(table.schema(), filter);
         List<FileScanTask> out = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks =
-                table.newScan().useSnapshot(snapshotId).filter(filter).planFiles()) {
-            for (FileScanTask task : tasks) {
-                if (!bucketAligned || IcebergBuckets.bucketOf(task.file(), specs) == bucket) {
-                    out.add(task);
-                }
+        for (FileScanTask task : IcebergSnapshotFiles.of(table, snapshotId)) {
+            DataFile f = task.file();
+            Evaluator partition =
+                    partitions.computeIfAbsent(
+                            f.specId(),
+                            id -> {
+                                PartitionSpec spec = specs.get(id);
+                                return new Evaluator(
+                                        spec.partitionType(),
+                                        Projections.inclusive(spec).project(filter));
+                            });
+            if (partition.eval(f.partition())
+                    && bucketColumn.eval(f)
+                    && (!bucketAligned || IcebergBuckets.bucketOf(f, specs) == bucket)) {
+                out.add(task);
             }
-        } catch (IOException e) {
-            throw failed(e);
         }
         return out;
     }

@@ -8,7 +8,6 @@ import dev.tributary.lake.api.index.LakeRowScanner;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -22,12 +21,6 @@ import org.apache.iceberg.util.SnapshotUtil;
 final class IcebergRowScanner implements LakeRowScanner {
     private final Table table;
     private final TableDescriptor descriptor;
-    // the files last planned: a catch-up asks for a bucket's files, then scans some of them at the
-    // same snapshot, and planning reads every manifest of the snapshot
-    private Planned planned;
-
-    private record Planned(
-            long snapshotId, PartitionSpec partition, int bucket, List<FileScanTask> tasks) {}
 
     IcebergRowScanner(Table table, TableDescriptor descriptor) {
         this.table = table;
@@ -39,7 +32,7 @@ final class IcebergRowScanner implements LakeRowScanner {
             long snapshotId, PartitionSpec partition, int bucket, long sinceSnapshotId) {
         requireSnapshot(snapshotId);
         List<String> files =
-                tasks(snapshotId, partition, bucket).stream()
+                rows(partition, bucket).files(snapshotId).stream()
                         .map(t -> t.file().location())
                         .toList();
         boolean descends =
@@ -63,7 +56,7 @@ final class IcebergRowScanner implements LakeRowScanner {
         Set<String> wanted = new HashSet<>(files);
         IcebergBucketRows rows = rows(partition, bucket);
         IcebergRowKeys keys = new IcebergRowKeys(rows.keySchema().asStruct());
-        for (FileScanTask task : tasks(snapshotId, partition, bucket)) {
+        for (FileScanTask task : rows(partition, bucket).files(snapshotId)) {
             String location = task.file().location();
             if (wanted.contains(location)) {
                 rows.forEachLiveRow(
@@ -73,23 +66,6 @@ final class IcebergRowScanner implements LakeRowScanner {
                                         keys.encode(key), new LakeRowLocation(location, position)));
             }
         }
-    }
-
-    private List<FileScanTask> tasks(long snapshotId, PartitionSpec partition, int bucket) {
-        Planned p = planned;
-        if (p == null
-                || p.snapshotId() != snapshotId
-                || p.bucket() != bucket
-                || !Objects.equals(p.partition(), partition)) {
-            p =
-                    new Planned(
-                            snapshotId,
-                            partition,
-                            bucket,
-                            rows(partition, bucket).files(snapshotId));
-            planned = p;
-        }
-        return p.tasks();
     }
 
     private IcebergBucketRows rows(PartitionSpec partition, int bucket) {
