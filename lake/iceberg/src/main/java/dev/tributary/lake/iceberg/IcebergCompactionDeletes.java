@@ -15,15 +15,11 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.MetadataColumns;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -45,8 +41,6 @@ import org.apache.iceberg.util.PropertyUtil;
  * data files, leaves the compaction to give way as before.
  */
 final class IcebergCompactionDeletes {
-    private static final Schema POSITIONS = new Schema(MetadataColumns.ROW_POSITION);
-
     /**
      * What the compaction's commit does besides replacing its data files.
      *
@@ -111,19 +105,26 @@ final class IcebergCompactionDeletes {
             Map<String, FileScanTask> atBase,
             Map<String, FileScanTask> atCurrent,
             List<DeleteFile> removed) {
-        long[] starts = new long[c.added().size() + 1];
-        for (int i = 0; i < c.added().size(); i++) {
-            starts[i + 1] = starts[i] + c.added().get(i).recordCount();
-        }
-        List<long[]> positions = new ArrayList<>();
-        int[] counts = new int[c.added().size()];
-        c.added().forEach(f -> positions.add(new long[8]));
-        long offset = 0;
+        List<long[]> deletedAtBase = new ArrayList<>();
         for (DataFile f : c.replaced()) {
             FileScanTask before = atBase.get(f.location());
+            if (before == null || hasEqualityDeletes(before)) {
+                return null; // rows the base's equality deletes hid: no row order to map
+            }
+            deletedAtBase.add(
+                    CompactionRowMap.sorted(CompactionRowMap.deletedPositions(table, before)));
+        }
+        CompactionRowMap map = CompactionRowMap.of(c.replaced(), deletedAtBase, c.added());
+        if (map == null) {
+            return null;
+        }
+        CompactionRowMap.Positions positions = map.new Positions();
+        for (int i = 0; i < c.replaced().size(); i++) {
+            DataFile f = c.replaced().get(i);
+            FileScanTask before = atBase.get(f.location());
             FileScanTask now = atCurrent.get(f.location());
-            if (before == null || now == null || hasEqualityDeletes(before)) {
-                return null; // gone, or rows the base's equality deletes hid: no row order to map
+            if (now == null) {
+                return null; // gone
             }
             Set<String> old = new HashSet<>();
             before.deletes().forEach(d -> old.add(key(d)));
@@ -139,48 +140,23 @@ final class IcebergCompactionDeletes {
                 removed.add(d);
                 changed = true;
             }
-            PositionDeleteIndex baseDeletes = deletedPositions(table, before);
-            long[] deletedBefore = sorted(baseDeletes);
             if (changed) {
-                long first = offset;
-                boolean[] outOfRange = {false};
-                deletedPositions(table, now)
+                long[] deletedBefore = deletedAtBase.get(i);
+                boolean[] unmapped = {false};
+                CompactionRowMap.deletedPositions(table, now)
                         .forEach(
                                 p -> {
-                                    if (baseDeletes != null && baseDeletes.isDeleted(p)) {
-                                        return;
+                                    if (Arrays.binarySearch(deletedBefore, p) < 0
+                                            && !map.map(f.location(), p, positions)) {
+                                        unmapped[0] = true;
                                     }
-                                    long row = first + p - countBelow(deletedBefore, p);
-                                    int file = fileOf(starts, row);
-                                    if (file < 0) {
-                                        outOfRange[0] = true;
-                                        return;
-                                    }
-                                    long[] at = positions.get(file);
-                                    if (counts[file] == at.length) {
-                                        at = Arrays.copyOf(at, at.length * 2);
-                                        positions.set(file, at);
-                                    }
-                                    at[counts[file]++] = row - starts[file];
                                 });
-                if (outOfRange[0]) {
+                if (unmapped[0]) {
                     return null;
                 }
             }
-            offset += f.recordCount() - deletedBefore.length;
         }
-        if (offset != starts[starts.length - 1]) {
-            return null; // the new files do not hold exactly the base's live rows
-        }
-        List<LiveRowLocator.FileRows> out = new ArrayList<>();
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] > 0) {
-                long[] p = Arrays.copyOf(positions.get(i), counts[i]);
-                Arrays.sort(p);
-                out.add(new LiveRowLocator.FileRows(c.added().get(i), p, null));
-            }
-        }
-        return out;
+        return positions.rows(Map.of());
     }
 
     private static DeleteWriteResult write(
@@ -233,48 +209,6 @@ final class IcebergCompactionDeletes {
 
     private static boolean hasEqualityDeletes(FileScanTask task) {
         return task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES);
-    }
-
-    /** The task's positions deleted by its position deletes; null when none. */
-    private static PositionDeleteIndex deletedPositions(Table table, FileScanTask task) {
-        if (task.deletes().isEmpty()) {
-            return null;
-        }
-        return new GenericDeleteFilter(table.io(), task, table.schema(), POSITIONS)
-                .deletedRowPositions();
-    }
-
-    private static long[] sorted(PositionDeleteIndex deletes) {
-        if (deletes == null) {
-            return new long[0];
-        }
-        long[] out = new long[(int) deletes.cardinality()];
-        int[] n = {0};
-        deletes.forEach(p -> out[n[0]++] = p);
-        Arrays.sort(out);
-        return out;
-    }
-
-    /** How many of the sorted positions are below {@code p}. */
-    private static long countBelow(long[] sorted, long p) {
-        int i = Arrays.binarySearch(sorted, p);
-        return i >= 0 ? i : -i - 1;
-    }
-
-    /** The index of the file whose rows {@code [starts[i], starts[i + 1])} hold {@code row}. */
-    private static int fileOf(long[] starts, long row) {
-        if (row < 0 || row >= starts[starts.length - 1]) {
-            return -1;
-        }
-        int i = Arrays.binarySearch(starts, row);
-        if (i >= 0) {
-            // the first of equal starts: an empty file holds nothing
-            while (i + 1 < starts.length && starts[i + 1] == row) {
-                i++;
-            }
-            return i;
-        }
-        return -i - 2;
     }
 
     /** Identifies a delete file, a deletion vector by its blob within the Puffin file too. */
