@@ -23,6 +23,12 @@ import org.apache.iceberg.deletes.PositionDeleteIndex;
  * files with it.
  */
 final class CompactionRowMap {
+    /**
+     * Set on a compaction snapshot whose replaced and new files, each in location order, are the
+     * order it read and wrote them: the snapshot id its rows were read at.
+     */
+    static final String BASE_SNAPSHOT_PROPERTY = "tributary.compaction.base-snapshot-id";
+
     private static final Schema POSITIONS = new Schema(MetadataColumns.ROW_POSITION);
 
     private final Map<String, Integer> replacedIndex = new HashMap<>();

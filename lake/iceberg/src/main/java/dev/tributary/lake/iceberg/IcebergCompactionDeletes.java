@@ -9,22 +9,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteWriteResult;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.ContentFileUtil;
-import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Carries the rows tiering deleted by position after a compaction's base snapshot into the
@@ -94,7 +87,12 @@ final class IcebergCompactionDeletes {
         if (carried.isEmpty()) {
             return new Carried(current.snapshotId(), List.of(), removed);
         }
-        DeleteWriteResult written = write(table, carried, io, tableId, maintenanceId);
+        DeleteWriteResult written =
+                LakeRowDeletes.writeAtCommit(
+                        table,
+                        carried,
+                        io,
+                        AttemptFileNames.maintenanceTag(tableId, maintenanceId));
         return new Carried(current.snapshotId(), written.deleteFiles(), removed);
     }
 
@@ -157,39 +155,6 @@ final class IcebergCompactionDeletes {
             }
         }
         return positions.rows(Map.of());
-    }
-
-    private static DeleteWriteResult write(
-            Table table,
-            List<LiveRowLocator.FileRows> rows,
-            AttemptFileIO io,
-            long tableId,
-            long maintenanceId)
-            throws IOException {
-        boolean v3 = TableUtil.formatVersion(table) >= 3;
-        OutputFileFactory files =
-                OutputFileFactory.builderFor(table, 0, maintenanceId)
-                        .operationId(
-                                AttemptFileNames.maintenanceTag(tableId, maintenanceId)
-                                        + "-"
-                                        + UUID.randomUUID())
-                        .format(v3 ? FileFormat.PUFFIN : FileFormat.PARQUET)
-                        .ioSupplier(() -> io)
-                        .build();
-        return LakeRowDeletes.write(
-                table,
-                new LiveRowLocator.LiveRows(null, rows, 0),
-                v3,
-                new GenericFileWriterFactory.Builder(table)
-                        .deleteFileFormat(FileFormat.PARQUET)
-                        .writerProperties(IcebergParquetProperties.of(table))
-                        .build(),
-                files,
-                io,
-                PropertyUtil.propertyAsLong(
-                        table.properties(),
-                        TableProperties.DELETE_TARGET_FILE_SIZE_BYTES,
-                        TableProperties.DELETE_TARGET_FILE_SIZE_BYTES_DEFAULT));
     }
 
     /** The scan tasks, with their deletes, of the given data files at {@code snapshot}. */

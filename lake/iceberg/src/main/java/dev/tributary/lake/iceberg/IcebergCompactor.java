@@ -8,6 +8,7 @@ import dev.tributary.lake.api.maintenance.LakeCompactor;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -239,6 +240,9 @@ final class IcebergCompactor implements LakeCompactor {
         if (rewrite.size() < 2 && removable.isEmpty()) {
             return null;
         }
+        // in location order, which a round's commit can tell from the compaction's snapshot alone
+        // (CompactionRowMap)
+        rewrite.sort(Comparator.comparing(t -> t.file().location()));
         return new Rewrite(rewrite, removable);
     }
 

@@ -9,7 +9,9 @@ import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.RoundResults;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
+import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.WriteResult;
@@ -82,6 +85,39 @@ final class IcebergLakeCommitter implements LakeCommitter {
                 lakeBase = older(table, lakeBase, payload.lakeBaseSnapshotId(), properties);
             }
         }
+        // deletes of rows in files our compaction replaced since the writers found them move onto
+        // its new files (null: nothing to move, or a change they cannot follow: validation fails)
+        AttemptFileIO moves = new AttemptFileIO(table.io());
+        CompactedRowDeletes.Deletes moved = null;
+        if (lakeBase != null) {
+            try {
+                moved =
+                        CompactedRowDeletes.of(
+                                table,
+                                lakeBase,
+                                data,
+                                deletes,
+                                rewritten,
+                                referenced,
+                                moves,
+                                AttemptFileNames.tag(properties.tableId(), properties.epoch()));
+            } catch (IOException | RuntimeException e) {
+                moves.discard("the moved deletes of round " + properties.roundId());
+                throw new StorageException(
+                        "moving the deletes of round "
+                                + properties.roundId()
+                                + " of Iceberg table '"
+                                + tablePath
+                                + "' onto compacted files failed: "
+                                + e.getMessage(),
+                        e);
+            }
+            if (moved != null) {
+                deletes = moved.deletes();
+                rewritten = moved.rewritten();
+                referenced = moved.referenced();
+            }
+        }
         SnapshotUpdate<?> update;
         if (deletes.isEmpty()) {
             AppendFiles append = table.newAppend();
@@ -98,7 +134,8 @@ final class IcebergLakeCommitter implements LakeCommitter {
             deletes.forEach(delta::addDeletes);
             rewritten.forEach(delta::removeDeletes);
             if (lakeBase != null) {
-                delta.validateFromSnapshot(lakeBase.snapshotId())
+                delta.validateFromSnapshot(
+                                moved == null ? lakeBase.snapshotId() : moved.validFromSnapshotId())
                         .validateDataFilesExist(referenced)
                         .validateDeletedFiles();
             }
@@ -115,8 +152,13 @@ final class IcebergLakeCommitter implements LakeCommitter {
         try {
             update.commit();
         } catch (CommitFailedException e) {
+            moves.discard("the moved deletes of round " + properties.roundId());
             throw concurrentChange(properties, e);
         } catch (RuntimeException e) {
+            if (!(e instanceof CommitStateUnknownException)) {
+                // (an unknown outcome may have committed them)
+                moves.discard("the moved deletes of round " + properties.roundId());
+            }
             if (e instanceof ValidationException && (validator.refused() || lakeBase != null)) {
                 throw concurrentChange(properties, e);
             }

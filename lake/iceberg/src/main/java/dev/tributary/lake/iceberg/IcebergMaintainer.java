@@ -166,6 +166,13 @@ final class IcebergMaintainer implements LakeMaintainer {
                 MaintenanceSnapshotProperties.compaction(tableId, maintenanceId)
                         .toProperties()
                         .forEach(rewrite::set);
+                if (parts.stream().allMatch(IcebergMaintainer::inLocationOrder)) {
+                    // a round that found rows in the replaced files before this commit can move
+                    // its deletes onto the new files (IcebergLakeCommitter)
+                    rewrite.set(
+                            CompactionRowMap.BASE_SNAPSHOT_PROPERTY,
+                            Long.toString(first.baseSnapshotId()));
+                }
                 try {
                     rewrite.commit();
                     break;
@@ -206,6 +213,19 @@ final class IcebergMaintainer implements LakeMaintainer {
             }
         }
         return in.committed(snapshotId);
+    }
+
+    private static boolean inLocationOrder(IcebergCompaction c) {
+        return sortedByLocation(c.replaced()) && sortedByLocation(c.added());
+    }
+
+    private static boolean sortedByLocation(List<DataFile> files) {
+        for (int i = 1; i < files.size(); i++) {
+            if (files.get(i - 1).location().compareTo(files.get(i).location()) > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

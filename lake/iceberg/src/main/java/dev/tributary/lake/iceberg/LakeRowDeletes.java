@@ -2,9 +2,15 @@ package dev.tributary.lake.iceberg;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.DVFileWriter;
@@ -16,6 +22,7 @@ import org.apache.iceberg.io.FanoutPositionOnlyDeleteWriter;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Writes the retraction of located lake rows (T48): on a format v3 table one deletion vector per
@@ -67,5 +74,36 @@ final class LakeRowDeletes {
             }
         }
         return deletes.result();
+    }
+
+    /**
+     * Writes the deletes a commit adds itself (moved or carried onto a compaction's files), named
+     * with {@code tag} for orphan cleanup and created through {@code io}, with the table's own
+     * writer settings.
+     */
+    static DeleteWriteResult writeAtCommit(
+            Table table, List<LiveRowLocator.FileRows> rows, AttemptFileIO io, String tag)
+            throws IOException {
+        boolean v3 = TableUtil.formatVersion(table) >= 3;
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, 0, 0)
+                        .operationId(tag + "-" + UUID.randomUUID())
+                        .format(v3 ? FileFormat.PUFFIN : FileFormat.PARQUET)
+                        .ioSupplier(() -> io)
+                        .build();
+        return write(
+                table,
+                new LiveRowLocator.LiveRows(null, rows, 0),
+                v3,
+                new GenericFileWriterFactory.Builder(table)
+                        .deleteFileFormat(FileFormat.PARQUET)
+                        .writerProperties(IcebergParquetProperties.of(table))
+                        .build(),
+                files,
+                io,
+                PropertyUtil.propertyAsLong(
+                        table.properties(),
+                        TableProperties.DELETE_TARGET_FILE_SIZE_BYTES,
+                        TableProperties.DELETE_TARGET_FILE_SIZE_BYTES_DEFAULT));
     }
 }
