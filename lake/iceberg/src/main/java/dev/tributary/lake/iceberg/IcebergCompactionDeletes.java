@@ -14,8 +14,8 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.util.ContentFileUtil;
 
@@ -59,6 +59,11 @@ final class IcebergCompactionDeletes {
             long tableId,
             long maintenanceId)
             throws IOException {
+        if (current.snapshotId() == base.snapshotId() || noDeletes(current)) {
+            List<DeleteFile> removed = new ArrayList<>();
+            parts.forEach(c -> removed.addAll(c.removedDeletes()));
+            return new Carried(base.snapshotId(), List.of(), removed); // nothing to carry
+        }
         List<DeleteFile> removed = new ArrayList<>();
         Set<String> liveDeletes = new HashSet<>();
         IcebergBuckets.liveDeleteFiles(table, current).forEach(d -> liveDeletes.add(key(d)));
@@ -68,9 +73,6 @@ final class IcebergCompactionDeletes {
                     removed.add(d); // a round may have replaced a DV of the base by a merged one
                 }
             }
-        }
-        if (current.snapshotId() == base.snapshotId()) {
-            return new Carried(base.snapshotId(), List.of(), removed);
         }
         Set<String> replaced = new HashSet<>();
         parts.forEach(c -> c.replaced().forEach(f -> replaced.add(f.location())));
@@ -159,17 +161,19 @@ final class IcebergCompactionDeletes {
 
     /** The scan tasks, with their deletes, of the given data files at {@code snapshot}. */
     private static Map<String, FileScanTask> tasks(
-            Table table, Snapshot snapshot, Set<String> locations) throws IOException {
+            Table table, Snapshot snapshot, Set<String> locations) {
         Map<String, FileScanTask> out = new HashMap<>();
-        try (CloseableIterable<FileScanTask> tasks =
-                table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
-            for (FileScanTask t : tasks) {
-                if (locations.contains(t.file().location())) {
-                    out.put(t.file().location(), t);
-                }
+        for (FileScanTask t : IcebergSnapshotFiles.of(table, snapshot.snapshotId())) {
+            if (locations.contains(t.file().location())) {
+                out.put(t.file().location(), t);
             }
         }
         return out;
+    }
+
+    /** Whether the snapshot has no delete file at all (a log table's, say). */
+    private static boolean noDeletes(Snapshot snapshot) {
+        return "0".equals(snapshot.summary().get(SnapshotSummary.TOTAL_DELETE_FILES_PROP));
     }
 
     private static boolean hasEqualityDeletes(FileScanTask task) {

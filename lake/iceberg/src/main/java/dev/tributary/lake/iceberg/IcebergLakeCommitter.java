@@ -36,12 +36,17 @@ import org.apache.iceberg.io.WriteResult;
  * Commits a round as one Iceberg snapshot: an append when the round has no deletes, otherwise one
  * row delta with the data and delete files, removing the deletion vectors the round's merged ones
  * replace. Deletes of rows in committed files (T48) are validated from the snapshot the writers
- * found the rows in: a data file they point at that was removed or rewritten since, a deletion
- * vector added for it since, or a replaced deletion vector that is gone fails the commit as
- * retriable. Retries are made safe by checking the latest tiering snapshot's properties for the
+ * found the rows in; deletes of rows in files our compaction replaced since are first moved onto
+ * its new files ({@link CompactedRowDeletes}), and a commit that a compaction overtook is tried
+ * again, up to {@value #COMMIT_ATTEMPTS} times. Any other data file removed or rewritten since, a
+ * deletion vector added for one since, or a replaced deletion vector that is gone fails the commit
+ * as retriable. Retries are made safe by checking the latest tiering snapshot's properties for the
  * same round first (Iceberg has no commit identifiers).
  */
 final class IcebergLakeCommitter implements LakeCommitter {
+    /** Attempts of a round whose deletes point at files compactions replace meanwhile. */
+    private static final int COMMIT_ATTEMPTS = 3;
+
     private final Catalog catalog;
     private final TablePath tablePath;
 
@@ -57,6 +62,20 @@ final class IcebergLakeCommitter implements LakeCommitter {
     @Override
     public LakeCommitResult commit(
             List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+        for (int attempt = 1; ; attempt++) {
+            LakeCommitResult r = commitOnce(results, properties, attempt == COMMIT_ATTEMPTS);
+            if (r != null) {
+                return r;
+            }
+        }
+    }
+
+    /**
+     * One attempt; null when a compaction committed during it and replaced files its deletes point
+     * at (unless {@code last}): the next attempt moves those deletes too.
+     */
+    private LakeCommitResult commitOnce(
+            List<LakeWriteResult> results, TieringSnapshotProperties properties, boolean last) {
         RoundResults round =
                 RoundResults.check(
                         IcebergLakeStoragePlugin.IDENTIFIER, tablePath, results, properties);
@@ -158,6 +177,12 @@ final class IcebergLakeCommitter implements LakeCommitter {
             if (!(e instanceof CommitStateUnknownException)) {
                 // (an unknown outcome may have committed them)
                 moves.discard("the moved deletes of round " + properties.roundId());
+            }
+            if (e instanceof ValidationException
+                    && !validator.refused()
+                    && lakeBase != null
+                    && !last) {
+                return null;
             }
             if (e instanceof ValidationException && (validator.refused() || lakeBase != null)) {
                 throw concurrentChange(properties, e);

@@ -284,17 +284,32 @@ final class IcebergMaintainer implements LakeMaintainer {
         if (current == null) {
             return ExpiryResult.nothing(0);
         }
-        // the newest tiering snapshot and every later one stay (T21 reads it)
+        // the newest tiering snapshot and every later one stay (T21 reads it), and so does the
+        // base of a compaction committed after it: the round under way may have found its rows in
+        // files that compaction replaced, and moves its deletes by the base's (CompactedRowDeletes)
         int retain = policy.numRetained();
         int depth = 0;
+        boolean tieringSeen = false;
+        Long compactionBase = null;
         for (Snapshot s = current;
                 s != null;
                 s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
             depth++;
+            String base = s.summary().get(CompactionRowMap.BASE_SNAPSHOT_PROPERTY);
+            if (!tieringSeen && compactionBase == null && base != null) {
+                compactionBase = Long.parseLong(base);
+            }
             Optional<TieringSnapshotProperties> p =
                     TieringSnapshotProperties.fromProperties(s.summary());
-            if (p.isPresent() && p.get().tableId() == policy.tableId()) {
+            if (!tieringSeen && p.isPresent() && p.get().tableId() == policy.tableId()) {
+                tieringSeen = true;
                 retain = Math.max(retain, depth);
+            }
+            if (compactionBase != null && s.snapshotId() == compactionBase) {
+                retain = Math.max(retain, depth);
+                compactionBase = null;
+            }
+            if (tieringSeen && compactionBase == null) {
                 break;
             }
         }
