@@ -9,6 +9,7 @@ import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.BucketFunctionType;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
@@ -53,6 +54,7 @@ import java.util.stream.Stream;
  * </pre>
  */
 public final class PaimonDeletionVectorBench {
+    private static final Clock CLOCK = Clock.system();
     private static final long BASE_TS = 1_764_000_000_000L;
 
     private PaimonDeletionVectorBench() {}
@@ -139,7 +141,7 @@ public final class PaimonDeletionVectorBench {
         long[] offsets = new long[buckets];
         long round = 1;
 
-        long t0 = System.nanoTime();
+        long t0 = CLOCK.nanoTime();
         List<List<Integer>> first = new ArrayList<>();
         for (int b = 0; b < buckets; b++) {
             first.add(new ArrayList<>());
@@ -158,7 +160,7 @@ public final class PaimonDeletionVectorBench {
             }
         }
         commit(storage, path, round, results, offsets);
-        double firstSeconds = (System.nanoTime() - t0) / 1e9;
+        double firstSeconds = (CLOCK.nanoTime() - t0) / 1e9;
         System.out.printf(
                 Locale.ROOT,
                 "%-8s first round: %,d keys in %.1f s (%,.0f rows/s)%n",
@@ -184,7 +186,7 @@ public final class PaimonDeletionVectorBench {
                     touched.get(bucketOf[id]).add(id);
                 }
             }
-            long start = System.nanoTime();
+            long start = CLOCK.nanoTime();
             results = new ArrayList<>();
             for (int b = 0; b < buckets; b++) {
                 try (LakeWriter w = storage.createWriter(context(path, t, b, round, false))) {
@@ -200,7 +202,7 @@ public final class PaimonDeletionVectorBench {
                 }
             }
             commit(storage, path, round, results, offsets);
-            double s = (System.nanoTime() - start) / 1e9;
+            double s = (CLOCK.nanoTime() - start) / 1e9;
             totalSeconds += s;
             perRound.append(String.format(Locale.ROOT, " %.1f", s));
         }
@@ -214,7 +216,7 @@ public final class PaimonDeletionVectorBench {
                 perRound,
                 (double) updates * rounds / totalSeconds);
 
-        long scanStart = System.nanoTime();
+        long scanStart = CLOCK.nanoTime();
         long scanned = 0;
         long snapshot;
         try (LakeCommitter c = storage.createCommitter(path)) {
@@ -229,7 +231,7 @@ public final class PaimonDeletionVectorBench {
                 }
             }
         }
-        double scanSeconds = (System.nanoTime() - scanStart) / 1e9;
+        double scanSeconds = (CLOCK.nanoTime() - scanStart) / 1e9;
         if (scanned != keys) {
             throw new IllegalStateException("scan read " + scanned + " rows, expected " + keys);
         }

@@ -46,6 +46,13 @@ final class IcebergCompactionDeletes {
 
     private IcebergCompactionDeletes() {}
 
+    /** Nothing carried: the commit is validated from the base and removes what the parts name. */
+    static Carried none(long baseSnapshotId, List<IcebergCompaction> parts) {
+        List<DeleteFile> removed = new ArrayList<>();
+        parts.forEach(c -> removed.addAll(c.removedDeletes()));
+        return new Carried(baseSnapshotId, List.of(), removed);
+    }
+
     /**
      * The deletes to carry from {@code base} (every part's base snapshot) to {@code current}; null
      * when some cannot be carried. New delete files are created through {@code io}.
@@ -60,9 +67,7 @@ final class IcebergCompactionDeletes {
             long maintenanceId)
             throws IOException {
         if (current.snapshotId() == base.snapshotId() || noDeletes(current)) {
-            List<DeleteFile> removed = new ArrayList<>();
-            parts.forEach(c -> removed.addAll(c.removedDeletes()));
-            return new Carried(base.snapshotId(), List.of(), removed); // nothing to carry
+            return none(base.snapshotId(), parts);
         }
         List<DeleteFile> removed = new ArrayList<>();
         Set<String> liveDeletes = new HashSet<>();

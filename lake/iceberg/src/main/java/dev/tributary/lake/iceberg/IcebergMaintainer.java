@@ -16,7 +16,6 @@ import dev.tributary.lake.api.maintenance.LakeTableStats;
 import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
 import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -247,12 +246,9 @@ final class IcebergMaintainer implements LakeMaintainer {
                         ? null
                         : IcebergCompactionDeletes.carry(
                                 table, base, current, parts, io, tableId, maintenanceId);
-        if (carried != null) {
-            return carried;
-        }
-        List<DeleteFile> removed = new ArrayList<>();
-        parts.forEach(c -> removed.addAll(c.removedDeletes()));
-        return new IcebergCompactionDeletes.Carried(first.baseSnapshotId(), List.of(), removed);
+        return carried != null
+                ? carried
+                : IcebergCompactionDeletes.none(first.baseSnapshotId(), parts);
     }
 
     @Override
