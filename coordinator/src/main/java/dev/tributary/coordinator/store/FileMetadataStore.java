@@ -42,24 +42,7 @@ public final class FileMetadataStore implements MetadataStore {
     static final String LOG_FILE = "metadata.log";
     static final String CHECKPOINT_FILE = "metadata.checkpoint";
     static final String CHECKPOINT_TMP = "metadata.checkpoint.tmp";
-    private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
-
-    /** Checkpoints of version 1 (before partitions, T30) are still read. */
-    private static final int VERSION = 2;
-
     private static final long DEFAULT_CHECKPOINT_BYTES = 8L << 20;
-
-    private static final byte PUT_DB = 1;
-    private static final byte REMOVE_DB = 2;
-    private static final byte PUT_TABLE = 3;
-    private static final byte REMOVE_TABLE = 4;
-    private static final byte PUT_TIERING = 5;
-    private static final byte INCARNATION = 6;
-    // layout 2 (T30): tables with partition keys, tiering records per (partition, bucket)
-    private static final byte PUT_TABLE_V2 = 7;
-    private static final byte PUT_TIERING_V2 = 8;
-    private static final byte PUT_PARTITION = 9;
-    private static final byte REMOVE_PARTITION = 10;
 
     /**
      * Hook called at named points of every write; tests throw from it to simulate a crash (an
@@ -80,7 +63,7 @@ public final class FileMetadataStore implements MetadataStore {
     private final Path dir;
     private final long checkpointBytes;
     private final FaultInjector faults;
-    private final MutableState state = new MutableState();
+    private MetadataImage image = new MetadataImage();
     private final BinaryWriter buf = new BinaryWriter(4096);
     private FileChannel log;
     private long seq;
@@ -123,7 +106,8 @@ public final class FileMetadataStore implements MetadataStore {
         Path cp = dir.resolve(CHECKPOINT_FILE);
         long checkpointSeq = 0;
         if (Files.exists(cp)) {
-            checkpointSeq = readCheckpoint(Files.readAllBytes(cp));
+            image = MetadataImage.fromCheckpoint(Files.readAllBytes(cp), cp.toString());
+            checkpointSeq = image.checkpointSeq();
         }
         seq = checkpointSeq;
         log =
@@ -147,7 +131,7 @@ public final class FileMetadataStore implements MetadataStore {
             BinaryReader r = new BinaryReader(bytes, pos + 8, len);
             long recSeq = r.readLong();
             if (recSeq > checkpointSeq) {
-                apply(r.readByte(), r);
+                image.apply(bytes, pos + 16, len - 8);
                 seq = recSeq;
                 replayed++;
             }
@@ -166,95 +150,17 @@ public final class FileMetadataStore implements MetadataStore {
         LOG.info(
                 "coordinator metadata in {}: {} tables, {} log records replayed",
                 dir,
-                state.tables.size(),
+                image.tableCount(),
                 replayed);
-    }
-
-    private long readCheckpoint(byte[] bytes) {
-        if (bytes.length < 12
-                || crc(bytes, 0, bytes.length - 4) != readIntLE(bytes, bytes.length - 4)) {
-            throw new CorruptDataException(
-                    "coordinator checkpoint "
-                            + dir.resolve(CHECKPOINT_FILE)
-                            + " fails its checksum; restore it from a backup");
-        }
-        BinaryReader r = new BinaryReader(bytes, 0, bytes.length - 4);
-        int version = r.readInt() == CHECKPOINT_MAGIC ? r.readInt() : -1;
-        if (version < 1 || version > VERSION) {
-            throw new CorruptDataException(
-                    "coordinator checkpoint "
-                            + dir.resolve(CHECKPOINT_FILE)
-                            + " has an unknown format");
-        }
-        long cpSeq = r.readLong();
-        state.incarnation = r.readLong();
-        state.maxTableId = r.readLong();
-        int n = r.readVarInt();
-        for (int i = 0; i < n; i++) {
-            state.putDatabase(MetadataCodec.readDatabase(r));
-        }
-        n = r.readVarInt();
-        for (int i = 0; i < n; i++) {
-            state.putTable(MetadataCodec.readTable(r, version));
-        }
-        n = r.readVarInt();
-        for (int i = 0; i < n; i++) {
-            TieringRecord t = MetadataCodec.readTiering(r, version);
-            state.tiering.put(t.tableId(), t);
-        }
-        if (version >= 2) {
-            n = r.readVarInt();
-            for (int i = 0; i < n; i++) {
-                state.putPartition(MetadataCodec.readPartition(r));
-            }
-            state.maxPartitionId = Math.max(state.maxPartitionId, r.readLong());
-        }
-        return cpSeq;
-    }
-
-    private void apply(byte type, BinaryReader r) {
-        switch (type) {
-            case PUT_DB:
-                state.putDatabase(MetadataCodec.readDatabase(r));
-                break;
-            case REMOVE_DB:
-                state.removeDatabase(r.readString());
-                break;
-            case PUT_TABLE:
-                state.putTable(MetadataCodec.readTable(r, 1));
-                break;
-            case PUT_TABLE_V2:
-                state.putTable(MetadataCodec.readTable(r, 2));
-                break;
-            case REMOVE_TABLE:
-                state.removeTable(r.readLong());
-                break;
-            case PUT_TIERING:
-                state.putTiering(MetadataCodec.readTiering(r, 1));
-                break;
-            case PUT_TIERING_V2:
-                state.putTiering(MetadataCodec.readTiering(r, 2));
-                break;
-            case PUT_PARTITION:
-                state.putPartition(MetadataCodec.readPartition(r));
-                break;
-            case REMOVE_PARTITION:
-                state.removePartition(r.readLong(), r.readLong());
-                break;
-            case INCARNATION:
-                state.incarnation = Math.max(state.incarnation, r.readLong());
-                break;
-            default:
-                throw new CorruptDataException("unknown coordinator log record type " + type);
-        }
     }
 
     // ------------------------------------------------------------------ writes
 
     /**
-     * Starts a record: the caller writes its body into {@link #buf}, then calls {@link #append}.
+     * Starts a record: the caller writes it ({@link MetadataRecords}) into {@link #buf}, then calls
+     * {@link #append}.
      */
-    private BinaryWriter begin(byte type) {
+    private BinaryWriter begin() {
         if (failure != null) {
             throw new MetadataStoreFailedException(
                     "the coordinator metadata store in "
@@ -271,11 +177,11 @@ public final class FileMetadataStore implements MetadataStore {
         buf.writeInt(0); // length, patched
         buf.writeInt(0); // crc, patched
         buf.writeLong(seq + 1);
-        buf.writeByte(type);
         return buf;
     }
 
-    private void append() {
+    /** Appends the record in {@link #buf} durably and applies it; returns the apply's result. */
+    private long append() {
         int end = buf.position();
         int len = end - 8;
         byte[] b = buf.buffer();
@@ -301,33 +207,19 @@ public final class FileMetadataStore implements MetadataStore {
         }
         seq++;
         logBytes += end;
-        apply(b[16], new BinaryReader(b, 17, end - 17));
+        long result = image.apply(b, 16, end - 16);
         if (logBytes >= checkpointBytes) {
             checkpoint();
         }
+        return result;
     }
 
     /** Writes the full state as a new checkpoint and empties the log (see class doc). */
     public synchronized void checkpoint() {
         try {
-            BinaryWriter w = new BinaryWriter(1 << 16);
-            w.writeInt(CHECKPOINT_MAGIC);
-            w.writeInt(VERSION);
-            w.writeLong(seq);
-            w.writeLong(state.incarnation);
-            w.writeLong(state.maxTableId);
-            w.writeVarInt(state.databases.size());
-            state.databases.values().forEach(d -> MetadataCodec.writeDatabase(w, d));
-            w.writeVarInt(state.tables.size());
-            state.tables.values().forEach(t -> MetadataCodec.writeTable(w, t));
-            w.writeVarInt(state.tiering.size());
-            state.tiering.values().forEach(t -> MetadataCodec.writeTiering(w, t));
-            w.writeVarInt(state.partitions.size());
-            state.partitions.values().forEach(p -> MetadataCodec.writePartition(w, p));
-            w.writeLong(state.maxPartitionId);
-            w.writeInt(crc(w.buffer(), 0, w.position()));
+            byte[] cp = image.toCheckpoint(seq);
             Path tmp = dir.resolve(CHECKPOINT_TMP);
-            DurableFiles.writeSynced(tmp, ByteBuffer.wrap(w.buffer(), 0, w.position()));
+            DurableFiles.writeSynced(tmp, ByteBuffer.wrap(cp));
             faults.at("checkpoint.tmp-written");
             DurableFiles.moveAtomically(tmp, dir.resolve(CHECKPOINT_FILE));
             faults.at("checkpoint.renamed");
@@ -351,68 +243,65 @@ public final class FileMetadataStore implements MetadataStore {
 
     @Override
     public synchronized StoredState load() {
-        return state.snapshot();
+        return image.snapshot();
     }
 
     @Override
     public synchronized long startIncarnation() {
-        long next = state.incarnation + 1;
-        begin(INCARNATION).writeLong(next);
-        append();
-        return next;
+        // the single writer chooses the number: the record holds it absolutely (layout 1)
+        MetadataRecords.writeIncarnation(begin(), image.incarnation() + 1);
+        return append();
     }
 
     @Override
     public synchronized void putDatabase(DatabaseInfo database) {
-        MetadataCodec.writeDatabase(begin(PUT_DB), database);
+        MetadataRecords.writePutDatabase(begin(), database);
         append();
     }
 
     @Override
     public synchronized void removeDatabase(String name) {
-        begin(REMOVE_DB).writeString(name);
+        MetadataRecords.writeRemoveDatabase(begin(), name);
         append();
     }
 
     @Override
     public synchronized void putTable(TableInfo table) {
-        MetadataCodec.writeTable(begin(PUT_TABLE_V2), table);
+        MetadataRecords.writePutTable(begin(), table);
         append();
     }
 
     @Override
     public synchronized void removeTable(long tableId) {
-        begin(REMOVE_TABLE).writeLong(tableId);
+        MetadataRecords.writeRemoveTable(begin(), tableId);
         append();
     }
 
     @Override
     public synchronized boolean putTieringRecord(TieringRecord record) {
-        if (!state.tables.containsKey(record.tableId())) {
+        // checked before writing, so a dropped table's record never reaches the log
+        if (!image.hasTable(record.tableId())) {
             return false;
         }
-        MetadataCodec.writeTiering(begin(PUT_TIERING_V2), record);
-        append();
-        return true;
+        MetadataRecords.writePutTiering(begin(), record);
+        return append() == 1;
     }
 
     @Override
     public synchronized void putPartition(PartitionInfo partition) {
-        MetadataCodec.writePartition(begin(PUT_PARTITION), partition);
+        MetadataRecords.writePutPartition(begin(), partition);
         append();
     }
 
     @Override
     public synchronized void removePartition(long tableId, long partitionId) {
-        BinaryWriter w = begin(REMOVE_PARTITION);
-        w.writeLong(tableId);
-        w.writeLong(partitionId);
+        MetadataRecords.writeRemovePartition(begin(), tableId, partitionId);
         append();
     }
 
     @Override
     public synchronized Optional<TieringRecord> tieringRecord(long tableId) {
-        return state.tiering(tableId);
+        return image.tieringRecord(tableId);
     }
 
     /** Bytes in the log since the last checkpoint. */

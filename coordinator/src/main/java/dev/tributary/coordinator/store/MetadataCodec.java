@@ -121,7 +121,7 @@ final class MetadataCodec {
     }
 
     private static Schema readSchema(BinaryReader r) {
-        int n = r.readVarInt();
+        int n = r.readCount(3);
         List<Column> cols = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             cols.add(
@@ -332,7 +332,7 @@ final class MetadataCodec {
     }
 
     private static List<String> readStrings(BinaryReader r) {
-        int n = r.readVarInt();
+        int n = r.readCount(1);
         List<String> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(r.readString());

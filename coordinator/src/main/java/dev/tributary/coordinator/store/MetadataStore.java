@@ -11,8 +11,9 @@ import dev.tributary.coordinator.metadata.TableInfo;
  * after the call. Implementations are thread safe (lake commits record their outcome from the
  * commit pool).
  *
- * <p>{@link FileMetadataStore} is the embedded implementation; a ZooKeeper or database one can
- * follow for HA.
+ * <p>{@link FileMetadataStore} is the embedded implementation; the cluster module replicates the
+ * same records ({@link MetadataRecords}) through a Raft log. Both apply them to a {@link
+ * MetadataImage}.
  */
 public interface MetadataStore extends AutoCloseable {
 
