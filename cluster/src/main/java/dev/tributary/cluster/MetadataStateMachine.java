@@ -31,6 +31,7 @@ import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,15 +73,33 @@ final class MetadataStateMachine extends BaseStateMachine {
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
             throws IOException {
-        super.initialize(server, groupId, raftStorage);
-        storage.init(raftStorage);
-        loadLatestSnapshot();
+        getLifeCycle()
+                .startAndTransition(
+                        () -> {
+                            super.initialize(server, groupId, raftStorage);
+                            storage.init(raftStorage);
+                            loadLatestSnapshot();
+                        });
+    }
+
+    /**
+     * Ratis pauses the state machine before it moves a snapshot from the leader into place, and
+     * checks that it is paused before {@link #reinitialize()}.
+     */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
     }
 
     /** Called after the leader installed a snapshot on this server: the snapshot replaces all. */
     @Override
     public void reinitialize() throws IOException {
         loadLatestSnapshot();
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
     }
 
     @Override

@@ -187,6 +187,15 @@ public final class RaftMetadataStore implements MetadataStore {
         return info().getCurrentTerm();
     }
 
+    /** The first index still in this server's Raft log (above 0 once a snapshot purged some). */
+    long logStartIndex() {
+        try {
+            return server.getDivision(groupId).getRaftLog().getStartIndex();
+        } catch (IOException e) {
+            throw new StorageException("the cluster metadata server is not running: " + e, e);
+        }
+    }
+
     /**
      * Adds a listener; it is first told the current state (leader ready, or not the leader), then
      * every change.

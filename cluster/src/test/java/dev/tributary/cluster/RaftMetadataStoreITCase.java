@@ -1,0 +1,284 @@
+package dev.tributary.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.id.PartitionBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.DurableFiles;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.StoredState;
+import dev.tributary.coordinator.store.TieringRecord;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three real Ratis peers in one JVM over loopback gRPC (T49). */
+class RaftMetadataStoreITCase {
+    private static final Duration ELECTION = Duration.ofMillis(500);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir Path dir;
+
+    private final RaftMetadataStore[] peers = new RaftMetadataStore[3];
+    private final List<List<String>> events = new ArrayList<>();
+    private List<ClusterConfig.Voter> voters;
+    private long snapshotThreshold = 10_000;
+
+    @AfterEach
+    void closeAll() {
+        for (RaftMetadataStore p : peers) {
+            if (p != null) {
+                p.close();
+            }
+        }
+    }
+
+    private void startCluster() throws IOException {
+        voters = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            voters.add(new ClusterConfig.Voter(i + 1, "127.0.0.1", freePort()));
+        }
+        for (int i = 0; i < 3; i++) {
+            events.add(new CopyOnWriteArrayList<>());
+            start(i);
+        }
+    }
+
+    private void start(int i) {
+        ClusterConfig config =
+                new ClusterConfig(
+                        "it",
+                        i + 1,
+                        voters,
+                        ELECTION,
+                        REQUEST_TIMEOUT,
+                        snapshotThreshold,
+                        64 * 1024);
+        peers[i] = RaftMetadataStore.start(config, dir.resolve("server-" + (i + 1)));
+        List<String> log = events.get(i);
+        peers[i].addLeadershipListener(
+                new LeadershipListener() {
+                    @Override
+                    public void onLeaderReady(long term) {
+                        log.add("ready:" + term);
+                    }
+
+                    @Override
+                    public void onNotLeader(Optional<String> leaderId) {
+                        log.add("not-leader:" + leaderId.orElse("?"));
+                    }
+                });
+    }
+
+    private void stop(int i) {
+        peers[i].close();
+        peers[i] = null;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The index of the one ready leader among the running peers. */
+    private int awaitLeader() {
+        return await().atMost(WAIT)
+                .until(
+                        () -> {
+                            List<Integer> leaders =
+                                    IntStream.range(0, 3)
+                                            .filter(i -> peers[i] != null && peers[i].isLeader())
+                                            .boxed()
+                                            .toList();
+                            return leaders.size() == 1 ? leaders.get(0) : -1;
+                        },
+                        i -> i >= 0);
+    }
+
+    private static TableInfo table(long id, int padding) {
+        Schema s =
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("v", DataTypes.STRING())
+                        .primaryKey("id")
+                        .build();
+        TableDescriptor d =
+                TableDescriptor.builder(s)
+                        .bucketCount(2)
+                        .property("table.datalake.enabled", "true")
+                        .comment("x".repeat(padding))
+                        .build();
+        return TableInfo.create(id, TablePath.of("db", "t" + id), d, 1000 + id);
+    }
+
+    private static TieringRecord record(long tableId, long offset) {
+        return TieringRecord.initial(tableId, 1)
+                .afterRound(
+                        Map.of(new PartitionBucket(-1, 0), offset), 5, 6, 1L << 32, 1, false, null);
+    }
+
+    @Test
+    void writesReplicateFollowersRefuseWritesAndFailoverKeepsEveryAcknowledgedWrite()
+            throws IOException {
+        startCluster();
+        int leader = awaitLeader();
+        RaftMetadataStore l = peers[leader];
+        assertThat(l.leaderId()).contains(l.serverId());
+
+        long firstIncarnation = l.startIncarnation();
+        assertThat(firstIncarnation).isEqualTo(1);
+        l.putDatabase(new DatabaseInfo("db", "orders", 1));
+        for (long id = 1; id <= 5; id++) {
+            l.putTable(table(id, 10));
+        }
+        assertThat(l.putTieringRecord(record(1, 100))).isTrue();
+        l.removeTable(2);
+        // a commit finishing after the DROP is refused atomically at apply time
+        assertThat(l.putTieringRecord(record(2, 100))).isFalse();
+        assertThat(l.tieringRecord(1)).contains(record(1, 100));
+        StoredState acknowledged = l.load();
+        assertThat(acknowledged.tables()).containsOnlyKeys(1L, 3L, 4L, 5L);
+        assertThat(acknowledged.tiering()).containsOnlyKeys(1L);
+
+        for (int i = 0; i < 3; i++) {
+            RaftMetadataStore p = peers[i];
+            await().atMost(WAIT).until(() -> p.localState().equals(acknowledged));
+        }
+
+        int follower = (leader + 1) % 3;
+        RaftMetadataStore f = peers[follower];
+        assertThat(f.isLeader()).isFalse();
+        assertThat(f.load()).as("a linearizable read on a follower").isEqualTo(acknowledged);
+        assertThatThrownBy(() -> f.putTable(table(9, 10)))
+                .isInstanceOf(NotCoordinatorException.class)
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("is not the leader")
+                .hasMessageContaining("the leader is server " + l.serverId())
+                .satisfies(
+                        e ->
+                                assertThat(((NotCoordinatorException) e).leaderId())
+                                        .contains(l.serverId()));
+        assertThat(events.get(leader)).anyMatch(e -> e.startsWith("ready:"));
+        assertThat(events.get(follower)).contains("not-leader:" + l.serverId());
+
+        long oldTerm = l.currentTerm();
+        stop(leader);
+        int next = awaitLeader();
+        RaftMetadataStore n = peers[next];
+        assertThat(n.currentTerm()).isGreaterThan(oldTerm);
+        assertThat(n.load()).isEqualTo(acknowledged);
+        assertThat(n.startIncarnation()).isGreaterThan(firstIncarnation);
+        assertThat(events.get(next)).contains("ready:" + n.currentTerm());
+        n.putTable(table(6, 10));
+        assertThat(n.load().tables()).containsKey(6L);
+    }
+
+    @Test
+    void aLeaderCutOffFromTheMajorityStepsDownAndItsWritesFailInBoundedTime() throws IOException {
+        startCluster();
+        int leader = awaitLeader();
+        RaftMetadataStore l = peers[leader];
+        l.putTable(table(1, 10));
+        for (int i = 0; i < 3; i++) {
+            if (i != leader) {
+                stop(i);
+            }
+        }
+        // a write right after the cut: it cannot commit; it must fail, not hang
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> l.putTable(table(2, 10)))
+                .isInstanceOfAny(RetriableException.class, FencedException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isLessThan(REQUEST_TIMEOUT.plusSeconds(2));
+
+        // Ratis's leader steps down after 2x the election timeout without a majority
+        await().atMost(ELECTION.multipliedBy(2).plusSeconds(5)).until(() -> !l.isLeader());
+        await().atMost(WAIT)
+                .until(() -> events.get(leader).stream().anyMatch(e -> e.startsWith("not-leader")));
+        start = System.nanoTime();
+        assertThatThrownBy(() -> l.startIncarnation())
+                .isInstanceOfAny(RetriableException.class, NotCoordinatorException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isLessThan(REQUEST_TIMEOUT.plusSeconds(2));
+    }
+
+    @Test
+    void restartedServersRecoverAndAWipedServerCatchesUpBySnapshot() throws IOException {
+        // small snapshots and log segments, so that snapshots are taken and the log purged
+        snapshotThreshold = 10;
+        startCluster();
+        int leader = awaitLeader();
+        RaftMetadataStore l = peers[leader];
+        l.putDatabase(new DatabaseInfo("db", null, 1));
+        // ~4 KB entries: a 64 KB segment holds about 16
+        for (long id = 1; id <= 60; id++) {
+            l.putTable(table(id, 4000));
+            if (id % 3 == 0) {
+                assertThat(l.putTieringRecord(record(id, id * 10))).isTrue();
+            }
+        }
+        long incarnation = l.startIncarnation();
+        StoredState before = l.load();
+
+        for (int i = 0; i < 3; i++) {
+            stop(i);
+        }
+        for (int i = 0; i < 3; i++) {
+            start(i);
+        }
+        leader = awaitLeader();
+        l = peers[leader];
+        assertThat(l.load()).isEqualTo(before);
+        assertThat(snapshotFiles(leader)).isNotEmpty();
+
+        int wiped = (leader + 1) % 3;
+        stop(wiped);
+        DurableFiles.deleteRecursively(dir.resolve("server-" + (wiped + 1)));
+        for (long id = 61; id <= 120; id++) {
+            l.putTable(table(id, 4000));
+        }
+        RaftMetadataStore current = l;
+        // the entries the wiped server lacks are gone from the leader's log: only a snapshot helps
+        await().atMost(WAIT).until(() -> current.logStartIndex() > 1);
+        StoredState after = l.load();
+        assertThat(after.incarnation()).isEqualTo(incarnation);
+
+        start(wiped);
+        RaftMetadataStore rejoined = peers[wiped];
+        await().atMost(WAIT).until(() -> rejoined.localState().equals(after));
+        assertThat(snapshotFiles(wiped)).as("installed from the leader").isNotEmpty();
+        assertThat(rejoined.load()).isEqualTo(after);
+    }
+
+    private List<Path> snapshotFiles(int i) throws IOException {
+        Path root = dir.resolve("server-" + (i + 1));
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(p -> p.getFileName().toString().matches("snapshot\\.\\d+_\\d+"))
+                    .collect(Collectors.toList());
+        }
+    }
+}
