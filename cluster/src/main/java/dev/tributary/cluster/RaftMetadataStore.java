@@ -198,7 +198,7 @@ public final class RaftMetadataStore implements MetadataStore {
 
     /**
      * Adds a listener; it is first told the current state (leader ready, or not the leader), then
-     * every change.
+     * every change until {@link #close()} (which tells it nothing).
      */
     public void addLeadershipListener(LeadershipListener listener) {
         events.execute(
@@ -229,6 +229,10 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     private void onNotLeader(Optional<String> leaderId) {
+        if (closed) {
+            // closing steps this peer down: that is not a lost election to act on
+            return;
+        }
         if (!leading && leaderId.equals(lastLeaderTold)) {
             return;
         }

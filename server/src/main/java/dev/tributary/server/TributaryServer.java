@@ -1,14 +1,15 @@
 package dev.tributary.server;
 
+import dev.tributary.cluster.ClusterOptions;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.spi.LakeCommitStep;
-import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.lake.api.LakeStorage;
@@ -16,6 +17,7 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
+import dev.tributary.server.cluster.CoordinatorMetadata;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
@@ -132,6 +134,7 @@ public final class TributaryServer implements AutoCloseable {
         conf.validate(ServerOptions.all());
         conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
+        conf.validate(ClusterOptions.all());
         conf.validate(
                 List.of(
                         LogOptions.SEGMENT_SIZE,
@@ -162,7 +165,15 @@ public final class TributaryServer implements AutoCloseable {
         // before anything touches the directory: a second server must fail here
         dataDirLock = DataDirLock.acquire(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
-        metadata = FileMetadataStore.open(dataDir.resolve("coordinator"));
+        metadata =
+                CoordinatorMetadata.open(
+                        conf,
+                        dataDir,
+                        () ->
+                                onCoordinatorFault(
+                                        new FencedException(
+                                                "this server lost the leadership of the cluster"
+                                                        + " metadata")));
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         RoundObservations observed = new RoundObservations(clock);
