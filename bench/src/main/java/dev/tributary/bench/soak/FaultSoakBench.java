@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,7 @@ import java.util.Map;
  * java -cp ... dev.tributary.bench.soak.FaultSoakBench --faults 1000 [--formats paimon,iceberg]
  *     [--seed S] [--dir DIR] [--runs-per-format 1] [--kinds SERVER_KILL,NETWORK_RESET,...]
  *     [--flink-faults 0 --job-jar tiering/dist/target/...jar] [--quick]
+ *     [--server-option key=value ...]
  * </pre>
  *
  * <p>{@code --quick} uses the CI soak's pacing ({@link FaultSoak.Options#quick()}): pauses between
@@ -39,6 +41,7 @@ public final class FaultSoakBench {
         Path jar = null;
         EnumSet<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
         boolean quick = false;
+        Map<String, String> serverOptions = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--faults" -> faults = Integer.parseInt(args[++i]);
@@ -49,6 +52,15 @@ public final class FaultSoakBench {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--job-jar" -> jar = Path.of(args[++i]);
                 case "--quick" -> quick = true;
+                case "--server-option" -> {
+                    String kv = args[++i];
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        throw new IllegalArgumentException(
+                                "--server-option takes key=value, not " + kv);
+                    }
+                    serverOptions.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
                 case "--kinds" -> {
                     kinds = EnumSet.noneOf(FaultKind.class);
                     for (String k : args[++i].split(",")) {
@@ -71,6 +83,7 @@ public final class FaultSoakBench {
                         + flinkFaults
                         + " on a Flink session cluster"
                         + (quick ? ", quick pacing" : "")
+                        + (serverOptions.isEmpty() ? "" : ", server options " + serverOptions)
                         + "; work dir "
                         + dir);
         List<FaultSoak.Result> results = new ArrayList<>();
@@ -85,7 +98,8 @@ public final class FaultSoakBench {
                                         n,
                                         format,
                                         dir.resolve("run-" + run + "-" + format))
-                                .withKinds(kinds);
+                                .withKinds(kinds)
+                                .withServerOptions(serverOptions);
                 results.add(soak(quick ? o.quick() : o));
                 run++;
             }
@@ -98,6 +112,7 @@ public final class FaultSoakBench {
                                     formats.get(0),
                                     dir.resolve("run-" + run + "-flink"))
                             .withKinds(kinds)
+                            .withServerOptions(serverOptions)
                             .onFlinkCluster(jar);
             results.add(soak(quick ? o.quick() : o));
         }

@@ -56,7 +56,8 @@ public final class FaultSoak implements AutoCloseable {
             int quietMaxMillis,
             double durationScale,
             boolean kindsInTurn,
-            PrintStream out) {
+            PrintStream out,
+            Map<String, String> serverOptions) {
         /** Defaults for a run of {@code faults} faults into {@code format}. */
         public static Options of(long seed, int faults, String format, Path workDir) {
             return new Options(
@@ -73,7 +74,8 @@ public final class FaultSoak implements AutoCloseable {
                     3_000,
                     1.0,
                     false,
-                    System.out);
+                    System.out,
+                    Map.of());
         }
 
         /**
@@ -95,7 +97,8 @@ public final class FaultSoak implements AutoCloseable {
                     1_000,
                     0.5,
                     kindsInTurn,
-                    out);
+                    out,
+                    serverOptions);
         }
 
         /**
@@ -117,7 +120,8 @@ public final class FaultSoak implements AutoCloseable {
                     quietMaxMillis,
                     durationScale,
                     true,
-                    out);
+                    out,
+                    serverOptions);
         }
 
         public Options withKinds(Set<FaultKind> k) {
@@ -135,7 +139,28 @@ public final class FaultSoak implements AutoCloseable {
                     quietMaxMillis,
                     durationScale,
                     kindsInTurn,
-                    out);
+                    out,
+                    serverOptions);
+        }
+
+        /** Extra server options (e.g. {@code cluster.*}), over the soak's own. */
+        public Options withServerOptions(Map<String, String> extra) {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    kindsInTurn,
+                    out,
+                    Map.copyOf(extra));
         }
 
         public Options onFlinkCluster(Path jar) {
@@ -153,7 +178,8 @@ public final class FaultSoak implements AutoCloseable {
                     quietMaxMillis,
                     durationScale,
                     kindsInTurn,
-                    out);
+                    out,
+                    serverOptions);
         }
     }
 
@@ -359,6 +385,7 @@ public final class FaultSoak implements AutoCloseable {
         conf.put("kv.snapshot.interval", "5s");
         conf.put("kv.snapshot.lease-timeout", "20s");
         conf.put("log.segment.size", "1mb");
+        conf.putAll(o.serverOptions());
         conf.forEach((k, v) -> a.add(k + "=" + v));
         return a;
     }
