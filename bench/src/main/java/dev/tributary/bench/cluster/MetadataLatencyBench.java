@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * --warmup} untimed then {@code --ops} timed calls on one thread, then {@code --ops} calls spread
  * over {@code --threads} threads (Raft puts concurrent entries into one fsync; the file store
  * serializes its callers on one monitor, one fsync each). Reported: p50/p99/max per call, ops/s
- * (calls / wall time of the timed part) and each as a ratio to the file store's figure.
+ * (calls / wall time of the timed part) and each as a ratio to the file store's figure of the same
+ * round. {@code --rounds} repeats everything with fresh directories, the stores' order reversed
+ * every other round.
  *
  * <p>The three voters share this JVM, its 2 cores and one disk: each entry is fsync'd three times
  * on the same device, which a real cluster spreads over three machines. These are the consensus
@@ -37,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  * java -cp ... dev.tributary.bench.cluster.MetadataLatencyBench [--ops 2000] [--warmup 500]
  *     [--threads 8] [--tiering-tables 64] [--election-timeout-ms 2000] [--stores file,raft-1,raft-3]
+ *     [--rounds 2]
  *     [--dir DIR]
  * </pre>
  */
@@ -54,7 +57,12 @@ public final class MetadataLatencyBench {
     }
 
     private record Result(
-            String store, String op, int threads, Percentiles latency, double opsPerSec) {}
+            int round,
+            String store,
+            String op,
+            int threads,
+            Percentiles latency,
+            double opsPerSec) {}
 
     /** The store under test and whatever else must be closed with it (the other voters). */
     private record Opened(MetadataStore store, List<AutoCloseable> all, String note) {}
@@ -64,6 +72,7 @@ public final class MetadataLatencyBench {
         int warmup = 500;
         int threads = 8;
         int tieringTables = 64;
+        int rounds = 2;
         Duration election = Duration.ofSeconds(2);
         List<String> stores = List.of("file", "raft-1", "raft-3");
         Path dir = null;
@@ -76,6 +85,7 @@ public final class MetadataLatencyBench {
                 case "--election-timeout-ms" ->
                         election = Duration.ofMillis(Long.parseLong(args[++i]));
                 case "--stores" -> stores = List.of(args[++i].split(","));
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
@@ -85,9 +95,10 @@ public final class MetadataLatencyBench {
         }
         System.out.printf(
                 Locale.ROOT,
-                "MetadataLatencyBench %s: ops=%d warmup=%d threads=%d tiering-tables=%d"
+                "MetadataLatencyBench %s: rounds=%d ops=%d warmup=%d threads=%d tiering-tables=%d"
                         + " election-timeout=%s dir=%s cores=%d load-average=%s%n",
                 Instant.now(),
+                rounds,
                 ops,
                 warmup,
                 threads,
@@ -98,14 +109,23 @@ public final class MetadataLatencyBench {
                 MetadataBenchData.loadAverage());
 
         List<Result> results = new ArrayList<>();
-        for (String kind : stores) {
-            Opened opened = open(kind, dir.resolve(kind), election);
-            System.out.printf(Locale.ROOT, "%n[%s] %s%n", kind, opened.note());
-            try {
-                results.addAll(run(kind, opened.store(), ops, warmup, threads, tieringTables));
-            } finally {
-                for (AutoCloseable c : opened.all()) {
-                    c.close();
+        for (int round = 1; round <= rounds; round++) {
+            // the order alternates so that neither JIT warm-up nor a drift of the machine's load
+            // favours the stores measured last
+            List<String> order = new ArrayList<>(stores);
+            if (round % 2 == 0) {
+                java.util.Collections.reverse(order);
+            }
+            for (String kind : order) {
+                Opened opened = open(kind, dir.resolve("round-" + round).resolve(kind), election);
+                System.out.printf(Locale.ROOT, "%n[round %d, %s] %s%n", round, kind, opened.note());
+                try {
+                    results.addAll(
+                            run(round, kind, opened.store(), ops, warmup, threads, tieringTables));
+                } finally {
+                    for (AutoCloseable c : opened.all()) {
+                        c.close();
+                    }
                 }
             }
         }
@@ -168,7 +188,13 @@ public final class MetadataLatencyBench {
     }
 
     private static List<Result> run(
-            String kind, MetadataStore store, int ops, int warmup, int threads, int tieringTables)
+            int round,
+            String kind,
+            MetadataStore store,
+            int ops,
+            int warmup,
+            int threads,
+            int tieringTables)
             throws InterruptedException {
         long termBefore = store instanceof RaftMetadataStore r ? r.currentTerm() : 0;
         // ids above the tiering tables' so a putTable never replaces one of them
@@ -199,7 +225,14 @@ public final class MetadataLatencyBench {
                 long start = CLOCK.nanoTime();
                 long[] nanos = timed(store, e.getValue(), ops, t);
                 long wall = CLOCK.nanoTime() - start;
-                Result r = new Result(kind, e.getKey(), t, Percentiles.of(nanos), ops * 1e9 / wall);
+                Result r =
+                        new Result(
+                                round,
+                                kind,
+                                e.getKey(),
+                                t,
+                                Percentiles.of(nanos),
+                                ops * 1e9 / wall);
                 results.add(r);
                 System.out.printf(
                         Locale.ROOT,
@@ -274,22 +307,24 @@ public final class MetadataLatencyBench {
     private static void print(List<Result> results) {
         System.out.printf(
                 Locale.ROOT,
-                "%n| store | operation | threads | p50 ms | p99 ms | max ms | ops/s |"
+                "%n| round | store | operation | threads | p50 ms | p99 ms | max ms | ops/s |"
                         + " p50 / file | p99 / file | ops/s / file |%n");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
             Result base =
                     results.stream()
                             .filter(
                                     b ->
-                                            b.store().equals("file")
+                                            b.round() == r.round()
+                                                    && b.store().equals("file")
                                                     && b.op().equals(r.op())
                                                     && b.threads() == r.threads())
                             .findFirst()
                             .orElse(null);
             System.out.printf(
                     Locale.ROOT,
-                    "| %s | %s | %d | %s | %s | %s | %,.0f | %s | %s | %s |%n",
+                    "| %d | %s | %s | %d | %s | %s | %s | %,.0f | %s | %s | %s |%n",
+                    r.round(),
                     r.store(),
                     r.op(),
                     r.threads(),
