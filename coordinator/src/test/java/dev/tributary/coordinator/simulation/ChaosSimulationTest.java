@@ -170,6 +170,12 @@ class ChaosSimulationTest {
         }
 
         @Override
+        public void putServer(dev.tributary.coordinator.metadata.ServerRegistration server) {
+            check();
+            delegate.putServer(server);
+        }
+
+        @Override
         public void close() {}
     }
 

@@ -383,6 +383,11 @@ class LakeCommitRunnerTest {
         }
 
         @Override
+        public void putServer(dev.tributary.coordinator.metadata.ServerRegistration server) {
+            delegate.putServer(server);
+        }
+
+        @Override
         public void close() {}
     }
 }
