@@ -334,6 +334,12 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     @Override
+    public java.util.Map<Integer, ServerRegistration> servers() {
+        checkOpen();
+        return stateMachine.servers();
+    }
+
+    @Override
     public Optional<TieringRecord> tieringRecord(long tableId) {
         checkOpen();
         return stateMachine.tieringRecord(tableId);

@@ -307,6 +307,11 @@ public final class FileMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized java.util.Map<Integer, ServerRegistration> servers() {
+        return image.servers();
+    }
+
+    @Override
     public synchronized Optional<TieringRecord> tieringRecord(long tableId) {
         return image.tieringRecord(tableId);
     }

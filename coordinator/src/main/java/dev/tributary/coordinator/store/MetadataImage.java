@@ -124,6 +124,11 @@ public final class MetadataImage {
         return state.tables.containsKey(tableId);
     }
 
+    /** The registered servers by id, as an immutable copy; cheaper than {@link #snapshot()}. */
+    public java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration> servers() {
+        return state.serversCopy();
+    }
+
     /** The number of the last coordinator start, 0 if never started. */
     public long incarnation() {
         return state.incarnation;

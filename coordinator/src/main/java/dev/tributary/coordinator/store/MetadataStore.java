@@ -65,6 +65,13 @@ public interface MetadataStore extends AutoCloseable {
      */
     void putServer(ServerRegistration server);
 
+    /**
+     * The registered servers by server id, as an immutable copy: the same as {@code
+     * load().servers()} without copying the rest of the metadata, for status pages polled often. A
+     * replicated store answers from its applied state (which may lag the leader on a follower).
+     */
+    java.util.Map<Integer, ServerRegistration> servers();
+
     /** The table's tiering record, if the table exists and has one. */
     java.util.Optional<TieringRecord> tieringRecord(long tableId);
 

@@ -75,6 +75,11 @@ final class MutableState {
         servers.put(server.serverId(), server);
     }
 
+    /** A sorted, immutable copy of the registered servers. */
+    Map<Integer, ServerRegistration> serversCopy() {
+        return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(servers));
+    }
+
     StoredState snapshot() {
         return new StoredState(
                 databases,

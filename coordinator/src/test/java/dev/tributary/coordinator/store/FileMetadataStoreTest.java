@@ -122,6 +122,7 @@ class FileMetadataStoreTest {
             s.putServer(new ServerRegistration(3, "other:1", "", 3));
         }
         try (FileMetadataStore s = FileMetadataStore.open(dir)) {
+            assertThat(s.servers()).isEqualTo(s.load().servers());
             assertThat(s.load().servers())
                     .containsExactly(
                             Map.entry(0, moved),

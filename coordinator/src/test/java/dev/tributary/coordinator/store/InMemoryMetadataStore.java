@@ -64,6 +64,11 @@ public final class InMemoryMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized java.util.Map<Integer, ServerRegistration> servers() {
+        return state.serversCopy();
+    }
+
+    @Override
     public synchronized Optional<TieringRecord> tieringRecord(long tableId) {
         return state.tiering(tableId);
     }

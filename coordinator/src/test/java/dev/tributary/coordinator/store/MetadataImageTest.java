@@ -111,6 +111,7 @@ class MetadataImageTest {
         assertThat(s.servers()).containsOnlyKeys(1, 2);
         assertThat(s.servers().get(2)).isEqualTo(moved);
         assertThat(s.servers().get(1).hasHttp()).isTrue();
+        assertThat(image.servers()).isEqualTo(s.servers());
 
         byte[] cp = image.toCheckpoint(9);
         MetadataImage back = MetadataImage.fromCheckpoint(cp, "test");

@@ -97,6 +97,11 @@ final class SimulationStore implements MetadataStore {
     }
 
     @Override
+    public Map<Integer, ServerRegistration> servers() {
+        return Map.copyOf(servers);
+    }
+
+    @Override
     public void putServer(ServerRegistration server) {
         servers.put(server.serverId(), server);
     }

@@ -91,7 +91,7 @@ public final class ClusterMembership {
             coordinator = OptionalInt.of(serverId);
         }
         List<ClusterView.Member> servers = new ArrayList<>();
-        for (ServerRegistration r : metadata.load().servers().values()) {
+        for (ServerRegistration r : metadata.servers().values()) {
             boolean coordinates = coordinator.isPresent() && coordinator.getAsInt() == r.serverId();
             servers.add(new ClusterView.Member(r, coordinates));
         }

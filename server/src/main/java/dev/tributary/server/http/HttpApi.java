@@ -87,7 +87,8 @@ public final class HttpApi implements AutoCloseable {
             throws IOException {
         this.auth = auth;
         this.plans = plans;
-        this.console = new ConsoleSnapshots(tiering, history, plans);
+        this.console =
+                new ConsoleSnapshots(tiering, history, plans, () -> cluster.describe().toMap());
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
         server.setExecutor(executor);

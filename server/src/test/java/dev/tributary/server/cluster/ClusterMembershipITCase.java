@@ -68,6 +68,11 @@ class ClusterMembershipITCase {
             assertThat(row.get("rpcAddress").asText()).isEqualTo(server.rpcTarget());
             assertThat(row.get("httpAddress").asText()).isEqualTo(httpAddress(server));
             assertThat(row.get("coordinator").asBoolean()).isTrue();
+
+            // the console's overview carries the same view; its page draws a Cluster section
+            JsonNode console = JSON.readTree(get(server, "/api/console").body());
+            assertThat(console.get("cluster")).isEqualTo(json);
+            assertThat(get(server, "/").body()).contains("clusterSection(snap.cluster)");
         }
 
         clock.advance(Duration.ofMinutes(5));
@@ -165,14 +170,17 @@ class ClusterMembershipITCase {
     }
 
     private JsonNode apiCluster(TributaryServer server) throws Exception {
-        String url =
-                "http://127.0.0.1:" + server.httpAddress().orElseThrow().getPort() + "/api/cluster";
+        return JSON.readTree(get(server, "/api/cluster").body());
+    }
+
+    private HttpResponse<String> get(TributaryServer server, String path) throws Exception {
+        String url = "http://127.0.0.1:" + server.httpAddress().orElseThrow().getPort() + path;
         HttpResponse<String> r =
                 http.send(
                         HttpRequest.newBuilder(URI.create(url)).GET().build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return JSON.readTree(r.body());
+        return r;
     }
 
     private static int freePort() throws Exception {
