@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
             dev.tributary.cli.command.QueryCommand.class,
             LookupCommand.class,
             TieringCommand.class,
+            dev.tributary.cli.command.ClusterCommand.class,
             dev.tributary.cli.command.PlanCommand.class,
             dev.tributary.cli.command.TieringJobCommand.class,
             dev.tributary.cli.demo.DemoCommand.class,

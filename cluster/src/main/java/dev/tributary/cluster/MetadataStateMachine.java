@@ -236,6 +236,11 @@ final class MetadataStateMachine extends BaseStateMachine {
         return image.snapshot();
     }
 
+    synchronized java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration>
+            servers() {
+        return image.servers();
+    }
+
     synchronized Optional<TieringRecord> tieringRecord(long tableId) {
         return image.tieringRecord(tableId);
     }

@@ -7,6 +7,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.MetadataRecords;
 import dev.tributary.coordinator.store.MetadataStore;
@@ -325,6 +326,17 @@ public final class RaftMetadataStore implements MetadataStore {
         write(
                 MetadataRecords.removePartition(tableId, partitionId),
                 "remove partition " + partitionId);
+    }
+
+    @Override
+    public void putServer(ServerRegistration server) {
+        write(MetadataRecords.putServer(server), "register server " + server.serverId());
+    }
+
+    @Override
+    public java.util.Map<Integer, ServerRegistration> servers() {
+        checkOpen();
+        return stateMachine.servers();
     }
 
     @Override

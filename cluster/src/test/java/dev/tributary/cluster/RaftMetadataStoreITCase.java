@@ -14,6 +14,7 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.store.TieringRecord;
@@ -160,7 +161,11 @@ class RaftMetadataStoreITCase {
         // a commit finishing after the DROP is refused atomically at apply time
         assertThat(l.putTieringRecord(record(2, 100))).isFalse();
         assertThat(l.tieringRecord(1)).contains(record(1, 100));
+        ServerRegistration registered = new ServerRegistration(leader + 1, "h:9123", "h:8080", 7);
+        l.putServer(registered);
         StoredState acknowledged = l.load();
+        assertThat(acknowledged.servers()).containsExactly(Map.entry(leader + 1, registered));
+        assertThat(l.servers()).isEqualTo(acknowledged.servers());
         assertThat(acknowledged.tables()).containsOnlyKeys(1L, 3L, 4L, 5L);
         assertThat(acknowledged.tiering()).containsOnlyKeys(1L);
 
@@ -242,7 +247,9 @@ class RaftMetadataStoreITCase {
             }
         }
         long incarnation = l.startIncarnation();
+        l.putServer(new ServerRegistration(leader + 1, "h:9123", "", 3));
         StoredState before = l.load();
+        assertThat(before.servers()).hasSize(1);
 
         for (int i = 0; i < 3; i++) {
             stop(i);

@@ -17,6 +17,7 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
+import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
@@ -174,6 +175,7 @@ public final class TributaryServer implements AutoCloseable {
                                         new FencedException(
                                                 "this server lost the leadership of the cluster"
                                                         + " metadata")));
+        ClusterMembership membership = ClusterMembership.of(conf, metadata, clock);
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         RoundObservations observed = new RoundObservations(clock);
@@ -234,7 +236,8 @@ public final class TributaryServer implements AutoCloseable {
                                 catalog,
                                 status,
                                 partitions,
-                                describeLake(lakeConf)),
+                                describeLake(lakeConf),
+                                membership),
                         new WriteServiceImpl(store, catalog, metrics, partitions),
                         new ReadServiceImpl(
                                 store,
@@ -318,7 +321,8 @@ public final class TributaryServer implements AutoCloseable {
                                         writeRates,
                                         observed,
                                         TieringConfig.from(conf),
-                                        clock));
+                                        clock),
+                                membership);
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot listen on "
@@ -331,6 +335,10 @@ public final class TributaryServer implements AutoCloseable {
                         e);
             }
         }
+        // once both endpoints are bound, so the registration holds the ports clients can use
+        membership.register(
+                rpcTarget(),
+                httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse(""));
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();

@@ -110,4 +110,10 @@ public interface Admin {
      * the lake themselves (union read, T40).
      */
     LakeInfo describeLake();
+
+    /**
+     * The servers registered in the cluster metadata and which one is the coordinator (T49). A lone
+     * server answers with itself, server 0, as coordinator and an empty cluster id.
+     */
+    ClusterInfo describeCluster();
 }

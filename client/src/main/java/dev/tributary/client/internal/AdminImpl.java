@@ -3,6 +3,7 @@ package dev.tributary.client.internal;
 import static dev.tributary.client.internal.RpcClient.call;
 
 import dev.tributary.client.admin.Admin;
+import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.LakeInfo;
 import dev.tributary.client.admin.PartitionDrop;
 import dev.tributary.client.admin.PartitionInfo;
@@ -17,9 +18,12 @@ import dev.tributary.common.types.Column;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.proto.AlterTableRequest;
+import dev.tributary.rpc.proto.ClusterServerPb;
 import dev.tributary.rpc.proto.CreateDatabaseRequest;
 import dev.tributary.rpc.proto.CreatePartitionRequest;
 import dev.tributary.rpc.proto.CreateTableRequest;
+import dev.tributary.rpc.proto.DescribeClusterRequest;
+import dev.tributary.rpc.proto.DescribeClusterResponse;
 import dev.tributary.rpc.proto.DescribeLakeRequest;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.rpc.proto.DescribeTableRequest;
@@ -250,5 +254,37 @@ public final class AdminImpl implements Admin {
         DescribeLakeResponse r =
                 call(() -> rpc.admin().describeLake(DescribeLakeRequest.getDefaultInstance()));
         return new LakeInfo(r.getFormat(), r.getPropertiesMap(), r.getAvailable());
+    }
+
+    @Override
+    public ClusterInfo describeCluster() {
+        DescribeClusterResponse r =
+                call(
+                        () ->
+                                rpc.admin()
+                                        .describeCluster(
+                                                DescribeClusterRequest.getDefaultInstance()));
+        java.util.List<ClusterInfo.Server> servers = new java.util.ArrayList<>();
+        for (ClusterServerPb s : r.getServersList()) {
+            servers.add(
+                    new ClusterInfo.Server(
+                            s.getServerId(),
+                            s.getRpcAddress(),
+                            s.getHttpAddress(),
+                            s.getRegisteredAtMillis(),
+                            s.getCoordinator()));
+        }
+        return new ClusterInfo(
+                r.getClusterId(),
+                r.hasCoordinatorId()
+                        ? java.util.OptionalInt.of(r.getCoordinatorId())
+                        : java.util.OptionalInt.empty(),
+                servers,
+                r.hasRaftTerm()
+                        ? java.util.OptionalLong.of(r.getRaftTerm())
+                        : java.util.OptionalLong.empty(),
+                r.hasRaftLeaderId()
+                        ? java.util.OptionalInt.of(r.getRaftLeaderId())
+                        : java.util.OptionalInt.empty());
     }
 }

@@ -7,6 +7,7 @@ import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.io.DurableFiles;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -297,6 +298,17 @@ public final class FileMetadataStore implements MetadataStore {
     public synchronized void removePartition(long tableId, long partitionId) {
         MetadataRecords.writeRemovePartition(begin(), tableId, partitionId);
         append();
+    }
+
+    @Override
+    public synchronized void putServer(ServerRegistration server) {
+        MetadataRecords.writePutServer(begin(), server);
+        append();
+    }
+
+    @Override
+    public synchronized java.util.Map<Integer, ServerRegistration> servers() {
+        return image.servers();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.common.exception.CorruptDataException;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
@@ -13,6 +14,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionState;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.RoundSummary;
 import java.util.ArrayList;
@@ -324,6 +326,28 @@ final class MetadataCodec {
                 r.readLong(),
                 r.readLong(),
                 r.readByte() != 0);
+    }
+
+    static void writeServer(BinaryWriter w, ServerRegistration s) {
+        w.writeVarInt(s.serverId());
+        w.writeString(s.rpcAddress());
+        w.writeString(s.httpAddress());
+        w.writeLong(s.registeredAtMillis());
+    }
+
+    static ServerRegistration readServer(BinaryReader r) {
+        int id = r.readVarInt();
+        String rpc = r.readString();
+        String http = r.readString();
+        long at = r.readLong();
+        try {
+            return new ServerRegistration(id, rpc, http, at);
+        } catch (InvalidInputException e) {
+            // a writer only writes registrations it could construct
+            throw new CorruptDataException(
+                    "malformed server registration in the coordinator metadata: " + e.getMessage(),
+                    e);
+        }
     }
 
     private static void writeStrings(BinaryWriter w, List<String> list) {

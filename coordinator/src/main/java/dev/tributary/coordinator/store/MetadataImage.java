@@ -18,8 +18,11 @@ import java.util.zip.CRC32C;
 public final class MetadataImage {
     private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
 
-    /** Checkpoints of version 1 (before partitions, T30) are still read. */
-    private static final int VERSION = 2;
+    /**
+     * Version 3 adds the registered servers (T49); versions 1 (before partitions, T30) and 2 are
+     * still read.
+     */
+    private static final int VERSION = 3;
 
     private final MutableState state = new MutableState();
     private long checkpointSeq;
@@ -81,6 +84,9 @@ public final class MetadataImage {
                 case MetadataRecords.INCARNATION:
                     state.incarnation = Math.max(state.incarnation, end(r, r.readLong()));
                     return state.incarnation;
+                case MetadataRecords.PUT_SERVER:
+                    state.putServer(end(r, MetadataCodec.readServer(r)));
+                    return 0;
                 case MetadataRecords.NEXT_INCARNATION:
                     end(r, null);
                     return ++state.incarnation;
@@ -116,6 +122,11 @@ public final class MetadataImage {
 
     public boolean hasTable(long tableId) {
         return state.tables.containsKey(tableId);
+    }
+
+    /** The registered servers by id, as an immutable copy; cheaper than {@link #snapshot()}. */
+    public java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration> servers() {
+        return state.serversCopy();
     }
 
     /** The number of the last coordinator start, 0 if never started. */
@@ -155,6 +166,11 @@ public final class MetadataImage {
         w.writeVarInt(state.partitions.size());
         state.partitions.values().forEach(p -> MetadataCodec.writePartition(w, p));
         w.writeLong(state.maxPartitionId);
+        w.writeVarInt(state.servers.size());
+        // sorted by id, so equal images give equal checkpoint bytes
+        new java.util.TreeMap<>(state.servers)
+                .values()
+                .forEach(s -> MetadataCodec.writeServer(w, s));
         w.writeInt(crc(w.buffer(), 0, w.position()));
         return w.toByteArray();
     }
@@ -204,6 +220,12 @@ public final class MetadataImage {
                     state.putPartition(MetadataCodec.readPartition(r));
                 }
                 state.maxPartitionId = Math.max(state.maxPartitionId, r.readLong());
+            }
+            if (version >= 3) {
+                n = r.readCount(1);
+                for (int i = 0; i < n; i++) {
+                    state.putServer(MetadataCodec.readServer(r));
+                }
             }
         } catch (TributaryException e) {
             throw e;

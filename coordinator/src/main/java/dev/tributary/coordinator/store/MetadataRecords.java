@@ -3,6 +3,7 @@ package dev.tributary.coordinator.store;
 import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 
 /**
@@ -36,6 +37,9 @@ public final class MetadataRecords {
      * coordinators can never be handed the same one.
      */
     static final byte NEXT_INCARNATION = 11;
+
+    /** Registers a server (T49), replacing an earlier registration with the same id. */
+    static final byte PUT_SERVER = 12;
 
     private MetadataRecords() {}
 
@@ -85,6 +89,18 @@ public final class MetadataRecords {
     /** Starts the next coordinator incarnation; the apply result is its number. */
     public static byte[] nextIncarnation() {
         return new byte[] {NEXT_INCARNATION};
+    }
+
+    /** Registers a server, replacing its earlier registration. */
+    public static byte[] putServer(ServerRegistration server) {
+        BinaryWriter w = new BinaryWriter(128);
+        writePutServer(w, server);
+        return w.toByteArray();
+    }
+
+    static void writePutServer(BinaryWriter w, ServerRegistration server) {
+        w.writeByte(PUT_SERVER);
+        MetadataCodec.writeServer(w, server);
     }
 
     static void writePutDatabase(BinaryWriter w, DatabaseInfo database) {

@@ -2,14 +2,15 @@ package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 
 /**
  * Durable coordinator metadata: databases, tables, partitions, per-table tiering records, the table
- * and partition id high marks and the coordinator incarnation. Every mutating call is durable when
- * it returns, and atomic: after a crash at any point the store holds either the state before or
- * after the call. Implementations are thread safe (lake commits record their outcome from the
- * commit pool).
+ * and partition id high marks, the coordinator incarnation and the registered servers. Every
+ * mutating call is durable when it returns, and atomic: after a crash at any point the store holds
+ * either the state before or after the call. Implementations are thread safe (lake commits record
+ * their outcome from the commit pool).
  *
  * <p>{@link FileMetadataStore} is the embedded implementation; the cluster module replicates the
  * same records ({@link MetadataRecords}) through a Raft log. Both apply them to a {@link
@@ -56,6 +57,20 @@ public interface MetadataStore extends AutoCloseable {
      * (T33); the id is never reused. A no-op for an unknown partition.
      */
     void removePartition(long tableId, long partitionId);
+
+    /**
+     * Registers a server (T49), replacing any earlier registration with the same server id (a
+     * restart on other ports). Registrations are never removed: whether a server is alive is not
+     * stored.
+     */
+    void putServer(ServerRegistration server);
+
+    /**
+     * The registered servers by server id, as an immutable copy: the same as {@code
+     * load().servers()} without copying the rest of the metadata, for status pages polled often. A
+     * replicated store answers from its applied state (which may lag the leader on a follower).
+     */
+    java.util.Map<Integer, ServerRegistration> servers();
 
     /** The table's tiering record, if the table exists and has one. */
     java.util.Optional<TieringRecord> tieringRecord(long tableId);

@@ -2,6 +2,7 @@ package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,6 +14,7 @@ final class MutableState {
     final Map<Long, TableInfo> tables = new HashMap<>();
     final Map<Long, TieringRecord> tiering = new HashMap<>();
     final Map<Long, PartitionInfo> partitions = new HashMap<>();
+    final Map<Integer, ServerRegistration> servers = new HashMap<>();
     long maxTableId;
     long maxPartitionId;
     long incarnation;
@@ -69,8 +71,24 @@ final class MutableState {
         }
     }
 
+    void putServer(ServerRegistration server) {
+        servers.put(server.serverId(), server);
+    }
+
+    /** A sorted, immutable copy of the registered servers. */
+    Map<Integer, ServerRegistration> serversCopy() {
+        return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(servers));
+    }
+
     StoredState snapshot() {
         return new StoredState(
-                databases, tables, tiering, maxTableId, incarnation, partitions, maxPartitionId);
+                databases,
+                tables,
+                tiering,
+                maxTableId,
+                incarnation,
+                partitions,
+                maxPartitionId,
+                servers);
     }
 }

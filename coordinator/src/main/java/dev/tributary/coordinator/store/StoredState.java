@@ -2,6 +2,7 @@ package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Collections;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.TreeMap;
  * @param incarnation the number of the last coordinator start, 0 if never started
  * @param partitions partitions of partitioned tables by partition id (only for tables that exist)
  * @param maxPartitionId the largest partition id ever assigned (also of removed ones), 0 if none
+ * @param servers the registered servers by server id (T49)
  */
 public record StoredState(
         Map<String, DatabaseInfo> databases,
@@ -25,7 +27,8 @@ public record StoredState(
         long maxTableId,
         long incarnation,
         Map<Long, PartitionInfo> partitions,
-        long maxPartitionId) {
+        long maxPartitionId,
+        Map<Integer, ServerRegistration> servers) {
 
     public StoredState {
         // Sorted, so that restarts rebuild state in the same order every time (reproducible
@@ -34,6 +37,27 @@ public record StoredState(
         tables = Collections.unmodifiableMap(new TreeMap<>(tables));
         tiering = Collections.unmodifiableMap(new TreeMap<>(tiering));
         partitions = Collections.unmodifiableMap(new TreeMap<>(partitions));
+        servers = Collections.unmodifiableMap(new TreeMap<>(servers));
+    }
+
+    /** A state without registered servers. */
+    public StoredState(
+            Map<String, DatabaseInfo> databases,
+            Map<Long, TableInfo> tables,
+            Map<Long, TieringRecord> tiering,
+            long maxTableId,
+            long incarnation,
+            Map<Long, PartitionInfo> partitions,
+            long maxPartitionId) {
+        this(
+                databases,
+                tables,
+                tiering,
+                maxTableId,
+                incarnation,
+                partitions,
+                maxPartitionId,
+                Map.of());
     }
 
     /** A state without partitions. */

@@ -170,6 +170,18 @@ class ChaosSimulationTest {
         }
 
         @Override
+        public java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration>
+                servers() {
+            return delegate.servers();
+        }
+
+        @Override
+        public void putServer(dev.tributary.coordinator.metadata.ServerRegistration server) {
+            check();
+            delegate.putServer(server);
+        }
+
+        @Override
         public void close() {}
     }
 

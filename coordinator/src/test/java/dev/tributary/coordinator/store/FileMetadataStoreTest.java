@@ -11,6 +11,7 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.RoundSummary;
 import java.io.IOException;
@@ -103,6 +104,29 @@ class FileMetadataStoreTest {
             assertThat(s.load()).isEqualTo(expected);
             assertThat(s.load().tables().get(1L).schemas()).hasSize(2);
             assertThat(s.tieringRecord(1)).contains(record(1, 10));
+        }
+    }
+
+    @Test
+    @DisplayName("a registered server is recovered from the log and from a checkpoint")
+    void serverRegistrationRecovered() {
+        ServerRegistration first = new ServerRegistration(0, "localhost:9123", "localhost:8080", 1);
+        ServerRegistration moved = new ServerRegistration(0, "localhost:9200", "", 2);
+        try (FileMetadataStore s = FileMetadataStore.open(dir)) {
+            s.putServer(first);
+        }
+        try (FileMetadataStore s = FileMetadataStore.open(dir)) {
+            assertThat(s.load().servers()).containsExactly(Map.entry(0, first));
+            s.putServer(moved);
+            s.checkpoint();
+            s.putServer(new ServerRegistration(3, "other:1", "", 3));
+        }
+        try (FileMetadataStore s = FileMetadataStore.open(dir)) {
+            assertThat(s.servers()).isEqualTo(s.load().servers());
+            assertThat(s.load().servers())
+                    .containsExactly(
+                            Map.entry(0, moved),
+                            Map.entry(3, new ServerRegistration(3, "other:1", "", 3)));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.tributary.coordinator.store;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Optional;
 
@@ -55,6 +56,16 @@ public final class InMemoryMetadataStore implements MetadataStore {
     @Override
     public synchronized void removePartition(long tableId, long partitionId) {
         state.removePartition(tableId, partitionId);
+    }
+
+    @Override
+    public synchronized void putServer(ServerRegistration server) {
+        state.putServer(server);
+    }
+
+    @Override
+    public synchronized java.util.Map<Integer, ServerRegistration> servers() {
+        return state.serversCopy();
     }
 
     @Override

@@ -7,17 +7,20 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +96,87 @@ class MetadataImageTest {
         assertThat(back.snapshot().partitions()).isEmpty();
         assertThat(back.tieringRecord(1).orElseThrow().offsets().partitionIds()).isEmpty();
         assertThat(back.apply(MetadataRecords.nextIncarnation())).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("server registrations apply by id (a later one replaces) and survive a checkpoint")
+    void serverRegistrations() {
+        MetadataImage image = new MetadataImage();
+        image.apply(MetadataRecords.putServer(new ServerRegistration(2, "h2:9123", "", 5)));
+        image.apply(MetadataRecords.putServer(new ServerRegistration(1, "h1:9123", "h1:8080", 6)));
+        ServerRegistration moved = new ServerRegistration(2, "h2:9200", "h2:8081", 7);
+        assertThat(image.apply(MetadataRecords.putServer(moved))).isZero();
+
+        StoredState s = image.snapshot();
+        assertThat(s.servers()).containsOnlyKeys(1, 2);
+        assertThat(s.servers().get(2)).isEqualTo(moved);
+        assertThat(s.servers().get(1).hasHttp()).isTrue();
+        assertThat(image.servers()).isEqualTo(s.servers());
+
+        byte[] cp = image.toCheckpoint(9);
+        MetadataImage back = MetadataImage.fromCheckpoint(cp, "test");
+        assertThat(back.snapshot()).isEqualTo(s);
+        assertThat(back.snapshot().servers().get(2)).isEqualTo(moved);
+        assertThat(back.toCheckpoint(9)).isEqualTo(cp);
+    }
+
+    @Test
+    @DisplayName("a malformed registration is corrupt data, not applied")
+    void malformedServerRegistration() {
+        BinaryWriter w = new BinaryWriter(64);
+        w.writeByte(MetadataRecords.PUT_SERVER);
+        w.writeVarInt(1);
+        w.writeString("no-port");
+        w.writeString("");
+        w.writeLong(1);
+        MetadataImage image = new MetadataImage();
+        assertThatThrownBy(() -> image.apply(w.toByteArray()))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("server registration");
+        assertThat(image.snapshot().servers()).isEmpty();
+        assertThatThrownBy(() -> new ServerRegistration(-1, "h:1", "", 0))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class);
+        assertThatThrownBy(() -> new ServerRegistration(1, "h:1", "h:", 0))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class);
+    }
+
+    @Test
+    @DisplayName("a version 2 checkpoint (before server registrations) is still read")
+    void versionTwoCheckpointStillRead() {
+        TableInfo t = table(3, "v2");
+        PartitionInfo p = PartitionInfo.create(3, 4, PartitionSpec.of("dt", "x"), 3);
+        BinaryWriter w = new BinaryWriter(1024);
+        w.writeInt(0x54524d43);
+        w.writeInt(2); // the layout before server registrations
+        w.writeLong(11); // sequence
+        w.writeLong(5); // incarnation
+        w.writeLong(3); // max table id
+        w.writeVarInt(1);
+        MetadataCodec.writeDatabase(w, new DatabaseInfo("db", null, 1));
+        w.writeVarInt(1);
+        MetadataCodec.writeTable(w, t, 2);
+        w.writeVarInt(1);
+        MetadataCodec.writeTiering(w, record(3, 10), 2);
+        w.writeVarInt(1);
+        MetadataCodec.writePartition(w, p);
+        w.writeLong(4); // max partition id
+        CRC32C crc = new CRC32C();
+        crc.update(w.buffer(), 0, w.position());
+        w.writeInt((int) crc.getValue());
+
+        MetadataImage image = MetadataImage.fromCheckpoint(w.toByteArray(), "v2");
+        StoredState s = image.snapshot();
+        assertThat(image.checkpointSeq()).isEqualTo(11);
+        assertThat(s.incarnation()).isEqualTo(5);
+        assertThat(s.tables()).containsEntry(3L, t);
+        assertThat(s.partitions()).containsEntry(4L, p);
+        assertThat(s.tiering()).containsEntry(3L, record(3, 10));
+        assertThat(s.maxPartitionId()).isEqualTo(4);
+        assertThat(s.servers()).isEmpty();
+        // the next checkpoint is written in the current layout and holds servers from then on
+        image.apply(MetadataRecords.putServer(new ServerRegistration(0, "localhost:1", "", 2)));
+        MetadataImage back = MetadataImage.fromCheckpoint(image.toCheckpoint(12), "v3");
+        assertThat(back.snapshot()).isEqualTo(image.snapshot());
     }
 
     @Test

@@ -383,6 +383,17 @@ class LakeCommitRunnerTest {
         }
 
         @Override
+        public java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration>
+                servers() {
+            return delegate.servers();
+        }
+
+        @Override
+        public void putServer(dev.tributary.coordinator.metadata.ServerRegistration server) {
+            delegate.putServer(server);
+        }
+
+        @Override
         public void close() {}
     }
 }

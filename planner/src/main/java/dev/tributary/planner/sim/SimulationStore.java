@@ -2,6 +2,7 @@ package dev.tributary.planner.sim;
 
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
@@ -19,6 +20,7 @@ final class SimulationStore implements MetadataStore {
     private final Map<Long, TableInfo> tables = new HashMap<>();
     private final Map<Long, TieringRecord> tiering = new HashMap<>();
     private final Map<Long, PartitionInfo> partitions = new HashMap<>();
+    private final Map<Integer, ServerRegistration> servers = new HashMap<>();
     private long maxTableId;
     private long maxPartitionId;
     private long incarnation;
@@ -26,7 +28,14 @@ final class SimulationStore implements MetadataStore {
     @Override
     public StoredState load() {
         return new StoredState(
-                databases, tables, tiering, maxTableId, incarnation, partitions, maxPartitionId);
+                databases,
+                tables,
+                tiering,
+                maxTableId,
+                incarnation,
+                partitions,
+                maxPartitionId,
+                servers);
     }
 
     @Override
@@ -85,6 +94,16 @@ final class SimulationStore implements MetadataStore {
         }
         tiering.put(record.tableId(), record);
         return true;
+    }
+
+    @Override
+    public Map<Integer, ServerRegistration> servers() {
+        return Map.copyOf(servers);
+    }
+
+    @Override
+    public void putServer(ServerRegistration server) {
+        servers.put(server.serverId(), server);
     }
 
     @Override

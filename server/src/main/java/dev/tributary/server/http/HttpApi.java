@@ -18,6 +18,7 @@ import dev.tributary.planner.yaml.Quantities;
 import dev.tributary.planner.yaml.WorkloadFile;
 import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.ErrorCode;
+import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.rpc.AuthInterceptor;
@@ -51,11 +52,12 @@ import org.slf4j.LoggerFactory;
  * with its round history), {@code /api/tiering/history[?table=db.name]} (JSON, each lake table's
  * lag over time), {@code /api/tiering/plan[?horizon=1h][&recommend=false]} and {@code
  * /api/tiering/workload} (the tiering planner's prediction and the measured workload it simulates,
- * T44), {@code /api/console[?table=db.name][&since=millis][&offset=][&limit=]} (JSON, one
- * consistent snapshot per console refresh, of one page of tables) and the web console at {@code /},
- * {@code /ui} and {@code /tables/<db.table>} (HTML). With a token configured, every path but {@code
- * /health} and the pages needs {@code Authorization: Bearer <token>}; the pages hold no data and
- * send the token on their own API calls.
+ * T44), {@code /api/cluster} (JSON, the servers registered in the cluster metadata and which one
+ * coordinates, T49), {@code /api/console[?table=db.name][&since=millis][&offset=][&limit=]} (JSON,
+ * one consistent snapshot per console refresh, of one page of tables) and the web console at {@code
+ * /}, {@code /ui} and {@code /tables/<db.table>} (HTML). With a token configured, every path but
+ * {@code /health} and the pages needs {@code Authorization: Bearer <token>}; the pages hold no data
+ * and send the token on their own API calls.
  */
 public final class HttpApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
@@ -80,11 +82,13 @@ public final class HttpApi implements AutoCloseable {
             BucketStore store,
             TieringStatusService tiering,
             LagHistory history,
-            TieringPlanService plans)
+            TieringPlanService plans,
+            ClusterMembership cluster)
             throws IOException {
         this.auth = auth;
         this.plans = plans;
-        this.console = new ConsoleSnapshots(tiering, history, plans);
+        this.console =
+                new ConsoleSnapshots(tiering, history, plans, () -> cluster.describe().toMap());
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
         server.setExecutor(executor);
@@ -113,6 +117,9 @@ public final class HttpApi implements AutoCloseable {
                 ex -> guarded(ex, "application/json", () -> toJson(workload(ex, plans))));
         server.createContext(
                 "/api/console", ex -> guarded(ex, "application/json", () -> toJson(console(ex))));
+        server.createContext(
+                "/api/cluster",
+                ex -> guarded(ex, "application/json", () -> toJson(cluster.describe().toMap())));
         server.createContext("/", this::pageOrNotFound);
         server.start();
     }
@@ -270,7 +277,8 @@ public final class HttpApi implements AutoCloseable {
                                 + path
                                 + "'; try / (the console), /tables/<db.table>, /health,"
                                 + " /metrics, /api/tables, /api/tiering, /api/tiering/history,"
-                                + " /api/tiering/plan, /api/tiering/workload or /api/console");
+                                + " /api/tiering/plan, /api/tiering/workload, /api/cluster or"
+                                + " /api/console");
         respond(
                 ex,
                 404,

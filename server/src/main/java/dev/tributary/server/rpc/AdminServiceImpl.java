@@ -15,6 +15,8 @@ import dev.tributary.rpc.proto.CreateDatabaseRequest;
 import dev.tributary.rpc.proto.CreateDatabaseResponse;
 import dev.tributary.rpc.proto.CreatePartitionRequest;
 import dev.tributary.rpc.proto.CreateTableRequest;
+import dev.tributary.rpc.proto.DescribeClusterRequest;
+import dev.tributary.rpc.proto.DescribeClusterResponse;
 import dev.tributary.rpc.proto.DescribeLakeRequest;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.rpc.proto.DescribeTableRequest;
@@ -35,6 +37,7 @@ import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
+import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
@@ -52,9 +55,11 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     private final TieringStatusService status;
     private final PartitionService partitions;
     private final DescribeLakeResponse lake;
+    private final ClusterMembership cluster;
 
     /**
      * @param lake what {@code DescribeLake} answers: the server's lake format and its settings
+     * @param cluster what {@code DescribeCluster} describes
      */
     public AdminServiceImpl(
             Coordinator coordinator,
@@ -62,13 +67,21 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
             TableCatalog catalog,
             TieringStatusService status,
             PartitionService partitions,
-            DescribeLakeResponse lake) {
+            DescribeLakeResponse lake,
+            ClusterMembership cluster) {
         this.coordinator = coordinator;
         this.tables = tables;
         this.catalog = catalog;
         this.status = status;
         this.lake = lake;
         this.partitions = partitions;
+        this.cluster = cluster;
+    }
+
+    @Override
+    public void describeCluster(
+            DescribeClusterRequest req, StreamObserver<DescribeClusterResponse> out) {
+        Calls.unary(out, () -> ServerConverters.toPb(cluster.describe()));
     }
 
     @Override

@@ -3,7 +3,9 @@ package dev.tributary.server.rpc;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
+import dev.tributary.rpc.proto.ClusterServerPb;
 import dev.tributary.rpc.proto.CompactionRunPb;
+import dev.tributary.rpc.proto.DescribeClusterResponse;
 import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.PkDeletesStatusPb;
@@ -11,6 +13,7 @@ import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TableMaintenancePb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
+import dev.tributary.server.cluster.ClusterView;
 import dev.tributary.server.status.MaintenanceView;
 import dev.tributary.server.status.PartitionLagView;
 import dev.tributary.server.status.PkDeletesView;
@@ -19,6 +22,24 @@ import dev.tributary.server.status.TableStatusView;
 /** Server-side domain to wire conversions. */
 final class ServerConverters {
     private ServerConverters() {}
+
+    static DescribeClusterResponse toPb(ClusterView v) {
+        DescribeClusterResponse.Builder b =
+                DescribeClusterResponse.newBuilder().setClusterId(v.clusterId());
+        v.coordinatorId().ifPresent(b::setCoordinatorId);
+        v.raftTerm().ifPresent(b::setRaftTerm);
+        v.raftLeaderId().ifPresent(b::setRaftLeaderId);
+        for (ClusterView.Member m : v.servers()) {
+            b.addServers(
+                    ClusterServerPb.newBuilder()
+                            .setServerId(m.registration().serverId())
+                            .setRpcAddress(m.registration().rpcAddress())
+                            .setHttpAddress(m.registration().httpAddress())
+                            .setRegisteredAtMillis(m.registration().registeredAtMillis())
+                            .setCoordinator(m.coordinator()));
+        }
+        return b.build();
+    }
 
     static TableInfoPb toPb(TableInfo t) {
         return TableInfoPb.newBuilder()

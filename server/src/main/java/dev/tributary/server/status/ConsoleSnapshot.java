@@ -2,6 +2,7 @@ package dev.tributary.server.status;
 
 import dev.tributary.server.plan.TieringPlanService;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything one refresh of the web console shows (T43), taken at one instant so that its parts
@@ -19,6 +20,9 @@ import java.util.List;
  *     #NAMES_SHOWN})
  * @param history the lag samples after the {@code since} the page gave, up to {@code timeMillis},
  *     of the tables in {@code tables}
+ * @param cluster on the overview, the servers registered in the cluster metadata and which one
+ *     coordinates (T49), in the JSON shape of {@code /api/cluster}; {@code null} on a table's page
+ *     or when not available
  */
 public record ConsoleSnapshot(
         long timeMillis,
@@ -28,7 +32,8 @@ public record ConsoleSnapshot(
         List<?> tables,
         List<Job> jobs,
         List<Queue> queues,
-        History history) {
+        History history,
+        Map<String, Object> cluster) {
 
     /** Table names a queue or a job lists at most; the counts are complete. */
     public static final int NAMES_SHOWN = 20;

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Takes {@link ConsoleSnapshot}s: one status, then the history up to its instant. A snapshot's size
@@ -29,15 +30,21 @@ public final class ConsoleSnapshots {
     private final TieringStatusService status;
     private final LagHistory history;
     private final TieringPlanService plans;
+    private final Supplier<Map<String, Object>> cluster;
 
     /**
      * @param plans the tiering planner's verdicts shown per table; {@code null} for none
+     * @param cluster the overview's cluster section (T49); {@code null} for none
      */
     public ConsoleSnapshots(
-            TieringStatusService status, LagHistory history, TieringPlanService plans) {
+            TieringStatusService status,
+            LagHistory history,
+            TieringPlanService plans,
+            Supplier<Map<String, Object>> cluster) {
         this.status = status;
         this.history = history;
         this.plans = plans;
+        this.cluster = cluster;
     }
 
     /**
@@ -138,7 +145,8 @@ public final class ConsoleSnapshots {
                         history.retentionMillis(),
                         Math.max(sinceMillis, newest(series)),
                         sinceMillis,
-                        series));
+                        series),
+                selected == null && cluster != null ? cluster.get() : null);
     }
 
     /** The verdicts of the tables shown only. */

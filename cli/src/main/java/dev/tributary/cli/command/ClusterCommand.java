@@ -1,0 +1,66 @@
+package dev.tributary.cli.command;
+
+import dev.tributary.cli.output.TextTable;
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ClusterInfo;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The servers registered in the cluster metadata and which one coordinates (T49). */
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
+        description = {
+            "The cluster the server belongs to (or that it runs alone), which server is the"
+                    + " coordinator and, in a cluster, the metadata quorum's Raft term and leader;"
+                    + " then one line per server registered in the metadata: id, RPC address, HTTP"
+                    + " address, when it registered (its last start) and its role. A registration"
+                    + " is not a liveness check: a stopped server stays listed."
+        })
+public final class ClusterCommand implements Callable<Integer> {
+    @Mixin ConnectionOptions connection;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Connection c = connection.connect()) {
+            print(out, c.admin().describeCluster());
+        }
+        return 0;
+    }
+
+    static void print(PrintWriter out, ClusterInfo info) {
+        StringBuilder head = new StringBuilder();
+        head.append("cluster: ").append(info.clustered() ? info.clusterId() : "(a lone server)");
+        head.append("   coordinator: ")
+                .append(
+                        info.coordinatorId().isPresent()
+                                ? "server " + info.coordinatorId().getAsInt()
+                                : "unknown (an election is running)");
+        if (info.raftTerm().isPresent()) {
+            head.append("   metadata Raft term: ").append(info.raftTerm().getAsLong());
+            head.append("   leader: ")
+                    .append(
+                            info.raftLeaderId().isPresent()
+                                    ? "server " + info.raftLeaderId().getAsInt()
+                                    : "unknown");
+        }
+        out.println(head);
+        TextTable t = new TextTable("SERVER", "RPC ADDRESS", "HTTP ADDRESS", "REGISTERED", "ROLE");
+        for (ClusterInfo.Server s : info.servers()) {
+            t.row(
+                    s.serverId(),
+                    s.rpcAddress(),
+                    s.httpAddress().isEmpty() ? "-" : s.httpAddress(),
+                    Instant.ofEpochMilli(s.registeredAtMillis()).toString(),
+                    s.coordinator() ? "coordinator" : "-");
+        }
+        t.print(out);
+    }
+}

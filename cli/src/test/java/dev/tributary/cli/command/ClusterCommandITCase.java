@@ -1,0 +1,59 @@
+package dev.tributary.cli.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.cli.TributaryCli;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.time.Clock;
+import dev.tributary.server.TributaryServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tributary cluster} against a real server on loopback (T49). */
+class ClusterCommandITCase {
+    @TempDir Path dir;
+
+    record Result(int code, String out, String err) {}
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = TributaryCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    @DisplayName("a lone server lists itself, server 0, as the coordinator")
+    void loneServer() {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "-1");
+        try (TributaryServer server = TributaryServer.start(conf, Clock.system(), List.of())) {
+            Result r = run("cluster", "--address", server.rpcTarget());
+            assertThat(r.code()).as(r.toString()).isZero();
+            List<String> lines = r.out().lines().toList();
+            assertThat(lines.get(0)).isEqualTo("cluster: (a lone server)   coordinator: server 0");
+            assertThat(lines.get(1)).contains("SERVER", "RPC ADDRESS", "HTTP ADDRESS", "ROLE");
+            assertThat(lines).hasSize(3);
+            assertThat(lines.get(2).split("\\s+"))
+                    .startsWith("0", server.rpcTarget(), "-")
+                    .endsWith("coordinator");
+        }
+    }
+
+    @Test
+    @DisplayName("an unreachable server is one error line, no stack trace")
+    void unreachable() {
+        Result r = run("cluster", "--address", "127.0.0.1:1");
+        assertThat(r.code()).as(r.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(r.err()).startsWith("error: ").doesNotContain("\tat ");
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.out()).isEmpty();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.tributary.client.admin;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * The servers registered in a Tributary cluster's metadata and which one is the coordinator, as the
+ * answering server knows them (T49).
+ *
+ * @param clusterId the cluster's {@code cluster.id}; empty for a lone server
+ * @param coordinatorId the coordinating server's id; empty while none is known (during an election)
+ * @param servers every registered server, by id. A registration is not a liveness check: a server
+ *     that stopped stays listed with its last addresses
+ * @param raftTerm in a cluster, the Raft term of the metadata quorum; empty for a lone server
+ * @param raftLeaderId in a cluster, the metadata quorum's leader; empty for a lone server or while
+ *     no leader is known
+ */
+public record ClusterInfo(
+        String clusterId,
+        OptionalInt coordinatorId,
+        List<Server> servers,
+        OptionalLong raftTerm,
+        OptionalInt raftLeaderId) {
+
+    public ClusterInfo {
+        servers = List.copyOf(servers);
+    }
+
+    /**
+     * A registered server.
+     *
+     * @param serverId its {@code cluster.server-id}, 0 for a lone server
+     * @param rpcAddress {@code host:port} clients connect to
+     * @param httpAddress {@code host:port} of its HTTP API and console; empty when it runs none
+     * @param registeredAtMillis when it last registered (its last start), wall-clock millis
+     * @param coordinator whether it is the coordinator
+     */
+    public record Server(
+            int serverId,
+            String rpcAddress,
+            String httpAddress,
+            long registeredAtMillis,
+            boolean coordinator) {}
+
+    /** Whether the server runs in a cluster (rather than alone). */
+    public boolean clustered() {
+        return !clusterId.isEmpty();
+    }
+
+    /** The coordinating server, if known and registered. */
+    public Optional<Server> coordinator() {
+        return servers.stream().filter(Server::coordinator).findFirst();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.tributary.coordinator.metadata;
+
+import dev.tributary.common.exception.InvalidInputException;
+
+/**
+ * A server as registered in the cluster metadata (T49): where clients and other servers reach it. A
+ * server writes its own registration once its coordinator metadata is open; a later one with the
+ * same id (a restart, possibly on other ports) replaces it. Whether the server is alive is not
+ * recorded here: liveness is the coordinator's in-memory business.
+ *
+ * @param serverId {@code cluster.server-id}, or 0 for a lone server
+ * @param rpcAddress the gRPC address clients use, {@code host:port}
+ * @param httpAddress the HTTP API and console address, {@code host:port}, or empty when the server
+ *     runs no HTTP endpoint
+ * @param registeredAtMillis wall-clock time of the registration
+ */
+public record ServerRegistration(
+        int serverId, String rpcAddress, String httpAddress, long registeredAtMillis) {
+
+    /** Longest address accepted, so a registration stays small in every snapshot. */
+    public static final int MAX_ADDRESS_LENGTH = 300;
+
+    public ServerRegistration {
+        if (serverId < 0) {
+            throw new InvalidInputException("a server id is never negative: " + serverId);
+        }
+        checkAddress("rpc", rpcAddress, false);
+        checkAddress("http", httpAddress, true);
+    }
+
+    /** Whether this server runs an HTTP endpoint. */
+    public boolean hasHttp() {
+        return !httpAddress.isEmpty();
+    }
+
+    private static void checkAddress(String kind, String address, boolean mayBeEmpty) {
+        if (address == null) {
+            throw new InvalidInputException("a server's " + kind + " address is missing");
+        }
+        if (address.isEmpty() && mayBeEmpty) {
+            return;
+        }
+        int colon = address.lastIndexOf(':');
+        boolean valid =
+                address.length() <= MAX_ADDRESS_LENGTH
+                        && colon > 0
+                        && colon < address.length() - 1
+                        && address.substring(colon + 1).chars().allMatch(Character::isDigit);
+        if (!valid) {
+            throw new InvalidInputException(
+                    "a server's "
+                            + kind
+                            + " address must be host:port (at most "
+                            + MAX_ADDRESS_LENGTH
+                            + " characters): '"
+                            + address
+                            + "'");
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.tributary.server.cluster;
+
+import dev.tributary.cluster.ClusterConfig;
+import dev.tributary.cluster.RaftMetadataStore;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.ServerRegistration;
+import dev.tributary.coordinator.store.MetadataStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This server's entry in the cluster metadata (T49): it registers the server once its endpoints are
+ * bound, and describes the registered servers and who coordinates.
+ *
+ * <p>The coordinator is the server that leads the metadata quorum (the coordinator starts only once
+ * its server leads); a lone server, id 0, is always its own coordinator.
+ */
+public final class ClusterMembership {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMembership.class);
+
+    /** The id of a server without {@code cluster.id}. */
+    public static final int LONE_SERVER_ID = 0;
+
+    private final MetadataStore metadata;
+    private final String clusterId;
+    private final int serverId;
+    private final Clock clock;
+
+    private ClusterMembership(MetadataStore metadata, String clusterId, int serverId, Clock clock) {
+        this.metadata = metadata;
+        this.clusterId = clusterId;
+        this.serverId = serverId;
+        this.clock = clock;
+    }
+
+    /**
+     * The membership of the server configured by {@code conf}, over its open coordinator metadata
+     * (see {@link CoordinatorMetadata#open}).
+     */
+    public static ClusterMembership of(Configuration conf, MetadataStore metadata, Clock clock) {
+        Optional<ClusterConfig> cluster = ClusterConfig.from(conf);
+        return new ClusterMembership(
+                metadata,
+                cluster.map(ClusterConfig::clusterId).orElse(""),
+                cluster.map(ClusterConfig::serverId).orElse(LONE_SERVER_ID),
+                clock);
+    }
+
+    /** This server's id: {@code cluster.server-id}, or 0 for a lone server. */
+    public int serverId() {
+        return serverId;
+    }
+
+    /**
+     * Durably registers this server, replacing its earlier registration (e.g. from before a restart
+     * on other ports).
+     *
+     * @param rpcAddress {@code host:port} of the bound gRPC endpoint
+     * @param httpAddress {@code host:port} of the bound HTTP endpoint, or empty without one
+     */
+    public ServerRegistration register(String rpcAddress, String httpAddress) {
+        ServerRegistration r =
+                new ServerRegistration(
+                        serverId, rpcAddress, httpAddress, clock.currentTimeMillis());
+        metadata.putServer(r);
+        LOG.info(
+                "registered server {} (rpc {}, http {}) in the {} metadata",
+                serverId,
+                rpcAddress,
+                httpAddress.isEmpty() ? "off" : httpAddress,
+                clusterId.isEmpty() ? "lone server's" : "cluster '" + clusterId + "'");
+        return r;
+    }
+
+    /** The registered servers and who coordinates, as this server knows them now. */
+    public ClusterView describe() {
+        OptionalInt coordinator;
+        OptionalLong term = OptionalLong.empty();
+        OptionalInt leader = OptionalInt.empty();
+        if (metadata instanceof RaftMetadataStore raft) {
+            leader = raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
+            term = OptionalLong.of(raft.currentTerm());
+            coordinator = leader;
+        } else {
+            coordinator = OptionalInt.of(serverId);
+        }
+        List<ClusterView.Member> servers = new ArrayList<>();
+        for (ServerRegistration r : metadata.servers().values()) {
+            boolean coordinates = coordinator.isPresent() && coordinator.getAsInt() == r.serverId();
+            servers.add(new ClusterView.Member(r, coordinates));
+        }
+        return new ClusterView(clusterId, coordinator, servers, term, leader);
+    }
+
+    /** Ratis peer ids are our integer server ids (see the cluster module's RaftSettings). */
+    private static OptionalInt parseId(String peerId) {
+        try {
+            return OptionalInt.of(Integer.parseInt(peerId));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.tributary.server.cluster;
+
+import dev.tributary.coordinator.metadata.ServerRegistration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * The cluster as one server sees it (T49): the servers registered in the metadata and which one
+ * coordinates; what {@code DescribeCluster} and {@code /api/cluster} answer.
+ *
+ * @param clusterId {@code cluster.id}, empty for a lone server
+ * @param coordinatorId the coordinating server's id; empty while none is known (an election)
+ * @param servers every registered server, by id
+ * @param raftTerm in a cluster, the metadata quorum's Raft term; empty for a lone server
+ * @param raftLeaderId in a cluster, the quorum's leader as this server knows it
+ */
+public record ClusterView(
+        String clusterId,
+        OptionalInt coordinatorId,
+        List<Member> servers,
+        OptionalLong raftTerm,
+        OptionalInt raftLeaderId) {
+
+    /** A registered server, and whether it is the coordinator. */
+    public record Member(ServerRegistration registration, boolean coordinator) {}
+
+    public ClusterView {
+        servers = List.copyOf(servers);
+    }
+
+    /** The JSON shape of {@code /api/cluster}: absent values are {@code null}. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("clusterId", clusterId);
+        m.put("coordinatorId", coordinatorId.isPresent() ? coordinatorId.getAsInt() : null);
+        List<Map<String, Object>> list = new ArrayList<>(servers.size());
+        for (Member s : servers) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("serverId", s.registration().serverId());
+            row.put("rpcAddress", s.registration().rpcAddress());
+            row.put("httpAddress", s.registration().httpAddress());
+            row.put("registeredAtMillis", s.registration().registeredAtMillis());
+            row.put("coordinator", s.coordinator());
+            list.add(row);
+        }
+        m.put("servers", list);
+        m.put("raftTerm", raftTerm.isPresent() ? raftTerm.getAsLong() : null);
+        m.put("raftLeaderId", raftLeaderId.isPresent() ? raftLeaderId.getAsInt() : null);
+        return m;
+    }
+}

@@ -1,0 +1,199 @@
+package dev.tributary.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ClusterInfo;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.server.TributaryServer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * T49: a server registers itself in its coordinator metadata once its endpoints are bound, and
+ * {@code DescribeCluster} / {@code /api/cluster} show the registered servers and who coordinates,
+ * for a lone server and for a cluster of one; a restart on another port replaces the registration.
+ */
+class ClusterMembershipITCase {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir Path dir;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
+
+    @Test
+    @DisplayName(
+            "a lone server shows itself, server 0, as coordinator; a restart moves its address")
+    void loneServer() throws Exception {
+        int firstPort = freePort();
+        try (TributaryServer server = start(firstPort, Map.of());
+                Connection conn = Connection.open(server.rpcTarget())) {
+            ClusterInfo info = conn.admin().describeCluster();
+            assertThat(info.clusterId()).isEmpty();
+            assertThat(info.clustered()).isFalse();
+            assertThat(info.coordinatorId()).hasValue(0);
+            assertThat(info.raftTerm()).isEmpty();
+            assertThat(info.raftLeaderId()).isEmpty();
+            assertThat(info.servers())
+                    .containsExactly(
+                            new ClusterInfo.Server(
+                                    0,
+                                    server.rpcTarget(),
+                                    httpAddress(server),
+                                    clock.currentTimeMillis(),
+                                    true));
+            assertThat(server.rpcPort()).isEqualTo(firstPort);
+
+            JsonNode json = apiCluster(server);
+            assertThat(json.get("clusterId").asText()).isEmpty();
+            assertThat(json.get("coordinatorId").asInt()).isZero();
+            assertThat(json.get("raftTerm").isNull()).isTrue();
+            assertThat(json.get("servers")).hasSize(1);
+            JsonNode row = json.get("servers").get(0);
+            assertThat(row.get("serverId").asInt()).isZero();
+            assertThat(row.get("rpcAddress").asText()).isEqualTo(server.rpcTarget());
+            assertThat(row.get("httpAddress").asText()).isEqualTo(httpAddress(server));
+            assertThat(row.get("coordinator").asBoolean()).isTrue();
+
+            // the console's overview carries the same view; its page draws a Cluster section
+            JsonNode console = JSON.readTree(get(server, "/api/console").body());
+            assertThat(console.get("cluster")).isEqualTo(json);
+            assertThat(get(server, "/").body()).contains("clusterSection(snap.cluster)");
+        }
+
+        clock.advance(Duration.ofMinutes(5));
+        int secondPort = freePortOtherThan(firstPort);
+        try (TributaryServer server = start(secondPort, Map.of("server.http.port", "-1"));
+                Connection conn = Connection.open(server.rpcTarget())) {
+            ClusterInfo info = conn.admin().describeCluster();
+            assertThat(info.servers())
+                    .as("the restart replaced the registration, read back from the metadata")
+                    .containsExactly(
+                            new ClusterInfo.Server(
+                                    0, server.rpcTarget(), "", clock.currentTimeMillis(), true));
+            assertThat(info.servers().get(0).rpcAddress()).endsWith(":" + secondPort);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a cluster of one shows its id, the cluster id, the Raft term and itself as leader")
+    void clusterOfOne() throws Exception {
+        Map<String, String> cluster =
+                Map.of(
+                        "cluster.id",
+                        "members",
+                        "cluster.server-id",
+                        "4",
+                        "cluster.voters",
+                        "4@127.0.0.1:" + freePort(),
+                        "cluster.election-timeout",
+                        "300ms");
+        int firstPort = freePort();
+        long firstTerm;
+        try (TributaryServer server = start(firstPort, cluster);
+                Connection conn = Connection.open(server.rpcTarget())) {
+            ClusterInfo info = conn.admin().describeCluster();
+            assertThat(info.clusterId()).isEqualTo("members");
+            assertThat(info.coordinatorId()).hasValue(4);
+            assertThat(info.raftLeaderId()).hasValue(4);
+            assertThat(info.raftTerm()).isPresent();
+            firstTerm = info.raftTerm().getAsLong();
+            assertThat(firstTerm).isGreaterThanOrEqualTo(1);
+            assertThat(info.servers())
+                    .containsExactly(
+                            new ClusterInfo.Server(
+                                    4,
+                                    server.rpcTarget(),
+                                    httpAddress(server),
+                                    clock.currentTimeMillis(),
+                                    true));
+
+            JsonNode json = apiCluster(server);
+            assertThat(json.get("clusterId").asText()).isEqualTo("members");
+            assertThat(json.get("coordinatorId").asInt()).isEqualTo(4);
+            assertThat(json.get("raftLeaderId").asInt()).isEqualTo(4);
+            assertThat(json.get("raftTerm").asLong()).isGreaterThanOrEqualTo(firstTerm);
+            assertThat(json.get("servers").get(0).get("serverId").asInt()).isEqualTo(4);
+            assertThat(json.get("servers").get(0).get("coordinator").asBoolean()).isTrue();
+        }
+
+        clock.advance(Duration.ofMinutes(1));
+        int secondPort = freePortOtherThan(firstPort);
+        try (TributaryServer server = start(secondPort, cluster);
+                Connection conn = Connection.open(server.rpcTarget())) {
+            ClusterInfo info = conn.admin().describeCluster();
+            assertThat(info.raftTerm().getAsLong())
+                    .as("a restarted voter elects itself in a new term")
+                    .isGreaterThan(firstTerm);
+            assertThat(info.servers())
+                    .as("the registration from the Raft log was replaced by the new one")
+                    .singleElement()
+                    .satisfies(
+                            s -> {
+                                assertThat(s.serverId()).isEqualTo(4);
+                                assertThat(s.rpcAddress()).isEqualTo(server.rpcTarget());
+                                assertThat(s.rpcAddress()).endsWith(":" + secondPort);
+                                assertThat(s.registeredAtMillis())
+                                        .isEqualTo(clock.currentTimeMillis());
+                                assertThat(s.coordinator()).isTrue();
+                            });
+            assertThat(info.coordinator().map(ClusterInfo.Server::serverId)).contains(4);
+        }
+    }
+
+    private TributaryServer start(int rpcPort, Map<String, String> extra) {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.toString());
+        conf.setString("server.rpc.port", Integer.toString(rpcPort));
+        conf.setString("server.http.port", "0");
+        extra.forEach(conf::setString);
+        return TributaryServer.start(conf, clock, List.of());
+    }
+
+    private static String httpAddress(TributaryServer server) {
+        return server.httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElseThrow();
+    }
+
+    private JsonNode apiCluster(TributaryServer server) throws Exception {
+        return JSON.readTree(get(server, "/api/cluster").body());
+    }
+
+    private HttpResponse<String> get(TributaryServer server, String path) throws Exception {
+        String url = "http://127.0.0.1:" + server.httpAddress().orElseThrow().getPort() + path;
+        HttpResponse<String> r =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return r;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static int freePortOtherThan(int port) throws Exception {
+        int p = freePort();
+        while (p == port) {
+            p = freePort();
+        }
+        return p;
+    }
+}
