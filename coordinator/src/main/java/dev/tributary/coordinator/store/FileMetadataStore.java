@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,9 +123,11 @@ public final class FileMetadataStore implements MetadataStore {
         int pos = 0;
         int replayed = 0;
         while (pos + 8 <= size) {
-            int len = readIntLE(bytes, pos);
-            int crc = readIntLE(bytes, pos + 4);
-            if (len <= 0 || pos + 8L + len > size || crc(bytes, pos + 8, len) != crc) {
+            int len = MetadataImage.readIntLE(bytes, pos);
+            int crc = MetadataImage.readIntLE(bytes, pos + 4);
+            if (len <= 0
+                    || pos + 8L + len > size
+                    || MetadataImage.crc(bytes, pos + 8, len) != crc) {
                 break;
             }
             BinaryReader r = new BinaryReader(bytes, pos + 8, len);
@@ -186,7 +187,7 @@ public final class FileMetadataStore implements MetadataStore {
         int end = buf.position();
         int len = end - 8;
         byte[] b = buf.buffer();
-        int crc = crc(b, 8, len);
+        int crc = MetadataImage.crc(b, 8, len);
         buf.position(0);
         buf.writeInt(len);
         buf.writeInt(crc);
@@ -332,18 +333,5 @@ public final class FileMetadataStore implements MetadataStore {
         } catch (IOException e) {
             LOG.warn("closing {} failed", dir, e);
         }
-    }
-
-    private static int crc(byte[] b, int off, int len) {
-        CRC32C c = new CRC32C();
-        c.update(b, off, len);
-        return (int) c.getValue();
-    }
-
-    private static int readIntLE(byte[] b, int pos) {
-        return (b[pos] & 0xFF)
-                | (b[pos + 1] & 0xFF) << 8
-                | (b[pos + 2] & 0xFF) << 16
-                | (b[pos + 3] & 0xFF) << 24;
     }
 }

@@ -236,13 +236,14 @@ public final class MetadataImage {
         return image;
     }
 
-    private static int crc(byte[] b, int off, int len) {
+    /** CRC32C of a range: the file store's log records and both stores' checkpoints. */
+    static int crc(byte[] b, int off, int len) {
         CRC32C c = new CRC32C();
         c.update(b, off, len);
         return (int) c.getValue();
     }
 
-    private static int readIntLE(byte[] b, int pos) {
+    static int readIntLE(byte[] b, int pos) {
         return (b[pos] & 0xFF)
                 | (b[pos + 1] & 0xFF) << 8
                 | (b[pos + 2] & 0xFF) << 16
