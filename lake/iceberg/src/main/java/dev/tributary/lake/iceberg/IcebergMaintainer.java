@@ -165,9 +165,11 @@ final class IcebergMaintainer implements LakeMaintainer {
                 MaintenanceSnapshotProperties.compaction(tableId, maintenanceId)
                         .toProperties()
                         .forEach(rewrite::set);
-                if (parts.stream().allMatch(IcebergMaintainer::inLocationOrder)) {
+                if (!table.schema().identifierFieldIds().isEmpty()
+                        && parts.stream().allMatch(IcebergMaintainer::inLocationOrder)) {
                     // a round that found rows in the replaced files before this commit can move
-                    // its deletes onto the new files (IcebergLakeCommitter)
+                    // its deletes onto the new files (IcebergLakeCommitter). Only a primary-key
+                    // table's rounds retract rows: on a log table expiry need not keep the base
                     rewrite.set(
                             CompactionRowMap.BASE_SNAPSHOT_PROPERTY,
                             Long.toString(first.baseSnapshotId()));

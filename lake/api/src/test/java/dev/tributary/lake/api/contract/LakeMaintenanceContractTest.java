@@ -1019,6 +1019,30 @@ public abstract class LakeMaintenanceContractTest {
         t.assertLakeHoldsExactlyTheExpectedRows();
     }
 
+    @Test
+    void t39_onALogTableExpiryKeepsNoMoreThanTheRetentionAfterACompactionRoundsOvertook()
+            throws Exception {
+        // a log table's rounds never retract rows: nothing needs the snapshot a compaction
+        // started from once it committed, however many rounds committed while it ran
+        Tiered t = new Tiered("overtaken", logTable(2));
+        for (int r = 0; r < 4; r++) {
+            t.inserts(r * 20, r * 20 + 20);
+        }
+        long id = maintenanceId();
+        List<LakeCompactionResult> results = t.compact(t.plan(2), 2, id);
+        for (int r = 4; r < 8; r++) {
+            t.inserts(r * 20, r * 20 + 20);
+        }
+        assertThat(t.commitCompaction(id, results).outcome())
+                .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+        ExpiryResult r;
+        try (LakeMaintainer m = storage.createMaintainer(t.path)) {
+            r = m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, Duration.ZERO));
+        }
+        assertThat(r.snapshotsRetained()).as("the compaction and the newest round").isEqualTo(2);
+        t.assertLakeHoldsExactlyTheExpectedRows();
+    }
+
     /** Paths as the format's orphan listing prints them, for comparison. */
     protected List<String> normalized(List<String> paths) {
         return paths;
