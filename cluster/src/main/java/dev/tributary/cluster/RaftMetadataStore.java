@@ -334,6 +334,18 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     @Override
+    public boolean putAssignment(dev.tributary.coordinator.metadata.BucketAssignment assignment) {
+        return write(
+                        MetadataRecords.putAssignment(assignment),
+                        "assign the buckets of table "
+                                + assignment.tableId()
+                                + (assignment.partitionId() < 0
+                                        ? ""
+                                        : " partition " + assignment.partitionId()))
+                == 1;
+    }
+
+    @Override
     public java.util.Map<Integer, ServerRegistration> servers() {
         checkOpen();
         return stateMachine.servers();

@@ -11,6 +11,7 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
@@ -353,6 +354,32 @@ public final class Coordinator implements AutoCloseable {
     /** A partition by id without a trip through the loop (for the read path). */
     public Optional<PartitionInfo> cachedPartition(long tableId, long partitionId) {
         return core.partitions().byId(tableId, partitionId);
+    }
+
+    // ------------------------------------------------------------------ bucket assignment (T49)
+
+    /**
+     * Which server holds the buckets of a table ({@code partitionId} {@link
+     * dev.tributary.common.id.TableBucket#NO_PARTITION}) or of one partition, without a trip
+     * through the loop; empty until a server registered.
+     */
+    public Optional<BucketAssignment> bucketAssignment(long tableId, long partitionId) {
+        return core.assignments().of(tableId, partitionId);
+    }
+
+    /** Every bucket assignment, without a trip through the loop. */
+    public List<BucketAssignment> bucketAssignments() {
+        return core.assignments().all();
+    }
+
+    /**
+     * Assigns the buckets of every table and partition that has none yet; the server calls it once
+     * it registered (a table may have been created before any server had).
+     *
+     * @return how many assignments were written
+     */
+    public CompletableFuture<Integer> assignMissingBuckets() {
+        return call(core::assignMissingBuckets);
     }
 
     // ------------------------------------------------------------------ tiering

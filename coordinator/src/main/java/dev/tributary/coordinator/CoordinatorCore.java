@@ -1,12 +1,14 @@
 package dev.tributary.coordinator;
 
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceManager;
+import dev.tributary.coordinator.metadata.BucketAssignments;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
@@ -35,6 +37,8 @@ import java.util.concurrent.Executor;
 public final class CoordinatorCore {
     private final TableRegistry registry;
     private final PartitionRegistry partitions;
+    private final BucketAssignments assignments;
+    private final MetadataStore store;
     private final TieringManager tiering;
     private final MaintenanceManager maintenance;
     private final long incarnation;
@@ -83,6 +87,8 @@ public final class CoordinatorCore {
         this.incarnation = store.startIncarnation();
         this.registry = new TableRegistry(store, clock, state);
         this.partitions = new PartitionRegistry(store, clock, state);
+        this.assignments = new BucketAssignments(store, state);
+        this.store = store;
         this.maintenance =
                 maintenanceConfig == null || maintenanceLake == null
                         ? null
@@ -126,6 +132,21 @@ public final class CoordinatorCore {
         return partitions;
     }
 
+    /** Which server holds each bucket (T49); readable from any thread. */
+    public BucketAssignments assignments() {
+        return assignments;
+    }
+
+    /**
+     * Assigns the buckets of every table and partition that has no assignment yet (see {@link
+     * BucketAssignments#assignMissing}); called when a server registers.
+     *
+     * @return how many assignments were written
+     */
+    public int assignMissingBuckets() {
+        return assignments.assignMissing(store.load());
+    }
+
     /** Lake maintenance, empty when the coordinator runs none. */
     public Optional<MaintenanceManager> maintenance() {
         return Optional.ofNullable(maintenance);
@@ -143,6 +164,7 @@ public final class CoordinatorCore {
         for (TableInfo t : registry.dropDatabase(name, ignoreIfNotExists, cascade)) {
             tiering.onTableDropped(t.tableId());
             partitions.forgetTable(t.tableId());
+            assignments.forgetTable(t.tableId());
             if (maintenance != null) {
                 maintenance.onTableDropped(t.tableId());
             }
@@ -153,6 +175,9 @@ public final class CoordinatorCore {
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         TableRegistry.Created c = registry.createTable(path, descriptor, ignoreIfExists);
         if (c.created()) {
+            if (!c.table().descriptor().isPartitioned()) {
+                assignments.assign(c.table(), TableBucket.NO_PARTITION);
+            }
             tiering.onTableCreated(c.table());
             if (maintenance != null) {
                 maintenance.onTableCreated(c.table());
@@ -176,6 +201,7 @@ public final class CoordinatorCore {
                 t -> {
                     tiering.onTableDropped(t.tableId());
                     partitions.forgetTable(t.tableId());
+                    assignments.forgetTable(t.tableId());
                     if (maintenance != null) {
                         maintenance.onTableDropped(t.tableId());
                     }
@@ -186,7 +212,12 @@ public final class CoordinatorCore {
     /** Adds a partition (T30); see {@link PartitionRegistry#create}. */
     public PartitionRegistry.Created createPartition(
             TablePath path, PartitionSpec spec, boolean ignoreIfExists) {
-        return partitions.create(registry.describe(path), spec, ignoreIfExists);
+        TableInfo table = registry.describe(path);
+        PartitionRegistry.Created c = partitions.create(table, spec, ignoreIfExists);
+        if (c.created()) {
+            assignments.assign(table, c.partition().partitionId());
+        }
+        return c;
     }
 
     /**
@@ -201,7 +232,12 @@ public final class CoordinatorCore {
     /** See {@link TieringManager#removePartition}. */
     public Optional<String> removePartition(
             long tableId, long partitionId, Map<Integer, Long> endOffsets, boolean checkOnly) {
-        return tiering.removePartition(tableId, partitionId, endOffsets, checkOnly);
+        Optional<String> blocker =
+                tiering.removePartition(tableId, partitionId, endOffsets, checkOnly);
+        if (blocker.isEmpty() && !checkOnly) {
+            assignments.forgetPartition(tableId, partitionId);
+        }
+        return blocker;
     }
 
     public List<PartitionInfo> listPartitions(TablePath path) {

@@ -339,6 +339,8 @@ public final class TributaryServer implements AutoCloseable {
         membership.register(
                 rpcTarget(),
                 httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse(""));
+        // tables created before any server registered (or before assignments existed) get theirs
+        coordinator.assignMissingBuckets().join();
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();

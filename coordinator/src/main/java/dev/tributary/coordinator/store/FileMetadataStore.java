@@ -5,6 +5,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.io.DurableFiles;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -305,6 +306,12 @@ public final class FileMetadataStore implements MetadataStore {
     public synchronized void putServer(ServerRegistration server) {
         MetadataRecords.writePutServer(begin(), server);
         append();
+    }
+
+    @Override
+    public synchronized boolean putAssignment(BucketAssignment assignment) {
+        MetadataRecords.writePutAssignment(begin(), assignment);
+        return append() == 1;
     }
 
     @Override

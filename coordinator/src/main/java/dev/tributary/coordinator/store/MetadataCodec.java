@@ -11,6 +11,7 @@ import dev.tributary.common.types.Column;
 import dev.tributary.common.types.DataTypeParser;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionState;
@@ -333,6 +334,31 @@ final class MetadataCodec {
         w.writeString(s.rpcAddress());
         w.writeString(s.httpAddress());
         w.writeLong(s.registeredAtMillis());
+    }
+
+    static void writeAssignment(BinaryWriter w, BucketAssignment a) {
+        w.writeLong(a.tableId());
+        w.writeLong(a.partitionId());
+        w.writeVarInt(a.bucketCount());
+        a.servers().forEach(w::writeVarInt);
+    }
+
+    static BucketAssignment readAssignment(BinaryReader r) {
+        long tableId = r.readLong();
+        long partitionId = r.readLong();
+        int n = r.readCount(1);
+        List<Integer> servers = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            servers.add(r.readVarInt());
+        }
+        try {
+            return new BucketAssignment(tableId, partitionId, servers);
+        } catch (InvalidInputException e) {
+            // a writer only writes assignments it could construct
+            throw new CorruptDataException(
+                    "malformed bucket assignment in the coordinator metadata: " + e.getMessage(),
+                    e);
+        }
     }
 
     static ServerRegistration readServer(BinaryReader r) {

@@ -19,8 +19,8 @@ public final class MetadataImage {
     private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
 
     /**
-     * Version 3 adds the registered servers (T49); versions 1 (before partitions, T30) and 2 are
-     * still read.
+     * Version 3 adds the registered servers and the bucket assignments (T49); versions 1 (before
+     * partitions, T30) and 2 are still read.
      */
     private static final int VERSION = 3;
 
@@ -33,9 +33,9 @@ public final class MetadataImage {
     /**
      * Applies one record (see {@link MetadataRecords}).
      *
-     * @return the mutation's result: for a tiering record or a partition, 1 if it was stored and 0
-     *     if its table no longer exists; for an incarnation record, the incarnation after it; 0 for
-     *     every other record
+     * @return the mutation's result: for a tiering record, a partition or a bucket assignment, 1 if
+     *     it was stored and 0 if its table (or partition) no longer exists; for an incarnation
+     *     record, the incarnation after it; 0 for every other record
      * @throws CorruptDataException if the bytes are not a record this build knows (the image is
      *     unchanged then)
      */
@@ -87,6 +87,8 @@ public final class MetadataImage {
                 case MetadataRecords.PUT_SERVER:
                     state.putServer(end(r, MetadataCodec.readServer(r)));
                     return 0;
+                case MetadataRecords.PUT_ASSIGNMENT:
+                    return state.putAssignment(end(r, MetadataCodec.readAssignment(r))) ? 1 : 0;
                 case MetadataRecords.NEXT_INCARNATION:
                     end(r, null);
                     return ++state.incarnation;
@@ -171,6 +173,10 @@ public final class MetadataImage {
         new java.util.TreeMap<>(state.servers)
                 .values()
                 .forEach(s -> MetadataCodec.writeServer(w, s));
+        w.writeVarInt(state.assignments.size());
+        new java.util.TreeMap<>(state.assignments)
+                .values()
+                .forEach(a -> MetadataCodec.writeAssignment(w, a));
         w.writeInt(crc(w.buffer(), 0, w.position()));
         return w.toByteArray();
     }
@@ -225,6 +231,16 @@ public final class MetadataImage {
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {
                     state.putServer(MetadataCodec.readServer(r));
+                }
+                n = r.readCount(1);
+                for (int i = 0; i < n; i++) {
+                    if (!state.putAssignment(MetadataCodec.readAssignment(r))) {
+                        throw new CorruptDataException(
+                                "coordinator checkpoint "
+                                        + source
+                                        + " assigns the buckets of a table or partition it does"
+                                        + " not hold");
+                    }
                 }
             }
         } catch (TributaryException e) {

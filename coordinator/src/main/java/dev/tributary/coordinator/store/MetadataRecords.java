@@ -1,6 +1,7 @@
 package dev.tributary.coordinator.store;
 
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -40,6 +41,12 @@ public final class MetadataRecords {
 
     /** Registers a server (T49), replacing an earlier registration with the same id. */
     static final byte PUT_SERVER = 12;
+
+    /**
+     * Assigns the buckets of a table or partition to servers (T49); applied only if the table (and
+     * the partition) still exists, removed with it.
+     */
+    static final byte PUT_ASSIGNMENT = 13;
 
     private MetadataRecords() {}
 
@@ -96,6 +103,18 @@ public final class MetadataRecords {
         BinaryWriter w = new BinaryWriter(128);
         writePutServer(w, server);
         return w.toByteArray();
+    }
+
+    /** Applied only if the table and partition still exist; the apply result says which. */
+    public static byte[] putAssignment(BucketAssignment assignment) {
+        BinaryWriter w = new BinaryWriter(32 + 2 * assignment.bucketCount());
+        writePutAssignment(w, assignment);
+        return w.toByteArray();
+    }
+
+    static void writePutAssignment(BinaryWriter w, BucketAssignment assignment) {
+        w.writeByte(PUT_ASSIGNMENT);
+        MetadataCodec.writeAssignment(w, assignment);
     }
 
     static void writePutServer(BinaryWriter w, ServerRegistration server) {

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.store;
 
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -71,6 +72,15 @@ public interface MetadataStore extends AutoCloseable {
      * replicated store answers from its applied state (which may lag the leader on a follower).
      */
     java.util.Map<Integer, ServerRegistration> servers();
+
+    /**
+     * Writes the servers of a table's or a partition's buckets (T49), replacing an earlier
+     * assignment of the same buckets, if the table (and partition) still exists, atomically with
+     * that check; removed with the table or partition.
+     *
+     * @return false if the table or partition no longer exists and nothing was written
+     */
+    boolean putAssignment(BucketAssignment assignment);
 
     /** The table's tiering record, if the table exists and has one. */
     java.util.Optional<TieringRecord> tieringRecord(long tableId);

@@ -1,5 +1,7 @@
 package dev.tributary.coordinator.store;
 
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -15,6 +17,7 @@ final class MutableState {
     final Map<Long, TieringRecord> tiering = new HashMap<>();
     final Map<Long, PartitionInfo> partitions = new HashMap<>();
     final Map<Integer, ServerRegistration> servers = new HashMap<>();
+    final Map<BucketAssignment.Group, BucketAssignment> assignments = new HashMap<>();
     long maxTableId;
     long maxPartitionId;
     long incarnation;
@@ -36,6 +39,7 @@ final class MutableState {
         tables.remove(id);
         tiering.remove(id);
         partitions.values().removeIf(p -> p.tableId() == id);
+        assignments.keySet().removeIf(g -> g.tableId() == id);
     }
 
     boolean putTiering(TieringRecord r) {
@@ -64,6 +68,7 @@ final class MutableState {
         PartitionInfo p = partitions.get(partitionId);
         if (p != null && p.tableId() == tableId) {
             partitions.remove(partitionId);
+            assignments.remove(new BucketAssignment.Group(tableId, partitionId));
         }
         TieringRecord r = tiering.get(tableId);
         if (r != null) {
@@ -73,6 +78,21 @@ final class MutableState {
 
     void putServer(ServerRegistration server) {
         servers.put(server.serverId(), server);
+    }
+
+    /** False (and nothing stored) when the table or the partition no longer exists. */
+    boolean putAssignment(BucketAssignment a) {
+        if (!tables.containsKey(a.tableId())) {
+            return false;
+        }
+        if (a.partitionId() != TableBucket.NO_PARTITION) {
+            PartitionInfo p = partitions.get(a.partitionId());
+            if (p == null || p.tableId() != a.tableId()) {
+                return false;
+            }
+        }
+        assignments.put(a.group(), a);
+        return true;
     }
 
     /** A sorted, immutable copy of the registered servers. */
@@ -89,6 +109,7 @@ final class MutableState {
                 incarnation,
                 partitions,
                 maxPartitionId,
-                servers);
+                servers,
+                assignments);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.store;
 
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -19,6 +20,8 @@ import java.util.TreeMap;
  * @param partitions partitions of partitioned tables by partition id (only for tables that exist)
  * @param maxPartitionId the largest partition id ever assigned (also of removed ones), 0 if none
  * @param servers the registered servers by server id (T49)
+ * @param assignments the servers of each table's or partition's buckets (T49), only for tables and
+ *     partitions that exist
  */
 public record StoredState(
         Map<String, DatabaseInfo> databases,
@@ -28,7 +31,8 @@ public record StoredState(
         long incarnation,
         Map<Long, PartitionInfo> partitions,
         long maxPartitionId,
-        Map<Integer, ServerRegistration> servers) {
+        Map<Integer, ServerRegistration> servers,
+        Map<BucketAssignment.Group, BucketAssignment> assignments) {
 
     public StoredState {
         // Sorted, so that restarts rebuild state in the same order every time (reproducible
@@ -38,6 +42,29 @@ public record StoredState(
         tiering = Collections.unmodifiableMap(new TreeMap<>(tiering));
         partitions = Collections.unmodifiableMap(new TreeMap<>(partitions));
         servers = Collections.unmodifiableMap(new TreeMap<>(servers));
+        assignments = Collections.unmodifiableMap(new TreeMap<>(assignments));
+    }
+
+    /** A state without bucket assignments. */
+    public StoredState(
+            Map<String, DatabaseInfo> databases,
+            Map<Long, TableInfo> tables,
+            Map<Long, TieringRecord> tiering,
+            long maxTableId,
+            long incarnation,
+            Map<Long, PartitionInfo> partitions,
+            long maxPartitionId,
+            Map<Integer, ServerRegistration> servers) {
+        this(
+                databases,
+                tables,
+                tiering,
+                maxTableId,
+                incarnation,
+                partitions,
+                maxPartitionId,
+                servers,
+                Map.of());
     }
 
     /** A state without registered servers. */

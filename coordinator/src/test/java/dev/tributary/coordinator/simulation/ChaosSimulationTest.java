@@ -182,6 +182,13 @@ class ChaosSimulationTest {
         }
 
         @Override
+        public boolean putAssignment(
+                dev.tributary.coordinator.metadata.BucketAssignment assignment) {
+            check();
+            return delegate.putAssignment(assignment);
+        }
+
+        @Override
         public void close() {}
     }
 

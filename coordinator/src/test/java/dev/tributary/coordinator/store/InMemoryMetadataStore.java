@@ -49,6 +49,12 @@ public final class InMemoryMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized boolean putAssignment(
+            dev.tributary.coordinator.metadata.BucketAssignment assignment) {
+        return state.putAssignment(assignment);
+    }
+
+    @Override
     public synchronized void putPartition(PartitionInfo partition) {
         state.putPartition(partition);
     }

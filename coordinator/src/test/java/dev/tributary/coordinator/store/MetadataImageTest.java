@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -19,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.DisplayName;
@@ -118,6 +121,62 @@ class MetadataImageTest {
         assertThat(back.snapshot()).isEqualTo(s);
         assertThat(back.snapshot().servers().get(2)).isEqualTo(moved);
         assertThat(back.toCheckpoint(9)).isEqualTo(cp);
+    }
+
+    @Test
+    @DisplayName(
+            "bucket assignments apply only for existing tables and partitions, go with them and"
+                    + " survive a checkpoint")
+    void bucketAssignments() {
+        MetadataImage image = new MetadataImage();
+        image.apply(MetadataRecords.putTable(table(1, "partitioned")));
+        image.apply(
+                MetadataRecords.putPartition(
+                        PartitionInfo.create(1, 5, PartitionSpec.of("dt", "x"), 3)));
+        image.apply(
+                MetadataRecords.putPartition(
+                        PartitionInfo.create(1, 6, PartitionSpec.of("dt", "y"), 3)));
+        TableInfo plain =
+                TableInfo.create(
+                        2,
+                        TablePath.of("db", "plain"),
+                        TableDescriptor.builder(
+                                        Schema.newBuilder().column("id", DataTypes.INT()).build())
+                                .bucketCount(3)
+                                .build(),
+                        10);
+        image.apply(MetadataRecords.putTable(plain));
+        BucketAssignment p5 = new BucketAssignment(1, 5, List.of(1, 2));
+        BucketAssignment p6 = new BucketAssignment(1, 6, List.of(2, 1));
+        BucketAssignment t2 = new BucketAssignment(2, TableBucket.NO_PARTITION, List.of(1, 2, 1));
+        assertThat(image.apply(MetadataRecords.putAssignment(p5))).isEqualTo(1);
+        assertThat(image.apply(MetadataRecords.putAssignment(p6))).isEqualTo(1);
+        assertThat(image.apply(MetadataRecords.putAssignment(t2))).isEqualTo(1);
+        assertThat(
+                        image.apply(
+                                MetadataRecords.putAssignment(
+                                        new BucketAssignment(9, -1, List.of(1)))))
+                .as("unknown table")
+                .isZero();
+        assertThat(
+                        image.apply(
+                                MetadataRecords.putAssignment(
+                                        new BucketAssignment(2, 5, List.of(1)))))
+                .as("a partition of another table")
+                .isZero();
+        assertThat(image.snapshot().assignments().values()).containsExactly(p5, p6, t2);
+
+        byte[] cp = image.toCheckpoint(3);
+        MetadataImage back = MetadataImage.fromCheckpoint(cp, "test");
+        assertThat(back.snapshot()).isEqualTo(image.snapshot());
+        assertThat(back.toCheckpoint(3)).isEqualTo(cp);
+
+        back.apply(MetadataRecords.removePartition(1, 5));
+        assertThat(back.snapshot().assignments().values()).containsExactly(p6, t2);
+        back.apply(MetadataRecords.removeTable(1));
+        assertThat(back.snapshot().assignments().values()).containsExactly(t2);
+        assertThatThrownBy(() -> new BucketAssignment(2, -1, List.of()))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class);
     }
 
     @Test

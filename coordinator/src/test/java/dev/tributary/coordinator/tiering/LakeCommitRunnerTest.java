@@ -394,6 +394,12 @@ class LakeCommitRunnerTest {
         }
 
         @Override
+        public boolean putAssignment(
+                dev.tributary.coordinator.metadata.BucketAssignment assignment) {
+            return delegate.putAssignment(assignment);
+        }
+
+        @Override
         public void close() {}
     }
 }

@@ -1,5 +1,7 @@
 package dev.tributary.planner.sim;
 
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -21,6 +23,7 @@ final class SimulationStore implements MetadataStore {
     private final Map<Long, TieringRecord> tiering = new HashMap<>();
     private final Map<Long, PartitionInfo> partitions = new HashMap<>();
     private final Map<Integer, ServerRegistration> servers = new HashMap<>();
+    private final Map<BucketAssignment.Group, BucketAssignment> assignments = new HashMap<>();
     private long maxTableId;
     private long maxPartitionId;
     private long incarnation;
@@ -35,7 +38,8 @@ final class SimulationStore implements MetadataStore {
                 incarnation,
                 partitions,
                 maxPartitionId,
-                servers);
+                servers,
+                assignments);
     }
 
     @Override
@@ -64,6 +68,7 @@ final class SimulationStore implements MetadataStore {
         tables.remove(tableId);
         tiering.remove(tableId);
         partitions.values().removeIf(p -> p.tableId() == tableId);
+        assignments.keySet().removeIf(g -> g.tableId() == tableId);
     }
 
     @Override
@@ -81,6 +86,7 @@ final class SimulationStore implements MetadataStore {
             return;
         }
         partitions.remove(partitionId);
+        assignments.remove(new BucketAssignment.Group(tableId, partitionId));
         TieringRecord r = tiering.get(tableId);
         if (r != null) {
             tiering.put(tableId, r.withoutPartition(partitionId));
@@ -99,6 +105,18 @@ final class SimulationStore implements MetadataStore {
     @Override
     public Map<Integer, ServerRegistration> servers() {
         return Map.copyOf(servers);
+    }
+
+    @Override
+    public boolean putAssignment(BucketAssignment assignment) {
+        boolean exists =
+                tables.containsKey(assignment.tableId())
+                        && (assignment.partitionId() == TableBucket.NO_PARTITION
+                                || partitions.containsKey(assignment.partitionId()));
+        if (exists) {
+            assignments.put(assignment.group(), assignment);
+        }
+        return exists;
     }
 
     @Override

@@ -1,0 +1,146 @@
+package dev.tributary.coordinator.metadata;
+
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.metadata.BucketAssignment.Group;
+import dev.tributary.coordinator.store.MetadataStore;
+import dev.tributary.coordinator.store.StoredState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which server holds each bucket (T49): the coordinator assigns the buckets of every new
+ * unpartitioned table and of every new partition to the registered servers, balanced by count over
+ * the whole cluster, and writes the assignment to the {@link MetadataStore} before it becomes
+ * visible. A lone server is assigned every bucket. Assignments do not move when servers join.
+ *
+ * <p>A table and its assignment are two records: a crash between them, a table created before any
+ * server registered, or metadata written before assignments existed leaves buckets without one,
+ * which {@link #assignMissing} fills in once a server registers. Not thread safe for writes: runs
+ * on the coordinator's event loop; lookups may come from any thread.
+ */
+public final class BucketAssignments {
+    private final MetadataStore store;
+    private final Map<Group, BucketAssignment> byGroup = new ConcurrentHashMap<>();
+
+    public BucketAssignments(MetadataStore store, StoredState state) {
+        this.store = store;
+        state.assignments().values().forEach(a -> byGroup.put(a.group(), a));
+    }
+
+    /**
+     * Assigns the buckets of an unpartitioned table, or of one partition of a partitioned table,
+     * unless they already are.
+     *
+     * @param partitionId the partition, or {@link TableBucket#NO_PARTITION}
+     * @return the assignment; empty if no server registered yet, or the table or partition no
+     *     longer exists in the store
+     */
+    public Optional<BucketAssignment> assign(TableInfo table, long partitionId) {
+        Group group = new Group(table.tableId(), partitionId);
+        BucketAssignment existing = byGroup.get(group);
+        if (existing != null) {
+            return Optional.of(existing);
+        }
+        SortedSet<Integer> servers = new TreeSet<>(store.servers().keySet());
+        if (servers.isEmpty()) {
+            return Optional.empty();
+        }
+        BucketAssignment a =
+                new BucketAssignment(
+                        table.tableId(),
+                        partitionId,
+                        balance(table.descriptor().bucketCount(), servers, load()));
+        if (!store.putAssignment(a)) {
+            return Optional.empty();
+        }
+        byGroup.put(group, a);
+        return Optional.of(a);
+    }
+
+    /**
+     * Assigns every unpartitioned table and every partition in {@code state} that has no assignment
+     * yet.
+     *
+     * @return how many assignments were written
+     */
+    public int assignMissing(StoredState state) {
+        int written = 0;
+        for (TableInfo t : state.tables().values()) {
+            if (!t.descriptor().isPartitioned()
+                    && !byGroup.containsKey(new Group(t.tableId(), TableBucket.NO_PARTITION))) {
+                written += assign(t, TableBucket.NO_PARTITION).isPresent() ? 1 : 0;
+            }
+        }
+        for (PartitionInfo p : state.partitions().values()) {
+            TableInfo t = state.tables().get(p.tableId());
+            if (t != null && !byGroup.containsKey(new Group(p.tableId(), p.partitionId()))) {
+                written += assign(t, p.partitionId()).isPresent() ? 1 : 0;
+            }
+        }
+        return written;
+    }
+
+    /** The assignment of a table's buckets, or of one partition's. */
+    public Optional<BucketAssignment> of(long tableId, long partitionId) {
+        return Optional.ofNullable(byGroup.get(new Group(tableId, partitionId)));
+    }
+
+    /** Every assignment, ordered by table and partition. */
+    public List<BucketAssignment> all() {
+        return List.copyOf(new TreeMap<>(byGroup).values());
+    }
+
+    /** The number of buckets assigned to each server. */
+    public Map<Integer, Integer> load() {
+        Map<Integer, Integer> load = new HashMap<>();
+        for (BucketAssignment a : byGroup.values()) {
+            a.servers().forEach(s -> load.merge(s, 1, Integer::sum));
+        }
+        return load;
+    }
+
+    /** Forgets a dropped table's assignments (the store removed them with the table). */
+    public void forgetTable(long tableId) {
+        byGroup.keySet().removeIf(g -> g.tableId() == tableId);
+    }
+
+    /** Forgets a removed partition's assignment (the store removed it with the partition). */
+    public void forgetPartition(long tableId, long partitionId) {
+        byGroup.remove(new Group(tableId, partitionId));
+    }
+
+    /**
+     * Each bucket to the server holding the fewest buckets, counting those already assigned and
+     * those assigned so far in this call; ties go to the lowest id, so equal servers take a new
+     * table's buckets round robin.
+     *
+     * @param load buckets already held per server; servers missing from it hold none
+     */
+    static List<Integer> balance(
+            int buckets, SortedSet<Integer> servers, Map<Integer, Integer> load) {
+        if (servers.isEmpty()) {
+            throw new IllegalArgumentException("no server to assign buckets to");
+        }
+        Map<Integer, Integer> held = new HashMap<>();
+        servers.forEach(s -> held.put(s, load.getOrDefault(s, 0)));
+        List<Integer> out = new ArrayList<>(buckets);
+        for (int b = 0; b < buckets; b++) {
+            int best = servers.first();
+            for (int s : servers) {
+                if (held.get(s) < held.get(best)) {
+                    best = s;
+                }
+            }
+            out.add(best);
+            held.merge(best, 1, Integer::sum);
+        }
+        return out;
+    }
+}
