@@ -9,6 +9,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.CoordinatorOptions;
+import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.tiering.TieringConfig;
@@ -19,6 +20,7 @@ import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
+import dev.tributary.server.cluster.ServerHeartbeater;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
@@ -35,6 +37,7 @@ import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.plan.WriteRates;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
+import dev.tributary.server.rpc.ClusterServiceImpl;
 import dev.tributary.server.rpc.ReadServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
@@ -66,6 +69,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -99,6 +103,11 @@ public final class TributaryServer implements AutoCloseable {
     private MetadataStore metadata;
     private LakeStorage lake;
     private Coordinator coordinator;
+    private ServerHeartbeater heartbeater;
+
+    /** This process's instance id (T49): a restart is a new instance, fencing the old one. */
+    private final String instanceId = UUID.randomUUID().toString();
+
     private Server grpc;
     private HttpApi http;
     private ScheduledExecutorService maintenance;
@@ -136,6 +145,7 @@ public final class TributaryServer implements AutoCloseable {
         conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
         conf.validate(ClusterOptions.all());
+        ServerLivenessOptions.validate(conf);
         conf.validate(
                 List.of(
                         LogOptions.SEGMENT_SIZE,
@@ -239,6 +249,7 @@ public final class TributaryServer implements AutoCloseable {
                                 describeLake(lakeConf),
                                 membership),
                         new WriteServiceImpl(store, catalog, metrics, partitions),
+                        new ClusterServiceImpl(coordinator),
                         new ReadServiceImpl(
                                 store,
                                 catalog,
@@ -339,6 +350,16 @@ public final class TributaryServer implements AutoCloseable {
         membership.register(
                 rpcTarget(),
                 httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse(""));
+        // the coordinator is this server (a lone server or a cluster of one): the loopback is the
+        // same gRPC path a cluster's servers take to theirs
+        heartbeater =
+                new ServerHeartbeater(
+                        membership.serverId(),
+                        instanceId,
+                        rpcTarget(),
+                        token,
+                        conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL));
+        heartbeater.start();
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
@@ -473,6 +494,11 @@ public final class TributaryServer implements AutoCloseable {
         return http == null ? Optional.empty() : Optional.of(http.address());
     }
 
+    /** This process's random instance id, which its heartbeats carry (T49). */
+    public String instanceId() {
+        return instanceId;
+    }
+
     public Path dataDir() {
         return dataDir;
     }
@@ -523,6 +549,7 @@ public final class TributaryServer implements AutoCloseable {
             for (ServerExtension e : extensions) {
                 quietly(e);
             }
+            quietly(heartbeater);
             if (grpc != null) {
                 grpc.shutdown();
                 try {

@@ -1,14 +1,24 @@
 package dev.tributary.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.time.ManualClock;
+import dev.tributary.coordinator.cluster.LivenessState;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.ClusterServiceGrpc;
+import dev.tributary.rpc.proto.ServerHeartbeatRequest;
+import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import dev.tributary.server.TributaryServer;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,6 +165,74 @@ class ClusterMembershipITCase {
                             });
             assertThat(info.coordinator().map(ClusterInfo.Server::serverId)).contains(4);
         }
+    }
+
+    @Test
+    @DisplayName(
+            "heartbeats over the real RPC: the server's own is accepted, an unregistered id is"
+                    + " invalid input, a second instance of the server fences the first")
+    void heartbeatsOverTheRpc() throws Exception {
+        try (TributaryServer server = start(0, Map.of())) {
+            // the server heartbeats itself over loopback once it registered
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(server.coordinator().serverLiveness().join())
+                                            .singleElement()
+                                            .satisfies(
+                                                    v -> {
+                                                        assertThat(v.state())
+                                                                .isEqualTo(LivenessState.ALIVE);
+                                                        assertThat(v.instanceId())
+                                                                .contains(server.instanceId());
+                                                    }));
+            ManagedChannel channel =
+                    NettyChannelBuilder.forTarget(server.rpcTarget()).usePlaintext().build();
+            try {
+                ClusterServiceGrpc.ClusterServiceBlockingStub stub =
+                        ClusterServiceGrpc.newBlockingStub(channel)
+                                .withDeadlineAfter(10, TimeUnit.SECONDS);
+                assertThat(heartbeatError(stub, 7, "someone"))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("server 7 is not registered");
+                assertThat(heartbeatError(stub, 0, ""))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("instance id");
+                assertThat(heartbeatError(stub, 0, "x".repeat(65)))
+                        .isInstanceOf(InvalidInputException.class);
+
+                ServerHeartbeatResponse accepted = heartbeat(stub, 0, "a-second-instance");
+                assertThat(accepted.getCoordinatorIncarnation())
+                        .isEqualTo(server.coordinator().incarnation());
+                assertThat(heartbeatError(stub, 0, server.instanceId()))
+                        .as("the first instance is fenced once a second one heartbeat")
+                        .isInstanceOf(FencedException.class)
+                        .hasMessageContaining("replaced by a newer instance");
+                assertThat(server.coordinator().serverLiveness().join().get(0).instanceId())
+                        .contains("a-second-instance");
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+    }
+
+    private static ServerHeartbeatResponse heartbeat(
+            ClusterServiceGrpc.ClusterServiceBlockingStub stub, int serverId, String instance) {
+        return stub.serverHeartbeat(
+                ServerHeartbeatRequest.newBuilder()
+                        .setServerId(serverId)
+                        .setInstanceId(instance)
+                        .build());
+    }
+
+    private static Throwable heartbeatError(
+            ClusterServiceGrpc.ClusterServiceBlockingStub stub, int serverId, String instance) {
+        try {
+            heartbeat(stub, serverId, instance);
+        } catch (RuntimeException e) {
+            return GrpcErrors.fromThrowable(e);
+        }
+        throw new AssertionError("the heartbeat was accepted");
     }
 
     private TributaryServer start(int rpcPort, Map<String, String> extra) {
