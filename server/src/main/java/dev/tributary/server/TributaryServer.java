@@ -18,6 +18,7 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
+import dev.tributary.server.cluster.AdvertisedHost;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
 import dev.tributary.server.cluster.ServerHeartbeater;
@@ -104,6 +105,7 @@ public final class TributaryServer implements AutoCloseable {
     private LakeStorage lake;
     private Coordinator coordinator;
     private ServerHeartbeater heartbeater;
+    private String advertisedRpcAddress;
 
     /** This process's instance id (T49): a restart is a new instance, fencing the old one. */
     private final String instanceId = UUID.randomUUID().toString();
@@ -347,16 +349,20 @@ public final class TributaryServer implements AutoCloseable {
             }
         }
         // once both endpoints are bound, so the registration holds the ports clients can use
+        String advertised =
+                AdvertisedHost.resolve(
+                        conf.get(ServerOptions.ADVERTISED_HOST), host, AdvertisedHost.SYSTEM);
+        advertisedRpcAddress = advertised + ":" + grpc.getPort();
         membership.register(
-                rpcTarget(),
-                httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse(""));
+                advertisedRpcAddress,
+                httpAddress().map(a -> advertised + ":" + a.getPort()).orElse(""));
         // the coordinator is this server (a lone server or a cluster of one): the loopback is the
         // same gRPC path a cluster's servers take to theirs
         heartbeater =
                 new ServerHeartbeater(
                         membership.serverId(),
                         instanceId,
-                        rpcTarget(),
+                        advertisedRpcAddress,
                         token,
                         conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL));
         heartbeater.start();
@@ -483,6 +489,14 @@ public final class TributaryServer implements AutoCloseable {
     /** {@code host:port} of the gRPC endpoint (the bound port when 0 was configured). */
     public String rpcTarget() {
         return conf.get(ServerOptions.BIND_HOST) + ":" + grpc.getPort();
+    }
+
+    /**
+     * {@code host:port} of the gRPC endpoint as registered for peers and clients: {@code
+     * server.advertised-host}, or the bind host with a wildcard replaced by this machine's address.
+     */
+    public String advertisedRpcAddress() {
+        return advertisedRpcAddress;
     }
 
     public int rpcPort() {

@@ -216,6 +216,32 @@ class ClusterMembershipITCase {
         }
     }
 
+    @Test
+    @DisplayName(
+            "a server bound to the wildcard registers its advertised host and heartbeats there")
+    void advertisedHost() throws Exception {
+        try (TributaryServer server =
+                        start(
+                                0,
+                                Map.of(
+                                        "server.bind-host", "0.0.0.0",
+                                        "server.advertised-host", "127.0.0.1"));
+                Connection conn = Connection.open(server.advertisedRpcAddress())) {
+            assertThat(server.rpcTarget()).startsWith("0.0.0.0:");
+            assertThat(server.advertisedRpcAddress()).isEqualTo("127.0.0.1:" + server.rpcPort());
+            ClusterInfo.Server me = conn.admin().describeCluster().servers().get(0);
+            assertThat(me.rpcAddress()).isEqualTo(server.advertisedRpcAddress());
+            assertThat(me.httpAddress())
+                    .isEqualTo("127.0.0.1:" + server.httpAddress().orElseThrow().getPort());
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(server.coordinator().serverLiveness().join())
+                                            .extracting(v -> v.state())
+                                            .containsExactly(LivenessState.ALIVE));
+        }
+    }
+
     private static ServerHeartbeatResponse heartbeat(
             ClusterServiceGrpc.ClusterServiceBlockingStub stub, int serverId, String instance) {
         return stub.serverHeartbeat(
