@@ -211,6 +211,7 @@ public final class TributaryServer implements AutoCloseable {
                         lakeStep,
                         lake == null ? null : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
                         this::onCoordinatorFault);
+        membership.useCoordinator(coordinator);
         extensions.addAll(exts);
         TableService tables =
                 new TableService(

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class ClusterMembershipITCase {
         int firstPort = freePort();
         try (TributaryServer server = start(firstPort, Map.of());
                 Connection conn = Connection.open(server.rpcTarget())) {
-            ClusterInfo info = conn.admin().describeCluster();
+            ClusterInfo info = describeOnceAlive(conn);
             assertThat(info.clusterId()).isEmpty();
             assertThat(info.clustered()).isFalse();
             assertThat(info.coordinatorId()).hasValue(0);
@@ -66,7 +67,10 @@ class ClusterMembershipITCase {
                                     server.rpcTarget(),
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
-                                    true));
+                                    true,
+                                    ClusterInfo.Liveness.ALIVE,
+                                    // the manual clock stands still: the last heartbeat is "now"
+                                    OptionalLong.of(0)));
             assertThat(server.rpcPort()).isEqualTo(firstPort);
 
             JsonNode json = apiCluster(server);
@@ -79,6 +83,8 @@ class ClusterMembershipITCase {
             assertThat(row.get("rpcAddress").asText()).isEqualTo(server.rpcTarget());
             assertThat(row.get("httpAddress").asText()).isEqualTo(httpAddress(server));
             assertThat(row.get("coordinator").asBoolean()).isTrue();
+            assertThat(row.get("liveness").asText()).isEqualTo("ALIVE");
+            assertThat(row.get("millisSinceHeartbeat").asLong()).isZero();
 
             // the console's overview carries the same view; its page draws a Cluster section
             JsonNode console = JSON.readTree(get(server, "/api/console").body());
@@ -90,12 +96,18 @@ class ClusterMembershipITCase {
         int secondPort = freePortOtherThan(firstPort);
         try (TributaryServer server = start(secondPort, Map.of("server.http.port", "-1"));
                 Connection conn = Connection.open(server.rpcTarget())) {
-            ClusterInfo info = conn.admin().describeCluster();
+            ClusterInfo info = describeOnceAlive(conn);
             assertThat(info.servers())
                     .as("the restart replaced the registration, read back from the metadata")
                     .containsExactly(
                             new ClusterInfo.Server(
-                                    0, server.rpcTarget(), "", clock.currentTimeMillis(), true));
+                                    0,
+                                    server.rpcTarget(),
+                                    "",
+                                    clock.currentTimeMillis(),
+                                    true,
+                                    ClusterInfo.Liveness.ALIVE,
+                                    OptionalLong.of(0)));
             assertThat(info.servers().get(0).rpcAddress()).endsWith(":" + secondPort);
         }
     }
@@ -118,7 +130,7 @@ class ClusterMembershipITCase {
         long firstTerm;
         try (TributaryServer server = start(firstPort, cluster);
                 Connection conn = Connection.open(server.rpcTarget())) {
-            ClusterInfo info = conn.admin().describeCluster();
+            ClusterInfo info = describeOnceAlive(conn);
             assertThat(info.clusterId()).isEqualTo("members");
             assertThat(info.coordinatorId()).hasValue(4);
             assertThat(info.raftLeaderId()).hasValue(4);
@@ -132,7 +144,9 @@ class ClusterMembershipITCase {
                                     server.rpcTarget(),
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
-                                    true));
+                                    true,
+                                    ClusterInfo.Liveness.ALIVE,
+                                    OptionalLong.of(0)));
 
             JsonNode json = apiCluster(server);
             assertThat(json.get("clusterId").asText()).isEqualTo("members");
@@ -259,6 +273,19 @@ class ClusterMembershipITCase {
             return GrpcErrors.fromThrowable(e);
         }
         throw new AssertionError("the heartbeat was accepted");
+    }
+
+    /**
+     * The cluster once every registered server is ALIVE: a server heartbeats right after it
+     * registered, so its first describe may still show UNKNOWN.
+     */
+    private static ClusterInfo describeOnceAlive(Connection conn) {
+        return await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> conn.admin().describeCluster(),
+                        info ->
+                                info.servers().stream()
+                                        .allMatch(s -> s.liveness() == ClusterInfo.Liveness.ALIVE));
     }
 
     private TributaryServer start(int rpcPort, Map<String, String> extra) {
