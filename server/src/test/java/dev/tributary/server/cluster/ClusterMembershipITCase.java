@@ -204,8 +204,7 @@ class ClusterMembershipITCase {
                     NettyChannelBuilder.forTarget(server.rpcTarget()).usePlaintext().build();
             try {
                 ClusterServiceGrpc.ClusterServiceBlockingStub stub =
-                        ClusterServiceGrpc.newBlockingStub(channel)
-                                .withDeadlineAfter(10, TimeUnit.SECONDS);
+                        ClusterServiceGrpc.newBlockingStub(channel);
                 assertThat(heartbeatError(stub, 7, "someone"))
                         .isInstanceOf(InvalidInputException.class)
                         .hasMessageContaining("server 7 is not registered");
@@ -224,6 +223,25 @@ class ClusterMembershipITCase {
                         .hasMessageContaining("replaced by a newer instance");
                 assertThat(server.coordinator().serverLiveness().join().get(0).instanceId())
                         .contains("a-second-instance");
+
+                // the server's own heartbeater was fenced and stopped, and the stub sends no
+                // more: past the 8 s timeout the coordinator's expiry check (on its manual clock)
+                // expires the server
+                clock.advance(Duration.ofSeconds(10));
+                assertThat(server.coordinator().serverLiveness().join())
+                        .singleElement()
+                        .satisfies(
+                                v -> {
+                                    assertThat(v.state()).isEqualTo(LivenessState.EXPIRED);
+                                    assertThat(v.millisSinceHeartbeat()).contains(10_000L);
+                                });
+                JsonNode row = apiCluster(server).get("servers").get(0);
+                assertThat(row.get("liveness").asText()).isEqualTo("EXPIRED");
+                assertThat(row.get("millisSinceHeartbeat").asLong()).isEqualTo(10_000L);
+                // a heartbeat of the current instance brings it back
+                heartbeat(stub, 0, "a-second-instance");
+                assertThat(server.coordinator().serverLiveness().join().get(0).state())
+                        .isEqualTo(LivenessState.ALIVE);
             } finally {
                 channel.shutdownNow();
             }
@@ -258,11 +276,12 @@ class ClusterMembershipITCase {
 
     private static ServerHeartbeatResponse heartbeat(
             ClusterServiceGrpc.ClusterServiceBlockingStub stub, int serverId, String instance) {
-        return stub.serverHeartbeat(
-                ServerHeartbeatRequest.newBuilder()
-                        .setServerId(serverId)
-                        .setInstanceId(instance)
-                        .build());
+        return stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                .serverHeartbeat(
+                        ServerHeartbeatRequest.newBuilder()
+                                .setServerId(serverId)
+                                .setInstanceId(instance)
+                                .build());
     }
 
     private static Throwable heartbeatError(
