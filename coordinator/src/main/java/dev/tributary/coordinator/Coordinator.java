@@ -9,6 +9,10 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.cluster.CoordinatorLiveness;
+import dev.tributary.coordinator.cluster.HeartbeatOutcome;
+import dev.tributary.coordinator.cluster.ServerLivenessOptions;
+import dev.tributary.coordinator.cluster.ServerLivenessView;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.BucketAssignment;
@@ -74,6 +78,8 @@ public final class Coordinator implements AutoCloseable {
     private final ExecutorService replies;
     private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
     private volatile CoordinatorCore core;
+    // touched on the loop only
+    private CoordinatorLiveness liveness;
 
     private Coordinator(
             Clock clock, int lakeThreads, int maintenanceThreads, Consumer<Throwable> onFatal) {
@@ -141,6 +147,8 @@ public final class Coordinator implements AutoCloseable {
             LakeMaintenanceStep maintenance,
             Consumer<Throwable> onFatal) {
         conf.validate(CoordinatorOptions.all());
+        Duration livenessInterval = ServerLivenessOptions.interval(conf);
+        Duration livenessTimeout = ServerLivenessOptions.timeout(conf);
         TieringConfig config = TieringConfig.from(conf);
         MaintenanceConfig maintenanceConfig = MaintenanceConfig.from(conf);
         Coordinator c =
@@ -167,6 +175,19 @@ public final class Coordinator implements AutoCloseable {
                                                     c.maintenanceIo,
                                                     maintenance))
                             .join();
+            c.loop.submit(
+                            () -> {
+                                c.liveness =
+                                        new CoordinatorLiveness(
+                                                store,
+                                                clock,
+                                                c.loop,
+                                                livenessInterval,
+                                                livenessTimeout);
+                                c.liveness.start();
+                                return null;
+                            })
+                    .join();
             return c;
         } catch (CompletionException e) {
             c.close();
@@ -233,6 +254,22 @@ public final class Coordinator implements AutoCloseable {
     /** This start's incarnation number (epochs of this run are at least incarnation * 1e9). */
     public long incarnation() {
         return core.incarnation();
+    }
+
+    // ------------------------------------------------------------------ server liveness
+
+    /**
+     * A registered server's heartbeat (T49): {@link HeartbeatOutcome#ACCEPTED}, {@link
+     * HeartbeatOutcome#FENCED} for an instance a restart replaced, or {@link
+     * HeartbeatOutcome#UNKNOWN_SERVER} for an id not registered.
+     */
+    public CompletableFuture<HeartbeatOutcome> serverHeartbeat(int serverId, String instanceId) {
+        return call(() -> liveness.heartbeat(serverId, instanceId));
+    }
+
+    /** Every registered server's liveness as this coordinator sees it, in id order. */
+    public CompletableFuture<List<ServerLivenessView>> serverLiveness() {
+        return call(() -> liveness.views());
     }
 
     // ------------------------------------------------------------------ admin

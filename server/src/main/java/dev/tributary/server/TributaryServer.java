@@ -9,6 +9,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.CoordinatorOptions;
+import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.tiering.TieringConfig;
@@ -17,8 +18,10 @@ import dev.tributary.lake.api.LakeStorageOptions;
 import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.rpc.proto.DescribeLakeResponse;
+import dev.tributary.server.cluster.AdvertisedHost;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
+import dev.tributary.server.cluster.ServerHeartbeater;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
 import dev.tributary.server.lake.LakeCommitStepImpl;
@@ -35,6 +38,7 @@ import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.plan.WriteRates;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
+import dev.tributary.server.rpc.ClusterServiceImpl;
 import dev.tributary.server.rpc.ReadServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
@@ -66,6 +70,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -99,6 +104,12 @@ public final class TributaryServer implements AutoCloseable {
     private MetadataStore metadata;
     private LakeStorage lake;
     private Coordinator coordinator;
+    private ServerHeartbeater heartbeater;
+    private String advertisedRpcAddress;
+
+    /** This process's instance id (T49): a restart is a new instance, fencing the old one. */
+    private final String instanceId = UUID.randomUUID().toString();
+
     private Server grpc;
     private HttpApi http;
     private ScheduledExecutorService maintenance;
@@ -136,6 +147,7 @@ public final class TributaryServer implements AutoCloseable {
         conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
         conf.validate(ClusterOptions.all());
+        ServerLivenessOptions.validate(conf);
         conf.validate(
                 List.of(
                         LogOptions.SEGMENT_SIZE,
@@ -199,6 +211,7 @@ public final class TributaryServer implements AutoCloseable {
                         lakeStep,
                         lake == null ? null : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
                         this::onCoordinatorFault);
+        membership.useCoordinator(coordinator);
         extensions.addAll(exts);
         TableService tables =
                 new TableService(
@@ -239,6 +252,7 @@ public final class TributaryServer implements AutoCloseable {
                                 describeLake(lakeConf),
                                 membership),
                         new WriteServiceImpl(store, catalog, metrics, partitions),
+                        new ClusterServiceImpl(coordinator),
                         new ReadServiceImpl(
                                 store,
                                 catalog,
@@ -336,11 +350,25 @@ public final class TributaryServer implements AutoCloseable {
             }
         }
         // once both endpoints are bound, so the registration holds the ports clients can use
+        String advertised =
+                AdvertisedHost.resolve(
+                        conf.get(ServerOptions.ADVERTISED_HOST), host, AdvertisedHost.SYSTEM);
+        advertisedRpcAddress = advertised + ":" + grpc.getPort();
         membership.register(
-                rpcTarget(),
-                httpAddress().map(a -> a.getHostString() + ":" + a.getPort()).orElse(""));
+                advertisedRpcAddress,
+                httpAddress().map(a -> advertised + ":" + a.getPort()).orElse(""));
         // tables created before any server registered (or before assignments existed) get theirs
         coordinator.assignMissingBuckets().join();
+        // the coordinator is this server (a lone server or a cluster of one): the loopback is the
+        // same gRPC path a cluster's servers take to theirs
+        heartbeater =
+                new ServerHeartbeater(
+                        membership.serverId(),
+                        instanceId,
+                        advertisedRpcAddress,
+                        token,
+                        conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL));
+        heartbeater.start();
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
@@ -466,6 +494,14 @@ public final class TributaryServer implements AutoCloseable {
         return conf.get(ServerOptions.BIND_HOST) + ":" + grpc.getPort();
     }
 
+    /**
+     * {@code host:port} of the gRPC endpoint as registered for peers and clients: {@code
+     * server.advertised-host}, or the bind host with a wildcard replaced by this machine's address.
+     */
+    public String advertisedRpcAddress() {
+        return advertisedRpcAddress;
+    }
+
     public int rpcPort() {
         return grpc.getPort();
     }
@@ -473,6 +509,11 @@ public final class TributaryServer implements AutoCloseable {
     /** The HTTP endpoint's bound address; empty when HTTP is disabled. */
     public Optional<InetSocketAddress> httpAddress() {
         return http == null ? Optional.empty() : Optional.of(http.address());
+    }
+
+    /** This process's random instance id, which its heartbeats carry (T49). */
+    public String instanceId() {
+        return instanceId;
     }
 
     public Path dataDir() {
@@ -525,6 +566,7 @@ public final class TributaryServer implements AutoCloseable {
             for (ServerExtension e : extensions) {
                 quietly(e);
             }
+            quietly(heartbeater);
             if (grpc != null) {
                 grpc.shutdown();
                 try {

@@ -19,8 +19,10 @@ import picocli.CommandLine.Spec;
             "The cluster the server belongs to (or that it runs alone), which server is the"
                     + " coordinator and, in a cluster, the metadata quorum's Raft term and leader;"
                     + " then one line per server registered in the metadata: id, RPC address, HTTP"
-                    + " address, when it registered (its last start) and its role. A registration"
-                    + " is not a liveness check: a stopped server stays listed."
+                    + " address, when it registered (its last start), its role, and whether the"
+                    + " coordinator counts it as alive with the time since its last heartbeat (a"
+                    + " stopped server stays listed, EXPIRED once its heartbeats stopped for"
+                    + " cluster.server.heartbeat-timeout)."
         })
 public final class ClusterCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
@@ -52,14 +54,26 @@ public final class ClusterCommand implements Callable<Integer> {
                                     : "unknown");
         }
         out.println(head);
-        TextTable t = new TextTable("SERVER", "RPC ADDRESS", "HTTP ADDRESS", "REGISTERED", "ROLE");
+        TextTable t =
+                new TextTable(
+                        "SERVER",
+                        "RPC ADDRESS",
+                        "HTTP ADDRESS",
+                        "REGISTERED",
+                        "ROLE",
+                        "LIVENESS",
+                        "LAST HEARTBEAT");
         for (ClusterInfo.Server s : info.servers()) {
             t.row(
                     s.serverId(),
                     s.rpcAddress(),
                     s.httpAddress().isEmpty() ? "-" : s.httpAddress(),
                     Instant.ofEpochMilli(s.registeredAtMillis()).toString(),
-                    s.coordinator() ? "coordinator" : "-");
+                    s.coordinator() ? "coordinator" : "-",
+                    s.liveness().name(),
+                    s.millisSinceHeartbeat().isPresent()
+                            ? s.millisSinceHeartbeat().getAsLong() + " ms ago"
+                            : "-");
         }
         t.print(out);
     }

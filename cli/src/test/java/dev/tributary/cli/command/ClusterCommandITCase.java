@@ -1,6 +1,7 @@
 package dev.tributary.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.tributary.cli.TributaryCli;
 import dev.tributary.common.config.Configuration;
@@ -9,7 +10,10 @@ import dev.tributary.server.TributaryServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,15 +39,31 @@ class ClusterCommandITCase {
         conf.setString("server.rpc.port", "0");
         conf.setString("server.http.port", "-1");
         try (TributaryServer server = TributaryServer.start(conf, Clock.system(), List.of())) {
-            Result r = run("cluster", "--address", server.rpcTarget());
+            // the server heartbeats itself right after it registered: wait for the first one
+            Result r =
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(
+                                    () -> run("cluster", "--address", server.rpcTarget()),
+                                    res -> res.code() != 0 || res.out().contains("ALIVE"));
             assertThat(r.code()).as(r.toString()).isZero();
             List<String> lines = r.out().lines().toList();
             assertThat(lines.get(0)).isEqualTo("cluster: (a lone server)   coordinator: server 0");
-            assertThat(lines.get(1)).contains("SERVER", "RPC ADDRESS", "HTTP ADDRESS", "ROLE");
+            assertThat(lines.get(1))
+                    .contains(
+                            "SERVER",
+                            "RPC ADDRESS",
+                            "HTTP ADDRESS",
+                            "ROLE",
+                            "LIVENESS",
+                            "LAST HEARTBEAT");
             assertThat(lines).hasSize(3);
-            assertThat(lines.get(2).split("\\s+"))
-                    .startsWith("0", server.rpcTarget(), "-")
-                    .endsWith("coordinator");
+            assertThat(lines.get(2).split("\\s+")).startsWith("0", server.rpcTarget(), "-");
+            Matcher m =
+                    Pattern.compile("coordinator\\s+ALIVE\\s+(\\d+) ms ago\\s*$")
+                            .matcher(lines.get(2));
+            assertThat(m.find()).as(lines.get(2)).isTrue();
+            // heartbeats every 2 s by default: the last one is recent
+            assertThat(Long.parseLong(m.group(1))).isLessThan(8_000);
         }
     }
 

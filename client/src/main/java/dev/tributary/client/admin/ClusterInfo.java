@@ -11,8 +11,8 @@ import java.util.OptionalLong;
  *
  * @param clusterId the cluster's {@code cluster.id}; empty for a lone server
  * @param coordinatorId the coordinating server's id; empty while none is known (during an election)
- * @param servers every registered server, by id. A registration is not a liveness check: a server
- *     that stopped stays listed with its last addresses
+ * @param servers every registered server, by id. A stopped server stays listed with its last
+ *     addresses; its liveness tells whether it still heartbeats
  * @param raftTerm in a cluster, the Raft term of the metadata quorum; empty for a lone server
  * @param raftLeaderId in a cluster, the metadata quorum's leader; empty for a lone server or while
  *     no leader is known
@@ -36,13 +36,28 @@ public record ClusterInfo(
      * @param httpAddress {@code host:port} of its HTTP API and console; empty when it runs none
      * @param registeredAtMillis when it last registered (its last start), wall-clock millis
      * @param coordinator whether it is the coordinator
+     * @param liveness whether the coordinator counts it as alive, from its heartbeats
+     * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
+     *     the first
      */
     public record Server(
             int serverId,
             String rpcAddress,
             String httpAddress,
             long registeredAtMillis,
-            boolean coordinator) {}
+            boolean coordinator,
+            Liveness liveness,
+            OptionalLong millisSinceHeartbeat) {}
+
+    /** A registered server's liveness as the coordinator sees it. */
+    public enum Liveness {
+        /** No heartbeat reached the coordinator yet (or the answering server could not tell). */
+        UNKNOWN,
+        /** Heartbeats within {@code cluster.server.heartbeat-timeout}. */
+        ALIVE,
+        /** No heartbeat for {@code cluster.server.heartbeat-timeout}. */
+        EXPIRED
+    }
 
     /** Whether the server runs in a cluster (rather than alone). */
     public boolean clustered() {

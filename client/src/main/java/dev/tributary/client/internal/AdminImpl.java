@@ -272,7 +272,15 @@ public final class AdminImpl implements Admin {
                             s.getRpcAddress(),
                             s.getHttpAddress(),
                             s.getRegisteredAtMillis(),
-                            s.getCoordinator()));
+                            s.getCoordinator(),
+                            switch (s.getLiveness()) {
+                                case LIVENESS_ALIVE -> ClusterInfo.Liveness.ALIVE;
+                                case LIVENESS_EXPIRED -> ClusterInfo.Liveness.EXPIRED;
+                                default -> ClusterInfo.Liveness.UNKNOWN;
+                            },
+                            s.hasMillisSinceHeartbeat()
+                                    ? java.util.OptionalLong.of(s.getMillisSinceHeartbeat())
+                                    : java.util.OptionalLong.empty()));
         }
         return new ClusterInfo(
                 r.getClusterId(),

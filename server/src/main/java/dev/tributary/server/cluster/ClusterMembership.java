@@ -4,13 +4,21 @@ import dev.tributary.cluster.ClusterConfig;
 import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.cluster.LivenessState;
+import dev.tributary.coordinator.cluster.ServerLivenessView;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.store.MetadataStore;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,10 +35,13 @@ public final class ClusterMembership {
     /** The id of a server without {@code cluster.id}. */
     public static final int LONE_SERVER_ID = 0;
 
+    private static final long LIVENESS_WAIT_SECONDS = 5;
+
     private final MetadataStore metadata;
     private final String clusterId;
     private final int serverId;
     private final Clock clock;
+    private volatile Coordinator coordinator;
 
     private ClusterMembership(MetadataStore metadata, String clusterId, int serverId, Clock clock) {
         this.metadata = metadata;
@@ -50,6 +61,11 @@ public final class ClusterMembership {
                 cluster.map(ClusterConfig::clusterId).orElse(""),
                 cluster.map(ClusterConfig::serverId).orElse(LONE_SERVER_ID),
                 clock);
+    }
+
+    /** The coordinator whose liveness view {@link #describe()} shows, once it runs. */
+    public void useCoordinator(Coordinator coordinator) {
+        this.coordinator = coordinator;
     }
 
     /** This server's id: {@code cluster.server-id}, or 0 for a lone server. */
@@ -90,12 +106,46 @@ public final class ClusterMembership {
         } else {
             coordinator = OptionalInt.of(serverId);
         }
+        Map<Integer, ServerLivenessView> live = liveness();
         List<ClusterView.Member> servers = new ArrayList<>();
         for (ServerRegistration r : metadata.servers().values()) {
             boolean coordinates = coordinator.isPresent() && coordinator.getAsInt() == r.serverId();
-            servers.add(new ClusterView.Member(r, coordinates));
+            ServerLivenessView v = live.get(r.serverId());
+            servers.add(
+                    new ClusterView.Member(
+                            r,
+                            coordinates,
+                            v == null ? LivenessState.UNKNOWN : v.state(),
+                            v == null || v.millisSinceHeartbeat().isEmpty()
+                                    ? OptionalLong.empty()
+                                    : OptionalLong.of(v.millisSinceHeartbeat().get())));
         }
         return new ClusterView(clusterId, coordinator, servers, term, leader);
+    }
+
+    /**
+     * The coordinator's liveness view by server id; empty when it does not run (yet) or does not
+     * answer in time: a status page shows UNKNOWN rather than failing.
+     */
+    private Map<Integer, ServerLivenessView> liveness() {
+        Coordinator c = coordinator;
+        if (c == null) {
+            return Map.of();
+        }
+        try {
+            Map<Integer, ServerLivenessView> out = new HashMap<>();
+            for (ServerLivenessView v :
+                    c.serverLiveness().get(LIVENESS_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                out.put(v.serverId(), v);
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("no liveness from the coordinator: {}", e.toString());
+            return Map.of();
+        }
     }
 
     /** Ratis peer ids are our integer server ids (see the cluster module's RaftSettings). */

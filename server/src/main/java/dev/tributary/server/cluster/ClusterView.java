@@ -1,5 +1,6 @@
 package dev.tributary.server.cluster;
 
+import dev.tributary.coordinator.cluster.LivenessState;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,8 +26,19 @@ public record ClusterView(
         OptionalLong raftTerm,
         OptionalInt raftLeaderId) {
 
-    /** A registered server, and whether it is the coordinator. */
-    public record Member(ServerRegistration registration, boolean coordinator) {}
+    /**
+     * A registered server, whether it is the coordinator, and its liveness as the coordinator sees
+     * it.
+     *
+     * @param liveness {@link LivenessState#UNKNOWN} also when the coordinator could not be asked
+     * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
+     *     the first
+     */
+    public record Member(
+            ServerRegistration registration,
+            boolean coordinator,
+            LivenessState liveness,
+            OptionalLong millisSinceHeartbeat) {}
 
     public ClusterView {
         servers = List.copyOf(servers);
@@ -45,6 +57,12 @@ public record ClusterView(
             row.put("httpAddress", s.registration().httpAddress());
             row.put("registeredAtMillis", s.registration().registeredAtMillis());
             row.put("coordinator", s.coordinator());
+            row.put("liveness", s.liveness().name());
+            row.put(
+                    "millisSinceHeartbeat",
+                    s.millisSinceHeartbeat().isPresent()
+                            ? s.millisSinceHeartbeat().getAsLong()
+                            : null);
             list.add(row);
         }
         m.put("servers", list);

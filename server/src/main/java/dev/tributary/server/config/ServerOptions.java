@@ -27,6 +27,17 @@ public final class ServerOptions {
                                     + " use 0.0.0.0 to accept remote clients (set"
                                     + " security.token then).");
 
+    public static final ConfigOption<String> ADVERTISED_HOST =
+            ConfigOptions.key("server.advertised-host")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Host other servers and clients use to reach this server, recorded in"
+                                    + " its cluster registration with the bound ports (Kafka's"
+                                    + " advertised.listeners). Empty: server.bind-host, or this"
+                                    + " machine's address when the bind host is a wildcard"
+                                    + " (0.0.0.0 or ::), which no other machine can connect to.");
+
     public static final ConfigOption<Integer> RPC_PORT =
             ConfigOptions.key("server.rpc.port")
                     .intType()
@@ -124,6 +135,7 @@ public final class ServerOptions {
         return List.of(
                 DATA_DIR,
                 BIND_HOST,
+                ADVERTISED_HOST,
                 RPC_PORT,
                 HTTP_PORT,
                 LAG_HISTORY_INTERVAL,

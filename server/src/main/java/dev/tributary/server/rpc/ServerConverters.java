@@ -10,6 +10,7 @@ import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.PkDeletesStatusPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
+import dev.tributary.rpc.proto.ServerLivenessPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TableMaintenancePb;
 import dev.tributary.rpc.proto.TableTieringStatusPb;
@@ -36,7 +37,17 @@ final class ServerConverters {
                             .setRpcAddress(m.registration().rpcAddress())
                             .setHttpAddress(m.registration().httpAddress())
                             .setRegisteredAtMillis(m.registration().registeredAtMillis())
-                            .setCoordinator(m.coordinator()));
+                            .setCoordinator(m.coordinator())
+                            .setLiveness(
+                                    switch (m.liveness()) {
+                                        case UNKNOWN -> ServerLivenessPb.LIVENESS_UNKNOWN;
+                                        case ALIVE -> ServerLivenessPb.LIVENESS_ALIVE;
+                                        case EXPIRED -> ServerLivenessPb.LIVENESS_EXPIRED;
+                                    }));
+            if (m.millisSinceHeartbeat().isPresent()) {
+                b.getServersBuilder(b.getServersCount() - 1)
+                        .setMillisSinceHeartbeat(m.millisSinceHeartbeat().getAsLong());
+            }
         }
         return b.build();
     }

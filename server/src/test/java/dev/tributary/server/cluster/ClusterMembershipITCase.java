@@ -1,14 +1,24 @@
 package dev.tributary.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.time.ManualClock;
+import dev.tributary.coordinator.cluster.LivenessState;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.ClusterServiceGrpc;
+import dev.tributary.rpc.proto.ServerHeartbeatRequest;
+import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import dev.tributary.server.TributaryServer;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +28,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +54,7 @@ class ClusterMembershipITCase {
         int firstPort = freePort();
         try (TributaryServer server = start(firstPort, Map.of());
                 Connection conn = Connection.open(server.rpcTarget())) {
-            ClusterInfo info = conn.admin().describeCluster();
+            ClusterInfo info = describeOnceAlive(conn);
             assertThat(info.clusterId()).isEmpty();
             assertThat(info.clustered()).isFalse();
             assertThat(info.coordinatorId()).hasValue(0);
@@ -55,7 +67,10 @@ class ClusterMembershipITCase {
                                     server.rpcTarget(),
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
-                                    true));
+                                    true,
+                                    ClusterInfo.Liveness.ALIVE,
+                                    // the manual clock stands still: the last heartbeat is "now"
+                                    OptionalLong.of(0)));
             assertThat(server.rpcPort()).isEqualTo(firstPort);
 
             JsonNode json = apiCluster(server);
@@ -68,6 +83,8 @@ class ClusterMembershipITCase {
             assertThat(row.get("rpcAddress").asText()).isEqualTo(server.rpcTarget());
             assertThat(row.get("httpAddress").asText()).isEqualTo(httpAddress(server));
             assertThat(row.get("coordinator").asBoolean()).isTrue();
+            assertThat(row.get("liveness").asText()).isEqualTo("ALIVE");
+            assertThat(row.get("millisSinceHeartbeat").asLong()).isZero();
 
             // the console's overview carries the same view; its page draws a Cluster section
             JsonNode console = JSON.readTree(get(server, "/api/console").body());
@@ -79,12 +96,18 @@ class ClusterMembershipITCase {
         int secondPort = freePortOtherThan(firstPort);
         try (TributaryServer server = start(secondPort, Map.of("server.http.port", "-1"));
                 Connection conn = Connection.open(server.rpcTarget())) {
-            ClusterInfo info = conn.admin().describeCluster();
+            ClusterInfo info = describeOnceAlive(conn);
             assertThat(info.servers())
                     .as("the restart replaced the registration, read back from the metadata")
                     .containsExactly(
                             new ClusterInfo.Server(
-                                    0, server.rpcTarget(), "", clock.currentTimeMillis(), true));
+                                    0,
+                                    server.rpcTarget(),
+                                    "",
+                                    clock.currentTimeMillis(),
+                                    true,
+                                    ClusterInfo.Liveness.ALIVE,
+                                    OptionalLong.of(0)));
             assertThat(info.servers().get(0).rpcAddress()).endsWith(":" + secondPort);
         }
     }
@@ -107,7 +130,7 @@ class ClusterMembershipITCase {
         long firstTerm;
         try (TributaryServer server = start(firstPort, cluster);
                 Connection conn = Connection.open(server.rpcTarget())) {
-            ClusterInfo info = conn.admin().describeCluster();
+            ClusterInfo info = describeOnceAlive(conn);
             assertThat(info.clusterId()).isEqualTo("members");
             assertThat(info.coordinatorId()).hasValue(4);
             assertThat(info.raftLeaderId()).hasValue(4);
@@ -121,7 +144,9 @@ class ClusterMembershipITCase {
                                     server.rpcTarget(),
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
-                                    true));
+                                    true,
+                                    ClusterInfo.Liveness.ALIVE,
+                                    OptionalLong.of(0)));
 
             JsonNode json = apiCluster(server);
             assertThat(json.get("clusterId").asText()).isEqualTo("members");
@@ -154,6 +179,132 @@ class ClusterMembershipITCase {
                             });
             assertThat(info.coordinator().map(ClusterInfo.Server::serverId)).contains(4);
         }
+    }
+
+    @Test
+    @DisplayName(
+            "heartbeats over the real RPC: the server's own is accepted, an unregistered id is"
+                    + " invalid input, a second instance of the server fences the first")
+    void heartbeatsOverTheRpc() throws Exception {
+        try (TributaryServer server = start(0, Map.of())) {
+            // the server heartbeats itself over loopback once it registered
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(server.coordinator().serverLiveness().join())
+                                            .singleElement()
+                                            .satisfies(
+                                                    v -> {
+                                                        assertThat(v.state())
+                                                                .isEqualTo(LivenessState.ALIVE);
+                                                        assertThat(v.instanceId())
+                                                                .contains(server.instanceId());
+                                                    }));
+            ManagedChannel channel =
+                    NettyChannelBuilder.forTarget(server.rpcTarget()).usePlaintext().build();
+            try {
+                ClusterServiceGrpc.ClusterServiceBlockingStub stub =
+                        ClusterServiceGrpc.newBlockingStub(channel);
+                assertThat(heartbeatError(stub, 7, "someone"))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("server 7 is not registered");
+                assertThat(heartbeatError(stub, 0, ""))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("instance id");
+                assertThat(heartbeatError(stub, 0, "x".repeat(65)))
+                        .isInstanceOf(InvalidInputException.class);
+
+                ServerHeartbeatResponse accepted = heartbeat(stub, 0, "a-second-instance");
+                assertThat(accepted.getCoordinatorIncarnation())
+                        .isEqualTo(server.coordinator().incarnation());
+                assertThat(heartbeatError(stub, 0, server.instanceId()))
+                        .as("the first instance is fenced once a second one heartbeat")
+                        .isInstanceOf(FencedException.class)
+                        .hasMessageContaining("replaced by a newer instance");
+                assertThat(server.coordinator().serverLiveness().join().get(0).instanceId())
+                        .contains("a-second-instance");
+
+                // the server's own heartbeater was fenced and stopped, and the stub sends no
+                // more: past the 8 s timeout the coordinator's expiry check (on its manual clock)
+                // expires the server
+                clock.advance(Duration.ofSeconds(10));
+                assertThat(server.coordinator().serverLiveness().join())
+                        .singleElement()
+                        .satisfies(
+                                v -> {
+                                    assertThat(v.state()).isEqualTo(LivenessState.EXPIRED);
+                                    assertThat(v.millisSinceHeartbeat()).contains(10_000L);
+                                });
+                JsonNode row = apiCluster(server).get("servers").get(0);
+                assertThat(row.get("liveness").asText()).isEqualTo("EXPIRED");
+                assertThat(row.get("millisSinceHeartbeat").asLong()).isEqualTo(10_000L);
+                // a heartbeat of the current instance brings it back
+                heartbeat(stub, 0, "a-second-instance");
+                assertThat(server.coordinator().serverLiveness().join().get(0).state())
+                        .isEqualTo(LivenessState.ALIVE);
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a server bound to the wildcard registers its advertised host and heartbeats there")
+    void advertisedHost() throws Exception {
+        try (TributaryServer server =
+                        start(
+                                0,
+                                Map.of(
+                                        "server.bind-host", "0.0.0.0",
+                                        "server.advertised-host", "127.0.0.1"));
+                Connection conn = Connection.open(server.advertisedRpcAddress())) {
+            assertThat(server.rpcTarget()).startsWith("0.0.0.0:");
+            assertThat(server.advertisedRpcAddress()).isEqualTo("127.0.0.1:" + server.rpcPort());
+            ClusterInfo.Server me = conn.admin().describeCluster().servers().get(0);
+            assertThat(me.rpcAddress()).isEqualTo(server.advertisedRpcAddress());
+            assertThat(me.httpAddress())
+                    .isEqualTo("127.0.0.1:" + server.httpAddress().orElseThrow().getPort());
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(server.coordinator().serverLiveness().join())
+                                            .extracting(v -> v.state())
+                                            .containsExactly(LivenessState.ALIVE));
+        }
+    }
+
+    private static ServerHeartbeatResponse heartbeat(
+            ClusterServiceGrpc.ClusterServiceBlockingStub stub, int serverId, String instance) {
+        return stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                .serverHeartbeat(
+                        ServerHeartbeatRequest.newBuilder()
+                                .setServerId(serverId)
+                                .setInstanceId(instance)
+                                .build());
+    }
+
+    private static Throwable heartbeatError(
+            ClusterServiceGrpc.ClusterServiceBlockingStub stub, int serverId, String instance) {
+        try {
+            heartbeat(stub, serverId, instance);
+        } catch (RuntimeException e) {
+            return GrpcErrors.fromThrowable(e);
+        }
+        throw new AssertionError("the heartbeat was accepted");
+    }
+
+    /**
+     * The cluster once every registered server is ALIVE: a server heartbeats right after it
+     * registered, so its first describe may still show UNKNOWN.
+     */
+    private static ClusterInfo describeOnceAlive(Connection conn) {
+        return await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> conn.admin().describeCluster(),
+                        info ->
+                                info.servers().stream()
+                                        .allMatch(s -> s.liveness() == ClusterInfo.Liveness.ALIVE));
     }
 
     private TributaryServer start(int rpcPort, Map<String, String> extra) {

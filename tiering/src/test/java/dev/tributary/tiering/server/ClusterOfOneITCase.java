@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
@@ -79,6 +80,15 @@ class ClusterOfOneITCase {
                     .as("rounds after the restart (seed %d)", seed)
                     .isNotEmpty()
                     .allSatisfy(p -> assertThat(p.epoch()).isGreaterThan(epochBefore));
+            // the restarted server heartbeats its coordinator (itself) over loopback all along
+            assertThat(conn.admin().describeCluster().servers())
+                    .singleElement()
+                    .satisfies(
+                            s -> {
+                                assertThat(s.liveness()).isEqualTo(ClusterInfo.Liveness.ALIVE);
+                                assertThat(s.millisSinceHeartbeat().orElseThrow())
+                                        .isLessThan(8_000);
+                            });
         }
     }
 

@@ -1,0 +1,89 @@
+package dev.tributary.coordinator.cluster;
+
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.runtime.TimerService;
+import dev.tributary.coordinator.store.MetadataStore;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's side of server liveness (T49): a {@link ServerLiveness} over the servers
+ * registered in the metadata, checked for expiry every heartbeat interval. Runs on the
+ * coordinator's event loop only (every method and the timer), so it needs no locks.
+ */
+public final class CoordinatorLiveness {
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorLiveness.class);
+
+    private final ServerLiveness tracker;
+    private final MetadataStore metadata;
+    private final Clock clock;
+    private final TimerService timers;
+    private final long checkEveryMillis;
+
+    /**
+     * @param interval how often expiry is checked (the servers' heartbeat interval)
+     * @param timeout the heartbeat timeout
+     */
+    public CoordinatorLiveness(
+            MetadataStore metadata,
+            Clock clock,
+            TimerService timers,
+            Duration interval,
+            Duration timeout) {
+        this.tracker = new ServerLiveness(timeout);
+        this.metadata = metadata;
+        this.clock = clock;
+        this.timers = timers;
+        this.checkEveryMillis = interval.toMillis();
+    }
+
+    /**
+     * Starts tracking the registered servers (each gets a full timeout from now, as a new
+     * coordinator cannot know when they last heartbeat) and the periodic expiry check. On the loop.
+     */
+    public void start() {
+        syncRegistered();
+        timers.schedule(checkEveryMillis, this::check);
+    }
+
+    /** A server's heartbeat; an id not tracked yet is looked up in the registrations first. */
+    public HeartbeatOutcome heartbeat(int serverId, String instanceId) {
+        if (!tracker.tracks(serverId)) {
+            // a server registers after the coordinator started (its own server does too)
+            syncRegistered();
+        }
+        return tracker.heartbeat(serverId, instanceId, nowMillis());
+    }
+
+    /** Every registered server's liveness now, in id order. */
+    public List<ServerLivenessView> views() {
+        syncRegistered();
+        return tracker.views(nowMillis());
+    }
+
+    private void check() {
+        try {
+            syncRegistered();
+            tracker.expire(nowMillis());
+        } finally {
+            timers.schedule(checkEveryMillis, this::check);
+        }
+    }
+
+    private void syncRegistered() {
+        try {
+            tracker.syncRegistered(metadata.servers().keySet(), nowMillis());
+        } catch (TributaryException e) {
+            // the metadata is closing or lost its leadership: keep what is tracked; the server
+            // stops on its own in both cases
+            LOG.debug("cannot read the registered servers: {}", e.toString());
+        }
+    }
+
+    private long nowMillis() {
+        return clock.nanoTime() / 1_000_000;
+    }
+}

@@ -1,0 +1,179 @@
+package dev.tributary.coordinator.cluster;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which registered servers the coordinator counts as alive (T49), KRaft's model: registrations are
+ * metadata records, liveness is the coordinator's in-memory business. Servers heartbeat every
+ * {@code cluster.server.heartbeat-interval}; one silent for {@code
+ * cluster.server.heartbeat-timeout} is expired until it heartbeats again.
+ *
+ * <p>Each server process picks a random <em>instance id</em> at start. A heartbeat with an instance
+ * id not seen before for that server is a restart: the new instance replaces the current one, and
+ * later heartbeats of any replaced instance are fenced, so two processes claiming one server id
+ * cannot both count as it.
+ *
+ * <p>Pure logic: no threads, time is a monotonic millisecond count passed in; not thread-safe (the
+ * coordinator runs it on its event loop).
+ */
+public final class ServerLiveness {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerLiveness.class);
+
+    /** Replaced instance ids remembered per server; older ones are forgotten (bounded memory). */
+    static final int REPLACED_INSTANCES_KEPT = 16;
+
+    /** Longest instance id accepted. */
+    public static final int MAX_INSTANCE_ID_LENGTH = 64;
+
+    private final long timeoutMillis;
+    private final Map<Integer, Tracked> servers = new TreeMap<>();
+
+    /**
+     * @param timeout the heartbeat timeout
+     */
+    public ServerLiveness(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("heartbeat timeout must be positive: " + timeout);
+        }
+        this.timeoutMillis = timeout.toMillis();
+    }
+
+    /**
+     * Tracks the registered servers: each one not tracked yet starts {@link LivenessState#UNKNOWN}
+     * with its timeout counted from {@code nowMillis}; servers no longer registered are dropped.
+     */
+    public void syncRegistered(Collection<Integer> registered, long nowMillis) {
+        Set<Integer> ids = Set.copyOf(registered);
+        servers.keySet().retainAll(ids);
+        for (int id : ids) {
+            servers.computeIfAbsent(id, i -> new Tracked(nowMillis));
+        }
+    }
+
+    /** Whether {@code serverId} is tracked (registered as far as this tracker knows). */
+    public boolean tracks(int serverId) {
+        return servers.containsKey(serverId);
+    }
+
+    /**
+     * A heartbeat from {@code instanceId} of server {@code serverId}.
+     *
+     * @param nowMillis monotonic milliseconds
+     */
+    public HeartbeatOutcome heartbeat(int serverId, String instanceId, long nowMillis) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        Tracked s = servers.get(serverId);
+        if (s == null) {
+            return HeartbeatOutcome.UNKNOWN_SERVER;
+        }
+        if (s.replaced.contains(instanceId)) {
+            return HeartbeatOutcome.FENCED;
+        }
+        if (s.instanceId != null && !s.instanceId.equals(instanceId)) {
+            LOG.info(
+                    "server {} restarted: instance {} replaces {}",
+                    serverId,
+                    instanceId,
+                    s.instanceId);
+            if (s.replaced.size() == REPLACED_INSTANCES_KEPT) {
+                s.replaced.removeFirst();
+            }
+            s.replaced.addLast(s.instanceId);
+        }
+        s.instanceId = instanceId;
+        s.lastHeartbeatMillis = nowMillis;
+        if (s.state != LivenessState.ALIVE) {
+            if (s.state == LivenessState.EXPIRED) {
+                LOG.info("server {} is alive again (instance {})", serverId, instanceId);
+            }
+            s.state = s.state.moveTo(LivenessState.ALIVE);
+        }
+        return HeartbeatOutcome.ACCEPTED;
+    }
+
+    /**
+     * Expires the servers silent for the heartbeat timeout or longer (since their last heartbeat,
+     * or since they were first tracked if they never heartbeat).
+     *
+     * @return the ids of the servers that expired just now, each reported once per expiry
+     */
+    public List<Integer> expire(long nowMillis) {
+        List<Integer> expired = new ArrayList<>();
+        for (Map.Entry<Integer, Tracked> e : servers.entrySet()) {
+            Tracked s = e.getValue();
+            if (s.state != LivenessState.EXPIRED
+                    && nowMillis - s.lastHeartbeatMillis >= timeoutMillis) {
+                s.state = s.state.moveTo(LivenessState.EXPIRED);
+                expired.add(e.getKey());
+            }
+        }
+        if (!expired.isEmpty()) {
+            LOG.warn(
+                    "servers {} expired: no heartbeat for {} ms (cluster.server.heartbeat-timeout)",
+                    expired,
+                    timeoutMillis);
+        }
+        return expired;
+    }
+
+    /** The servers that are alive now, in id order. */
+    public List<Integer> alive() {
+        List<Integer> alive = new ArrayList<>();
+        servers.forEach(
+                (id, s) -> {
+                    if (s.state == LivenessState.ALIVE) {
+                        alive.add(id);
+                    }
+                });
+        return alive;
+    }
+
+    /** One server's liveness as of {@code nowMillis}, empty when it is not tracked. */
+    public Optional<ServerLivenessView> view(int serverId, long nowMillis) {
+        Tracked s = servers.get(serverId);
+        return s == null ? Optional.empty() : Optional.of(s.view(serverId, nowMillis));
+    }
+
+    /** Every tracked server's liveness as of {@code nowMillis}, in id order. */
+    public List<ServerLivenessView> views(long nowMillis) {
+        List<ServerLivenessView> out = new ArrayList<>(servers.size());
+        servers.forEach((id, s) -> out.add(s.view(id, nowMillis)));
+        return out;
+    }
+
+    private static final class Tracked {
+        LivenessState state = LivenessState.UNKNOWN;
+
+        /** The last heartbeat's time, or when tracking started before the first one. */
+        long lastHeartbeatMillis;
+
+        String instanceId;
+        final Deque<String> replaced = new ArrayDeque<>();
+
+        Tracked(long nowMillis) {
+            this.lastHeartbeatMillis = nowMillis;
+        }
+
+        ServerLivenessView view(int id, long nowMillis) {
+            return new ServerLivenessView(
+                    id,
+                    state,
+                    Optional.ofNullable(instanceId),
+                    instanceId == null
+                            ? Optional.empty()
+                            : Optional.of(Math.max(0, nowMillis - lastHeartbeatMillis)));
+        }
+    }
+}

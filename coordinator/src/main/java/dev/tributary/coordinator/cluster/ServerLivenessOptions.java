@@ -1,0 +1,79 @@
+package dev.tributary.coordinator.cluster;
+
+import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.ConfigOptions;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidConfigException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Options of server liveness (T49): how often a server heartbeats the coordinator and how long the
+ * coordinator waits before it considers a silent server expired. Read them with {@link #interval}
+ * and {@link #timeout} after {@link #validate}, which checks them together.
+ */
+public final class ServerLivenessOptions {
+    private ServerLivenessOptions() {}
+
+    public static final ConfigOption<Duration> HEARTBEAT_INTERVAL =
+            ConfigOptions.key("cluster.server.heartbeat-interval")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "at least 10ms")
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How often a registered server heartbeats the coordinator (a lone"
+                                    + " server heartbeats itself); the coordinator also checks"
+                                    + " for expired servers this often.");
+
+    public static final ConfigOption<Duration> HEARTBEAT_TIMEOUT =
+            ConfigOptions.key("cluster.server.heartbeat-timeout")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "at least 10ms")
+                    .defaultValue(Duration.ofSeconds(8))
+                    .withDescription(
+                            "A server whose heartbeats stop for this long is expired: the"
+                                    + " coordinator no longer counts it as alive until it"
+                                    + " heartbeats again. Must exceed"
+                                    + " cluster.server.heartbeat-interval; 8s tolerates a few"
+                                    + " lost heartbeats and multi-second GC pauses.");
+
+    public static List<ConfigOption<?>> all() {
+        return List.of(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+    }
+
+    /**
+     * Checks both options and that the timeout exceeds the interval.
+     *
+     * @throws InvalidConfigException naming both keys when it does not
+     */
+    public static void validate(Configuration conf) {
+        conf.validate(all());
+        Duration interval = conf.get(HEARTBEAT_INTERVAL);
+        Duration timeout = conf.get(HEARTBEAT_TIMEOUT);
+        if (timeout.compareTo(interval) <= 0) {
+            throw new InvalidConfigException(
+                    "'"
+                            + HEARTBEAT_TIMEOUT.key()
+                            + "' ("
+                            + HEARTBEAT_TIMEOUT.format(timeout)
+                            + ") must be longer than '"
+                            + HEARTBEAT_INTERVAL.key()
+                            + "' ("
+                            + HEARTBEAT_INTERVAL.format(interval)
+                            + "), or every server expires between two heartbeats; raise the"
+                            + " timeout (e.g. 4 x the interval) or lower the interval");
+        }
+    }
+
+    /** The validated heartbeat interval. */
+    public static Duration interval(Configuration conf) {
+        validate(conf);
+        return conf.get(HEARTBEAT_INTERVAL);
+    }
+
+    /** The validated heartbeat timeout. */
+    public static Duration timeout(Configuration conf) {
+        validate(conf);
+        return conf.get(HEARTBEAT_TIMEOUT);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.tributary.coordinator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.coordinator.Coordinator;
+import dev.tributary.coordinator.FakeBuckets;
+import dev.tributary.coordinator.FakeLake;
+import dev.tributary.coordinator.metadata.ServerRegistration;
+import dev.tributary.coordinator.store.FileMetadataStore;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Liveness through the real coordinator: its event loop, a file metadata store and a manual clock
+ * (the loop's expiry timer runs when the clock passed it and the loop wakes for a call).
+ */
+class CoordinatorLivenessTest {
+    @TempDir Path dir;
+    private final ManualClock clock = new ManualClock(1_000_000);
+
+    private Coordinator start(FileMetadataStore store) {
+        return Coordinator.start(
+                new Configuration(), clock, store, new FakeBuckets(), new FakeLake());
+    }
+
+    @Test
+    void serversRegisteredAfterStartHeartbeatAndExpire() {
+        try (FileMetadataStore store = FileMetadataStore.open(dir);
+                Coordinator c = start(store)) {
+            assertThat(c.serverHeartbeat(1, "i1").join())
+                    .isEqualTo(HeartbeatOutcome.UNKNOWN_SERVER);
+            store.putServer(new ServerRegistration(1, "h:1", "", 0));
+            store.putServer(new ServerRegistration(2, "h:2", "", 0));
+            assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(c.serverLiveness().join())
+                    .extracting(ServerLivenessView::state)
+                    .containsExactly(LivenessState.ALIVE, LivenessState.UNKNOWN);
+
+            clock.advanceMillis(7_000);
+            assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            // 8 s after server 2 was first tracked (the default timeout), plus the check interval
+            clock.advanceMillis(3_000);
+            assertThat(c.serverLiveness().join())
+                    .extracting(ServerLivenessView::state)
+                    .containsExactly(LivenessState.ALIVE, LivenessState.EXPIRED);
+            assertThat(c.serverLiveness().join().get(0).millisSinceHeartbeat()).contains(3_000L);
+
+            assertThat(c.serverHeartbeat(1, "i2").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.FENCED);
+        }
+    }
+
+    @Test
+    void aTimeoutNotAboveTheIntervalIsRefusedAtStart() {
+        try (FileMetadataStore store = FileMetadataStore.open(dir)) {
+            Configuration conf =
+                    new Configuration(
+                            Map.of(
+                                    "cluster.server.heartbeat-interval", "3s",
+                                    "cluster.server.heartbeat-timeout", "2s"));
+            assertThatThrownBy(
+                            () ->
+                                    Coordinator.start(
+                                            conf, clock, store, new FakeBuckets(), new FakeLake()))
+                    .isInstanceOf(InvalidConfigException.class)
+                    .hasMessageContaining("cluster.server.heartbeat-interval");
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package dev.tributary.coordinator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.time.ManualClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The liveness tracker's rules, driven by a manual clock. */
+class ServerLivenessTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(8);
+    private final ManualClock clock = new ManualClock(1_000_000);
+    private final ServerLiveness liveness = new ServerLiveness(TIMEOUT);
+
+    private long now() {
+        return clock.nanoTime() / 1_000_000;
+    }
+
+    @Test
+    void unregisteredServerIsUnknown() {
+        liveness.syncRegistered(List.of(1), now());
+        assertThat(liveness.heartbeat(2, "a", now())).isEqualTo(HeartbeatOutcome.UNKNOWN_SERVER);
+        assertThat(liveness.tracks(2)).isFalse();
+    }
+
+    @Test
+    void expiresExactlyAtTheTimeoutNotBefore() {
+        liveness.syncRegistered(List.of(1, 2), now());
+        assertThat(liveness.view(1, now()).orElseThrow().state()).isEqualTo(LivenessState.UNKNOWN);
+        assertThat(liveness.heartbeat(1, "a", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(liveness.alive()).containsExactly(1);
+
+        clock.advanceMillis(TIMEOUT.toMillis() - 1);
+        assertThat(liveness.expire(now())).isEmpty();
+        assertThat(liveness.view(1, now()).orElseThrow())
+                .isEqualTo(
+                        new ServerLivenessView(
+                                1,
+                                LivenessState.ALIVE,
+                                Optional.of("a"),
+                                Optional.of(TIMEOUT.toMillis() - 1)));
+
+        clock.advanceMillis(1);
+        // server 2 never heartbeat: its timeout counts from when it was first tracked
+        assertThat(liveness.expire(now())).containsExactly(1, 2);
+        // reported once per expiry
+        clock.advanceMillis(5_000);
+        assertThat(liveness.expire(now())).isEmpty();
+        assertThat(liveness.alive()).isEmpty();
+        assertThat(liveness.view(2, now()).orElseThrow().instanceId()).isEmpty();
+    }
+
+    @Test
+    void heartbeatsKeepAServerAliveAndAnExpiredOneComesBack() {
+        liveness.syncRegistered(List.of(1), now());
+        for (int i = 0; i < 10; i++) {
+            assertThat(liveness.heartbeat(1, "a", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            clock.advanceMillis(TIMEOUT.toMillis() - 1);
+            assertThat(liveness.expire(now())).isEmpty();
+        }
+        clock.advanceMillis(1);
+        assertThat(liveness.expire(now())).containsExactly(1);
+        assertThat(liveness.heartbeat(1, "a", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(liveness.alive()).containsExactly(1);
+        assertThat(liveness.view(1, now()).orElseThrow().millisSinceHeartbeat()).contains(0L);
+    }
+
+    @Test
+    void aRestartedInstanceReplacesTheOldOneWhichIsFenced() {
+        liveness.syncRegistered(List.of(3), now());
+        assertThat(liveness.heartbeat(3, "old", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        clock.advanceMillis(1_000);
+        assertThat(liveness.heartbeat(3, "new", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(liveness.view(3, now()).orElseThrow().instanceId()).contains("new");
+        clock.advanceMillis(1_000);
+        assertThat(liveness.heartbeat(3, "old", now())).isEqualTo(HeartbeatOutcome.FENCED);
+        // the fenced heartbeat did not refresh the server: expiry counts from "new"'s heartbeat
+        clock.advanceMillis(TIMEOUT.toMillis() - 1_000);
+        assertThat(liveness.expire(now())).containsExactly(3);
+        // still fenced after the server expired, while the current instance comes back
+        assertThat(liveness.heartbeat(3, "old", now())).isEqualTo(HeartbeatOutcome.FENCED);
+        assertThat(liveness.heartbeat(3, "new", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+    }
+
+    @Test
+    void replacedInstancesAreRememberedBoundedly() {
+        long seed = System.nanoTime();
+        System.out.println("ServerLivenessTest seed: " + seed);
+        Random random = new Random(seed);
+        liveness.syncRegistered(List.of(1), now());
+        int restarts = ServerLiveness.REPLACED_INSTANCES_KEPT + 1 + random.nextInt(10);
+        String[] instances = new String[restarts];
+        for (int i = 0; i < restarts; i++) {
+            instances[i] = new UUID(random.nextLong(), random.nextLong()).toString();
+            assertThat(liveness.heartbeat(1, instances[i], now()))
+                    .isEqualTo(HeartbeatOutcome.ACCEPTED);
+        }
+        // the latest REPLACED_INSTANCES_KEPT replaced ones are fenced
+        for (int i = restarts - 1 - ServerLiveness.REPLACED_INSTANCES_KEPT; i < restarts - 1; i++) {
+            assertThat(liveness.heartbeat(1, instances[i], now()))
+                    .as("instance %d of %d", i, restarts)
+                    .isEqualTo(HeartbeatOutcome.FENCED);
+        }
+        assertThat(liveness.view(1, now()).orElseThrow().instanceId())
+                .contains(instances[restarts - 1]);
+    }
+
+    @Test
+    void unregisteredServersAreDropped() {
+        liveness.syncRegistered(List.of(1, 2), now());
+        liveness.heartbeat(2, "a", now());
+        liveness.syncRegistered(List.of(1), now());
+        assertThat(liveness.heartbeat(2, "a", now())).isEqualTo(HeartbeatOutcome.UNKNOWN_SERVER);
+        assertThat(liveness.views(now()))
+                .extracting(ServerLivenessView::serverId)
+                .containsExactly(1);
+        // re-syncing a tracked server keeps its state
+        liveness.heartbeat(1, "a", now());
+        liveness.syncRegistered(List.of(1), now());
+        assertThat(liveness.alive()).containsExactly(1);
+    }
+
+    @Test
+    void illegalTransitionsThrow() {
+        assertThat(LivenessState.UNKNOWN.moveTo(LivenessState.ALIVE))
+                .isEqualTo(LivenessState.ALIVE);
+        assertThat(LivenessState.UNKNOWN.moveTo(LivenessState.EXPIRED))
+                .isEqualTo(LivenessState.EXPIRED);
+        assertThat(LivenessState.ALIVE.moveTo(LivenessState.EXPIRED))
+                .isEqualTo(LivenessState.EXPIRED);
+        assertThat(LivenessState.EXPIRED.moveTo(LivenessState.ALIVE))
+                .isEqualTo(LivenessState.ALIVE);
+        for (LivenessState from : LivenessState.values()) {
+            assertThatThrownBy(() -> from.moveTo(LivenessState.UNKNOWN))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(from + " -> UNKNOWN");
+            assertThatThrownBy(() -> from.moveTo(from)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void optionsDefaultAndValidateTogether() {
+        Configuration defaults = new Configuration(Map.of());
+        assertThat(ServerLivenessOptions.interval(defaults)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(ServerLivenessOptions.timeout(defaults)).isEqualTo(Duration.ofSeconds(8));
+
+        Configuration bad =
+                new Configuration(
+                        Map.of(
+                                "cluster.server.heartbeat-interval", "5s",
+                                "cluster.server.heartbeat-timeout", "5s"));
+        assertThatThrownBy(() -> ServerLivenessOptions.validate(bad))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("cluster.server.heartbeat-interval")
+                .hasMessageContaining("cluster.server.heartbeat-timeout");
+        assertThatThrownBy(
+                        () ->
+                                ServerLivenessOptions.validate(
+                                        new Configuration(
+                                                Map.of("cluster.server.heartbeat-timeout", "1ms"))))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("cluster.server.heartbeat-timeout");
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tributary.server.cluster;
+
+import dev.tributary.common.concurrent.DaemonThreads;
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.rpc.AuthHeaders;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.ClusterServiceGrpc;
+import dev.tributary.rpc.proto.ServerHeartbeatRequest;
+import dev.tributary.rpc.proto.ServerHeartbeatResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Heartbeats the coordinator for this server every {@code cluster.server.heartbeat-interval} once
+ * the server registered (T49), over the real gRPC {@code ClusterService}: a lone server or a
+ * cluster of one heartbeats itself over loopback, the same path as a cluster's servers.
+ *
+ * <p>An unreachable coordinator (or one that does not know this server yet) is logged once per
+ * outage and when it answers again, and retried at the next interval. A {@link FencedException}
+ * means a newer instance of this server replaced this one: it is logged and heartbeating stops.
+ */
+public final class ServerHeartbeater implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerHeartbeater.class);
+
+    private final int serverId;
+    private final String instanceId;
+    private final String coordinatorTarget;
+    private final long intervalMillis;
+    private final ManagedChannel channel;
+    private final ClusterServiceGrpc.ClusterServiceBlockingStub stub;
+    private final ScheduledExecutorService timer;
+    // only touched on the timer thread
+    private int failuresInARow;
+    private volatile boolean fenced;
+    private volatile long lastIncarnation = -1;
+
+    /**
+     * @param serverId this server's registered id
+     * @param instanceId this process's random instance id
+     * @param coordinatorTarget {@code host:port} of the coordinator's gRPC endpoint
+     * @param token the cluster's bearer token, or empty
+     * @param interval the heartbeat interval (also each call's deadline)
+     */
+    public ServerHeartbeater(
+            int serverId,
+            String instanceId,
+            String coordinatorTarget,
+            String token,
+            Duration interval) {
+        this.serverId = serverId;
+        this.instanceId = instanceId;
+        this.coordinatorTarget = coordinatorTarget;
+        this.intervalMillis = interval.toMillis();
+        NettyChannelBuilder builder =
+                NettyChannelBuilder.forTarget(coordinatorTarget).usePlaintext();
+        if (!token.isEmpty()) {
+            Metadata headers = new Metadata();
+            headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
+            builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+        }
+        this.channel = builder.build();
+        this.stub = ClusterServiceGrpc.newBlockingStub(channel);
+        ScheduledThreadPoolExecutor t =
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-heartbeat"));
+        t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.timer = t;
+    }
+
+    /** Heartbeats now, then every interval until {@link #close()} or a fence. */
+    public void start() {
+        timer.scheduleWithFixedDelay(this::beat, 0, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the coordinator fenced this instance (heartbeating stopped). */
+    public boolean fenced() {
+        return fenced;
+    }
+
+    /** The coordinator incarnation of the last accepted heartbeat, or -1 before one. */
+    public long lastIncarnation() {
+        return lastIncarnation;
+    }
+
+    private void beat() {
+        if (fenced) {
+            return;
+        }
+        try {
+            ServerHeartbeatResponse r =
+                    stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
+                            .serverHeartbeat(
+                                    ServerHeartbeatRequest.newBuilder()
+                                            .setServerId(serverId)
+                                            .setInstanceId(instanceId)
+                                            .build());
+            if (failuresInARow > 0) {
+                LOG.info(
+                        "the coordinator at {} accepts this server's heartbeats again after {}"
+                                + " failed",
+                        coordinatorTarget,
+                        failuresInARow);
+            }
+            failuresInARow = 0;
+            lastIncarnation = r.getCoordinatorIncarnation();
+        } catch (RuntimeException e) {
+            TributaryException typed = GrpcErrors.fromThrowable(e);
+            if (typed instanceof FencedException) {
+                fenced = true;
+                LOG.error(
+                        "the coordinator fenced server {} instance {}; heartbeats stop: {}",
+                        serverId,
+                        instanceId,
+                        typed.getMessage());
+                timer.shutdown();
+                return;
+            }
+            failuresInARow++;
+            if (failuresInARow == 1) {
+                LOG.warn(
+                        "heartbeat of server {} to the coordinator at {} failed, retrying every"
+                                + " {} ms: {}",
+                        serverId,
+                        coordinatorTarget,
+                        intervalMillis,
+                        typed.getMessage());
+            } else {
+                LOG.debug("heartbeat failed again ({} in a row): {}", failuresInARow, typed);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        channel.shutdownNow();
+    }
+}
