@@ -185,6 +185,7 @@ public final class Coordinator implements AutoCloseable {
                                                 livenessInterval,
                                                 livenessTimeout);
                                 c.liveness.start();
+                                c.core.assignments().skipServersWhen(c.liveness::expired);
                                 return null;
                             })
                     .join();
@@ -402,6 +403,11 @@ public final class Coordinator implements AutoCloseable {
      */
     public Optional<BucketAssignment> bucketAssignment(long tableId, long partitionId) {
         return core.assignments().of(tableId, partitionId);
+    }
+
+    /** The number of buckets assigned to each server, without a trip through the loop. */
+    public Map<Integer, Integer> bucketsPerServer() {
+        return core.assignments().load();
     }
 
     /** Every bucket assignment, without a trip through the loop. */

@@ -62,7 +62,8 @@ public final class ClusterCommand implements Callable<Integer> {
                         "REGISTERED",
                         "ROLE",
                         "LIVENESS",
-                        "LAST HEARTBEAT");
+                        "LAST HEARTBEAT",
+                        "BUCKETS");
         for (ClusterInfo.Server s : info.servers()) {
             t.row(
                     s.serverId(),
@@ -73,7 +74,8 @@ public final class ClusterCommand implements Callable<Integer> {
                     s.liveness().name(),
                     s.millisSinceHeartbeat().isPresent()
                             ? s.millisSinceHeartbeat().getAsLong() + " ms ago"
-                            : "-");
+                            : "-",
+                    s.buckets());
         }
         t.print(out);
     }

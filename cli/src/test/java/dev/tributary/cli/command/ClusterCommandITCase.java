@@ -55,11 +55,12 @@ class ClusterCommandITCase {
                             "HTTP ADDRESS",
                             "ROLE",
                             "LIVENESS",
-                            "LAST HEARTBEAT");
+                            "LAST HEARTBEAT",
+                            "BUCKETS");
             assertThat(lines).hasSize(3);
             assertThat(lines.get(2).split("\\s+")).startsWith("0", server.rpcTarget(), "-");
             Matcher m =
-                    Pattern.compile("coordinator\\s+ALIVE\\s+(\\d+) ms ago\\s*$")
+                    Pattern.compile("coordinator\\s+ALIVE\\s+(\\d+) ms ago\\s+0\\s*$")
                             .matcher(lines.get(2));
             assertThat(m.find()).as(lines.get(2)).isTrue();
             // heartbeats every 2 s by default: the last one is recent

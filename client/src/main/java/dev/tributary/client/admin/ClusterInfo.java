@@ -39,6 +39,7 @@ public record ClusterInfo(
      * @param liveness whether the coordinator counts it as alive, from its heartbeats
      * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
      *     the first
+     * @param buckets how many buckets the coordinator assigned to it
      */
     public record Server(
             int serverId,
@@ -47,7 +48,8 @@ public record ClusterInfo(
             long registeredAtMillis,
             boolean coordinator,
             Liveness liveness,
-            OptionalLong millisSinceHeartbeat) {}
+            OptionalLong millisSinceHeartbeat,
+            int buckets) {}
 
     /** A registered server's liveness as the coordinator sees it. */
     public enum Liveness {

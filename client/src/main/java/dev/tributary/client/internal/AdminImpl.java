@@ -280,7 +280,8 @@ public final class AdminImpl implements Admin {
                             },
                             s.hasMillisSinceHeartbeat()
                                     ? java.util.OptionalLong.of(s.getMillisSinceHeartbeat())
-                                    : java.util.OptionalLong.empty()));
+                                    : java.util.OptionalLong.empty(),
+                            s.getBuckets()));
         }
         return new ClusterInfo(
                 r.getClusterId(),

@@ -58,6 +58,13 @@ public final class CoordinatorLiveness {
         return tracker.heartbeat(serverId, instanceId, nowMillis());
     }
 
+    /** Whether the server stopped heartbeating ({@link LivenessState#EXPIRED}) as of now. */
+    public boolean expired(int serverId) {
+        return tracker.view(serverId, nowMillis())
+                .map(v -> v.state() == LivenessState.EXPIRED)
+                .orElse(false);
+    }
+
     /** Every registered server's liveness now, in id order. */
     public List<ServerLivenessView> views() {
         syncRegistered();

@@ -13,6 +13,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 
 /**
  * Which server holds each bucket (T49): the coordinator assigns the buckets of every new
@@ -27,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class BucketAssignments {
     private final MetadataStore store;
+    private IntPredicate skipped = id -> false;
     private final Map<Group, BucketAssignment> byGroup = new ConcurrentHashMap<>();
 
     public BucketAssignments(MetadataStore store, StoredState state) {
@@ -51,6 +53,12 @@ public final class BucketAssignments {
         SortedSet<Integer> servers = new TreeSet<>(store.servers().keySet());
         if (servers.isEmpty()) {
             return Optional.empty();
+        }
+        SortedSet<Integer> eligible = new TreeSet<>(servers);
+        eligible.removeIf(skipped::test);
+        if (!eligible.isEmpty()) {
+            // only when some server is left: every bucket needs a server, expired or not
+            servers = eligible;
         }
         BucketAssignment a =
                 new BucketAssignment(
@@ -85,6 +93,14 @@ public final class BucketAssignments {
             }
         }
         return written;
+    }
+
+    /**
+     * New buckets go to other servers than those {@code skip} names (e.g. expired ones, T49) while
+     * any other is registered.
+     */
+    public void skipServersWhen(IntPredicate skip) {
+        this.skipped = skip;
     }
 
     /** The assignment of a table's buckets, or of one partition's. */

@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.FakeBuckets;
 import dev.tributary.coordinator.FakeLake;
 import dev.tributary.coordinator.metadata.ServerRegistration;
+import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import java.nio.file.Path;
 import java.util.Map;
@@ -50,6 +56,24 @@ class CoordinatorLivenessTest {
                     .extracting(ServerLivenessView::state)
                     .containsExactly(LivenessState.ALIVE, LivenessState.EXPIRED);
             assertThat(c.serverLiveness().join().get(0).millisSinceHeartbeat()).contains(3_000L);
+            // T49: new buckets skip the expired server
+            c.createDatabase("db", null, true).join();
+            TableInfo t =
+                    c.createTable(
+                                    TablePath.of("db", "t"),
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.INT())
+                                                            .build())
+                                            .bucketCount(3)
+                                            .build(),
+                                    false)
+                            .join();
+            assertThat(
+                            c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION)
+                                    .orElseThrow()
+                                    .servers())
+                    .containsExactly(1, 1, 1);
 
             assertThat(c.serverHeartbeat(1, "i2").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
             assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.FENCED);

@@ -10,8 +10,10 @@ import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,32 @@ class BucketAssignmentsTest {
                 .containsExactly(2, 2, 3, 2);
         assertThatThrownBy(() -> BucketAssignments.balance(1, new TreeSet<>(), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void t49_expiredServersGetNoNewBucketsWhileAnotherServerIsLeft() {
+        TieringHarness h = new TieringHarness();
+        for (int id = 0; id < 3; id++) {
+            h.store.putServer(new ServerRegistration(id, "h" + id + ":9123", "", 1));
+        }
+        Set<Integer> expired = new HashSet<>(List.of(1));
+        h.core.assignments().skipServersWhen(expired::contains);
+        TableInfo a = h.lakeTable("a", 4, Duration.ofMinutes(1));
+        assertThat(
+                        h.core.assignments()
+                                .of(a.tableId(), TableBucket.NO_PARTITION)
+                                .orElseThrow()
+                                .servers())
+                .containsExactly(0, 2, 0, 2);
+        expired.addAll(List.of(0, 2));
+        TableInfo b = h.lakeTable("b", 2, Duration.ofMinutes(1));
+        assertThat(
+                        h.core.assignments()
+                                .of(b.tableId(), TableBucket.NO_PARTITION)
+                                .orElseThrow()
+                                .servers())
+                .as("every server expired: the buckets still need one")
+                .containsExactly(1, 1);
     }
 
     @Test

@@ -107,6 +107,8 @@ public final class ClusterMembership {
             coordinator = OptionalInt.of(serverId);
         }
         Map<Integer, ServerLivenessView> live = liveness();
+        Coordinator c = this.coordinator;
+        Map<Integer, Integer> buckets = c == null ? Map.of() : c.bucketsPerServer();
         List<ClusterView.Member> servers = new ArrayList<>();
         for (ServerRegistration r : metadata.servers().values()) {
             boolean coordinates = coordinator.isPresent() && coordinator.getAsInt() == r.serverId();
@@ -118,7 +120,8 @@ public final class ClusterMembership {
                             v == null ? LivenessState.UNKNOWN : v.state(),
                             v == null || v.millisSinceHeartbeat().isEmpty()
                                     ? OptionalLong.empty()
-                                    : OptionalLong.of(v.millisSinceHeartbeat().get())));
+                                    : OptionalLong.of(v.millisSinceHeartbeat().get()),
+                            buckets.getOrDefault(r.serverId(), 0)));
         }
         return new ClusterView(clusterId, coordinator, servers, term, leader);
     }

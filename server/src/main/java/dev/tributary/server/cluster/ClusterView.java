@@ -33,12 +33,14 @@ public record ClusterView(
      * @param liveness {@link LivenessState#UNKNOWN} also when the coordinator could not be asked
      * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
      *     the first
+     * @param buckets the buckets assigned to it (T49)
      */
     public record Member(
             ServerRegistration registration,
             boolean coordinator,
             LivenessState liveness,
-            OptionalLong millisSinceHeartbeat) {}
+            OptionalLong millisSinceHeartbeat,
+            int buckets) {}
 
     public ClusterView {
         servers = List.copyOf(servers);
@@ -63,6 +65,7 @@ public record ClusterView(
                     s.millisSinceHeartbeat().isPresent()
                             ? s.millisSinceHeartbeat().getAsLong()
                             : null);
+            row.put("buckets", s.buckets());
             list.add(row);
         }
         m.put("servers", list);

@@ -38,6 +38,7 @@ final class ServerConverters {
                             .setHttpAddress(m.registration().httpAddress())
                             .setRegisteredAtMillis(m.registration().registeredAtMillis())
                             .setCoordinator(m.coordinator())
+                            .setBuckets(m.buckets())
                             .setLiveness(
                                     switch (m.liveness()) {
                                         case UNKNOWN -> ServerLivenessPb.LIVENESS_UNKNOWN;

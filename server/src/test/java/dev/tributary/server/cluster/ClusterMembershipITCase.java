@@ -10,7 +10,12 @@ import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.cluster.LivenessState;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
@@ -47,6 +52,15 @@ class ClusterMembershipITCase {
     private final HttpClient http = HttpClient.newHttpClient();
     private final ManualClock clock = new ManualClock(1_700_000_000_000L);
 
+    private static TableDescriptor.Builder table(int buckets) {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.INT())
+                                .column("dt", DataTypes.STRING())
+                                .build())
+                .bucketCount(buckets);
+    }
+
     @Test
     @DisplayName(
             "a lone server shows itself, server 0, as coordinator; a restart moves its address")
@@ -70,7 +84,8 @@ class ClusterMembershipITCase {
                                     true,
                                     ClusterInfo.Liveness.ALIVE,
                                     // the manual clock stands still: the last heartbeat is "now"
-                                    OptionalLong.of(0)));
+                                    OptionalLong.of(0),
+                                    0));
             assertThat(server.rpcPort()).isEqualTo(firstPort);
 
             JsonNode json = apiCluster(server);
@@ -85,10 +100,21 @@ class ClusterMembershipITCase {
             assertThat(row.get("coordinator").asBoolean()).isTrue();
             assertThat(row.get("liveness").asText()).isEqualTo("ALIVE");
             assertThat(row.get("millisSinceHeartbeat").asLong()).isZero();
+            assertThat(row.get("buckets").asInt()).isZero();
+
+            // T49: a lone server is assigned every bucket: of a table, and of each partition
+            conn.admin().createDatabase("db", true);
+            conn.admin().createTable(TablePath.of("db", "plain"), table(3).build(), false);
+            TablePath daily = TablePath.of("db", "daily");
+            conn.admin().createTable(daily, table(2).partitionKeys("dt").build(), false);
+            conn.admin().createPartition(daily, PartitionSpec.of("dt", "2026-12-03"), false);
+            assertThat(conn.admin().describeCluster().servers().get(0).buckets()).isEqualTo(5);
+            assertThat(apiCluster(server).get("servers").get(0).get("buckets").asInt())
+                    .isEqualTo(5);
 
             // the console's overview carries the same view; its page draws a Cluster section
             JsonNode console = JSON.readTree(get(server, "/api/console").body());
-            assertThat(console.get("cluster")).isEqualTo(json);
+            assertThat(console.get("cluster")).isEqualTo(apiCluster(server));
             assertThat(get(server, "/").body()).contains("clusterSection(snap.cluster)");
         }
 
@@ -107,7 +133,8 @@ class ClusterMembershipITCase {
                                     clock.currentTimeMillis(),
                                     true,
                                     ClusterInfo.Liveness.ALIVE,
-                                    OptionalLong.of(0)));
+                                    OptionalLong.of(0),
+                                    5));
             assertThat(info.servers().get(0).rpcAddress()).endsWith(":" + secondPort);
         }
     }
@@ -146,7 +173,10 @@ class ClusterMembershipITCase {
                                     clock.currentTimeMillis(),
                                     true,
                                     ClusterInfo.Liveness.ALIVE,
-                                    OptionalLong.of(0)));
+                                    OptionalLong.of(0),
+                                    0));
+            conn.admin().createDatabase("db", true);
+            conn.admin().createTable(TablePath.of("db", "plain"), table(4).build(), false);
 
             JsonNode json = apiCluster(server);
             assertThat(json.get("clusterId").asText()).isEqualTo("members");
@@ -176,6 +206,9 @@ class ClusterMembershipITCase {
                                 assertThat(s.registeredAtMillis())
                                         .isEqualTo(clock.currentTimeMillis());
                                 assertThat(s.coordinator()).isTrue();
+                                assertThat(s.buckets())
+                                        .as("the assignment, read back from the Raft log")
+                                        .isEqualTo(4);
                             });
             assertThat(info.coordinator().map(ClusterInfo.Server::serverId)).contains(4);
         }
