@@ -7,7 +7,6 @@ import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
-import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -41,7 +40,6 @@ public final class ServerHeartbeater implements AutoCloseable {
     // only touched on the timer thread
     private int failuresInARow;
     private volatile boolean fenced;
-    private volatile long lastIncarnation = -1;
 
     /**
      * @param serverId this server's registered id
@@ -80,28 +78,17 @@ public final class ServerHeartbeater implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::beat, 0, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** Whether the coordinator fenced this instance (heartbeating stopped). */
-    public boolean fenced() {
-        return fenced;
-    }
-
-    /** The coordinator incarnation of the last accepted heartbeat, or -1 before one. */
-    public long lastIncarnation() {
-        return lastIncarnation;
-    }
-
     private void beat() {
         if (fenced) {
             return;
         }
         try {
-            ServerHeartbeatResponse r =
-                    stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
-                            .serverHeartbeat(
-                                    ServerHeartbeatRequest.newBuilder()
-                                            .setServerId(serverId)
-                                            .setInstanceId(instanceId)
-                                            .build());
+            stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
+                    .serverHeartbeat(
+                            ServerHeartbeatRequest.newBuilder()
+                                    .setServerId(serverId)
+                                    .setInstanceId(instanceId)
+                                    .build());
             if (failuresInARow > 0) {
                 LOG.info(
                         "the coordinator at {} accepts this server's heartbeats again after {}"
@@ -110,7 +97,6 @@ public final class ServerHeartbeater implements AutoCloseable {
                         failuresInARow);
             }
             failuresInARow = 0;
-            lastIncarnation = r.getCoordinatorIncarnation();
         } catch (RuntimeException e) {
             TributaryException typed = GrpcErrors.fromThrowable(e);
             if (typed instanceof FencedException) {
