@@ -273,6 +273,14 @@ public final class Coordinator implements AutoCloseable {
         return call(() -> liveness.views());
     }
 
+    /**
+     * The liveness as of the last heartbeat or expiry check (at most one heartbeat interval old),
+     * without a trip through the loop: for status pages, which must answer while the loop is busy.
+     */
+    public List<ServerLivenessView> publishedServerLiveness() {
+        return liveness.published();
+    }
+
     // ------------------------------------------------------------------ admin
 
     public CompletableFuture<DatabaseInfo> createDatabase(

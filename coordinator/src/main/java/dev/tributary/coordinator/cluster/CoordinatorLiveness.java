@@ -5,6 +5,7 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.store.MetadataStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,15 @@ public final class CoordinatorLiveness {
     private final Clock clock;
     private final TimerService timers;
     private final long checkEveryMillis;
+
+    /**
+     * The views as of the last heartbeat or check and when they were taken: status pages read them
+     * from any thread without a trip through the event loop, which a flood of requests may keep
+     * busy for seconds.
+     */
+    private volatile Published published = new Published(List.of(), 0);
+
+    private record Published(List<ServerLivenessView> views, long atMillis) {}
 
     /**
      * @param interval how often expiry is checked (the servers' heartbeat interval)
@@ -46,6 +56,7 @@ public final class CoordinatorLiveness {
      */
     public void start() {
         syncRegistered();
+        publish();
         timers.schedule(checkEveryMillis, this::check);
     }
 
@@ -55,7 +66,9 @@ public final class CoordinatorLiveness {
             // a server registers after the coordinator started (its own server does too)
             syncRegistered();
         }
-        return tracker.heartbeat(serverId, instanceId, nowMillis());
+        HeartbeatOutcome outcome = tracker.heartbeat(serverId, instanceId, nowMillis());
+        publish();
+        return outcome;
     }
 
     /** Whether the server stopped heartbeating ({@link LivenessState#EXPIRED}) as of now. */
@@ -75,9 +88,34 @@ public final class CoordinatorLiveness {
         try {
             syncRegistered();
             tracker.expire(nowMillis());
+            publish();
         } finally {
             timers.schedule(checkEveryMillis, this::check);
         }
+    }
+
+    /**
+     * Every registered server's liveness as of the last heartbeat or expiry check (at most one
+     * heartbeat interval old), with the time since each heartbeat counted to now; from any thread.
+     */
+    public List<ServerLivenessView> published() {
+        Published p = published;
+        long age = Math.max(0, nowMillis() - p.atMillis());
+        List<ServerLivenessView> out = new ArrayList<>(p.views().size());
+        for (ServerLivenessView v : p.views()) {
+            out.add(
+                    new ServerLivenessView(
+                            v.serverId(),
+                            v.state(),
+                            v.instanceId(),
+                            v.millisSinceHeartbeat().map(ms -> ms + age)));
+        }
+        return out;
+    }
+
+    private void publish() {
+        long now = nowMillis();
+        published = new Published(tracker.views(now), now);
     }
 
     private void syncRegistered() {

@@ -31,9 +31,12 @@ public final class BucketAssignments {
     private IntPredicate skipped = id -> false;
     private final Map<Group, BucketAssignment> byGroup = new ConcurrentHashMap<>();
 
+    /** Buckets per server, kept with {@link #byGroup} so an assignment does not count them all. */
+    private final Map<Integer, Integer> load = new ConcurrentHashMap<>();
+
     public BucketAssignments(MetadataStore store, StoredState state) {
         this.store = store;
-        state.assignments().values().forEach(a -> byGroup.put(a.group(), a));
+        state.assignments().values().forEach(this::put);
     }
 
     /**
@@ -64,11 +67,11 @@ public final class BucketAssignments {
                 new BucketAssignment(
                         table.tableId(),
                         partitionId,
-                        balance(table.descriptor().bucketCount(), servers, load()));
+                        balance(table.descriptor().bucketCount(), servers, load));
         if (!store.putAssignment(a)) {
             return Optional.empty();
         }
-        byGroup.put(group, a);
+        put(a);
         return Optional.of(a);
     }
 
@@ -113,23 +116,44 @@ public final class BucketAssignments {
         return List.copyOf(new TreeMap<>(byGroup).values());
     }
 
-    /** The number of buckets assigned to each server. */
+    /** The number of buckets assigned to each server (servers without any are absent). */
     public Map<Integer, Integer> load() {
-        Map<Integer, Integer> load = new HashMap<>();
-        for (BucketAssignment a : byGroup.values()) {
-            a.servers().forEach(s -> load.merge(s, 1, Integer::sum));
-        }
-        return load;
+        return Map.copyOf(load);
     }
 
     /** Forgets a dropped table's assignments (the store removed them with the table). */
     public void forgetTable(long tableId) {
-        byGroup.keySet().removeIf(g -> g.tableId() == tableId);
+        for (Group g : List.copyOf(byGroup.keySet())) {
+            if (g.tableId() == tableId) {
+                remove(g);
+            }
+        }
     }
 
     /** Forgets a removed partition's assignment (the store removed it with the partition). */
     public void forgetPartition(long tableId, long partitionId) {
-        byGroup.remove(new Group(tableId, partitionId));
+        remove(new Group(tableId, partitionId));
+    }
+
+    private void put(BucketAssignment a) {
+        BucketAssignment before = byGroup.put(a.group(), a);
+        if (before != null) {
+            count(before, -1);
+        }
+        count(a, 1);
+    }
+
+    private void remove(Group g) {
+        BucketAssignment a = byGroup.remove(g);
+        if (a != null) {
+            count(a, -1);
+        }
+    }
+
+    private void count(BucketAssignment a, int sign) {
+        for (int s : a.servers()) {
+            load.merge(s, sign, (x, y) -> x + y == 0 ? null : x + y);
+        }
     }
 
     /**

@@ -65,6 +65,13 @@ public final class FileMetadataStore implements MetadataStore {
     private final long checkpointBytes;
     private final FaultInjector faults;
     private MetadataImage image = new MetadataImage();
+
+    /**
+     * The registered servers, read without the store's lock: status pages poll them, and a flood of
+     * DDL keeps that lock busy with one fsync after another.
+     */
+    private volatile java.util.Map<Integer, ServerRegistration> servers = java.util.Map.of();
+
     private final BinaryWriter buf = new BinaryWriter(4096);
     private FileChannel log;
     private long seq;
@@ -150,6 +157,7 @@ public final class FileMetadataStore implements MetadataStore {
         }
         logBytes = pos;
         log.position(pos);
+        servers = image.servers();
         LOG.info(
                 "coordinator metadata in {}: {} tables, {} log records replayed",
                 dir,
@@ -306,6 +314,7 @@ public final class FileMetadataStore implements MetadataStore {
     public synchronized void putServer(ServerRegistration server) {
         MetadataRecords.writePutServer(begin(), server);
         append();
+        servers = image.servers();
     }
 
     @Override
@@ -315,8 +324,8 @@ public final class FileMetadataStore implements MetadataStore {
     }
 
     @Override
-    public synchronized java.util.Map<Integer, ServerRegistration> servers() {
-        return image.servers();
+    public java.util.Map<Integer, ServerRegistration> servers() {
+        return servers;
     }
 
     @Override

@@ -56,6 +56,12 @@ class CoordinatorLivenessTest {
                     .extracting(ServerLivenessView::state)
                     .containsExactly(LivenessState.ALIVE, LivenessState.EXPIRED);
             assertThat(c.serverLiveness().join().get(0).millisSinceHeartbeat()).contains(3_000L);
+            // what status pages read without the loop: the same, as of the last check
+            assertThat(c.publishedServerLiveness()).isEqualTo(c.serverLiveness().join());
+            clock.advanceMillis(500);
+            assertThat(c.publishedServerLiveness().get(0).millisSinceHeartbeat())
+                    .as("counted to now between two checks")
+                    .contains(3_500L);
             // T49: new buckets skip the expired server
             c.createDatabase("db", null, true).join();
             TableInfo t =

@@ -16,9 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +31,6 @@ public final class ClusterMembership {
 
     /** The id of a server without {@code cluster.id}. */
     public static final int LONE_SERVER_ID = 0;
-
-    private static final long LIVENESS_WAIT_SECONDS = 5;
 
     private final MetadataStore metadata;
     private final String clusterId;
@@ -127,28 +122,19 @@ public final class ClusterMembership {
     }
 
     /**
-     * The coordinator's liveness view by server id; empty when it does not run (yet) or does not
-     * answer in time: a status page shows UNKNOWN rather than failing.
+     * The coordinator's published liveness by server id (as of its last heartbeat or check, so a
+     * status page never waits for a busy coordinator); empty when it does not run (yet).
      */
     private Map<Integer, ServerLivenessView> liveness() {
         Coordinator c = coordinator;
         if (c == null) {
             return Map.of();
         }
-        try {
-            Map<Integer, ServerLivenessView> out = new HashMap<>();
-            for (ServerLivenessView v :
-                    c.serverLiveness().get(LIVENESS_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                out.put(v.serverId(), v);
-            }
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Map.of();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.debug("no liveness from the coordinator: {}", e.toString());
-            return Map.of();
+        Map<Integer, ServerLivenessView> out = new HashMap<>();
+        for (ServerLivenessView v : c.publishedServerLiveness()) {
+            out.put(v.serverId(), v);
         }
+        return out;
     }
 
     /** Ratis peer ids are our integer server ids (see the cluster module's RaftSettings). */
