@@ -28,18 +28,27 @@ final class JobRegistry {
     }
 
     /**
-     * Rejects a registration the coordinator cannot keep: no job id, or a negative parallelism.
-     * Checked before a re-registration fails the job's rounds, so a bad call changes nothing.
+     * The largest parallelism a job may report: Flink's own upper bound of a job's maximum
+     * parallelism. The planner simulates one reader per unit, so the number must be bounded.
+     */
+    static final int MAX_PARALLELISM = 32_768;
+
+    /**
+     * Rejects a registration the coordinator cannot keep: no job id, or a parallelism below 0 or
+     * above {@value #MAX_PARALLELISM}. Checked before a re-registration fails the job's rounds, so
+     * a bad call changes nothing.
      */
     static void checkRegistration(String jobId, int parallelism) {
         if (jobId == null || jobId.isBlank()) {
             throw new InvalidInputException("a tiering job needs a non-empty id");
         }
-        if (parallelism < 0) {
+        if (parallelism < 0 || parallelism > MAX_PARALLELISM) {
             throw new InvalidInputException(
                     "job "
                             + jobId
-                            + ": parallelism must be >= 0 (0 = unknown), got "
+                            + ": parallelism must be 0 (unknown) to "
+                            + MAX_PARALLELISM
+                            + ", got "
                             + parallelism);
         }
     }

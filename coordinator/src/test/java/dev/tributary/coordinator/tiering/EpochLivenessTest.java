@@ -145,6 +145,12 @@ class EpochLivenessTest {
         assertThatThrownBy(() -> h.tiering().registerJob("bad", null, -1))
                 .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class)
                 .hasMessageContaining("parallelism");
+        // the planner simulates one reader per unit: a parallelism from the network is bounded
+        h.tiering().registerJob("widest", null, 32_768);
+        assertThatThrownBy(() -> h.tiering().registerJob("huge", null, 32_769))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class)
+                .hasMessageContaining("parallelism must be 0 (unknown) to 32768");
+        assertThat(h.tiering().status().jobs()).extracting(j -> j.jobId()).doesNotContain("huge");
     }
 
     @Test

@@ -133,11 +133,15 @@ public final class Recommender {
                 continue;
             }
             int p = job.parallelism();
-            int cap = Math.max(p + 1, p * MAX_PARALLELISM_FACTOR);
+            if (p >= JobLoad.MAX_PARALLELISM) {
+                continue; // no more readers to recommend
+            }
+            int cap =
+                    Math.min(JobLoad.MAX_PARALLELISM, Math.max(p + 1, p * MAX_PARALLELISM_FACTOR));
             int lo = p;
             int hi = -1;
             SimulationResult hiResult = null;
-            for (int q = Math.max(p + 1, p * 2); ; q = Math.min(cap, q * 2)) {
+            for (int q = Math.min(cap, Math.max(p + 1, p * 2)); ; q = Math.min(cap, q * 2)) {
                 int n = q;
                 SimulationResult r =
                         simulate.apply(base.withJob(job.id(), j -> j.withParallelism(n)));

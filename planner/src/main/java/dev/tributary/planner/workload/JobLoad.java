@@ -13,11 +13,19 @@ public record JobLoad(String id, String group, int parallelism, ReaderModel read
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(reader, "reader");
         group = TableLoad.normalizeGroup(group);
-        if (parallelism < 1) {
+        if (parallelism < 1 || parallelism > MAX_PARALLELISM) {
             throw new InvalidInputException(
-                    "job " + id + ": parallelism must be >= 1, got " + parallelism);
+                    "job "
+                            + id
+                            + ": parallelism must be 1 to "
+                            + MAX_PARALLELISM
+                            + ", got "
+                            + parallelism);
         }
     }
+
+    /** Flink's upper bound of a job's parallelism; the simulation runs one reader per unit. */
+    public static final int MAX_PARALLELISM = 32_768;
 
     public JobLoad withParallelism(int p) {
         return new JobLoad(id, group, p, reader);
