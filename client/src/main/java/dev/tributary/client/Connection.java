@@ -20,8 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
- * A connection to one Tributary server: the entry point of the Java client. Thread safe and meant
- * to be shared; close it when done (writers should be closed first).
+ * A connection to a Tributary server (one of a list of addresses): the entry point of the Java
+ * client. Thread safe and meant to be shared; close it when done (writers should be closed first).
  *
  * <pre>{@code
  * try (Connection conn = Connection.builder().address("127.0.0.1:9123").token(secret).build()) {
@@ -122,7 +122,12 @@ public final class Connection implements AutoCloseable {
         private String token;
         private final Configuration options = new Configuration();
 
-        /** {@code host:port} of the server's gRPC endpoint. */
+        /**
+         * {@code host:port} of a server's gRPC endpoint, or several separated by commas (IPv6 hosts
+         * in brackets): the connection uses the first that answers, in the given order, and moves
+         * to the next when it goes away. Malformed addresses fail {@link #build()} with an {@link
+         * dev.tributary.common.exception.InvalidInputException} naming the entry.
+         */
         public Builder address(String hostPort) {
             this.address = hostPort;
             return this;

@@ -9,7 +9,8 @@ public final class ConnectionOptions {
             names = {"-a", "--address"},
             defaultValue = "${env:TRIBUTARY_ADDRESS:-127.0.0.1:9123}",
             description =
-                    "Server gRPC address host:port (default: ${DEFAULT-VALUE}, env TRIBUTARY_ADDRESS).")
+                    "Server gRPC address host:port, or several separated by commas, tried in order"
+                            + " (default: ${DEFAULT-VALUE}, env TRIBUTARY_ADDRESS).")
     String address;
 
     @Option(

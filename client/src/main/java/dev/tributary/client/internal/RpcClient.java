@@ -1,7 +1,6 @@
 package dev.tributary.client.internal;
 
 import dev.tributary.common.concurrent.DaemonThreads;
-import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.GrpcErrors;
@@ -53,15 +52,22 @@ public final class RpcClient implements AutoCloseable {
     private final TieringServiceGrpc.TieringServiceBlockingStub tiering;
     private final TieringServiceGrpc.TieringServiceStub tieringAsync;
 
+    /**
+     * @param address {@code host:port}, or several separated by commas: the channel connects to the
+     *     first that answers, in order, and moves to another when it goes away
+     * @throws dev.tributary.common.exception.InvalidInputException for a malformed address
+     */
     public RpcClient(String address, String token, Duration timeout) {
-        if (address == null || address.isBlank()) {
-            throw new InvalidInputException("no server address: expected host:port");
-        }
+        ServerAddresses servers = ServerAddresses.parse(address);
         String prefix = "tributary-client-" + NEXT_ID.incrementAndGet();
         this.eventLoop = new NioEventLoopGroup(1, DaemonThreads.named(prefix + "-io"));
         this.callbacks = Executors.newCachedThreadPool(DaemonThreads.named(prefix + "-callback"));
         NettyChannelBuilder builder =
-                NettyChannelBuilder.forTarget(address)
+                NettyChannelBuilder.forTarget(
+                                servers.size() == 1
+                                        ? servers.first().toString()
+                                        : ServerListResolver.target(servers))
+                        .defaultLoadBalancingPolicy("pick_first")
                         .eventLoopGroup(eventLoop)
                         .channelType(NioSocketChannel.class)
                         .executor(callbacks)

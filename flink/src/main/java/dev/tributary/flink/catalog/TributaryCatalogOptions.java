@@ -17,7 +17,9 @@ public final class TributaryCatalogOptions {
             ConfigOptions.key("address")
                     .stringType()
                     .noDefaultValue()
-                    .withDescription("host:port of the Tributary server's gRPC endpoint.");
+                    .withDescription(
+                            "host:port of a Tributary server's gRPC endpoint, or several"
+                                    + " separated by commas, tried in order.");
 
     public static final ConfigOption<String> TOKEN =
             ConfigOptions.key("token")
