@@ -19,6 +19,7 @@ public final class CoordinatorLiveness {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorLiveness.class);
 
     private final ServerLiveness tracker;
+    private final ReportedBucketStates reported = new ReportedBucketStates();
     private final MetadataStore metadata;
     private final Clock clock;
     private final TimerService timers;
@@ -60,15 +61,29 @@ public final class CoordinatorLiveness {
         timers.schedule(checkEveryMillis, this::check);
     }
 
-    /** A server's heartbeat; an id not tracked yet is looked up in the registrations first. */
-    public HeartbeatOutcome heartbeat(int serverId, String instanceId) {
+    /**
+     * A server's heartbeat and the bucket states it carries, which count only when the heartbeat is
+     * accepted; an id not tracked yet is looked up in the registrations first.
+     *
+     * @throws dev.tributary.common.exception.InvalidInputException when the report is refused
+     *     ({@link ReportedBucketStates#report}); the heartbeat itself still counted
+     */
+    public HeartbeatAnswer heartbeat(int serverId, String instanceId, BucketReport report) {
         if (!tracker.tracks(serverId)) {
             // a server registers after the coordinator started (its own server does too)
             syncRegistered();
         }
         HeartbeatOutcome outcome = tracker.heartbeat(serverId, instanceId, nowMillis());
         publish();
-        return outcome;
+        if (outcome != HeartbeatOutcome.ACCEPTED) {
+            return new HeartbeatAnswer(outcome, false);
+        }
+        return new HeartbeatAnswer(outcome, reported.report(serverId, instanceId, report));
+    }
+
+    /** The bucket states the servers reported (read and changed on the loop only). */
+    public ReportedBucketStates reported() {
+        return reported;
     }
 
     /** Whether the server stopped heartbeating ({@link LivenessState#EXPIRED}) as of now. */
@@ -87,7 +102,7 @@ public final class CoordinatorLiveness {
     private void check() {
         try {
             syncRegistered();
-            tracker.expire(nowMillis());
+            reported.markStale(tracker.expire(nowMillis()));
             publish();
         } finally {
             timers.schedule(checkEveryMillis, this::check);
@@ -120,7 +135,9 @@ public final class CoordinatorLiveness {
 
     private void syncRegistered() {
         try {
-            tracker.syncRegistered(metadata.servers().keySet(), nowMillis());
+            var registered = metadata.servers().keySet();
+            tracker.syncRegistered(registered, nowMillis());
+            reported.retainServers(registered);
         } catch (TributaryException e) {
             // the metadata is closing or lost its leadership: keep what is tracked; the server
             // stops on its own in both cases
