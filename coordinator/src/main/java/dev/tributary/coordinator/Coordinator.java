@@ -339,6 +339,14 @@ public final class Coordinator implements AutoCloseable {
         return liveness.published();
     }
 
+    /**
+     * How many buckets each server reported in its heartbeats, as of the last heartbeat or expiry
+     * check, without a trip through the loop (for status pages).
+     */
+    public Map<Integer, Integer> publishedReportedBuckets() {
+        return liveness.publishedReportedBuckets();
+    }
+
     // ------------------------------------------------------------------ admin
 
     public CompletableFuture<DatabaseInfo> createDatabase(

@@ -7,6 +7,7 @@ import dev.tributary.coordinator.store.MetadataStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +31,10 @@ public final class CoordinatorLiveness {
      * from any thread without a trip through the event loop, which a flood of requests may keep
      * busy for seconds.
      */
-    private volatile Published published = new Published(List.of(), 0);
+    private volatile Published published = new Published(List.of(), Map.of(), 0);
 
-    private record Published(List<ServerLivenessView> views, long atMillis) {}
+    private record Published(
+            List<ServerLivenessView> views, Map<Integer, Integer> reportedBuckets, long atMillis) {}
 
     /**
      * @param interval how often expiry is checked (the servers' heartbeat interval)
@@ -74,11 +76,14 @@ public final class CoordinatorLiveness {
             syncRegistered();
         }
         HeartbeatOutcome outcome = tracker.heartbeat(serverId, instanceId, nowMillis());
-        publish();
-        if (outcome != HeartbeatOutcome.ACCEPTED) {
-            return new HeartbeatAnswer(outcome, false);
+        try {
+            if (outcome != HeartbeatOutcome.ACCEPTED) {
+                return new HeartbeatAnswer(outcome, false);
+            }
+            return new HeartbeatAnswer(outcome, reported.report(serverId, instanceId, report));
+        } finally {
+            publish();
         }
-        return new HeartbeatAnswer(outcome, reported.report(serverId, instanceId, report));
     }
 
     /** The bucket states the servers reported (read and changed on the loop only). */
@@ -128,9 +133,17 @@ public final class CoordinatorLiveness {
         return out;
     }
 
+    /**
+     * How many buckets each server reported in its heartbeats, as of the last heartbeat or expiry
+     * check; from any thread.
+     */
+    public Map<Integer, Integer> publishedReportedBuckets() {
+        return published.reportedBuckets();
+    }
+
     private void publish() {
         long now = nowMillis();
-        published = new Published(tracker.views(now), now);
+        published = new Published(tracker.views(now), Map.copyOf(reported.reportedCounts()), now);
     }
 
     private void syncRegistered() {
