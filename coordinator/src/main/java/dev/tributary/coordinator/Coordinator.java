@@ -183,8 +183,7 @@ public final class Coordinator implements AutoCloseable {
                         : new AssignedBucketStates(local, ownServerId);
         BucketStateSource buckets = assigned == null ? local : assigned;
         conf.validate(CoordinatorOptions.all());
-        Duration livenessInterval = ServerLivenessOptions.interval(conf);
-        Duration livenessTimeout = ServerLivenessOptions.timeout(conf);
+        ServerLivenessOptions.Settings liveness = ServerLivenessOptions.from(conf);
         TieringConfig config = TieringConfig.from(conf);
         MaintenanceConfig maintenanceConfig = MaintenanceConfig.from(conf);
         Coordinator c =
@@ -218,8 +217,8 @@ public final class Coordinator implements AutoCloseable {
                                                 store,
                                                 clock,
                                                 c.loop,
-                                                livenessInterval,
-                                                livenessTimeout);
+                                                liveness.interval(),
+                                                liveness.timeout());
                                 c.liveness.start();
                                 c.core.assignments().skipServersWhen(c.liveness::expired);
                                 if (assigned != null) {
