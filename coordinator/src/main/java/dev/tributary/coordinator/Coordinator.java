@@ -9,8 +9,12 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.cluster.AssignedBucketStates;
+import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.CoordinatorLiveness;
+import dev.tributary.coordinator.cluster.HeartbeatAnswer;
 import dev.tributary.coordinator.cluster.HeartbeatOutcome;
+import dev.tributary.coordinator.cluster.ReportedBucketStates;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessView;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
@@ -71,6 +75,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Coordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+
+    /**
+     * {@code ownServerId} for a coordinator that reads every bucket from {@code buckets}, whoever
+     * it is assigned to (embedded uses without cluster membership).
+     */
+    public static final int ALL_BUCKETS_LOCAL = -1;
 
     private final CoordinatorEventLoop loop;
     private final LakeIoPool lakeIo;
@@ -146,9 +156,34 @@ public final class Coordinator implements AutoCloseable {
             LakeCommitStep lake,
             LakeMaintenanceStep maintenance,
             Consumer<Throwable> onFatal) {
+        return start(conf, clock, store, buckets, ALL_BUCKETS_LOCAL, lake, maintenance, onFatal);
+    }
+
+    /**
+     * Like {@link #start(Configuration, Clock, MetadataStore, BucketStateSource, LakeCommitStep,
+     * LakeMaintenanceStep, Consumer)} for the coordinator of server {@code ownServerId} (T49):
+     * buckets assigned to that server are read from {@code buckets}, buckets assigned to another
+     * server from that server's heartbeats ({@link AssignedBucketStates}).
+     *
+     * @param ownServerId the registered id of the server this coordinator runs in, or {@link
+     *     #ALL_BUCKETS_LOCAL}
+     */
+    public static Coordinator start(
+            Configuration conf,
+            Clock clock,
+            MetadataStore store,
+            BucketStateSource local,
+            int ownServerId,
+            LakeCommitStep lake,
+            LakeMaintenanceStep maintenance,
+            Consumer<Throwable> onFatal) {
+        AssignedBucketStates assigned =
+                ownServerId == ALL_BUCKETS_LOCAL
+                        ? null
+                        : new AssignedBucketStates(local, ownServerId);
+        BucketStateSource buckets = assigned == null ? local : assigned;
         conf.validate(CoordinatorOptions.all());
-        Duration livenessInterval = ServerLivenessOptions.interval(conf);
-        Duration livenessTimeout = ServerLivenessOptions.timeout(conf);
+        ServerLivenessOptions.Settings liveness = ServerLivenessOptions.from(conf);
         TieringConfig config = TieringConfig.from(conf);
         MaintenanceConfig maintenanceConfig = MaintenanceConfig.from(conf);
         Coordinator c =
@@ -182,10 +217,13 @@ public final class Coordinator implements AutoCloseable {
                                                 store,
                                                 clock,
                                                 c.loop,
-                                                livenessInterval,
-                                                livenessTimeout);
+                                                liveness.interval(),
+                                                liveness.timeout());
                                 c.liveness.start();
                                 c.core.assignments().skipServersWhen(c.liveness::expired);
+                                if (assigned != null) {
+                                    assigned.use(c.core.assignments(), c.liveness.reported());
+                                }
                                 return null;
                             })
                     .join();
@@ -262,10 +300,29 @@ public final class Coordinator implements AutoCloseable {
     /**
      * A registered server's heartbeat (T49): {@link HeartbeatOutcome#ACCEPTED}, {@link
      * HeartbeatOutcome#FENCED} for an instance a restart replaced, or {@link
-     * HeartbeatOutcome#UNKNOWN_SERVER} for an id not registered.
+     * HeartbeatOutcome#UNKNOWN_SERVER} for an id not registered; an accepted heartbeat's bucket
+     * report is applied ({@link ReportedBucketStates#report}: a refused report fails the call with
+     * an {@code InvalidInputException}).
      */
-    public CompletableFuture<HeartbeatOutcome> serverHeartbeat(int serverId, String instanceId) {
-        return call(() -> liveness.heartbeat(serverId, instanceId));
+    public CompletableFuture<HeartbeatAnswer> serverHeartbeat(
+            int serverId, String instanceId, BucketReport report) {
+        return call(() -> liveness.heartbeat(serverId, instanceId, report));
+    }
+
+    /**
+     * The bucket states server {@code serverId} reported in its heartbeats, with whether they are
+     * stale (the server expired since), read on the loop.
+     */
+    public CompletableFuture<List<ReportedBucketStates.Reported>> reportedBucketStates(
+            int serverId) {
+        return call(
+                () -> {
+                    ReportedBucketStates r = liveness.reported();
+                    boolean stale = r.stale(serverId);
+                    return r.states(serverId).stream()
+                            .map(b -> new ReportedBucketStates.Reported(b, stale))
+                            .toList();
+                });
     }
 
     /** Every registered server's liveness as this coordinator sees it, in id order. */
@@ -279,6 +336,14 @@ public final class Coordinator implements AutoCloseable {
      */
     public List<ServerLivenessView> publishedServerLiveness() {
         return liveness.published();
+    }
+
+    /**
+     * How many buckets each server reported in its heartbeats, as of the last heartbeat or expiry
+     * check, without a trip through the loop (for status pages).
+     */
+    public Map<Integer, Integer> publishedReportedBuckets() {
+        return liveness.publishedReportedBuckets();
     }
 
     // ------------------------------------------------------------------ admin

@@ -202,12 +202,14 @@ public final class TributaryServer implements AutoCloseable {
         }
         TableCatalog catalog = new TableCatalog();
         LakeTables lakeTables = new LakeTables(lake);
+        StoreBucketStates localBuckets = new StoreBucketStates(store, catalog);
         coordinator =
                 Coordinator.start(
                         conf,
                         clock,
                         metadata,
-                        new StoreBucketStates(store, catalog),
+                        localBuckets,
+                        membership.serverId(),
                         lakeStep,
                         lake == null ? null : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
                         this::onCoordinatorFault);
@@ -367,7 +369,8 @@ public final class TributaryServer implements AutoCloseable {
                         instanceId,
                         advertisedRpcAddress,
                         token,
-                        conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL));
+                        conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL),
+                        localBuckets::heldBuckets);
         heartbeater.start();
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));

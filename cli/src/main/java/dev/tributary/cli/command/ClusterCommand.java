@@ -63,7 +63,8 @@ public final class ClusterCommand implements Callable<Integer> {
                         "ROLE",
                         "LIVENESS",
                         "LAST HEARTBEAT",
-                        "BUCKETS");
+                        "BUCKETS",
+                        "REPORTED");
         for (ClusterInfo.Server s : info.servers()) {
             t.row(
                     s.serverId(),
@@ -75,7 +76,8 @@ public final class ClusterCommand implements Callable<Integer> {
                     s.millisSinceHeartbeat().isPresent()
                             ? s.millisSinceHeartbeat().getAsLong() + " ms ago"
                             : "-",
-                    s.buckets());
+                    s.buckets(),
+                    s.reportedBuckets());
         }
         t.print(out);
     }

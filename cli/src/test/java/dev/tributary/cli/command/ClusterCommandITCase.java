@@ -56,11 +56,12 @@ class ClusterCommandITCase {
                             "ROLE",
                             "LIVENESS",
                             "LAST HEARTBEAT",
-                            "BUCKETS");
+                            "BUCKETS",
+                            "REPORTED");
             assertThat(lines).hasSize(3);
             assertThat(lines.get(2).split("\\s+")).startsWith("0", server.rpcTarget(), "-");
             Matcher m =
-                    Pattern.compile("coordinator\\s+ALIVE\\s+(\\d+) ms ago\\s+0\\s*$")
+                    Pattern.compile("coordinator\\s+ALIVE\\s+(\\d+) ms ago\\s+0\\s+0\\s*$")
                             .matcher(lines.get(2));
             assertThat(m.find()).as(lines.get(2)).isTrue();
             // heartbeats every 2 s by default: the last one is recent

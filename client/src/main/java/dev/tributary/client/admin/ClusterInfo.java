@@ -40,6 +40,8 @@ public record ClusterInfo(
      * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
      *     the first
      * @param buckets how many buckets the coordinator assigned to it
+     * @param reportedBuckets how many buckets it reported holding in its heartbeats (today every
+     *     server still opens every bucket, so this may exceed {@code buckets})
      */
     public record Server(
             int serverId,
@@ -49,7 +51,8 @@ public record ClusterInfo(
             boolean coordinator,
             Liveness liveness,
             OptionalLong millisSinceHeartbeat,
-            int buckets) {}
+            int buckets,
+            int reportedBuckets) {}
 
     /** A registered server's liveness as the coordinator sees it. */
     public enum Liveness {

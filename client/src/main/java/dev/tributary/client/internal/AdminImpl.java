@@ -281,7 +281,8 @@ public final class AdminImpl implements Admin {
                             s.hasMillisSinceHeartbeat()
                                     ? java.util.OptionalLong.of(s.getMillisSinceHeartbeat())
                                     : java.util.OptionalLong.empty(),
-                            s.getBuckets()));
+                            s.getBuckets(),
+                            s.getReportedBuckets()));
         }
         return new ClusterInfo(
                 r.getClusterId(),

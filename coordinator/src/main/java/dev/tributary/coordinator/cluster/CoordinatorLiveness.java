@@ -7,6 +7,7 @@ import dev.tributary.coordinator.store.MetadataStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +20,7 @@ public final class CoordinatorLiveness {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorLiveness.class);
 
     private final ServerLiveness tracker;
+    private final ReportedBucketStates reported = new ReportedBucketStates();
     private final MetadataStore metadata;
     private final Clock clock;
     private final TimerService timers;
@@ -29,9 +31,10 @@ public final class CoordinatorLiveness {
      * from any thread without a trip through the event loop, which a flood of requests may keep
      * busy for seconds.
      */
-    private volatile Published published = new Published(List.of(), 0);
+    private volatile Published published = new Published(List.of(), Map.of(), 0);
 
-    private record Published(List<ServerLivenessView> views, long atMillis) {}
+    private record Published(
+            List<ServerLivenessView> views, Map<Integer, Integer> reportedBuckets, long atMillis) {}
 
     /**
      * @param interval how often expiry is checked (the servers' heartbeat interval)
@@ -60,15 +63,32 @@ public final class CoordinatorLiveness {
         timers.schedule(checkEveryMillis, this::check);
     }
 
-    /** A server's heartbeat; an id not tracked yet is looked up in the registrations first. */
-    public HeartbeatOutcome heartbeat(int serverId, String instanceId) {
+    /**
+     * A server's heartbeat and the bucket states it carries, which count only when the heartbeat is
+     * accepted; an id not tracked yet is looked up in the registrations first.
+     *
+     * @throws dev.tributary.common.exception.InvalidInputException when the report is refused
+     *     ({@link ReportedBucketStates#report}); the heartbeat itself still counted
+     */
+    public HeartbeatAnswer heartbeat(int serverId, String instanceId, BucketReport report) {
         if (!tracker.tracks(serverId)) {
             // a server registers after the coordinator started (its own server does too)
             syncRegistered();
         }
         HeartbeatOutcome outcome = tracker.heartbeat(serverId, instanceId, nowMillis());
-        publish();
-        return outcome;
+        try {
+            if (outcome != HeartbeatOutcome.ACCEPTED) {
+                return new HeartbeatAnswer(outcome, false);
+            }
+            return new HeartbeatAnswer(outcome, reported.report(serverId, instanceId, report));
+        } finally {
+            publish();
+        }
+    }
+
+    /** The bucket states the servers reported (read and changed on the loop only). */
+    public ReportedBucketStates reported() {
+        return reported;
     }
 
     /** Whether the server stopped heartbeating ({@link LivenessState#EXPIRED}) as of now. */
@@ -87,7 +107,7 @@ public final class CoordinatorLiveness {
     private void check() {
         try {
             syncRegistered();
-            tracker.expire(nowMillis());
+            reported.markStale(tracker.expire(nowMillis()));
             publish();
         } finally {
             timers.schedule(checkEveryMillis, this::check);
@@ -113,14 +133,24 @@ public final class CoordinatorLiveness {
         return out;
     }
 
+    /**
+     * How many buckets each server reported in its heartbeats, as of the last heartbeat or expiry
+     * check; from any thread.
+     */
+    public Map<Integer, Integer> publishedReportedBuckets() {
+        return published.reportedBuckets();
+    }
+
     private void publish() {
         long now = nowMillis();
-        published = new Published(tracker.views(now), now);
+        published = new Published(tracker.views(now), Map.copyOf(reported.reportedCounts()), now);
     }
 
     private void syncRegistered() {
         try {
-            tracker.syncRegistered(metadata.servers().keySet(), nowMillis());
+            var registered = metadata.servers().keySet();
+            tracker.syncRegistered(registered, nowMillis());
+            reported.retainServers(registered);
         } catch (TributaryException e) {
             // the metadata is closing or lost its leadership: keep what is tracked; the server
             // stops on its own in both cases

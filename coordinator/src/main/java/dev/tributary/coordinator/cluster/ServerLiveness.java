@@ -128,18 +128,6 @@ public final class ServerLiveness {
         return expired;
     }
 
-    /** The servers that are alive now, in id order. */
-    public List<Integer> alive() {
-        List<Integer> alive = new ArrayList<>();
-        servers.forEach(
-                (id, s) -> {
-                    if (s.state == LivenessState.ALIVE) {
-                        alive.add(id);
-                    }
-                });
-        return alive;
-    }
-
     /** One server's liveness as of {@code nowMillis}, empty when it is not tracked. */
     public Optional<ServerLivenessView> view(int serverId, long nowMillis) {
         Tracked s = servers.get(serverId);

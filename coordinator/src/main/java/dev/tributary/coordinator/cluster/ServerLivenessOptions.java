@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Options of server liveness (T49): how often a server heartbeats the coordinator and how long the
- * coordinator waits before it considers a silent server expired. Read them with {@link #interval}
- * and {@link #timeout} after {@link #validate}, which checks them together.
+ * coordinator waits before it considers a silent server expired. Read them with {@link #from},
+ * which checks them together once.
  */
 public final class ServerLivenessOptions {
     private ServerLivenessOptions() {}
@@ -65,15 +65,21 @@ public final class ServerLivenessOptions {
         }
     }
 
-    /** The validated heartbeat interval. */
-    public static Duration interval(Configuration conf) {
+    /**
+     * Both options, validated together.
+     *
+     * @throws InvalidConfigException as {@link #validate} does
+     */
+    public static Settings from(Configuration conf) {
         validate(conf);
-        return conf.get(HEARTBEAT_INTERVAL);
+        return new Settings(conf.get(HEARTBEAT_INTERVAL), conf.get(HEARTBEAT_TIMEOUT));
     }
 
-    /** The validated heartbeat timeout. */
-    public static Duration timeout(Configuration conf) {
-        validate(conf);
-        return conf.get(HEARTBEAT_TIMEOUT);
-    }
+    /**
+     * Validated liveness settings.
+     *
+     * @param interval the heartbeat interval (also the coordinator's expiry check period)
+     * @param timeout the heartbeat timeout, longer than the interval
+     */
+    public record Settings(Duration interval, Duration timeout) {}
 }

@@ -18,6 +18,7 @@ import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,17 +40,16 @@ class CoordinatorLivenessTest {
     void serversRegisteredAfterStartHeartbeatAndExpire() {
         try (FileMetadataStore store = FileMetadataStore.open(dir);
                 Coordinator c = start(store)) {
-            assertThat(c.serverHeartbeat(1, "i1").join())
-                    .isEqualTo(HeartbeatOutcome.UNKNOWN_SERVER);
+            assertThat(beat(c, 1, "i1")).isEqualTo(HeartbeatOutcome.UNKNOWN_SERVER);
             store.putServer(new ServerRegistration(1, "h:1", "", 0));
             store.putServer(new ServerRegistration(2, "h:2", "", 0));
-            assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(beat(c, 1, "i1")).isEqualTo(HeartbeatOutcome.ACCEPTED);
             assertThat(c.serverLiveness().join())
                     .extracting(ServerLivenessView::state)
                     .containsExactly(LivenessState.ALIVE, LivenessState.UNKNOWN);
 
             clock.advanceMillis(7_000);
-            assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(beat(c, 1, "i1")).isEqualTo(HeartbeatOutcome.ACCEPTED);
             // 8 s after server 2 was first tracked (the default timeout), plus the check interval
             clock.advanceMillis(3_000);
             assertThat(c.serverLiveness().join())
@@ -81,8 +81,8 @@ class CoordinatorLivenessTest {
                                     .servers())
                     .containsExactly(1, 1, 1);
 
-            assertThat(c.serverHeartbeat(1, "i2").join()).isEqualTo(HeartbeatOutcome.ACCEPTED);
-            assertThat(c.serverHeartbeat(1, "i1").join()).isEqualTo(HeartbeatOutcome.FENCED);
+            assertThat(beat(c, 1, "i2")).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(beat(c, 1, "i1")).isEqualTo(HeartbeatOutcome.FENCED);
         }
     }
 
@@ -101,5 +101,12 @@ class CoordinatorLivenessTest {
                     .isInstanceOf(InvalidConfigException.class)
                     .hasMessageContaining("cluster.server.heartbeat-interval");
         }
+    }
+
+    /** A heartbeat without bucket changes; its outcome. */
+    private static HeartbeatOutcome beat(Coordinator c, int serverId, String instanceId) {
+        return c.serverHeartbeat(serverId, instanceId, BucketReport.delta(List.of()))
+                .join()
+                .outcome();
     }
 }

@@ -104,6 +104,7 @@ public final class ClusterMembership {
         Map<Integer, ServerLivenessView> live = liveness();
         Coordinator c = this.coordinator;
         Map<Integer, Integer> buckets = c == null ? Map.of() : c.bucketsPerServer();
+        Map<Integer, Integer> reported = c == null ? Map.of() : c.publishedReportedBuckets();
         List<ClusterView.Member> servers = new ArrayList<>();
         for (ServerRegistration r : metadata.servers().values()) {
             boolean coordinates = coordinator.isPresent() && coordinator.getAsInt() == r.serverId();
@@ -116,7 +117,8 @@ public final class ClusterMembership {
                             v == null || v.millisSinceHeartbeat().isEmpty()
                                     ? OptionalLong.empty()
                                     : OptionalLong.of(v.millisSinceHeartbeat().get()),
-                            buckets.getOrDefault(r.serverId(), 0)));
+                            buckets.getOrDefault(r.serverId(), 0),
+                            reported.getOrDefault(r.serverId(), 0)));
         }
         return new ClusterView(clusterId, coordinator, servers, term, leader);
     }

@@ -34,13 +34,15 @@ public record ClusterView(
      * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
      *     the first
      * @param buckets the buckets assigned to it (T49)
+     * @param reportedBuckets the buckets it reported in its heartbeats (T49)
      */
     public record Member(
             ServerRegistration registration,
             boolean coordinator,
             LivenessState liveness,
             OptionalLong millisSinceHeartbeat,
-            int buckets) {}
+            int buckets,
+            int reportedBuckets) {}
 
     public ClusterView {
         servers = List.copyOf(servers);
@@ -66,6 +68,7 @@ public record ClusterView(
                             ? s.millisSinceHeartbeat().getAsLong()
                             : null);
             row.put("buckets", s.buckets());
+            row.put("reportedBuckets", s.reportedBuckets());
             list.add(row);
         }
         m.put("servers", list);

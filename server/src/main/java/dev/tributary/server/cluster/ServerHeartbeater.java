@@ -3,25 +3,32 @@ package dev.tributary.server.cluster;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.TributaryException;
+import dev.tributary.coordinator.cluster.BucketReport;
+import dev.tributary.coordinator.cluster.ReportedBucket;
 import dev.tributary.rpc.AuthHeaders;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
+import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Heartbeats the coordinator for this server every {@code cluster.server.heartbeat-interval} once
  * the server registered (T49), over the real gRPC {@code ClusterService}: a lone server or a
- * cluster of one heartbeats itself over loopback, the same path as a cluster's servers.
+ * cluster of one heartbeats itself over loopback, the same path as a cluster's servers. Each
+ * heartbeat reports the server's bucket end offsets and newest KV snapshots: in full to a new
+ * coordinator incarnation, then only what changed ({@link HeartbeatReports}).
  *
  * <p>An unreachable coordinator (or one that does not know this server yet) is logged once per
  * outage and when it answers again, and retried at the next interval. A {@link FencedException}
@@ -37,7 +44,9 @@ public final class ServerHeartbeater implements AutoCloseable {
     private final ManagedChannel channel;
     private final ClusterServiceGrpc.ClusterServiceBlockingStub stub;
     private final ScheduledExecutorService timer;
+    private final Supplier<? extends Collection<ReportedBucket>> buckets;
     // only touched on the timer thread
+    private final HeartbeatReports reports = new HeartbeatReports();
     private int failuresInARow;
     private volatile boolean fenced;
 
@@ -47,14 +56,17 @@ public final class ServerHeartbeater implements AutoCloseable {
      * @param coordinatorTarget {@code host:port} of the coordinator's gRPC endpoint
      * @param token the cluster's bearer token, or empty
      * @param interval the heartbeat interval (also each call's deadline)
+     * @param buckets the state of every bucket this server holds, read from memory at each beat
      */
     public ServerHeartbeater(
             int serverId,
             String instanceId,
             String coordinatorTarget,
             String token,
-            Duration interval) {
+            Duration interval,
+            Supplier<? extends Collection<ReportedBucket>> buckets) {
         this.serverId = serverId;
+        this.buckets = buckets;
         this.instanceId = instanceId;
         this.coordinatorTarget = coordinatorTarget;
         this.intervalMillis = interval.toMillis();
@@ -83,12 +95,19 @@ public final class ServerHeartbeater implements AutoCloseable {
             return;
         }
         try {
-            stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
-                    .serverHeartbeat(
-                            ServerHeartbeatRequest.newBuilder()
-                                    .setServerId(serverId)
-                                    .setInstanceId(instanceId)
-                                    .build());
+            // parts of a large report go one after the other; the first failure ends the beat and
+            // what was not accepted is sent again at the next one
+            for (BucketReport part : reports.next(buckets.get())) {
+                ServerHeartbeatRequest.Builder req =
+                        ServerHeartbeatRequest.newBuilder()
+                                .setServerId(serverId)
+                                .setInstanceId(instanceId);
+                ServerHeartbeatResponse answer =
+                        stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
+                                .serverHeartbeat(BucketReportCodec.write(part, req).build());
+                reports.accepted(
+                        part, answer.getCoordinatorIncarnation(), answer.getSendFullReport());
+            }
             if (failuresInARow > 0) {
                 LOG.info(
                         "the coordinator at {} accepts this server's heartbeats again after {}"

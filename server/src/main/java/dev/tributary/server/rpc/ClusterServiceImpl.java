@@ -3,14 +3,19 @@ package dev.tributary.server.rpc;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.coordinator.Coordinator;
-import dev.tributary.coordinator.cluster.HeartbeatOutcome;
+import dev.tributary.coordinator.cluster.BucketReport;
+import dev.tributary.coordinator.cluster.HeartbeatAnswer;
 import dev.tributary.coordinator.cluster.ServerLiveness;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
+import dev.tributary.server.cluster.BucketReportCodec;
 import io.grpc.stub.StreamObserver;
 
-/** Server heartbeats to the coordinator (T49), answered on the coordinator's event loop. */
+/**
+ * Server heartbeats to the coordinator and the bucket states they report (T49), answered on the
+ * coordinator's event loop.
+ */
 public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceImplBase {
     private final Coordinator coordinator;
 
@@ -26,18 +31,19 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                 () -> {
                     int serverId = req.getServerId();
                     String instanceId = checkedInstanceId(req.getInstanceId());
+                    BucketReport report = BucketReportCodec.read(req);
                     return coordinator
-                            .serverHeartbeat(serverId, instanceId)
-                            .thenApply(outcome -> answer(outcome, serverId, instanceId));
+                            .serverHeartbeat(serverId, instanceId, report)
+                            .thenApply(a -> answer(a, serverId, instanceId));
                 });
     }
 
-    private ServerHeartbeatResponse answer(
-            HeartbeatOutcome outcome, int serverId, String instance) {
-        return switch (outcome) {
+    private ServerHeartbeatResponse answer(HeartbeatAnswer a, int serverId, String instance) {
+        return switch (a.outcome()) {
             case ACCEPTED ->
                     ServerHeartbeatResponse.newBuilder()
                             .setCoordinatorIncarnation(coordinator.incarnation())
+                            .setSendFullReport(a.sendFullReport())
                             .build();
             case FENCED ->
                     throw new FencedException(

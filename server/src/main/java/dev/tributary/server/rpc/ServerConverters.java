@@ -39,6 +39,7 @@ final class ServerConverters {
                             .setRegisteredAtMillis(m.registration().registeredAtMillis())
                             .setCoordinator(m.coordinator())
                             .setBuckets(m.buckets())
+                            .setReportedBuckets(m.reportedBuckets())
                             .setLiveness(
                                     switch (m.liveness()) {
                                         case UNKNOWN -> ServerLivenessPb.LIVENESS_UNKNOWN;

@@ -1,7 +1,10 @@
 package dev.tributary.server.store;
 
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.coordinator.cluster.ReportedBucket;
+import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.spi.BucketState;
 import dev.tributary.coordinator.spi.BucketStateSource;
 import dev.tributary.coordinator.spi.KvSnapshotRef;
@@ -75,6 +78,47 @@ public final class StoreBucketStates implements BucketStateSource {
                                     .orElse(null)));
         }
         return out;
+    }
+
+    /**
+     * The state of every bucket this server holds (today every bucket of every open table and
+     * partition), for its heartbeats (T49); in-memory reads only. A table or partition dropped
+     * while it is read is left out.
+     */
+    public List<ReportedBucket> heldBuckets() {
+        List<ReportedBucket> out = new ArrayList<>();
+        for (TableInfo t : catalog.all()) {
+            long tableId = t.tableId();
+            if (!store.hasTable(tableId)) {
+                continue;
+            }
+            int n = t.descriptor().bucketCount();
+            try {
+                if (store.isPartitioned(tableId)) {
+                    for (long p : store.partitionIds(tableId)) {
+                        addHeld(out, tableId, p, partitionBucketStates(tableId, p, t.path(), n));
+                    }
+                } else {
+                    addHeld(
+                            out,
+                            tableId,
+                            TableBucket.NO_PARTITION,
+                            bucketStates(tableId, t.path(), n));
+                }
+            } catch (NotFoundException dropped) {
+                // dropped meanwhile: the next full report no longer names it
+            }
+        }
+        return out;
+    }
+
+    private static void addHeld(
+            List<ReportedBucket> out, long tableId, long partitionId, List<BucketState> states) {
+        for (BucketState s : states) {
+            out.add(
+                    new ReportedBucket(
+                            tableId, partitionId, s.bucket(), s.endOffset(), s.newestKvSnapshot()));
+        }
     }
 
     @Override

@@ -85,6 +85,7 @@ class ClusterMembershipITCase {
                                     ClusterInfo.Liveness.ALIVE,
                                     // the manual clock stands still: the last heartbeat is "now"
                                     OptionalLong.of(0),
+                                    0,
                                     0));
             assertThat(server.rpcPort()).isEqualTo(firstPort);
 
@@ -111,6 +112,26 @@ class ClusterMembershipITCase {
             assertThat(conn.admin().describeCluster().servers().get(0).buckets()).isEqualTo(5);
             assertThat(apiCluster(server).get("servers").get(0).get("buckets").asInt())
                     .isEqualTo(5);
+            assertThat(row.get("reportedBuckets").asInt()).isZero();
+            // the next heartbeats report the 5 buckets the server holds
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(
+                            () -> {
+                                assertThat(
+                                                conn.admin()
+                                                        .describeCluster()
+                                                        .servers()
+                                                        .get(0)
+                                                        .reportedBuckets())
+                                        .isEqualTo(5);
+                                assertThat(
+                                                apiCluster(server)
+                                                        .get("servers")
+                                                        .get(0)
+                                                        .get("reportedBuckets")
+                                                        .asInt())
+                                        .isEqualTo(5);
+                            });
 
             // the console's overview carries the same view; its page draws a Cluster section
             JsonNode console = JSON.readTree(get(server, "/api/console").body());
@@ -134,6 +155,8 @@ class ClusterMembershipITCase {
                                     true,
                                     ClusterInfo.Liveness.ALIVE,
                                     OptionalLong.of(0),
+                                    5,
+                                    // its heartbeat that made it ALIVE reported them in full
                                     5));
             assertThat(info.servers().get(0).rpcAddress()).endsWith(":" + secondPort);
         }
@@ -174,6 +197,7 @@ class ClusterMembershipITCase {
                                     true,
                                     ClusterInfo.Liveness.ALIVE,
                                     OptionalLong.of(0),
+                                    0,
                                     0));
             conn.admin().createDatabase("db", true);
             conn.admin().createTable(TablePath.of("db", "plain"), table(4).build(), false);
