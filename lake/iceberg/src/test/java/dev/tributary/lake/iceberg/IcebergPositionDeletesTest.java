@@ -311,6 +311,54 @@ class IcebergPositionDeletesTest {
     }
 
     @Test
+    void t48_aRoundWrittenBeforeTwoCompactionsCommittedFollowsItsRowsThroughBoth()
+            throws Exception {
+        for (Map.Entry<String, TableDescriptor> t :
+                Map.of(
+                                "chain1v3",
+                                pkTable(Map.of()),
+                                "chain1v2",
+                                pkTable(Map.of("table.datalake.iceberg.format-version", "2")))
+                        .entrySet()) {
+            boolean v3 = t.getKey().endsWith("v3");
+            Lake lake = new Lake(t.getKey(), t.getValue(), false, 11);
+            lake.rounds(3);
+            List<LakeCompactionResult> first = lake.compact(1);
+            // a round retracts rows of the files the first compaction rewrites: it carries them
+            // into its new files as their deletes, which makes those files due for compaction
+            lake.rounds(1);
+            // the round under test finds its rows in the files before either compaction commits
+            Lake.Round round = lake.writeRound();
+            assertThat(lake.commitCompaction(1, first).outcome())
+                    .as(t.getKey())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+            List<LakeCompactionResult> second = lake.compact(2);
+            Set<String> firstFiles = new HashSet<>();
+            first.forEach(r -> firstFiles.addAll(r.newFiles()));
+            Table before = lake.table();
+            Set<String> replacedBySecond = new HashSet<>(firstFiles);
+            IcebergBuckets.liveDataFiles(before, before.currentSnapshot())
+                    .forEach(f -> replacedBySecond.remove(f.location()));
+            assertThat(lake.commitCompaction(2, second).outcome())
+                    .as(t.getKey())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+            Table after = lake.table();
+            Set<String> live = new HashSet<>();
+            IcebergBuckets.liveDataFiles(after, after.currentSnapshot())
+                    .forEach(f -> live.add(f.location()));
+            // the second compaction replaced files the first one wrote: a chain of two
+            assertThat(firstFiles).as(t.getKey()).isNotEmpty().doesNotContainAnyElementsOf(live);
+            assertThat(replacedBySecond).isEmpty();
+
+            lake.commit(round);
+            lake.checkRead();
+            lake.checkDeletes(v3);
+            // later rounds build on the moved deletes
+            lake.rounds(2);
+        }
+    }
+
+    @Test
     void t48_aRoundWhoseFileAnotherEngineRemovedFailsRetriably() throws Exception {
         Lake lake = new Lake("race1other", pkTable(Map.of()), false, 7);
         lake.rounds(3);
