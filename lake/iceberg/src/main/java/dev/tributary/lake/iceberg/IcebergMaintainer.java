@@ -283,19 +283,20 @@ final class IcebergMaintainer implements LakeMaintainer {
             return ExpiryResult.nothing(0);
         }
         // the newest tiering snapshot and every later one stay (T21 reads it), and so does the
-        // base of a compaction committed after it: the round under way may have found its rows in
-        // files that compaction replaced, and moves its deletes by the base's (CompactedRowDeletes)
+        // base of every compaction committed after it: the round under way may have found its
+        // rows in files those compactions replaced, one after another, and moves its deletes by
+        // each one's base (CompactedRowDeletes). A later round makes them unneeded.
         int retain = policy.numRetained();
         int depth = 0;
         boolean tieringSeen = false;
-        Long compactionBase = null;
+        Set<Long> compactionBases = new HashSet<>();
         for (Snapshot s = current;
                 s != null;
                 s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
             depth++;
             String base = s.summary().get(CompactionRowMap.BASE_SNAPSHOT_PROPERTY);
-            if (!tieringSeen && compactionBase == null && base != null) {
-                compactionBase = Long.parseLong(base);
+            if (!tieringSeen && base != null) {
+                compactionBases.add(Long.parseLong(base));
             }
             Optional<TieringSnapshotProperties> p =
                     TieringSnapshotProperties.fromProperties(s.summary());
@@ -303,11 +304,10 @@ final class IcebergMaintainer implements LakeMaintainer {
                 tieringSeen = true;
                 retain = Math.max(retain, depth);
             }
-            if (compactionBase != null && s.snapshotId() == compactionBase) {
+            if (compactionBases.remove(s.snapshotId())) {
                 retain = Math.max(retain, depth);
-                compactionBase = null;
             }
-            if (tieringSeen && compactionBase == null) {
+            if (tieringSeen && compactionBases.isEmpty()) {
                 break;
             }
         }

@@ -29,6 +29,7 @@ import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -323,6 +324,7 @@ class IcebergPositionDeletesTest {
             boolean v3 = t.getKey().endsWith("v3");
             Lake lake = new Lake(t.getKey(), t.getValue(), false, 11);
             lake.rounds(3);
+            long firstBase = lake.table().currentSnapshot().snapshotId();
             List<LakeCompactionResult> first = lake.compact(1);
             // a round retracts rows of the files the first compaction rewrites: it carries them
             // into its new files as their deletes, which makes those files due for compaction
@@ -350,9 +352,16 @@ class IcebergPositionDeletesTest {
             assertThat(firstFiles).as(t.getKey()).isNotEmpty().doesNotContainAnyElementsOf(live);
             assertThat(replacedBySecond).isEmpty();
 
+            // expiry keeps what the round needs: the newest tiering snapshot, both compactions
+            // and the first one's base, older than that round (the second's base is the first)
+            assertThat(lake.expire()).as(t.getKey()).isEqualTo(4);
+            assertThat(lake.table().snapshot(firstBase)).isNotNull();
+
             lake.commit(round);
             lake.checkRead();
             lake.checkDeletes(v3);
+            // once the round committed, nothing before it is needed: history stays bounded
+            assertThat(lake.expire()).as(t.getKey()).isEqualTo(1);
             // later rounds build on the moved deletes
             lake.rounds(2);
         }
@@ -801,6 +810,18 @@ class IcebergPositionDeletesTest {
             try (LakeMaintainer m = storage.createMaintainer(path)) {
                 return m.commitCompaction(TABLE_ID, maintenanceId, results);
             }
+        }
+
+        /** Expires all the snapshots the policy allows; returns how many the table keeps. */
+        int expire() {
+            try (LakeMaintainer m = storage.createMaintainer(path)) {
+                m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, Duration.ZERO));
+            }
+            int n = 0;
+            for (Snapshot ignored : table().snapshots()) {
+                n++;
+            }
+            return n;
         }
 
         /** The table read with Iceberg's own reader holds exactly the expected rows. */
