@@ -50,7 +50,10 @@ class CompactionUnderTieringITCase {
     private static final int RETAINED = 3;
 
     @TempDir Path dir;
-    private final long seed = new Random().nextLong();
+
+    /** {@code -Dcompaction.seed=<seed>} replays a run; a random seed otherwise (printed). */
+    private final long seed = Long.getLong("compaction.seed", new Random().nextLong());
+
     private final Random random = new Random(seed);
     private SeededTiming timing;
     private TributaryServer server;

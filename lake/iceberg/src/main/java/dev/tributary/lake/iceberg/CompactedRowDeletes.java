@@ -3,9 +3,12 @@ package dev.tributary.lake.iceberg;
 import dev.tributary.common.id.LakeBucket;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,8 +29,10 @@ import org.apache.iceberg.util.ContentFileUtil;
  * writers found the rows onto the compaction's new files (T48), so the round commits instead of
  * failing and being written again: at 100 ms rounds with compaction after every round, about one
  * round in ten failed that way. Only a Tributary compaction that wrote its files in location order
- * ({@link CompactionRowMap#BASE_SNAPSHOT_PROPERTY}) can be mapped, and only when its new files are
- * still live; any other change to the files the round points at still fails the round (retriable).
+ * ({@link CompactionRowMap#BASE_SNAPSHOT_PROPERTY}) can be mapped. Rows are followed through a
+ * chain of such compactions (F compacted into G, then G into H while the round's commit waited for
+ * the catalog), each link's map applied to the previous one's positions, to files still live; any
+ * other change to the files the round's rows went through still fails the round (retriable).
  */
 final class CompactedRowDeletes {
 
@@ -81,7 +86,7 @@ final class CompactedRowDeletes {
             return null;
         }
         BaseDeleteLoader loader = new BaseDeleteLoader(d -> table.io().newInputFile(d));
-        Map<CompactionRowMap, CompactionRowMap.Positions> moved = new HashMap<>();
+        Map<String, Moved> moved = new LinkedHashMap<>();
         List<DeleteFile> kept = new ArrayList<>();
         List<DeleteFile> dropped = new ArrayList<>();
         for (DeleteFile d : deletes) {
@@ -93,7 +98,6 @@ final class CompactedRowDeletes {
                 kept.add(d);
                 continue;
             }
-            CompactionRowMap map = maps.get(file);
             List<DeleteFile> before = new ArrayList<>();
             for (DeleteFile r : rewritten) {
                 if (file.equals(ContentFileUtil.referencedDataFileLocation(r))) {
@@ -102,12 +106,12 @@ final class CompactedRowDeletes {
             }
             PositionDeleteIndex old =
                     before.isEmpty() ? null : loader.loadPositionDeletes(before, file);
-            CompactionRowMap.Positions into = moved.computeIfAbsent(map, m -> m.new Positions());
             boolean[] unmapped = {false};
             loader.loadPositionDeletes(List.of(d), file)
                     .forEach(
                             p -> {
-                                if ((old == null || !old.isDeleted(p)) && !map.map(file, p, into)) {
+                                if ((old == null || !old.isDeleted(p))
+                                        && !follow(maps, live, file, p, moved)) {
                                     unmapped[0] = true;
                                 }
                             });
@@ -129,14 +133,14 @@ final class CompactedRowDeletes {
             }
         }
         List<LiveRowLocator.FileRows> rows = new ArrayList<>();
-        Map<String, PositionDeleteIndex> existing = new HashMap<>();
-        for (Map.Entry<CompactionRowMap, CompactionRowMap.Positions> e : moved.entrySet()) {
-            for (DataFile g : e.getKey().added()) {
-                existing.put(
-                        g.location(),
-                        CompactionRowMap.deletedPositions(table, live.get(g.location())));
-            }
-            rows.addAll(e.getValue().rows(existing));
+        for (Moved m : moved.values()) {
+            long[] p = Arrays.copyOf(m.positions, m.count);
+            Arrays.sort(p);
+            rows.add(
+                    new LiveRowLocator.FileRows(
+                            m.file,
+                            p,
+                            CompactionRowMap.deletedPositions(table, live.get(m.file.location()))));
         }
         List<DeleteFile> added = new ArrayList<>(kept);
         List<DeleteFile> removed = new ArrayList<>(keptRewritten);
@@ -152,9 +156,64 @@ final class CompactedRowDeletes {
     }
 
     /**
-     * The row maps of the compactions since {@code lakeBase} that replaced the missing files, by
-     * replaced file; null when a file is missing for another reason, or a compaction's map cannot
-     * be built or its new files are no longer live.
+     * Follows row {@code position} of {@code file} through the compactions that replaced it, one
+     * after another, to the live file that holds it now, and collects it there.
+     *
+     * @return false when a link does not hold the row or the last file is not live
+     */
+    private static boolean follow(
+            Map<String, CompactionRowMap> maps,
+            Map<String, FileScanTask> live,
+            String file,
+            long position,
+            Map<String, Moved> into) {
+        String at = file;
+        long p = position;
+        DataFile holder = null;
+        // each link replaces its files by new ones, so a chain ends within maps.size() links
+        for (int links = 0; links <= maps.size(); links++) {
+            CompactionRowMap map = maps.get(at);
+            if (map == null) {
+                if (holder == null || !live.containsKey(at)) {
+                    return false;
+                }
+                into.computeIfAbsent(at, f -> new Moved(live.get(f).file())).add(p);
+                return true;
+            }
+            CompactionRowMap.Target t = map.target(at, p);
+            if (t == null) {
+                return false;
+            }
+            holder = map.added().get(t.file());
+            at = holder.location();
+            p = t.position();
+        }
+        return false;
+    }
+
+    /** The rows moved onto one live file. */
+    private static final class Moved {
+        private final DataFile file;
+        private long[] positions = new long[16];
+        private int count;
+
+        Moved(DataFile file) {
+            this.file = file;
+        }
+
+        void add(long position) {
+            if (count == positions.length) {
+                positions = Arrays.copyOf(positions, count * 2);
+            }
+            positions[count++] = position;
+        }
+    }
+
+    /**
+     * The row maps of the compactions since {@code lakeBase} that replaced the missing files, or
+     * the files an earlier such compaction wrote them into (a chain: F compacted into G, then G
+     * into H), by replaced file; null when a file the rows went through is gone for another reason,
+     * or a compaction's map cannot be built (not ours, its base expired, ...).
      */
     private static Map<String, CompactionRowMap> maps(
             Table table,
@@ -162,31 +221,9 @@ final class CompactedRowDeletes {
             Snapshot current,
             Set<String> missing,
             Map<String, FileScanTask> live) {
-        Map<String, CompactionRowMap> maps = new HashMap<>();
-        Map<Integer, PartitionSpec> specs = table.specs();
+        List<Snapshot> since = new ArrayList<>();
         for (Snapshot s = current; s.snapshotId() != lakeBase.snapshotId(); ) {
-            String base = s.summary().get(CompactionRowMap.BASE_SNAPSHOT_PROPERTY);
-            if (base != null) {
-                Map<LakeBucket, List<DataFile>> replaced =
-                        byUnit(s.removedDataFiles(table.io()), specs);
-                Map<LakeBucket, List<DataFile>> added = byUnit(s.addedDataFiles(table.io()), specs);
-                for (Map.Entry<LakeBucket, List<DataFile>> unit : replaced.entrySet()) {
-                    if (unit.getValue().stream().noneMatch(f -> missing.contains(f.location()))) {
-                        continue;
-                    }
-                    CompactionRowMap map =
-                            map(
-                                    table,
-                                    Long.parseLong(base),
-                                    unit.getValue(),
-                                    added.get(unit.getKey()),
-                                    live);
-                    if (map == null) {
-                        return null;
-                    }
-                    unit.getValue().forEach(f -> maps.put(f.location(), map));
-                }
-            }
+            since.add(s);
             if (s.parentId() == null) {
                 return null; // the writers' snapshot is not an ancestor: rolled back meanwhile
             }
@@ -195,22 +232,44 @@ final class CompactedRowDeletes {
                 return null;
             }
         }
-        return maps.keySet().containsAll(missing) ? maps : null;
+        Collections.reverse(since);
+        Map<String, CompactionRowMap> maps = new HashMap<>();
+        // the files the round's rows are in, as the compactions since moved them
+        Set<String> followed = new HashSet<>(missing);
+        Map<Integer, PartitionSpec> specs = table.specs();
+        for (Snapshot s : since) {
+            String base = s.summary().get(CompactionRowMap.BASE_SNAPSHOT_PROPERTY);
+            if (base == null) {
+                continue;
+            }
+            Map<LakeBucket, List<DataFile>> replaced =
+                    byUnit(s.removedDataFiles(table.io()), specs);
+            Map<LakeBucket, List<DataFile>> added = byUnit(s.addedDataFiles(table.io()), specs);
+            for (Map.Entry<LakeBucket, List<DataFile>> unit : replaced.entrySet()) {
+                if (unit.getValue().stream().noneMatch(f -> followed.contains(f.location()))) {
+                    continue;
+                }
+                CompactionRowMap map =
+                        map(table, Long.parseLong(base), unit.getValue(), added.get(unit.getKey()));
+                if (map == null) {
+                    return null;
+                }
+                unit.getValue().forEach(f -> maps.put(f.location(), map));
+                map.added().forEach(g -> followed.add(g.location()));
+            }
+        }
+        for (String f : followed) {
+            if (!maps.containsKey(f) && !live.containsKey(f)) {
+                return null; // removed by something other than our compaction
+            }
+        }
+        return maps;
     }
 
     private static CompactionRowMap map(
-            Table table,
-            long baseSnapshotId,
-            List<DataFile> replaced,
-            List<DataFile> added,
-            Map<String, FileScanTask> live) {
+            Table table, long baseSnapshotId, List<DataFile> replaced, List<DataFile> added) {
         if (added == null || table.snapshot(baseSnapshotId) == null) {
             return null;
-        }
-        for (DataFile g : added) {
-            if (!live.containsKey(g.location())) {
-                return null; // compacted again since
-            }
         }
         Map<String, FileScanTask> atBase = new HashMap<>();
         for (FileScanTask t : IcebergSnapshotFiles.of(table, baseSnapshotId)) {

@@ -85,20 +85,25 @@ final class CompactionRowMap {
     }
 
     /**
-     * Positions in the new files: collects mapped rows per new file.
-     *
-     * @return false when a position is not a live row of the replaced file at the base
+     * A row of one of the new files: the index of the file in {@link #added()} and its position.
      */
-    boolean map(String replaced, long position, Positions into) {
+    record Target(int file, long position) {}
+
+    /**
+     * Where row {@code position} of the replaced file {@code replaced} is in the new files.
+     *
+     * @return null when the position is not a live row of the replaced file at the base
+     */
+    Target target(String replaced, long position) {
         int i = replacedIndex.get(replaced);
         long[] deleted = deletedAtBase.get(i);
         if (position < 0 || Arrays.binarySearch(deleted, position) >= 0) {
-            return false;
+            return null;
         }
         int below = -Arrays.binarySearch(deleted, position) - 1;
         long row = offsets[i] + position - below;
         if (row >= starts[starts.length - 1]) {
-            return false;
+            return null;
         }
         int file = Arrays.binarySearch(starts, row);
         if (file >= 0) {
@@ -108,7 +113,20 @@ final class CompactionRowMap {
         } else {
             file = -file - 2;
         }
-        into.add(file, row - starts[file]);
+        return new Target(file, row - starts[file]);
+    }
+
+    /**
+     * Positions in the new files: collects mapped rows per new file.
+     *
+     * @return false when a position is not a live row of the replaced file at the base
+     */
+    boolean map(String replaced, long position, Positions into) {
+        Target t = target(replaced, position);
+        if (t == null) {
+            return false;
+        }
+        into.add(t.file(), t.position());
         return true;
     }
 

@@ -150,8 +150,12 @@ final class IcebergMaintainer implements LakeMaintainer {
             AttemptFileIO io = new AttemptFileIO(table.io());
             String what = "compaction " + maintenanceId + " of '" + tablePath + "'";
             try {
-                IcebergCompactionDeletes.Carried carried =
+                IcebergCompactionDeletes.Carried carriable =
                         carriedDeletes(table, first, parts, io, tableId, maintenanceId);
+                IcebergCompactionDeletes.Carried carried =
+                        carriable != null
+                                ? carriable
+                                : IcebergCompactionDeletes.none(first.baseSnapshotId(), parts);
                 RewriteFiles rewrite =
                         table.newRewrite()
                                 .validateFromSnapshot(carried.validFromSnapshotId())
@@ -179,9 +183,10 @@ final class IcebergMaintainer implements LakeMaintainer {
                     break;
                 } catch (ValidationException | CommitFailedException e) {
                     io.discard("the carried deletes of " + what);
-                    // a round committed deletes since they were carried: carry them again
-                    boolean carriedSome = carried.validFromSnapshotId() != first.baseSnapshotId();
-                    if (!carriedSome || attempt >= COMMIT_ATTEMPTS) {
+                    // a round committed deletes since they were carried: carry them again. Also
+                    // when none were to carry yet (nothing committed since the base): a round
+                    // that commits meanwhile is carried like any other
+                    if (carriable == null || attempt >= COMMIT_ATTEMPTS) {
                         return MaintenanceCommitResult.conflict(e.getMessage());
                     }
                     table.refresh();
@@ -230,8 +235,9 @@ final class IcebergMaintainer implements LakeMaintainer {
     }
 
     /**
-     * The deletes the commit carries into the new files: none, validated from the base as before,
-     * when nothing can be carried (the base is gone, or deletes that name no single data file).
+     * The deletes the commit carries into the new files; null when they cannot be carried (the base
+     * is gone, or deletes that name no single data file): the commit is then validated from the
+     * base as before and gives way to any round that retracted rows of its files.
      */
     private static IcebergCompactionDeletes.Carried carriedDeletes(
             Table table,
@@ -248,9 +254,7 @@ final class IcebergMaintainer implements LakeMaintainer {
                         ? null
                         : IcebergCompactionDeletes.carry(
                                 table, base, current, parts, io, tableId, maintenanceId);
-        return carried != null
-                ? carried
-                : IcebergCompactionDeletes.none(first.baseSnapshotId(), parts);
+        return carried;
     }
 
     @Override
@@ -283,19 +287,20 @@ final class IcebergMaintainer implements LakeMaintainer {
             return ExpiryResult.nothing(0);
         }
         // the newest tiering snapshot and every later one stay (T21 reads it), and so does the
-        // base of a compaction committed after it: the round under way may have found its rows in
-        // files that compaction replaced, and moves its deletes by the base's (CompactedRowDeletes)
+        // base of every compaction committed after it: the round under way may have found its
+        // rows in files those compactions replaced, one after another, and moves its deletes by
+        // each one's base (CompactedRowDeletes). A later round makes them unneeded.
         int retain = policy.numRetained();
         int depth = 0;
         boolean tieringSeen = false;
-        Long compactionBase = null;
+        Set<Long> compactionBases = new HashSet<>();
         for (Snapshot s = current;
                 s != null;
                 s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
             depth++;
             String base = s.summary().get(CompactionRowMap.BASE_SNAPSHOT_PROPERTY);
-            if (!tieringSeen && compactionBase == null && base != null) {
-                compactionBase = Long.parseLong(base);
+            if (!tieringSeen && base != null) {
+                compactionBases.add(Long.parseLong(base));
             }
             Optional<TieringSnapshotProperties> p =
                     TieringSnapshotProperties.fromProperties(s.summary());
@@ -303,11 +308,10 @@ final class IcebergMaintainer implements LakeMaintainer {
                 tieringSeen = true;
                 retain = Math.max(retain, depth);
             }
-            if (compactionBase != null && s.snapshotId() == compactionBase) {
+            if (compactionBases.remove(s.snapshotId())) {
                 retain = Math.max(retain, depth);
-                compactionBase = null;
             }
-            if (tieringSeen && compactionBase == null) {
+            if (tieringSeen && compactionBases.isEmpty()) {
                 break;
             }
         }

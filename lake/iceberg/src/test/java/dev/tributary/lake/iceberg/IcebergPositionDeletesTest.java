@@ -29,6 +29,7 @@ import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -306,6 +307,62 @@ class IcebergPositionDeletesTest {
             lake.commit(round);
             lake.checkRead();
             lake.checkDeletes(t.getKey().endsWith("v3"));
+            lake.rounds(2);
+        }
+    }
+
+    @Test
+    void t48_aRoundWrittenBeforeTwoCompactionsCommittedFollowsItsRowsThroughBoth()
+            throws Exception {
+        for (Map.Entry<String, TableDescriptor> t :
+                Map.of(
+                                "chain1v3",
+                                pkTable(Map.of()),
+                                "chain1v2",
+                                pkTable(Map.of("table.datalake.iceberg.format-version", "2")))
+                        .entrySet()) {
+            boolean v3 = t.getKey().endsWith("v3");
+            Lake lake = new Lake(t.getKey(), t.getValue(), false, 11);
+            lake.rounds(3);
+            long firstBase = lake.table().currentSnapshot().snapshotId();
+            List<LakeCompactionResult> first = lake.compact(1);
+            // a round retracts rows of the files the first compaction rewrites: it carries them
+            // into its new files as their deletes, which makes those files due for compaction
+            lake.rounds(1);
+            // the round under test finds its rows in the files before either compaction commits
+            Lake.Round round = lake.writeRound();
+            assertThat(lake.commitCompaction(1, first).outcome())
+                    .as(t.getKey())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+            List<LakeCompactionResult> second = lake.compact(2);
+            Set<String> firstFiles = new HashSet<>();
+            first.forEach(r -> firstFiles.addAll(r.newFiles()));
+            Table before = lake.table();
+            Set<String> replacedBySecond = new HashSet<>(firstFiles);
+            IcebergBuckets.liveDataFiles(before, before.currentSnapshot())
+                    .forEach(f -> replacedBySecond.remove(f.location()));
+            assertThat(lake.commitCompaction(2, second).outcome())
+                    .as(t.getKey())
+                    .isEqualTo(MaintenanceCommitResult.Outcome.COMMITTED);
+            Table after = lake.table();
+            Set<String> live = new HashSet<>();
+            IcebergBuckets.liveDataFiles(after, after.currentSnapshot())
+                    .forEach(f -> live.add(f.location()));
+            // the second compaction replaced files the first one wrote: a chain of two
+            assertThat(firstFiles).as(t.getKey()).isNotEmpty().doesNotContainAnyElementsOf(live);
+            assertThat(replacedBySecond).isEmpty();
+
+            // expiry keeps what the round needs: the newest tiering snapshot, both compactions
+            // and the first one's base, older than that round (the second's base is the first)
+            assertThat(lake.expire()).as(t.getKey()).isEqualTo(4);
+            assertThat(lake.table().snapshot(firstBase)).isNotNull();
+
+            lake.commit(round);
+            lake.checkRead();
+            lake.checkDeletes(v3);
+            // once the round committed, nothing before it is needed: history stays bounded
+            assertThat(lake.expire()).as(t.getKey()).isEqualTo(1);
+            // later rounds build on the moved deletes
             lake.rounds(2);
         }
     }
@@ -753,6 +810,18 @@ class IcebergPositionDeletesTest {
             try (LakeMaintainer m = storage.createMaintainer(path)) {
                 return m.commitCompaction(TABLE_ID, maintenanceId, results);
             }
+        }
+
+        /** Expires all the snapshots the policy allows; returns how many the table keeps. */
+        int expire() {
+            try (LakeMaintainer m = storage.createMaintainer(path)) {
+                m.expireSnapshots(new ExpiryPolicy(TABLE_ID, 1, Duration.ZERO));
+            }
+            int n = 0;
+            for (Snapshot ignored : table().snapshots()) {
+                n++;
+            }
+            return n;
         }
 
         /** The table read with Iceberg's own reader holds exactly the expected rows. */
