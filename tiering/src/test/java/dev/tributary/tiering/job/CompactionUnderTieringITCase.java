@@ -255,7 +255,14 @@ class CompactionUnderTieringITCase {
                     m.compactionFailures(),
                     m.snapshotsExpired(),
                     m.filesDeleted());
+            // counted since the restart (about 100 rounds); a compaction overtaken by rounds on
+            // all its commit tries gives way (T38), which a loaded machine makes more frequent
+            // (seed 1066018804155153952: 8 committed, 4 gave way), so the committed ones are
+            // bounded loosely and every attempt, committed or not, shows they ran alongside
             assertThat(m.compactions())
+                    .as("%s: compactions committed alongside the rounds", t.path())
+                    .isGreaterThanOrEqualTo(4);
+            assertThat(m.compactions() + m.compactionsYielded())
                     .as("%s: compactions ran alongside the rounds", t.path())
                     .isGreaterThan(10);
             assertThat(m.snapshotsExpired()).isPositive();
