@@ -156,7 +156,8 @@ public final class TributaryServer implements AutoCloseable {
                         LogOptions.WRITER_STATE_EXPIRATION,
                         KvOptions.SNAPSHOT_INTERVAL,
                         KvOptions.SNAPSHOT_NUM_RETAINED,
-                        KvOptions.LEASE_TIMEOUT));
+                        KvOptions.LEASE_TIMEOUT,
+                        KvOptions.KEY_ENCODING));
         LagHistory.capacityFor(
                 conf.get(ServerOptions.LAG_HISTORY_INTERVAL),
                 conf.get(ServerOptions.LAG_HISTORY_RETENTION));

@@ -16,6 +16,7 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.storage.kv.KvBucket;
+import dev.tributary.storage.kv.KvKeyEncoding;
 import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.kv.KvWrites;
 import dev.tributary.storage.kv.KvWritten;
@@ -115,6 +116,7 @@ final class TableStore implements AutoCloseable {
                         conf.get(LogOptions.FLUSH_POLICY),
                         conf.get(LogOptions.WRITER_STATE_EXPIRATION).toMillis());
         long leaseNanos = conf.get(KvOptions.LEASE_TIMEOUT).toNanos();
+        KvKeyEncoding keyEncoding = conf.get(KvOptions.KEY_ENCODING);
         Bucket[] buckets = new Bucket[descriptor.bucketCount()];
         try {
             for (int b = 0; b < buckets.length; b++) {
@@ -124,7 +126,15 @@ final class TableStore implements AutoCloseable {
                 KvBucket kv = null;
                 try {
                     if (schema.hasPrimaryKey()) {
-                        kv = KvBucket.open(tb, dir.resolve("kv"), log, schema, clock, leaseNanos);
+                        kv =
+                                KvBucket.open(
+                                        tb,
+                                        dir.resolve("kv"),
+                                        log,
+                                        schema,
+                                        clock,
+                                        leaseNanos,
+                                        keyEncoding);
                     }
                 } catch (RuntimeException e) {
                     log.close();

@@ -14,6 +14,7 @@ import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Column;
+import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
 import dev.tributary.storage.CloseableIterator;
 import dev.tributary.storage.log.LogBucket;
@@ -58,7 +59,7 @@ public final class KvBucket implements AutoCloseable {
     private final LogBucket log;
     private final Clock clock;
     private final int[] keyPositions;
-    private final RowCodec keyCodec;
+    private final KvKeys kvKeys;
     private final Schema keySchema;
     private final Options options;
     private final WriteOptions writeOptions;
@@ -79,7 +80,8 @@ public final class KvBucket implements AutoCloseable {
             LogBucket log,
             Schema schema,
             Clock clock,
-            long leaseTimeoutNanos) {
+            long leaseTimeoutNanos,
+            KvKeyEncoding preferredKeyEncoding) {
         this.bucket = bucket;
         this.dbDir = kvDir.resolve("db");
         this.log = log;
@@ -88,7 +90,7 @@ public final class KvBucket implements AutoCloseable {
         List<Column> keyColumns =
                 Arrays.stream(keyPositions).mapToObj(i -> schema.columns().get(i)).toList();
         this.keySchema = Schema.of(keyColumns, List.of());
-        this.keyCodec = RowCodec.of(keySchema);
+        List<DataType> keyTypes = keyColumns.stream().map(Column::type).toList();
         this.valueCodec = RowCodec.of(schema);
         this.snapshots = KvSnapshots.open(bucket, kvDir.resolve("snapshots"));
         this.leases = new SnapshotLeases(bucket, clock, leaseTimeoutNanos, kvDir.resolve("leases"));
@@ -97,6 +99,7 @@ public final class KvBucket implements AutoCloseable {
         try {
             long offset = 0;
             RocksDB restored = null;
+            KvKeyEncoding encoding = null;
             List<KvSnapshotInfo> newestLast = snapshots.list();
             for (int i = newestLast.size() - 1; i >= 0; i--) {
                 KvSnapshotInfo snap = newestLast.get(i);
@@ -106,18 +109,25 @@ public final class KvBucket implements AutoCloseable {
                 restored = tryRestore(snap);
                 if (restored != null) {
                     offset = snap.logOffset();
+                    encoding = snapshots.keyEncodingOf(snap.snapshotId());
                     break;
                 }
             }
             if (restored == null) {
                 DurableFiles.deleteRecursively(dbDir);
                 restored = RocksDB.open(options, dbDir.toString());
+                // nothing stored yet: the state is rebuilt from the log in any encoding
+                encoding = KvKeyEncoding.forNewState(preferredKeyEncoding, keyTypes);
             }
+            this.kvKeys = new KvKeys(encoding, keyTypes);
             this.db = restored;
             this.restoredOffset = offset;
-        } catch (IOException | RocksDBException e) {
+        } catch (IOException | RocksDBException | RuntimeException e) {
             options.close();
             writeOptions.close();
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
             throw new StorageException(
                     "cannot open the KV state of bucket " + bucket + ": " + e, e);
         }
@@ -145,6 +155,9 @@ public final class KvBucket implements AutoCloseable {
     /**
      * Opens the KV state in {@code kvDir}: restores the newest snapshot (or starts empty) and
      * replays {@code log} from the snapshot's offset.
+     *
+     * @param preferredKeyEncoding the RocksDB key encoding if the state starts empty (no usable
+     *     snapshot) and the key types allow it; a restored state keeps its snapshot's encoding
      */
     public static KvBucket open(
             TableBucket bucket,
@@ -152,8 +165,11 @@ public final class KvBucket implements AutoCloseable {
             LogBucket log,
             Schema schema,
             Clock clock,
-            long leaseTimeoutNanos) {
-        KvBucket kv = new KvBucket(bucket, kvDir, log, schema, clock, leaseTimeoutNanos);
+            long leaseTimeoutNanos,
+            KvKeyEncoding preferredKeyEncoding) {
+        KvBucket kv =
+                new KvBucket(
+                        bucket, kvDir, log, schema, clock, leaseTimeoutNanos, preferredKeyEncoding);
         try {
             kv.replay(kv.restoredOffset);
             return kv;
@@ -173,6 +189,7 @@ public final class KvBucket implements AutoCloseable {
         Files.createDirectories(dbDir);
         try {
             snapshots.verify(snap.snapshotId());
+            snapshots.keyEncodingOf(snap.snapshotId()); // an unknown one must not be opened
             Path source = snapshots.pathOf(snap.snapshotId());
             try (Stream<Path> files = Files.list(source)) {
                 for (Path f : files.toList()) {
@@ -226,7 +243,7 @@ public final class KvBucket implements AutoCloseable {
                         if (type == ChangeType.UPDATE_BEFORE) {
                             continue;
                         }
-                        byte[] key = keyCodec.encode(c.row(codec).project(keyPositions));
+                        byte[] key = kvKeys.encode(c.row(codec).project(keyPositions));
                         if (type == ChangeType.DELETE) {
                             wb.delete(key);
                         } else {
@@ -251,6 +268,11 @@ public final class KvBucket implements AutoCloseable {
 
     public TableBucket bucket() {
         return bucket;
+    }
+
+    /** The RocksDB key encoding of this bucket's state and of the snapshots it takes. */
+    public KvKeyEncoding keyEncoding() {
+        return kvKeys.encoding();
     }
 
     /** Rows are decoded and written under this schema from now on (added columns only). */
@@ -283,7 +305,11 @@ public final class KvBucket implements AutoCloseable {
                 return new KvWritten(repeated.get(), repeated.get().details());
             }
             int n = writes.count();
-            List<byte[]> keys = Arrays.asList(writes.keys());
+            byte[][] encoded = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                encoded[i] = kvKeys.fromRowCodec(writes.keys()[i]);
+            }
+            List<byte[]> keys = Arrays.asList(encoded);
             List<byte[]> stored = db.multiGetAsList(keys);
             Map<ByteBuffer, byte[]> pending = new HashMap<>();
             long ts = clock.currentTimeMillis();
@@ -367,7 +393,7 @@ public final class KvBucket implements AutoCloseable {
                     "invalid lookup key for bucket " + bucket + ": " + e.getMessage(), e);
         }
         try {
-            byte[] value = db.get(keyCodec.encode(key));
+            byte[] value = db.get(kvKeys.encode(key));
             return value == null ? Optional.empty() : Optional.of(valueCodec.decode(value));
         } catch (RocksDBException e) {
             throw new StorageException(
@@ -394,6 +420,7 @@ public final class KvBucket implements AutoCloseable {
                     snapshots.create(
                             offset,
                             clock.currentTimeMillis(),
+                            kvKeys.encoding(),
                             target -> {
                                 try (FlushOptions fo = new FlushOptions().setWaitForFlush(true);
                                         Checkpoint cp = Checkpoint.create(db)) {
@@ -451,8 +478,9 @@ public final class KvBucket implements AutoCloseable {
     }
 
     /**
-     * Rows of a snapshot in key order as stored: {@link RowCodec} bytes under the current schema or
-     * an older one (narrower), for streaming without decoding (T54).
+     * Rows of a snapshot in the order of its RocksDB keys (the lake's key order if its {@link
+     * KvKeyEncoding} is {@link KvKeyEncoding#ORDERED}), as stored: {@link RowCodec} bytes under the
+     * current schema or an older one (narrower), for streaming without decoding (T54).
      */
     public CloseableIterator<byte[]> readSnapshotEncoded(long snapshotId) {
         snapshots.get(snapshotId);

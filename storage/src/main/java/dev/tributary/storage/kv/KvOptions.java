@@ -33,4 +33,16 @@ public final class KvOptions {
                     .withDescription(
                             "A snapshot lease not renewed within this time expires and no longer"
                                     + " holds back snapshot retention.");
+
+    public static final ConfigOption<KvKeyEncoding> KEY_ENCODING =
+            ConfigOptions.key("kv.key-encoding")
+                    .enumType(KvKeyEncoding.class)
+                    .defaultValue(KvKeyEncoding.ORDERED)
+                    .withDescription(
+                            "How a primary-key bucket whose KV state starts empty encodes its"
+                                    + " RocksDB keys: 'ordered' (in the lake's key order, so a KV"
+                                    + " snapshot arrives sorted; only for BOOLEAN, integer, STRING,"
+                                    + " BYTES, DATE, TIME and TIMESTAMP keys, others fall back) or"
+                                    + " 'row-codec' (the encoding before T54). A bucket restored"
+                                    + " from a snapshot keeps the snapshot's encoding.");
 }

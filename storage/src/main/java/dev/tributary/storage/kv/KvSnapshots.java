@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
 final class KvSnapshots {
     static final String META_FILE = "TRIBUTARY-SNAPSHOT";
     static final String DAMAGED_PREFIX = "damaged-";
+
+    /** Metadata property naming the snapshot's {@link KvKeyEncoding}; absent before it existed. */
+    static final String KEY_ENCODING = "keyEncoding";
+
     private static final Logger LOG = LoggerFactory.getLogger(KvSnapshots.class);
 
     /** Writes a checkpoint into a directory that must not exist yet. */
@@ -150,6 +154,21 @@ final class KvSnapshots {
     }
 
     /**
+     * The key encoding of a snapshot's RocksDB keys, which a state restored from it must keep.
+     *
+     * @throws CorruptDataException if its metadata cannot be read
+     * @throws StorageException if it names an encoding this version does not know
+     */
+    KvKeyEncoding keyEncodingOf(long snapshotId) {
+        Path meta = pathOf(snapshotId).resolve(META_FILE);
+        try {
+            return KvKeyEncoding.ofMetaName(loadProperties(meta).getProperty(KEY_ENCODING));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new CorruptDataException("unreadable KV snapshot metadata " + meta + ": " + e, e);
+        }
+    }
+
+    /**
      * Forgets a damaged snapshot and moves its directory aside (kept for inspection, ignored by
      * {@link #open}), so that recovery and readers use the older ones.
      */
@@ -188,7 +207,8 @@ final class KvSnapshots {
     }
 
     /** Creates the next snapshot through {@code writer}, then publishes its metadata. */
-    KvSnapshotInfo create(long logOffset, long nowMillis, CheckpointWriter writer) {
+    KvSnapshotInfo create(
+            long logOffset, long nowMillis, KvKeyEncoding keyEncoding, CheckpointWriter writer) {
         long id;
         synchronized (this) {
             id = completed.isEmpty() ? 1 : completed.lastKey() + 1;
@@ -200,7 +220,7 @@ final class KvSnapshots {
             }
             writer.write(target);
             KvSnapshotInfo info = new KvSnapshotInfo(bucket, id, logOffset, nowMillis);
-            writeMeta(target, info);
+            writeMeta(target, info, keyEncoding);
             synchronized (this) {
                 completed.put(id, info);
             }
@@ -245,7 +265,8 @@ final class KvSnapshots {
         return victims.size();
     }
 
-    private static void writeMeta(Path snapshotDir, KvSnapshotInfo info) throws IOException {
+    private static void writeMeta(Path snapshotDir, KvSnapshotInfo info, KvKeyEncoding keyEncoding)
+            throws IOException {
         StringBuilder files = new StringBuilder();
         try (Stream<Path> entries = Files.list(snapshotDir)) {
             for (Path f : entries.sorted().toList()) {
@@ -262,6 +283,10 @@ final class KvSnapshots {
                         + info.logOffset()
                         + "\ncreatedAtMillis="
                         + info.createdAtMillis()
+                        + "\n"
+                        + KEY_ENCODING
+                        + "="
+                        + keyEncoding.metaName()
                         + "\nfiles="
                         + files
                         + "\n";
