@@ -137,16 +137,19 @@ class ConsoleApiITCase {
             conn.admin().createDatabase("lake", false);
             createLakeTable(conn);
             writeRows(conn, 5);
+            // three samples within the first minute, so no save is due while they are taken
             for (int i = 0; i < 3; i++) {
-                clock.advance(Duration.ofSeconds(25));
+                clock.advance(Duration.ofMillis(19_990));
                 awaitSampleAt(base, "", clock.currentTimeMillis());
             }
-            // a save is due by the clock (a minute since start): the file has the samples even
-            // if the server never shuts down cleanly
+            long newest = clock.currentTimeMillis();
+            // a save is now due by the clock (a minute since start) but no sample is (40 ms is
+            // under half the sampling interval), so whichever of the two ticks runs first, the
+            // save holds all three: the file has them even if the server never shuts down cleanly
+            clock.advance(Duration.ofMillis(40));
             LagHistoryFile file =
                     new LagHistoryFile(
                             dir.resolve("status").resolve(TributaryServer.LAG_HISTORY_FILE));
-            long newest = clock.currentTimeMillis();
             await().atMost(Duration.ofSeconds(30)).until(() -> lastTime(file) == newest);
             JsonNode before = console(base, "");
             JsonNode s = before.get("history").get("series").get(0);
