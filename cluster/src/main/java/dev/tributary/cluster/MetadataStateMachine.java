@@ -3,6 +3,7 @@ package dev.tributary.cluster;
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.io.DurableFiles;
 import dev.tributary.coordinator.store.MetadataImage;
+import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.MetadataRecords;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.store.TieringRecord;
@@ -65,6 +66,7 @@ final class MetadataStateMachine extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final Events events;
     private MetadataImage image = new MetadataImage();
+    private MetadataListener listener;
 
     MetadataStateMachine(Events events) {
         this.events = events;
@@ -142,6 +144,11 @@ final class MetadataStateMachine extends BaseStateMachine {
         synchronized (this) {
             image = loaded;
             setLastAppliedTermIndex(at);
+            if (listener != null) {
+                // a snapshot installed from the leader replaces everything the listener was told
+                loaded.listener(listener);
+                resetListener();
+            }
         }
         LOG.info("metadata loaded from snapshot {} ({} tables)", file, loaded.tableCount());
     }
@@ -232,6 +239,22 @@ final class MetadataStateMachine extends BaseStateMachine {
     }
 
     /** Everything applied so far. */
+    /** See {@link dev.tributary.coordinator.store.MetadataStore#setListener}. */
+    synchronized void setListener(MetadataListener l) {
+        listener = l;
+        image.listener(l);
+        l.onReset(image.snapshot());
+    }
+
+    private void resetListener() {
+        try {
+            listener.onReset(image.snapshot());
+        } catch (RuntimeException e) {
+            // the image is right; the listener catches up at its next reset or change
+            LOG.error("a metadata listener failed on the whole metadata", e);
+        }
+    }
+
     synchronized StoredState state() {
         return image.snapshot();
     }

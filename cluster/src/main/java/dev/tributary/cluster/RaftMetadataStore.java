@@ -9,6 +9,7 @@ import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.MetadataRecords;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.store.StoredState;
@@ -343,6 +344,11 @@ public final class RaftMetadataStore implements MetadataStore {
                                         ? ""
                                         : " partition " + assignment.partitionId()))
                 == 1;
+    }
+
+    @Override
+    public void setListener(MetadataListener listener) {
+        stateMachine.setListener(listener);
     }
 
     @Override

@@ -16,6 +16,8 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.AppliedTable;
+import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.coordinator.store.TieringRecord;
 import java.io.IOException;
@@ -27,7 +29,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -120,6 +125,34 @@ class RaftMetadataStoreITCase {
                         i -> i >= 0);
     }
 
+    /** The tables a server's listener holds: what the server would open (T49). */
+    private static final class FollowedTables implements MetadataListener {
+        final Set<Long> tables = ConcurrentHashMap.newKeySet();
+        final AtomicInteger resets = new AtomicInteger();
+
+        @Override
+        public void onReset(StoredState state) {
+            resets.incrementAndGet();
+            tables.clear();
+            tables.addAll(state.tables().keySet());
+        }
+
+        @Override
+        public void onTableChanged(long tableId, Optional<AppliedTable> table) {
+            if (table.isPresent()) {
+                tables.add(tableId);
+            } else {
+                tables.remove(tableId);
+            }
+        }
+    }
+
+    private FollowedTables follow(int i) {
+        FollowedTables f = new FollowedTables();
+        peers[i].setListener(f);
+        return f;
+    }
+
     private static TableInfo table(long id, int padding) {
         Schema s =
                 Schema.newBuilder()
@@ -149,6 +182,7 @@ class RaftMetadataStoreITCase {
         int leader = awaitLeader();
         RaftMetadataStore l = peers[leader];
         assertThat(l.leaderId()).contains(l.serverId());
+        List<FollowedTables> followed = List.of(follow(0), follow(1), follow(2));
 
         long firstIncarnation = l.startIncarnation();
         assertThat(firstIncarnation).isEqualTo(1);
@@ -172,6 +206,8 @@ class RaftMetadataStoreITCase {
         for (int i = 0; i < 3; i++) {
             RaftMetadataStore p = peers[i];
             await().atMost(WAIT).until(() -> p.localState().equals(acknowledged));
+            // every server, follower or leader, learns the tables from the log it applies
+            assertThat(followed.get(i).tables).containsExactlyInAnyOrder(1L, 3L, 4L, 5L);
         }
 
         int follower = (leader + 1) % 3;
@@ -276,9 +312,18 @@ class RaftMetadataStoreITCase {
 
         start(wiped);
         RaftMetadataStore rejoined = peers[wiped];
+        FollowedTables followed = follow(wiped);
+        // empty unless the snapshot was installed before the listener was set (then it was told
+        // everything at once): only a snapshot can bring the purged entries
+        boolean installedAfterSet = followed.tables.isEmpty();
         await().atMost(WAIT).until(() -> rejoined.localState().equals(after));
         assertThat(snapshotFiles(wiped)).as("installed from the leader").isNotEmpty();
         assertThat(rejoined.load()).isEqualTo(after);
+        // the installed snapshot replaced the image: the listener was told the whole of it again
+        await().atMost(WAIT).until(() -> followed.tables.equals(after.tables().keySet()));
+        if (installedAfterSet) {
+            assertThat(followed.resets.get()).isGreaterThanOrEqualTo(2);
+        }
     }
 
     private List<Path> snapshotFiles(int i) throws IOException {

@@ -25,6 +25,7 @@ import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.metadata.TableRegistry;
 import dev.tributary.coordinator.runtime.CoordinatorEventLoop;
 import dev.tributary.coordinator.runtime.LakeIoPool;
 import dev.tributary.coordinator.spi.BucketStateSource;
@@ -371,6 +372,15 @@ public final class Coordinator implements AutoCloseable {
     public CompletableFuture<TableInfo> createTable(
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         return call(() -> core.createTable(path, descriptor, ignoreIfExists));
+    }
+
+    /**
+     * {@link #createTable}, also saying whether this call created the table (false: IF NOT EXISTS
+     * found it), so the caller sets up what a new table needs exactly once.
+     */
+    public CompletableFuture<TableRegistry.Created> createTableReporting(
+            TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
+        return call(() -> core.createTableReporting(path, descriptor, ignoreIfExists));
     }
 
     /** Alters properties and/or appends nullable columns atomically; returns the new table. */

@@ -173,6 +173,12 @@ public final class CoordinatorCore {
 
     public TableInfo createTable(
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
+        return createTableReporting(path, descriptor, ignoreIfExists).table();
+    }
+
+    /** {@link #createTable}, also saying whether this call created the table. */
+    public TableRegistry.Created createTableReporting(
+            TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         TableRegistry.Created c = registry.createTable(path, descriptor, ignoreIfExists);
         if (c.created()) {
             if (!c.table().descriptor().isPartitioned()) {
@@ -183,7 +189,7 @@ public final class CoordinatorCore {
                 maintenance.onTableCreated(c.table());
             }
         }
-        return c.table();
+        return c;
     }
 
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {

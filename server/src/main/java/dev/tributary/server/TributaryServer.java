@@ -48,6 +48,7 @@ import dev.tributary.server.status.LagHistorySaver;
 import dev.tributary.server.status.LagSampler;
 import dev.tributary.server.status.LakeLocation;
 import dev.tributary.server.status.TieringStatusService;
+import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.server.store.Maintenance;
 import dev.tributary.server.store.NewTableDefaults;
 import dev.tributary.server.store.StoreBucketStates;
@@ -189,6 +190,10 @@ public final class TributaryServer implements AutoCloseable {
                                                 "this server lost the leadership of the cluster"
                                                         + " metadata")));
         ClusterMembership membership = ClusterMembership.of(conf, metadata, clock);
+        TableCatalog catalog = new TableCatalog();
+        // the store's buckets follow the metadata from here on, before the coordinator starts;
+        // this server runs the coordinator, so it holds the buckets not assigned yet
+        metadata.setListener(new LocalBuckets(membership.serverId(), true, store, catalog));
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         RoundObservations observed = new RoundObservations(clock);
@@ -201,7 +206,6 @@ public final class TributaryServer implements AutoCloseable {
                 lakeStep = e.lakeCommitStep(lakeStep);
             }
         }
-        TableCatalog catalog = new TableCatalog();
         LakeTables lakeTables = new LakeTables(lake);
         StoreBucketStates localBuckets = new StoreBucketStates(store, catalog);
         coordinator =
@@ -219,7 +223,6 @@ public final class TributaryServer implements AutoCloseable {
         TableService tables =
                 new TableService(
                         coordinator,
-                        store,
                         catalog,
                         lakeTables,
                         extensions,

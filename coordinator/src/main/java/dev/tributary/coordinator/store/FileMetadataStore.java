@@ -324,6 +324,12 @@ public final class FileMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized void setListener(MetadataListener listener) {
+        image.listener(listener);
+        listener.onReset(image.snapshot());
+    }
+
+    @Override
     public java.util.Map<Integer, ServerRegistration> servers() {
         return servers;
     }

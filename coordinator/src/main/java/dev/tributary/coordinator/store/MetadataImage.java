@@ -4,8 +4,11 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Optional;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator metadata in memory, changed only by applying {@link MetadataRecords}, and its
@@ -16,6 +19,7 @@ import java.util.zip.CRC32C;
  * <p>Not thread safe: the owner serializes applies and reads.
  */
 public final class MetadataImage {
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataImage.class);
     private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
 
     /**
@@ -26,9 +30,20 @@ public final class MetadataImage {
 
     private final MutableState state = new MutableState();
     private long checkpointSeq;
+    private MetadataListener listener;
 
     /** An empty image. */
     public MetadataImage() {}
+
+    /**
+     * Tells {@code listener} of every table a later {@link #apply} changes (replacing any earlier
+     * listener). The caller reports the image as it is now through {@link
+     * MetadataListener#onReset}, under the same lock as its applies, so nothing is missed or told
+     * twice.
+     */
+    public void listener(MetadataListener listener) {
+        this.listener = listener;
+    }
 
     /**
      * Applies one record (see {@link MetadataRecords}).
@@ -45,6 +60,55 @@ public final class MetadataImage {
 
     /** Applies the record in {@code length} bytes of {@code buf} from {@code offset}. */
     public long apply(byte[] buf, int offset, int length) {
+        long result = applyToState(buf, offset, length);
+        if (listener != null) {
+            long tableId = changedTable(buf, offset, length, result);
+            if (tableId >= 0) {
+                tell(tableId);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The table whose definition, partitions or assignments an applied record changed, or -1.
+     * Tiering records, the most frequent, change none of these.
+     */
+    private static long changedTable(byte[] buf, int offset, int length, long result) {
+        switch (buf[offset]) {
+            case MetadataRecords.PUT_TABLE:
+            case MetadataRecords.PUT_TABLE_V2:
+            // a table record starts with its id (MetadataCodec.writeTable)
+            case MetadataRecords.REMOVE_TABLE:
+            case MetadataRecords.REMOVE_PARTITION:
+                return new BinaryReader(buf, offset + 1, length - 1).readLong();
+            case MetadataRecords.PUT_PARTITION:
+            case MetadataRecords.PUT_ASSIGNMENT:
+                // both start with the table id; nothing changed when the table was gone
+                return result == 1 ? new BinaryReader(buf, offset + 1, length - 1).readLong() : -1;
+            default:
+                return -1;
+        }
+    }
+
+    private void tell(long tableId) {
+        try {
+            listener.onTableChanged(tableId, appliedTable(tableId));
+        } catch (RuntimeException e) {
+            // the record is durable and applied: the listener heals itself at its next reset
+            LOG.error("a metadata listener failed on table id {}", tableId, e);
+        }
+    }
+
+    /** A table with its partitions and assignments, if it exists. */
+    public Optional<AppliedTable> appliedTable(long tableId) {
+        TableInfo t = state.tables.get(tableId);
+        return t == null
+                ? Optional.empty()
+                : Optional.of(AppliedTable.of(t, state.partitions.values(), state.assignments));
+    }
+
+    private long applyToState(byte[] buf, int offset, int length) {
         if (length < 1) {
             throw new CorruptDataException("empty coordinator metadata record");
         }

@@ -82,6 +82,18 @@ public interface MetadataStore extends AutoCloseable {
      */
     boolean putAssignment(BucketAssignment assignment);
 
+    /**
+     * Makes {@code listener} follow the applied metadata (T49): it is told the current state at
+     * once ({@link MetadataListener#onReset}), then every table each later applied record changes,
+     * in log order, on the store's apply thread. One listener per store; a later call replaces it.
+     *
+     * @throws UnsupportedOperationException if the store does not publish what it applies
+     */
+    default void setListener(MetadataListener listener) {
+        throw new UnsupportedOperationException(
+                getClass().getSimpleName() + " does not publish its applied metadata");
+    }
+
     /** The table's tiering record, if the table exists and has one. */
     java.util.Optional<TieringRecord> tieringRecord(long tableId);
 

@@ -59,7 +59,11 @@ public final class PartitionService {
         this.clock = clock;
     }
 
-    /** Opens a partitioned table's partitions after a start (the table itself is open). */
+    /**
+     * After a start, deletes the data of a table's partitions that the metadata no longer holds (a
+     * drop that crashed before deleting them). The partitions it holds are open already ({@link
+     * dev.tributary.server.store.LocalBuckets}).
+     */
     public void recover(TableInfo table) {
         if (!table.descriptor().isPartitioned()) {
             return;
@@ -67,10 +71,6 @@ public final class PartitionService {
         Set<Long> known = new HashSet<>();
         for (PartitionInfo p : coordinator.cachedPartitions(table.tableId())) {
             known.add(p.partitionId());
-            store.openPartition(table.tableId(), p.partitionId(), p.spec());
-            if (p.isDropping()) {
-                store.sealPartition(table.tableId(), p.partitionId());
-            }
         }
         List<Long> deleted = store.deleteUnknownPartitions(table.tableId(), known);
         if (!deleted.isEmpty()) {
@@ -90,9 +90,6 @@ public final class PartitionService {
         PartitionRegistry.Created c =
                 TableService.join(coordinator.createPartition(path, spec, ignoreIfExists));
         PartitionInfo p = c.partition();
-        if (!p.isDropping()) {
-            store.openPartition(p.tableId(), p.partitionId(), p.spec());
-        }
         if (c.created()) {
             LOG.info("added partition {} of {} (id {})", p.name(), path, p.partitionId());
         }
@@ -139,9 +136,6 @@ public final class PartitionService {
                             + table.path()
                             + " is being dropped and takes no more writes; nothing of the batch"
                             + " was written");
-        }
-        if (!store.hasPartition(table.tableId(), p.partitionId())) {
-            store.openPartition(table.tableId(), p.partitionId(), p.spec());
         }
         return p;
     }
@@ -301,7 +295,7 @@ public final class PartitionService {
             LOG.debug("partition {} of {} stays: {}", p.name(), table.path(), blocker.get());
             return false;
         }
-        store.dropPartition(tableId, p.partitionId());
+        // its buckets went with the metadata record (LocalBuckets)
         LOG.info(
                 "removed partition {} of {} (id {}){}",
                 p.name(),

@@ -2,18 +2,19 @@ package dev.tributary.server.store;
 
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.metadata.TableRegistry;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.partition.PartitionMaintenance;
 import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.partition.TimePartitions;
-import dev.tributary.storage.BucketStore;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,16 +25,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * DDL across the coordinator (durable metadata, tiering), the store (buckets) and the lake (lake
- * tables), in that order: the metadata is the source of truth, and start-up re-opens (creating if
- * missing) the buckets and lake tables of every registered table, so a crash between the steps
- * heals itself. A lake table that cannot be created takes its new table back.
+ * DDL across the coordinator (durable metadata, tiering) and the lake (lake tables), in that order.
+ * The store's buckets and the {@link TableCatalog} follow the metadata records themselves ({@link
+ * LocalBuckets}, before the coordinator's call returns on this server), so a table is open when its
+ * CREATE returns and gone when its DROP does. The metadata is the source of truth: start-up
+ * re-creates missing lake tables of every table, so a crash between the steps heals itself. A lake
+ * table that cannot be created takes its new table back.
  */
 public final class TableService {
     private static final Logger LOG = LoggerFactory.getLogger(TableService.class);
 
     private final Coordinator coordinator;
-    private final BucketStore store;
     private final TableCatalog catalog;
     private final LakeTables lakeTables;
     private final List<ServerExtension> extensions;
@@ -43,13 +45,11 @@ public final class TableService {
 
     public TableService(
             Coordinator coordinator,
-            BucketStore store,
             TableCatalog catalog,
             LakeTables lakeTables,
             List<ServerExtension> extensions,
             NewTableDefaults defaults) {
         this.coordinator = coordinator;
-        this.store = store;
         this.catalog = catalog;
         this.lakeTables = lakeTables;
         this.extensions = extensions;
@@ -65,25 +65,22 @@ public final class TableService {
         this.partitionMaintenance = maintenance;
     }
 
-    /** Opens the buckets of every registered table (recovery) and fills the catalog. */
+    /**
+     * After a start (the catalog already follows the metadata): deletes what a crash left of
+     * removed partitions and re-creates missing lake tables.
+     */
     public void recover() {
-        for (String db : join(coordinator.listDatabases()).stream().map(d -> d.name()).toList()) {
-            for (TablePath path : join(coordinator.listTables(db))) {
-                TableInfo t = join(coordinator.describeTable(path));
-                store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
-                if (partitions != null) {
-                    partitions.recover(t);
-                }
-                catalog.put(t);
-                LOG.info("recovered table {} (id {})", t.path(), t.tableId());
-                // stored before the check existed: the table serves, the option is not applied
-                for (String warning : t.options().warnings()) {
-                    LOG.warn(
-                            "table {}: {}; remove it with 'tributary table alter {} --reset <key>'",
-                            t.path(),
-                            warning,
-                            t.path());
-                }
+        for (TableInfo t : catalog.all()) {
+            if (partitions != null) {
+                partitions.recover(t);
+            }
+            // stored before the check existed: the table serves, the option is not applied
+            for (String warning : t.options().warnings()) {
+                LOG.warn(
+                        "table {}: {}; remove it with 'tributary table alter {} --reset <key>'",
+                        t.path(),
+                        warning,
+                        t.path());
             }
         }
         lakeTables.recover(catalog.all());
@@ -107,9 +104,18 @@ public final class TableService {
             }
             throw e;
         }
-        TableInfo t = join(coordinator.createTable(path, withDefaults, ignoreIfExists));
-        if (!store.hasTable(t.tableId())) {
-            store.openTable(t.tableId(), t.descriptor(), t.schemaId(), t.schema());
+        TableRegistry.Created c =
+                join(coordinator.createTableReporting(path, withDefaults, ignoreIfExists));
+        TableInfo t = c.table();
+        if (c.created()) {
+            if (catalog.find(t.tableId()).isEmpty()) {
+                // LocalBuckets logged why; the table exists and opens at the next start
+                throw new StorageException(
+                        "table "
+                                + path
+                                + " was created but this server could not open its buckets (see"
+                                + " the server log); restart the server once the cause is fixed");
+            }
             try {
                 lakeTables.onCreated(t);
             } catch (RuntimeException e) {
@@ -118,7 +124,6 @@ public final class TableService {
                 rollBackCreate(t, e);
                 throw e;
             }
-            catalog.put(t);
             for (ServerExtension e : extensions) {
                 e.onTableCreated(t);
             }
@@ -140,7 +145,6 @@ public final class TableService {
     private void rollBackCreate(TableInfo table, RuntimeException cause) {
         try {
             join(coordinator.dropTable(table.path(), true));
-            store.dropTable(table.tableId());
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
             LOG.error("could not roll back table {} after its lake table failed", table.path(), e);
@@ -161,10 +165,6 @@ public final class TableService {
         lakeTables.checkTierable(path, properties);
         validatePartitionOptions(before.descriptor().withProperties(properties));
         TableInfo after = join(coordinator.alterTable(path, changes));
-        if (after.schemaId() != before.schemaId()) {
-            store.updateSchema(after.tableId(), after.schemaId(), after.schema());
-        }
-        catalog.put(after);
         lakeTables.onAltered(before, after);
         for (ServerExtension e : extensions) {
             e.onTableAltered(before, after);
@@ -173,7 +173,7 @@ public final class TableService {
     }
 
     /**
-     * Drops a table from the coordinator and the store; extensions are told whether the user also
+     * Drops a table (its buckets follow the record); extensions are told whether the user also
      * asked to drop its lake table.
      */
     public Optional<TableInfo> dropTable(
@@ -184,17 +184,15 @@ public final class TableService {
     }
 
     public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
+        List<TableInfo> inDatabase =
+                catalog.all().stream().filter(t -> t.path().database().equals(name)).toList();
         join(coordinator.dropDatabase(name, ignoreIfNotExists, cascade));
-        for (TableInfo t : catalog.all()) {
-            if (t.path().database().equals(name)) {
-                forget(t, false);
-            }
+        for (TableInfo t : inDatabase) {
+            forget(t, false);
         }
     }
 
     private void forget(TableInfo t, boolean dropLakeTable) {
-        catalog.remove(t.tableId());
-        store.dropTable(t.tableId());
         for (ServerExtension e : extensions) {
             e.onTableDropped(t, dropLakeTable);
         }

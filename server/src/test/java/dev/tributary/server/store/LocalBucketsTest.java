@@ -1,0 +1,113 @@
+package dev.tributary.server.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
+import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.FileMetadataStore;
+import dev.tributary.storage.BucketStore;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * T49: a server's open buckets and catalog follow the applied metadata records (the real file store
+ * and the real bucket store), holding only what is assigned to it.
+ */
+class LocalBucketsTest {
+    private static final int ME = 1;
+    private static final int OTHER = 2;
+
+    @TempDir Path dir;
+    private final ManualClock clock = new ManualClock(1_000);
+
+    private static TableInfo table(long id, String name, boolean partitioned) {
+        Schema.Builder s = Schema.newBuilder().column("id", DataTypes.BIGINT());
+        TableDescriptor.Builder d;
+        if (partitioned) {
+            d =
+                    TableDescriptor.builder(s.column("dt", DataTypes.STRING()).build())
+                            .partitionKeys("dt");
+        } else {
+            d = TableDescriptor.builder(s.build());
+        }
+        return TableInfo.create(id, TablePath.of("db", name), d.bucketCount(2).build(), 1);
+    }
+
+    private BucketStore openStore() {
+        return BucketStore.open(dir.resolve("store"), new Configuration(), clock);
+    }
+
+    @Test
+    @DisplayName(
+            "T49: tables and partitions assigned here open, others stay closed; a removed"
+                    + " partition or table goes; the whole state again after a restart")
+    void followsAssignments() {
+        TableInfo mine = table(1, "mine", false);
+        TableInfo theirs = table(2, "theirs", false);
+        TableInfo unassigned = table(3, "unassigned", false);
+        TableInfo byPartition = table(4, "by_partition", true);
+        PartitionInfo p5 = PartitionInfo.create(4, 5, PartitionSpec.of("dt", "a"), 1);
+        PartitionInfo p6 = PartitionInfo.create(4, 6, PartitionSpec.of("dt", "b"), 1);
+        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
+                BucketStore store = openStore()) {
+            TableCatalog catalog = new TableCatalog();
+            metadata.putDatabase(new DatabaseInfo("db", null, 1));
+            metadata.putTable(mine);
+            // set while the metadata already holds a table: the reset opens what is assigned
+            metadata.setListener(new LocalBuckets(ME, false, store, catalog));
+            assertThat(store.hasTable(1)).isFalse(); // not assigned yet, and not this server's
+            metadata.putAssignment(new BucketAssignment(1, -1, List.of(OTHER, ME)));
+            metadata.putTable(theirs);
+            metadata.putAssignment(new BucketAssignment(2, -1, List.of(OTHER, OTHER)));
+            metadata.putTable(unassigned);
+            metadata.putTable(byPartition);
+            metadata.putPartition(p5);
+            metadata.putAssignment(new BucketAssignment(4, 5, List.of(OTHER, OTHER)));
+            metadata.putPartition(p6);
+            metadata.putAssignment(new BucketAssignment(4, 6, List.of(ME, OTHER)));
+
+            assertThat(store.hasTable(1)).isTrue();
+            assertThat(store.hasTable(2)).isFalse();
+            assertThat(store.hasTable(3)).isFalse();
+            assertThat(store.hasTable(4)).isTrue();
+            assertThat(store.partitionIds(4)).containsExactly(6L);
+            assertThat(catalog.all())
+                    .extracting(TableInfo::tableId)
+                    .containsExactlyInAnyOrder(1L, 4L);
+
+            metadata.putPartition(p6.dropping(2_000, false));
+            assertThat(store.partitionIds(4)).containsExactly(6L);
+            metadata.removePartition(4, 6);
+            assertThat(store.partitionIds(4)).isEmpty();
+            metadata.removeTable(1);
+            assertThat(store.hasTable(1)).isFalse();
+            assertThat(catalog.find(1)).isEmpty();
+            assertThat(dir.resolve("store").resolve("tables").resolve("1")).doesNotExist();
+        }
+        // a server holding unassigned buckets (it runs the coordinator) opens table 3 too
+        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
+                BucketStore store = openStore()) {
+            TableCatalog catalog = new TableCatalog();
+            metadata.setListener(new LocalBuckets(ME, true, store, catalog));
+            assertThat(catalog.all())
+                    .extracting(TableInfo::tableId)
+                    .containsExactlyInAnyOrder(3L, 4L);
+            assertThat(store.hasTable(2)).isFalse();
+            metadata.removeTable(4);
+            assertThat(store.hasTable(4)).isFalse();
+            assertThat(catalog.all()).extracting(TableInfo::tableId).containsExactly(3L);
+        }
+    }
+}
