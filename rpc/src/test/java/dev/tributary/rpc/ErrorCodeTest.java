@@ -32,6 +32,7 @@ class ErrorCodeTest {
         assertThat(ErrorCode.FENCED.code()).isEqualTo(5);
         assertThat(ErrorCode.RETRIABLE.code()).isEqualTo(7);
         assertThat(ErrorCode.PARTITION_NOT_FOUND.code()).isEqualTo(12);
+        assertThat(ErrorCode.NOT_LEADER_FOR_BUCKET.code()).isEqualTo(13);
         assertThat(ErrorCode.fromCode(999)).isSameAs(ErrorCode.INTERNAL);
     }
 
@@ -61,6 +62,12 @@ class ErrorCodeTest {
                         ErrorCode.forThrowable(
                                 new dev.tributary.common.exception.PartitionNotFoundException("p")))
                 .isSameAs(ErrorCode.PARTITION_NOT_FOUND);
+        // a retriable exception, but its own code so a client knows to look for the bucket
+        assertThat(
+                        ErrorCode.forThrowable(
+                                new dev.tributary.common.exception.NotLeaderForBucketException(
+                                        "b")))
+                .isSameAs(ErrorCode.NOT_LEADER_FOR_BUCKET);
         assertThat(ErrorCode.forThrowable(new IllegalStateException("bug")))
                 .isSameAs(ErrorCode.INTERNAL);
     }

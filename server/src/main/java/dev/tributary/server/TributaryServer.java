@@ -10,6 +10,7 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.CoordinatorOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.coordinator.tiering.TieringConfig;
@@ -193,7 +194,17 @@ public final class TributaryServer implements AutoCloseable {
         TableCatalog catalog = new TableCatalog();
         // the store's buckets follow the metadata from here on, before the coordinator starts;
         // this server runs the coordinator, so it holds the buckets not assigned yet
-        metadata.setListener(new LocalBuckets(membership.serverId(), true, store, catalog));
+        MetadataStore registrations = metadata;
+        LocalBuckets held =
+                new LocalBuckets(
+                        membership.serverId(),
+                        true,
+                        store,
+                        catalog,
+                        id ->
+                                Optional.ofNullable(registrations.servers().get(id))
+                                        .map(ServerRegistration::rpcAddress));
+        metadata.setListener(held);
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
         RoundObservations observed = new RoundObservations(clock);
@@ -257,13 +268,10 @@ public final class TributaryServer implements AutoCloseable {
                                 partitions,
                                 describeLake(lakeConf),
                                 membership),
-                        new WriteServiceImpl(store, catalog, metrics, partitions),
+                        new WriteServiceImpl(store, held, metrics, partitions),
                         new ClusterServiceImpl(coordinator),
                         new ReadServiceImpl(
-                                store,
-                                catalog,
-                                conf.get(ServerOptions.READ_CHUNK_BYTES),
-                                partitions),
+                                store, held, conf.get(ServerOptions.READ_CHUNK_BYTES), partitions),
                         new TieringServiceImpl(
                                 coordinator,
                                 store,

@@ -6,6 +6,7 @@ import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.OutOfOrderSequenceException;
 import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
@@ -62,7 +63,16 @@ public enum ErrorCode {
             12,
             PartitionNotFoundException.class,
             Status.Code.NOT_FOUND,
-            PartitionNotFoundException::new);
+            PartitionNotFoundException::new),
+    /**
+     * A write, read or lookup reached a server that does not hold the bucket (T49); older clients
+     * see it as INTERNAL, or as retriable by its gRPC code.
+     */
+    NOT_LEADER_FOR_BUCKET(
+            13,
+            NotLeaderForBucketException.class,
+            Status.Code.UNAVAILABLE,
+            NotLeaderForBucketException::new);
 
     private final int code;
     private final Class<? extends TributaryException> exceptionClass;

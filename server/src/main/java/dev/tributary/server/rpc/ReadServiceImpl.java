@@ -27,7 +27,7 @@ import dev.tributary.rpc.proto.ReadSnapshotRequest;
 import dev.tributary.rpc.proto.ReadSnapshotResponse;
 import dev.tributary.rpc.proto.SnapshotInfoPb;
 import dev.tributary.server.partition.PartitionService;
-import dev.tributary.server.store.TableCatalog;
+import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.CloseableIterator;
 import dev.tributary.storage.LogReadResult;
@@ -40,17 +40,17 @@ import java.util.Optional;
 /** The read path: bounded, flow-controlled log and snapshot streams, lookups and listings. */
 public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
     private final BucketStore store;
-    private final TableCatalog catalog;
+    private final LocalBuckets buckets;
     private final int defaultChunkBytes;
     private final PartitionService partitions;
 
     public ReadServiceImpl(
             BucketStore store,
-            TableCatalog catalog,
+            LocalBuckets buckets,
             int defaultChunkBytes,
             PartitionService partitions) {
         this.store = store;
-        this.catalog = catalog;
+        this.buckets = buckets;
         this.defaultChunkBytes = defaultChunkBytes;
         this.partitions = partitions;
     }
@@ -60,7 +60,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         TableBucket bucket;
         long to;
         try {
-            TableInfo table = catalog.get(req.getTableId());
+            TableInfo table = buckets.table(req.getTableId());
             bucket =
                     bucketOf(
                             table,
@@ -115,7 +115,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         CloseableIterator<byte[]> rows;
         long logOffset;
         try {
-            table = catalog.get(req.getTableId());
+            table = buckets.table(req.getTableId());
             requirePrimaryKey(table);
             bucket =
                     bucketOf(
@@ -167,7 +167,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         Calls.unary(
                 out,
                 () -> {
-                    TableInfo table = catalog.get(req.getTableId());
+                    TableInfo table = buckets.table(req.getTableId());
                     requirePrimaryKey(table);
                     long partitionId = TableBucket.NO_PARTITION;
                     if (table.descriptor().isPartitioned() || req.hasPartition()) {
@@ -214,7 +214,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         Calls.unary(
                 out,
                 () -> {
-                    TableInfo table = catalog.get(req.getTableId());
+                    TableInfo table = buckets.table(req.getTableId());
                     ListOffsetsResponse.Builder b = ListOffsetsResponse.newBuilder();
                     for (long pid :
                             partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
@@ -233,7 +233,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         Calls.unary(
                 out,
                 () -> {
-                    TableInfo table = catalog.get(req.getTableId());
+                    TableInfo table = buckets.table(req.getTableId());
                     ListSnapshotsResponse.Builder b = ListSnapshotsResponse.newBuilder();
                     if (!table.descriptor().hasPrimaryKey()) {
                         return b.build();
@@ -291,7 +291,8 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         return has ? List.of(partitionId) : store.partitionIds(table.tableId());
     }
 
-    private static TableBucket bucketOf(TableInfo table, long partitionId, int bucket) {
+    /** The bucket a request names, checked to exist and to be held by this server (T49). */
+    private TableBucket bucketOf(TableInfo table, long partitionId, int bucket) {
         if (table.descriptor().isPartitioned() != (partitionId != TableBucket.NO_PARTITION)) {
             throw new InvalidInputException(
                     table.descriptor().isPartitioned()
@@ -302,10 +303,9 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                     + ": name the bucket's partition"
                             : "table " + table.path() + " is not partitioned; name no partition");
         }
+        buckets.requireHeld(table, partitionId, checkBucket(table, bucket));
         return TableBucket.of(
-                table.tableId(),
-                dev.tributary.common.id.PartitionBucket.of(
-                        partitionId, checkBucket(table, bucket)));
+                table.tableId(), dev.tributary.common.id.PartitionBucket.of(partitionId, bucket));
     }
 
     private static int checkBucket(TableInfo table, int bucket) {

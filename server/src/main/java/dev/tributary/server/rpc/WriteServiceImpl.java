@@ -12,7 +12,7 @@ import dev.tributary.rpc.proto.WriteResponse;
 import dev.tributary.rpc.proto.WriteServiceGrpc;
 import dev.tributary.server.metrics.ServerMetrics;
 import dev.tributary.server.partition.PartitionService;
-import dev.tributary.server.store.TableCatalog;
+import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.storage.BucketStore;
 import io.grpc.stub.StreamObserver;
 
@@ -24,17 +24,17 @@ import io.grpc.stub.StreamObserver;
  */
 public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBase {
     private final BucketStore store;
-    private final TableCatalog catalog;
+    private final LocalBuckets buckets;
     private final ServerMetrics metrics;
     private final PartitionService partitions;
 
     public WriteServiceImpl(
             BucketStore store,
-            TableCatalog catalog,
+            LocalBuckets buckets,
             ServerMetrics metrics,
             PartitionService partitions) {
         this.store = store;
-        this.catalog = catalog;
+        this.buckets = buckets;
         this.metrics = metrics;
         this.partitions = partitions;
     }
@@ -53,7 +53,7 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
         Calls.async(
                 out,
                 () -> {
-                    TableInfo table = catalog.get(req.getTableId());
+                    TableInfo table = buckets.table(req.getTableId());
                     if (table.descriptor().hasPrimaryKey() != upsert) {
                         throw new InvalidInputException(
                                 upsert
@@ -87,8 +87,7 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                                         + ")");
                     }
                     // a partitioned table's batch names its partition (T30); a missing one is
-                    // created
-                    // now if the table allows it, else the batch fails here, unwritten
+                    // created now if the table allows it, else the batch fails here, unwritten
                     long partitionId = TableBucket.NO_PARTITION;
                     if (table.descriptor().isPartitioned() || req.hasPartition()) {
                         partitionId =
@@ -98,6 +97,7 @@ public final class WriteServiceImpl extends WriteServiceGrpc.WriteServiceImplBas
                                                 req.hasPartition() ? req.getPartition() : null)
                                         .partitionId();
                     }
+                    buckets.requireHeld(table, partitionId, batch.bucket());
                     if (batch.schemaId() != table.schemaId()) {
                         batch = upgradeSchema(table, batch);
                     }

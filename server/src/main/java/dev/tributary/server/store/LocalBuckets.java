@@ -1,5 +1,6 @@
 package dev.tributary.server.store;
 
+import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.PartitionInfo;
@@ -10,8 +11,12 @@ import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.storage.BucketStore;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,24 +46,114 @@ public final class LocalBuckets implements MetadataListener {
     private final boolean holdsUnassigned;
     private final BucketStore store;
     private final TableCatalog catalog;
+    private final IntFunction<Optional<String>> addresses;
+
+    /** Every table of the metadata, held here or not: who holds a bucket. */
+    private final Map<Long, AppliedTable> applied = new ConcurrentHashMap<>();
 
     /**
      * @param serverId this server's id in the metadata (0 for a lone server)
      * @param holdsUnassigned whether buckets not assigned yet are this server's (it runs the
      *     coordinator)
+     * @param addresses the registered RPC address of a server id, for errors naming a bucket's
+     *     server
      */
     public LocalBuckets(
-            int serverId, boolean holdsUnassigned, BucketStore store, TableCatalog catalog) {
+            int serverId,
+            boolean holdsUnassigned,
+            BucketStore store,
+            TableCatalog catalog,
+            IntFunction<Optional<String>> addresses) {
         this.serverId = serverId;
         this.holdsUnassigned = holdsUnassigned;
         this.store = store;
         this.catalog = catalog;
+        this.addresses = addresses;
+    }
+
+    /**
+     * The table with this id, for a request about its buckets.
+     *
+     * @throws NotLeaderForBucketException if the table exists but none of its buckets is held here
+     * @throws dev.tributary.common.exception.NotFoundException if no such table exists
+     */
+    public TableInfo table(long tableId) {
+        Optional<TableInfo> local = catalog.find(tableId);
+        if (local.isPresent()) {
+            return local.get();
+        }
+        AppliedTable elsewhere = applied.get(tableId);
+        if (elsewhere != null) {
+            throw new NotLeaderForBucketException(
+                    "no bucket of table "
+                            + elsewhere.table().path()
+                            + " is held by this server ("
+                            + serverId
+                            + "); its buckets are on "
+                            + holders(elsewhere)
+                            + ": send the request to the bucket's server");
+        }
+        return catalog.get(tableId);
+    }
+
+    /**
+     * Checks that this server holds a bucket before a write, read or lookup touches it.
+     *
+     * @param partitionId the partition, or {@link TableBucket#NO_PARTITION}
+     * @throws NotLeaderForBucketException naming the server that holds it, if another one does (or
+     *     none yet, and this server does not take unassigned buckets)
+     */
+    public void requireHeld(TableInfo table, long partitionId, int bucket) {
+        AppliedTable t = applied.get(table.tableId());
+        Optional<BucketAssignment> a = t == null ? Optional.empty() : t.assignment(partitionId);
+        if (a.isEmpty()) {
+            if (holdsUnassigned) {
+                return;
+            }
+            throw new NotLeaderForBucketException(
+                    describe(table, partitionId, bucket)
+                            + " is not assigned to a server yet; retry shortly");
+        }
+        if (bucket < 0 || bucket >= a.get().bucketCount()) {
+            return; // the caller's range check names the problem
+        }
+        int holder = a.get().serverOf(bucket);
+        if (holder != serverId) {
+            throw new NotLeaderForBucketException(
+                    describe(table, partitionId, bucket)
+                            + " is held by "
+                            + server(holder)
+                            + ", not by this server ("
+                            + serverId
+                            + "): send the request there");
+        }
+    }
+
+    private static String describe(TableInfo table, long partitionId, int bucket) {
+        return "bucket "
+                + bucket
+                + (partitionId == TableBucket.NO_PARTITION ? "" : " of partition id " + partitionId)
+                + " of table "
+                + table.path();
+    }
+
+    private String server(int id) {
+        return "server " + id + addresses.apply(id).map(a -> " at " + a).orElse("");
+    }
+
+    private String holders(AppliedTable t) {
+        Set<Integer> ids = new java.util.TreeSet<>();
+        t.assignments().values().forEach(a -> ids.addAll(a.servers()));
+        return ids.isEmpty()
+                ? "no server yet"
+                : ids.stream().map(this::server).collect(Collectors.joining(", "));
     }
 
     @Override
     public void onReset(StoredState state) {
         Set<Long> gone = new HashSet<>();
         catalog.all().forEach(t -> gone.add(t.tableId()));
+        gone.addAll(applied.keySet());
         for (TableInfo t : state.tables().values()) {
             gone.remove(t.tableId());
             follow(AppliedTable.of(t, state.partitions().values(), state.assignments()));
@@ -76,6 +171,7 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     private void follow(AppliedTable applied) {
+        this.applied.put(applied.tableId(), applied);
         TableInfo t = applied.table();
         long id = t.tableId();
         boolean partitioned = t.descriptor().isPartitioned();
@@ -144,6 +240,7 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     private void remove(long tableId) {
+        applied.remove(tableId);
         Optional<TableInfo> t = catalog.find(tableId);
         catalog.remove(tableId);
         if (t.isPresent() || store.hasTable(tableId)) {

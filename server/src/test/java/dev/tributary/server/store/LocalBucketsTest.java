@@ -1,8 +1,12 @@
 package dev.tributary.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
@@ -17,6 +21,8 @@ import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.storage.BucketStore;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalBucketsTest {
     private static final int ME = 1;
     private static final int OTHER = 2;
+
+    private static final IntFunction<Optional<String>> ADDRESSES =
+            id -> id == OTHER ? Optional.of("other:9123") : Optional.empty();
 
     @TempDir Path dir;
     private final ManualClock clock = new ManualClock(1_000);
@@ -66,7 +75,8 @@ class LocalBucketsTest {
             metadata.putDatabase(new DatabaseInfo("db", null, 1));
             metadata.putTable(mine);
             // set while the metadata already holds a table: the reset opens what is assigned
-            metadata.setListener(new LocalBuckets(ME, false, store, catalog));
+            LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES);
+            metadata.setListener(buckets);
             assertThat(store.hasTable(1)).isFalse(); // not assigned yet, and not this server's
             metadata.putAssignment(new BucketAssignment(1, -1, List.of(OTHER, ME)));
             metadata.putTable(theirs);
@@ -87,6 +97,27 @@ class LocalBucketsTest {
                     .extracting(TableInfo::tableId)
                     .containsExactlyInAnyOrder(1L, 4L);
 
+            // requests for buckets held elsewhere are refused, naming the holder
+            buckets.requireHeld(mine, -1, 1);
+            assertThatThrownBy(() -> buckets.requireHeld(mine, -1, 0))
+                    .isInstanceOf(NotLeaderForBucketException.class)
+                    .isInstanceOf(RetriableException.class)
+                    .hasMessageContaining(
+                            "bucket 0 of table db.mine is held by server 2 at other:9123")
+                    .hasMessageContaining("not by this server (1)");
+            assertThatThrownBy(() -> buckets.table(2))
+                    .isInstanceOf(NotLeaderForBucketException.class)
+                    .hasMessageContaining("no bucket of table db.theirs")
+                    .hasMessageContaining("server 2 at other:9123");
+            assertThatThrownBy(() -> buckets.table(3))
+                    .isInstanceOf(NotLeaderForBucketException.class)
+                    .hasMessageContaining("no server yet");
+            assertThatThrownBy(() -> buckets.table(99)).isInstanceOf(NotFoundException.class);
+            buckets.requireHeld(byPartition, 6, 0);
+            assertThatThrownBy(() -> buckets.requireHeld(byPartition, 5, 1))
+                    .isInstanceOf(NotLeaderForBucketException.class)
+                    .hasMessageContaining("bucket 1 of partition id 5 of table db.by_partition");
+
             metadata.putPartition(p6.dropping(2_000, false));
             assertThat(store.partitionIds(4)).containsExactly(6L);
             metadata.removePartition(4, 6);
@@ -100,7 +131,10 @@ class LocalBucketsTest {
         try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
                 BucketStore store = openStore()) {
             TableCatalog catalog = new TableCatalog();
-            metadata.setListener(new LocalBuckets(ME, true, store, catalog));
+            LocalBuckets buckets = new LocalBuckets(ME, true, store, catalog, ADDRESSES);
+            metadata.setListener(buckets);
+            // not assigned: this server takes it
+            buckets.requireHeld(catalog.get(3), -1, 0);
             assertThat(catalog.all())
                     .extracting(TableInfo::tableId)
                     .containsExactlyInAnyOrder(3L, 4L);
