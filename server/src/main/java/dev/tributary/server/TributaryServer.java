@@ -194,7 +194,6 @@ public final class TributaryServer implements AutoCloseable {
         TableCatalog catalog = new TableCatalog();
         // the store's buckets follow the metadata from here on, before the coordinator starts;
         // this server runs the coordinator, so it holds the buckets not assigned yet
-        MetadataStore registrations = metadata;
         LocalBuckets held =
                 new LocalBuckets(
                         membership.serverId(),
@@ -202,7 +201,7 @@ public final class TributaryServer implements AutoCloseable {
                         store,
                         catalog,
                         id ->
-                                Optional.ofNullable(registrations.servers().get(id))
+                                Optional.ofNullable(metadata.servers().get(id))
                                         .map(ServerRegistration::rpcAddress));
         metadata.setListener(held);
         lakeConf = lakeConfiguration(conf, dataDir);

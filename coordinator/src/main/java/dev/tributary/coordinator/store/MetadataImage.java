@@ -75,16 +75,16 @@ public final class MetadataImage {
      * Tiering records, the most frequent, change none of these.
      */
     private static long changedTable(byte[] buf, int offset, int length, long result) {
+        // each of these records starts with the table id (see MetadataRecords)
         switch (buf[offset]) {
             case MetadataRecords.PUT_TABLE:
             case MetadataRecords.PUT_TABLE_V2:
-            // a table record starts with its id (MetadataCodec.writeTable)
             case MetadataRecords.REMOVE_TABLE:
             case MetadataRecords.REMOVE_PARTITION:
                 return new BinaryReader(buf, offset + 1, length - 1).readLong();
             case MetadataRecords.PUT_PARTITION:
             case MetadataRecords.PUT_ASSIGNMENT:
-                // both start with the table id; nothing changed when the table was gone
+                // nothing changed when the table (or partition) was gone
                 return result == 1 ? new BinaryReader(buf, offset + 1, length - 1).readLong() : -1;
             default:
                 return -1;

@@ -181,30 +181,25 @@ public final class LocalBuckets implements MetadataListener {
                                 || applied.partitions().stream()
                                         .anyMatch(p -> holds(applied, p.partitionId()))
                         : holds(applied, TableBucket.NO_PARTITION);
-        Optional<TableInfo> known = catalog.find(id);
-        if (!local) {
-            if (partitioned && store.hasTable(id)) {
-                // its last partition held here may just have been removed
-                followPartitions(applied);
-            } else if (known.isPresent()) {
-                LOG.warn(
-                        "table {} (id {}) is assigned to other servers but open here; it keeps"
-                                + " serving (moving buckets between servers is not supported)",
-                        t.path(),
-                        id);
-            }
-            if (known.isPresent()) {
-                catalog.put(t);
-            }
+        boolean open = store.hasTable(id);
+        if (!local && !open) {
             return;
         }
-        if (!store.hasTable(id)) {
-            store.openTable(id, t.descriptor(), t.schemaId(), t.schema());
+        if (!local && !partitioned) {
+            LOG.warn(
+                    "table {} (id {}) is assigned to other servers but open here; it keeps serving"
+                            + " (moving buckets between servers is not supported)",
+                    t.path(),
+                    id);
+        }
+        // opens what is missing, applies a newer schema to what is open
+        store.openTable(id, t.descriptor(), t.schemaId(), t.schema());
+        if (!open) {
             LOG.info("opened table {} (id {})", t.path(), id);
-        } else if (known.isPresent() && t.schemaId() > known.get().schemaId()) {
-            store.updateSchema(id, t.schemaId(), t.schema());
         }
         if (partitioned) {
+            // also when none of its partitions is held here any more: the last one may just have
+            // been removed
             followPartitions(applied);
         }
         catalog.put(t);
