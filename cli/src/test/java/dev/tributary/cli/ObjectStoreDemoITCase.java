@@ -38,8 +38,12 @@ class ObjectStoreDemoITCase {
                                     "--fast",
                                     "--lake-format",
                                     "iceberg",
+                                    // 20 s of writes, under the slowest table's
+                                    // freshness (30 s): its first round holds every
+                                    // row, so the demo's wait for each table's last
+                                    // round ends a freshness sooner than after 30 s
                                     "--duration",
-                                    "30s",
+                                    "20s",
                                     "--rate",
                                     "300",
                                     "--parallelism",

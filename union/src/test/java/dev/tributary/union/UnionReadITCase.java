@@ -31,10 +31,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,41 +64,75 @@ class UnionReadITCase {
                     .primaryKey("id")
                     .build();
 
-    @TempDir File dataDir;
+    /** Small segments and frequent maintenance: retention deletes tiered records soon. */
+    private static final Map<String, String> RETENTION =
+            Map.of(
+                    "log.segment.size", "4kb",
+                    "server.maintenance.interval", "200ms",
+                    "kv.snapshot.interval", "1s");
+
+    /**
+     * One server per lake format and server configuration, shared by the tests asking for the same:
+     * a server with its embedded tiering job (a MiniCluster) took seconds to start per test. Each
+     * test has a database of its own, dropped after it, so no test sees another's tables.
+     */
+    private static final Map<String, Shared> SERVERS = new HashMap<>();
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+
+    @TempDir static File serversDir;
     private final long seed = new Random().nextLong();
     private final Random random = new Random(seed);
-    private TributaryServer server;
+    private final String db = "db" + DATABASES.incrementAndGet();
     private Connection conn;
     private LakeStorage lake;
 
+    /** A server, its client connection and its lake, closed after the class. */
+    private record Shared(TributaryServer server, Connection conn, LakeStorage lake) {}
+
     @AfterEach
-    void tearDown() {
-        if (lake != null) {
-            lake.close();
-        }
+    void dropDatabase() {
         if (conn != null) {
-            conn.close();
-        }
-        if (server != null) {
-            server.close();
+            conn.admin().dropDatabase(db, true, true);
         }
     }
 
+    @AfterAll
+    static void stopServers() {
+        for (Shared s : SERVERS.values()) {
+            s.lake().close();
+            s.conn().close();
+            s.server().close();
+        }
+        SERVERS.clear();
+    }
+
     private void start(String format, Map<String, String> extra) {
+        Shared shared =
+                SERVERS.computeIfAbsent(
+                        format + " " + new TreeMap<>(extra), k -> startServer(format, extra));
+        conn = shared.conn();
+        lake = shared.lake();
+        conn.admin().createDatabase(db, true);
+    }
+
+    private Shared startServer(String format, Map<String, String> extra) {
         Configuration conf = new Configuration();
-        conf.setString("data.dir", dataDir.getAbsolutePath());
+        conf.setString(
+                "data.dir", new File(serversDir, "server-" + SERVERS.size()).getAbsolutePath());
         conf.setString("server.rpc.port", "0");
         conf.setString("server.http.port", "-1");
         conf.setString("datalake.format", format);
         conf.setString("tiering.embedded.parallelism", "2");
+        // the shuffle seed of the test that started the server (printed: the others' differ)
         conf.setString("tiering.split.shuffle-seed", Long.toString(seed));
+        System.out.printf("%s server %s: split shuffle seed %d%n", format, extra, seed);
         extra.forEach(conf::setString);
-        server =
+        TributaryServer server =
                 TributaryServer.start(
                         conf, Clock.system(), List.of(new EmbeddedTieringExtension()));
-        conn = Connection.open(server.rpcTarget());
-        lake = LakeAccess.open(conn.admin(), Map.of()).orElseThrow();
-        conn.admin().createDatabase("db", true);
+        Connection c = Connection.open(server.rpcTarget());
+        return new Shared(server, c, LakeAccess.open(c.admin(), Map.of()).orElseThrow());
     }
 
     private TableInfo create(String name, Schema schema, int buckets, Map<String, String> props) {
@@ -106,7 +143,7 @@ class UnionReadITCase {
                         .property("table.datalake.enabled", "true")
                         .property("table.datalake.freshness", "1s");
         props.forEach(d::property);
-        return conn.admin().createTable(TablePath.of("db", name), d.build(), false);
+        return conn.admin().createTable(TablePath.of(db, name), d.build(), false);
     }
 
     /** Appends and upserts/deletes until stopped, remembering where each log row landed. */
@@ -270,9 +307,8 @@ class UnionReadITCase {
                 for (BucketReadState b : logRead.plan().buckets()) {
                     expected.addAll(writers.logRows(b.bucket(), b.storeTo()));
                 }
-                assertThat(logRead.rows())
-                        .as("log table, read %d (seed %d)", reads, seed)
-                        .containsExactlyInAnyOrderElementsOf(expected);
+                SameRows.assertSameElements(
+                        logRead.rows(), expected, "log table, read %d (seed %d)", reads, seed);
 
                 Read pkRead = batch(pk, null, null);
                 assertThat(pkRead.rows())
@@ -292,12 +328,13 @@ class UnionReadITCase {
         LakePredicate filter = LakePredicate.compare("amount", LakePredicate.Op.LT, 100);
         Read all = batch(log, null, null);
         Read filtered = batch(log, filter, List.of("amount", "id"));
-        assertThat(filtered.rows())
-                .containsExactlyInAnyOrderElementsOf(
-                        all.rows().stream()
-                                .filter(r -> r.getInt(2) < 100)
-                                .map(r -> Row.of(r.getField(2), r.getField(0)))
-                                .toList());
+        SameRows.assertSameElements(
+                filtered.rows(),
+                all.rows().stream()
+                        .filter(r -> r.getInt(2) < 100)
+                        .map(r -> Row.of(r.getField(2), r.getField(0)))
+                        .toList(),
+                "the log table's filtered projection");
         LakePredicate high = LakePredicate.compare("score", LakePredicate.Op.GT_EQ, 50_000L);
         Read pkAll = batch(pk, null, null);
         assertThat(batch(pk, high, List.of("id")).rows())
@@ -370,9 +407,7 @@ class UnionReadITCase {
             pkReaders.forEach(BucketUnionReader::close);
             List<Row> expected = new ArrayList<>();
             logEnds.forEach((b, end) -> expected.addAll(writers.logRows(b, end)));
-            assertThat(logRows)
-                    .as("every log record once (seed %d)", seed)
-                    .containsExactlyInAnyOrderElementsOf(expected);
+            SameRows.assertSameElements(logRows, expected, "every log record once (seed %d)", seed);
             assertThat(pkState.values())
                     .as("the changelog applied to the snapshot is the KV state (seed %d)", seed)
                     .containsExactlyInAnyOrderElementsOf(pkState(pk, pkEnds));
@@ -382,12 +417,7 @@ class UnionReadITCase {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"paimon", "iceberg"})
     void t40_storeRecordsDeletedByRetentionAreServedByTheLake(String format) throws Exception {
-        start(
-                format,
-                Map.of(
-                        "log.segment.size", "4kb",
-                        "server.maintenance.interval", "200ms",
-                        "kv.snapshot.interval", "1s"));
+        start(format, RETENTION);
         TablePath log = create("events", LOG, 2, Map.of("table.log.retention-size", "1kb")).path();
         TablePath pk = create("users", PK, 2, Map.of("table.log.retention-size", "1kb")).path();
         Writers writers = new Writers(log, pk);
@@ -402,9 +432,8 @@ class UnionReadITCase {
                 for (BucketReadState b : logRead.plan().buckets()) {
                     expected.addAll(writers.logRows(b.bucket(), b.storeTo()));
                 }
-                assertThat(logRead.rows())
-                        .as("log table under retention (seed %d)", seed)
-                        .containsExactlyInAnyOrderElementsOf(expected);
+                SameRows.assertSameElements(
+                        logRead.rows(), expected, "log table under retention (seed %d)", seed);
                 moves += logRead.retentionMoves();
             }
         } finally {
@@ -437,7 +466,7 @@ class UnionReadITCase {
     @ValueSource(strings = {"paimon", "iceberg"})
     void t40_aReadWhoseStoreRecordsRetentionDeletedMovesToTheNewerSnapshotExactly(String format)
             throws Exception {
-        start(format, Map.of("log.segment.size", "4kb", "server.maintenance.interval", "200ms"));
+        start(format, RETENTION);
         TablePath log = create("events", LOG, 2, Map.of("table.log.retention-size", "1kb")).path();
         Writers writers = new Writers(log, create("unused", PK, 1, Map.of()).path());
         writers.backlog(2_000);
@@ -491,9 +520,8 @@ class UnionReadITCase {
                                     plan.buckets().stream()
                                             .filter(b -> b.storeTo() > b.storeFrom())
                                             .count());
-            assertThat(rows)
-                    .as("exactly the planned records, once (seed %d)", seed)
-                    .containsExactlyInAnyOrderElementsOf(expected);
+            SameRows.assertSameElements(
+                    rows, expected, "exactly the planned records, once (seed %d)", seed);
         }
     }
 
@@ -504,7 +532,7 @@ class UnionReadITCase {
         TablePath plain =
                 conn.admin()
                         .createTable(
-                                TablePath.of("db", "plain"),
+                                TablePath.of(db, "plain"),
                                 TableDescriptor.builder(LOG).bucketCount(2).build(),
                                 false)
                         .path();
@@ -595,7 +623,7 @@ class UnionReadITCase {
     private TableInfo createPartitioned(String name, Schema schema, String partitionKey) {
         return conn.admin()
                 .createTable(
-                        TablePath.of("db", name),
+                        TablePath.of(db, name),
                         TableDescriptor.builder(schema)
                                 .partitionKeys(partitionKey)
                                 .bucketCount(2)
