@@ -268,7 +268,7 @@ public final class TributaryServer implements AutoCloseable {
                                 describeLake(lakeConf),
                                 membership),
                         new WriteServiceImpl(store, held, metrics, partitions),
-                        new ClusterServiceImpl(coordinator),
+                        new ClusterServiceImpl(coordinator, membership),
                         new ReadServiceImpl(
                                 store, held, conf.get(ServerOptions.READ_CHUNK_BYTES), partitions),
                         new TieringServiceImpl(
@@ -367,9 +367,9 @@ public final class TributaryServer implements AutoCloseable {
                 AdvertisedHost.resolve(
                         conf.get(ServerOptions.ADVERTISED_HOST), host, AdvertisedHost.SYSTEM);
         advertisedRpcAddress = advertised + ":" + grpc.getPort();
-        membership.register(
-                advertisedRpcAddress,
-                httpAddress().map(a -> advertised + ":" + a.getPort()).orElse(""));
+        String advertisedHttpAddress =
+                httpAddress().map(a -> advertised + ":" + a.getPort()).orElse("");
+        membership.register(advertisedRpcAddress, advertisedHttpAddress);
         // tables created before any server registered (or before assignments existed) get theirs
         coordinator.assignMissingBuckets().join();
         // the coordinator is this server (a lone server or a cluster of one): the loopback is the
@@ -379,6 +379,8 @@ public final class TributaryServer implements AutoCloseable {
                         membership.serverId(),
                         instanceId,
                         advertisedRpcAddress,
+                        advertisedHttpAddress,
+                        () -> membership.coordinatorRpcAddress(rpcTarget()),
                         token,
                         conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL),
                         localBuckets::heldBuckets);

@@ -89,6 +89,59 @@ public final class ClusterMembership {
         return r;
     }
 
+    /**
+     * The gRPC address of the server that coordinates, as this server knows it: {@code selfTarget}
+     * when it is this server (a lone server always is); the leader's registered address in a
+     * cluster; empty while no leader is known or it has not registered yet.
+     */
+    public Optional<String> coordinatorRpcAddress(String selfTarget) {
+        if (!(metadata instanceof RaftMetadataStore raft)) {
+            return Optional.of(selfTarget);
+        }
+        OptionalInt leader =
+                raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
+        if (leader.isEmpty()) {
+            return Optional.empty();
+        }
+        if (leader.getAsInt() == serverId) {
+            return Optional.of(selfTarget);
+        }
+        return Optional.ofNullable(metadata.servers().get(leader.getAsInt()))
+                .map(ServerRegistration::rpcAddress);
+    }
+
+    /** Whether server {@code serverId} is registered in the metadata as this server knows it. */
+    public boolean isRegistered(int serverId) {
+        return metadata.servers().containsKey(serverId);
+    }
+
+    /**
+     * Registers another server as its heartbeat describes it (on the coordinator), unless it is
+     * registered with these addresses already; returns whether a registration was written.
+     */
+    public boolean registerPeer(ServerRegistration reported) {
+        ServerRegistration known = metadata.servers().get(reported.serverId());
+        if (known != null
+                && known.rpcAddress().equals(reported.rpcAddress())
+                && known.httpAddress().equals(reported.httpAddress())) {
+            return false;
+        }
+        ServerRegistration r =
+                new ServerRegistration(
+                        reported.serverId(),
+                        reported.rpcAddress(),
+                        reported.httpAddress(),
+                        clock.currentTimeMillis());
+        metadata.putServer(r);
+        LOG.info(
+                "registered server {} (rpc {}, http {}) from its heartbeat{}",
+                r.serverId(),
+                r.rpcAddress(),
+                r.hasHttp() ? r.httpAddress() : "off",
+                known == null ? "" : " (was rpc " + known.rpcAddress() + ")");
+        return true;
+    }
+
     /** The registered servers and who coordinates, as this server knows them now. */
     public ClusterView describe() {
         OptionalInt coordinator;

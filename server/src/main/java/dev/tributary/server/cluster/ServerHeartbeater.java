@@ -2,6 +2,7 @@ package dev.tributary.server.cluster;
 
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.ReportedBucket;
@@ -16,6 +17,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -24,36 +26,47 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Heartbeats the coordinator for this server every {@code cluster.server.heartbeat-interval} once
- * the server registered (T49), over the real gRPC {@code ClusterService}: a lone server or a
- * cluster of one heartbeats itself over loopback, the same path as a cluster's servers. Each
- * heartbeat reports the server's bucket end offsets and newest KV snapshots: in full to a new
- * coordinator incarnation, then only what changed ({@link HeartbeatReports}).
+ * Heartbeats the coordinator for this server every {@code cluster.server.heartbeat-interval} (T49),
+ * over the real gRPC {@code ClusterService}: a lone server or the server that coordinates
+ * heartbeats itself over loopback, the same path as a cluster's other servers. Each heartbeat
+ * carries the server's addresses (the coordinator registers a server it does not know from them)
+ * and reports the server's bucket end offsets and newest KV snapshots: in full to a new coordinator
+ * incarnation, then only what changed ({@link HeartbeatReports}).
  *
- * <p>An unreachable coordinator (or one that does not know this server yet) is logged once per
- * outage and when it answers again, and retried at the next interval. A {@link FencedException}
- * means a newer instance of this server replaced this one: it is logged and heartbeating stops.
+ * <p>The coordinator's address is asked at every beat, so the heartbeats follow a failover; while
+ * no coordinator is known, or the one asked answers that it no longer coordinates, the beat is
+ * skipped. An unreachable coordinator is logged once per outage and when it answers again, and
+ * retried at the next interval. A {@link FencedException} that is not a {@link
+ * NotCoordinatorException} means a newer instance of this server replaced this one: it is logged
+ * and heartbeating stops.
  */
 public final class ServerHeartbeater implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServerHeartbeater.class);
 
     private final int serverId;
     private final String instanceId;
-    private final String coordinatorTarget;
+    private final String rpcAddress;
+    private final String httpAddress;
+    private final Supplier<Optional<String>> coordinatorTarget;
+    private final String token;
     private final long intervalMillis;
-    private final ManagedChannel channel;
-    private final ClusterServiceGrpc.ClusterServiceBlockingStub stub;
     private final ScheduledExecutorService timer;
     private final Supplier<? extends Collection<ReportedBucket>> buckets;
     // only touched on the timer thread
     private final HeartbeatReports reports = new HeartbeatReports();
+    private String target;
+    private ManagedChannel channel;
+    private ClusterServiceGrpc.ClusterServiceBlockingStub stub;
     private int failuresInARow;
     private volatile boolean fenced;
 
     /**
-     * @param serverId this server's registered id
+     * @param serverId this server's id
      * @param instanceId this process's random instance id
-     * @param coordinatorTarget {@code host:port} of the coordinator's gRPC endpoint
+     * @param rpcAddress this server's registered gRPC address, {@code host:port}
+     * @param httpAddress this server's HTTP address, or empty without one
+     * @param coordinatorTarget {@code host:port} of the coordinator's gRPC endpoint, asked at every
+     *     beat; empty while no coordinator is known
      * @param token the cluster's bearer token, or empty
      * @param interval the heartbeat interval (also each call's deadline)
      * @param buckets the state of every bucket this server holds, read from memory at each beat
@@ -61,28 +74,48 @@ public final class ServerHeartbeater implements AutoCloseable {
     public ServerHeartbeater(
             int serverId,
             String instanceId,
-            String coordinatorTarget,
+            String rpcAddress,
+            String httpAddress,
+            Supplier<Optional<String>> coordinatorTarget,
             String token,
             Duration interval,
             Supplier<? extends Collection<ReportedBucket>> buckets) {
         this.serverId = serverId;
         this.buckets = buckets;
         this.instanceId = instanceId;
+        this.rpcAddress = rpcAddress;
+        this.httpAddress = httpAddress;
         this.coordinatorTarget = coordinatorTarget;
+        this.token = token;
         this.intervalMillis = interval.toMillis();
-        NettyChannelBuilder builder =
-                NettyChannelBuilder.forTarget(coordinatorTarget).usePlaintext();
-        if (!token.isEmpty()) {
-            Metadata headers = new Metadata();
-            headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
-            builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
-        }
-        this.channel = builder.build();
-        this.stub = ClusterServiceGrpc.newBlockingStub(channel);
         ScheduledThreadPoolExecutor t =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-heartbeat"));
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.timer = t;
+    }
+
+    /** Points the channel at the coordinator's current address; false when none is known. */
+    private boolean connect() {
+        Optional<String> now = coordinatorTarget.get();
+        if (now.isEmpty()) {
+            return false;
+        }
+        if (!now.get().equals(target)) {
+            if (channel != null) {
+                channel.shutdownNow();
+                LOG.info("the coordinator moved from {} to {}", target, now.get());
+            }
+            NettyChannelBuilder builder = NettyChannelBuilder.forTarget(now.get()).usePlaintext();
+            if (!token.isEmpty()) {
+                Metadata headers = new Metadata();
+                headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
+                builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+            }
+            target = now.get();
+            channel = builder.build();
+            stub = ClusterServiceGrpc.newBlockingStub(channel);
+        }
+        return true;
     }
 
     /** Heartbeats now, then every interval until {@link #close()} or a fence. */
@@ -95,13 +128,18 @@ public final class ServerHeartbeater implements AutoCloseable {
             return;
         }
         try {
+            if (!connect()) {
+                return;
+            }
             // parts of a large report go one after the other; the first failure ends the beat and
             // what was not accepted is sent again at the next one
             for (BucketReport part : reports.next(buckets.get())) {
                 ServerHeartbeatRequest.Builder req =
                         ServerHeartbeatRequest.newBuilder()
                                 .setServerId(serverId)
-                                .setInstanceId(instanceId);
+                                .setInstanceId(instanceId)
+                                .setRpcAddress(rpcAddress)
+                                .setHttpAddress(httpAddress);
                 ServerHeartbeatResponse answer =
                         stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
                                 .serverHeartbeat(BucketReportCodec.write(part, req).build());
@@ -112,12 +150,17 @@ public final class ServerHeartbeater implements AutoCloseable {
                 LOG.info(
                         "the coordinator at {} accepts this server's heartbeats again after {}"
                                 + " failed",
-                        coordinatorTarget,
+                        target,
                         failuresInARow);
             }
             failuresInARow = 0;
         } catch (RuntimeException e) {
             TributaryException typed = GrpcErrors.fromThrowable(e);
+            if (typed instanceof NotCoordinatorException) {
+                // a failover in progress: the next beat asks where the coordinator is now
+                LOG.debug("{} no longer coordinates: {}", target, typed.getMessage());
+                return;
+            }
             if (typed instanceof FencedException) {
                 fenced = true;
                 LOG.error(
@@ -134,7 +177,7 @@ public final class ServerHeartbeater implements AutoCloseable {
                         "heartbeat of server {} to the coordinator at {} failed, retrying every"
                                 + " {} ms: {}",
                         serverId,
-                        coordinatorTarget,
+                        target,
                         intervalMillis,
                         typed.getMessage());
             } else {
@@ -151,6 +194,8 @@ public final class ServerHeartbeater implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        channel.shutdownNow();
+        if (channel != null) {
+            channel.shutdownNow();
+        }
     }
 }

@@ -5,22 +5,30 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.HeartbeatAnswer;
+import dev.tributary.coordinator.cluster.HeartbeatOutcome;
 import dev.tributary.coordinator.cluster.ServerLiveness;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import dev.tributary.server.cluster.BucketReportCodec;
+import dev.tributary.server.cluster.ClusterMembership;
 import io.grpc.stub.StreamObserver;
 
 /**
  * Server heartbeats to the coordinator and the bucket states they report (T49), answered on the
- * coordinator's event loop.
+ * coordinator's event loop. A heartbeat carrying the sender's addresses is also its registration:
+ * an unknown server is registered before its heartbeat is weighed, and a known one whose addresses
+ * changed (a restart on other ports) only once the heartbeat was accepted, so a replaced instance
+ * still beating cannot put its old addresses back.
  */
 public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceImplBase {
     private final Coordinator coordinator;
+    private final ClusterMembership membership;
 
-    public ClusterServiceImpl(Coordinator coordinator) {
+    public ClusterServiceImpl(Coordinator coordinator, ClusterMembership membership) {
         this.coordinator = coordinator;
+        this.membership = membership;
     }
 
     @Override
@@ -32,9 +40,20 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                     int serverId = req.getServerId();
                     String instanceId = checkedInstanceId(req.getInstanceId());
                     BucketReport report = BucketReportCodec.read(req);
+                    ServerRegistration reported = reportedRegistration(req);
+                    if (reported != null && !membership.isRegistered(serverId)) {
+                        membership.registerPeer(reported);
+                    }
                     return coordinator
                             .serverHeartbeat(serverId, instanceId, report)
-                            .thenApply(a -> answer(a, serverId, instanceId));
+                            .thenApply(
+                                    a -> {
+                                        if (reported != null
+                                                && a.outcome() == HeartbeatOutcome.ACCEPTED) {
+                                            membership.registerPeer(reported);
+                                        }
+                                        return answer(a, serverId, instanceId);
+                                    });
                 });
     }
 
@@ -61,6 +80,16 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                                     + " is not registered; a server registers before it"
                                     + " heartbeats");
         };
+    }
+
+    /** The registration the heartbeat describes; null when it carries no addresses. */
+    private ServerRegistration reportedRegistration(ServerHeartbeatRequest req) {
+        if (req.getRpcAddress().isEmpty()) {
+            return null;
+        }
+        // the record's checks bound and validate both addresses (InvalidInputException)
+        return new ServerRegistration(
+                req.getServerId(), req.getRpcAddress(), req.getHttpAddress(), 0L);
     }
 
     private static String checkedInstanceId(String id) {

@@ -307,6 +307,85 @@ class ClusterMembershipITCase {
 
     @Test
     @DisplayName(
+            "a heartbeat carrying addresses registers its server; a newer instance's new address"
+                    + " replaces it, a replaced instance's old one does not come back")
+    void heartbeatRegistersItsServer() throws Exception {
+        try (TributaryServer server = start(0, Map.of());
+                Connection conn = Connection.open(server.rpcTarget())) {
+            ManagedChannel channel =
+                    NettyChannelBuilder.forTarget(server.rpcTarget()).usePlaintext().build();
+            try {
+                ClusterServiceGrpc.ClusterServiceBlockingStub stub =
+                        ClusterServiceGrpc.newBlockingStub(channel);
+                assertThat(errorOf(() -> heartbeat(stub, 7, "first", "no-port-here", "")))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("rpc address");
+                assertThat(rpcAddressOf(conn, 7)).as("nothing registered").isNull();
+
+                heartbeat(stub, 7, "first", "10.0.0.7:9123", "10.0.0.7:8080");
+                assertThat(rpcAddressOf(conn, 7)).isEqualTo("10.0.0.7:9123");
+                assertThat(server.coordinator().serverLiveness().join())
+                        .filteredOn(v -> v.serverId() == 7)
+                        .singleElement()
+                        .satisfies(v -> assertThat(v.state()).isEqualTo(LivenessState.ALIVE));
+
+                // a restart on another port: the new instance's heartbeat moves the registration
+                heartbeat(stub, 7, "second", "10.0.0.7:9200", "");
+                assertThat(rpcAddressOf(conn, 7)).isEqualTo("10.0.0.7:9200");
+                // the replaced instance, still beating with its old address, is fenced and its
+                // address does not come back
+                assertThat(
+                                errorOf(
+                                        () ->
+                                                heartbeat(
+                                                        stub,
+                                                        7,
+                                                        "first",
+                                                        "10.0.0.7:9123",
+                                                        "10.0.0.7:8080")))
+                        .isInstanceOf(FencedException.class);
+                assertThat(rpcAddressOf(conn, 7)).isEqualTo("10.0.0.7:9200");
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+    }
+
+    private static String rpcAddressOf(Connection conn, int serverId) {
+        return conn.admin().describeCluster().servers().stream()
+                .filter(s -> s.serverId() == serverId)
+                .map(ClusterInfo.Server::rpcAddress)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static ServerHeartbeatResponse heartbeat(
+            ClusterServiceGrpc.ClusterServiceBlockingStub stub,
+            int serverId,
+            String instance,
+            String rpcAddress,
+            String httpAddress) {
+        return stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                .serverHeartbeat(
+                        ServerHeartbeatRequest.newBuilder()
+                                .setServerId(serverId)
+                                .setInstanceId(instance)
+                                .setRpcAddress(rpcAddress)
+                                .setHttpAddress(httpAddress)
+                                .build());
+    }
+
+    private static Throwable errorOf(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            return GrpcErrors.fromThrowable(e);
+        }
+        throw new AssertionError("the call succeeded");
+    }
+
+    @Test
+    @DisplayName(
             "a server bound to the wildcard registers its advertised host and heartbeats there")
     void advertisedHost() throws Exception {
         try (TributaryServer server =
