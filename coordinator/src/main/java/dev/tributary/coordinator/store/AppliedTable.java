@@ -39,13 +39,39 @@ public record AppliedTable(
             TableInfo table,
             Collection<PartitionInfo> partitions,
             Map<BucketAssignment.Group, BucketAssignment> assignments) {
-        long id = table.tableId();
         List<PartitionInfo> own = new ArrayList<>();
         for (PartitionInfo p : partitions) {
-            if (p.tableId() == id) {
+            if (p.tableId() == table.tableId()) {
                 own.add(p);
             }
         }
+        return assemble(table, own, assignments);
+    }
+
+    /**
+     * Every table of the metadata, its partitions grouped in one pass (a reset sees every table:
+     * picking each table's partitions out of all of them would be tables x partitions).
+     */
+    public static List<AppliedTable> allOf(
+            Collection<TableInfo> tables,
+            Collection<PartitionInfo> partitions,
+            Map<BucketAssignment.Group, BucketAssignment> assignments) {
+        Map<Long, List<PartitionInfo>> byTable = new HashMap<>();
+        for (PartitionInfo p : partitions) {
+            byTable.computeIfAbsent(p.tableId(), id -> new ArrayList<>()).add(p);
+        }
+        List<AppliedTable> out = new ArrayList<>(tables.size());
+        for (TableInfo t : tables) {
+            out.add(assemble(t, byTable.getOrDefault(t.tableId(), new ArrayList<>()), assignments));
+        }
+        return out;
+    }
+
+    private static AppliedTable assemble(
+            TableInfo table,
+            List<PartitionInfo> own,
+            Map<BucketAssignment.Group, BucketAssignment> assignments) {
+        long id = table.tableId();
         own.sort(Comparator.comparingLong(PartitionInfo::partitionId));
         Map<Long, BucketAssignment> assigned = new HashMap<>();
         List<Long> groups = new ArrayList<>();

@@ -115,4 +115,37 @@ class MetadataListenerTest {
             assertThat(r.resets.get(0)).isEqualTo(store.load());
         }
     }
+
+    @Test
+    @DisplayName(
+            "T49: a reset's tables pick their own partitions and assignments, the same as one"
+                    + " table at a time")
+    void allOfGroupsPartitionsByTable() {
+        var t1 = table(1, "a");
+        var t2 = table(2, "b");
+        List<PartitionInfo> partitions =
+                List.of(
+                        PartitionInfo.create(2, 12, PartitionSpec.of("dt", "y"), 3),
+                        PartitionInfo.create(1, 11, PartitionSpec.of("dt", "x"), 3),
+                        PartitionInfo.create(2, 10, PartitionSpec.of("dt", "z"), 3),
+                        PartitionInfo.create(7, 13, PartitionSpec.of("dt", "w"), 3));
+        var assignments = new java.util.HashMap<BucketAssignment.Group, BucketAssignment>();
+        for (BucketAssignment a :
+                List.of(
+                        new BucketAssignment(2, 10, List.of(1)),
+                        new BucketAssignment(1, -1, List.of(2)),
+                        new BucketAssignment(7, 13, List.of(3)))) {
+            assignments.put(a.group(), a);
+        }
+        List<AppliedTable> all = AppliedTable.allOf(List.of(t1, t2), partitions, assignments);
+        assertThat(all)
+                .containsExactly(
+                        AppliedTable.of(t1, partitions, assignments),
+                        AppliedTable.of(t2, partitions, assignments));
+        assertThat(all.get(1).partitions())
+                .extracting(PartitionInfo::partitionId)
+                .containsExactly(10L, 12L);
+        assertThat(all.get(1).assignments()).containsOnlyKeys(10L);
+        assertThat(all.get(0).assignments()).containsOnlyKeys(-1L);
+    }
 }

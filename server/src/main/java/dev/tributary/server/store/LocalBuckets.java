@@ -154,9 +154,13 @@ public final class LocalBuckets implements MetadataListener {
         Set<Long> gone = new HashSet<>();
         catalog.all().forEach(t -> gone.add(t.tableId()));
         gone.addAll(applied.keySet());
-        for (TableInfo t : state.tables().values()) {
+        for (AppliedTable t :
+                AppliedTable.allOf(
+                        state.tables().values(),
+                        state.partitions().values(),
+                        state.assignments())) {
             gone.remove(t.tableId());
-            follow(AppliedTable.of(t, state.partitions().values(), state.assignments()));
+            follow(t);
         }
         gone.forEach(this::remove);
     }
