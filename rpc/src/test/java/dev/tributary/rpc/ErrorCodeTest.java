@@ -33,6 +33,7 @@ class ErrorCodeTest {
         assertThat(ErrorCode.RETRIABLE.code()).isEqualTo(7);
         assertThat(ErrorCode.PARTITION_NOT_FOUND.code()).isEqualTo(12);
         assertThat(ErrorCode.NOT_LEADER_FOR_BUCKET.code()).isEqualTo(13);
+        assertThat(ErrorCode.NOT_COORDINATOR.code()).isEqualTo(14);
         assertThat(ErrorCode.fromCode(999)).isSameAs(ErrorCode.INTERNAL);
     }
 
@@ -68,6 +69,12 @@ class ErrorCodeTest {
                                 new dev.tributary.common.exception.NotLeaderForBucketException(
                                         "b")))
                 .isSameAs(ErrorCode.NOT_LEADER_FOR_BUCKET);
+        assertThat(
+                        ErrorCode.forThrowable(
+                                new dev.tributary.common.exception.NotCoordinatorException(
+                                        "c", "2")))
+                .as("more specific than its family, FENCED")
+                .isSameAs(ErrorCode.NOT_COORDINATOR);
         assertThat(ErrorCode.forThrowable(new IllegalStateException("bug")))
                 .isSameAs(ErrorCode.INTERNAL);
     }

@@ -1,6 +1,8 @@
 package dev.tributary.server;
 
 import dev.tributary.cluster.ClusterOptions;
+import dev.tributary.cluster.LeadershipListener;
+import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.FencedException;
@@ -22,6 +24,7 @@ import dev.tributary.rpc.proto.DescribeLakeResponse;
 import dev.tributary.server.cluster.AdvertisedHost;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.cluster.ServerHeartbeater;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
@@ -78,6 +81,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,7 +109,7 @@ public final class TributaryServer implements AutoCloseable {
     private BucketStore store;
     private MetadataStore metadata;
     private LakeStorage lake;
-    private Coordinator coordinator;
+    private CoordinatorRole coordinatorRole;
     private ServerHeartbeater heartbeater;
     private String advertisedRpcAddress;
 
@@ -191,13 +195,18 @@ public final class TributaryServer implements AutoCloseable {
                                                 "this server lost the leadership of the cluster"
                                                         + " metadata")));
         ClusterMembership membership = ClusterMembership.of(conf, metadata, clock);
+        coordinatorRole = new CoordinatorRole(membership::describeCoordinator);
+        // a lone server and a cluster of one coordinate from their start; a server of several
+        // voters coordinates once (and while) it leads the quorum
+        boolean coordinatesFromStart = CoordinatorMetadata.coordinatesFromStart(conf);
         TableCatalog catalog = new TableCatalog();
-        // the store's buckets follow the metadata from here on, before the coordinator starts;
-        // this server runs the coordinator, so it holds the buckets not assigned yet
+        // the store's buckets follow the metadata from here on, before the coordinator starts; a
+        // server coordinating from its start holds the buckets not assigned yet (in a cluster of
+        // several, the coordinator assigns every bucket of a table as it creates it)
         LocalBuckets held =
                 new LocalBuckets(
                         membership.serverId(),
-                        true,
+                        coordinatesFromStart,
                         store,
                         catalog,
                         id ->
@@ -218,35 +227,45 @@ public final class TributaryServer implements AutoCloseable {
         }
         LakeTables lakeTables = new LakeTables(lake);
         StoreBucketStates localBuckets = new StoreBucketStates(store, catalog);
-        coordinator =
-                Coordinator.start(
-                        conf,
-                        clock,
-                        metadata,
-                        localBuckets,
-                        membership.serverId(),
-                        lakeStep,
-                        lake == null ? null : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
-                        this::onCoordinatorFault);
-        membership.useCoordinator(coordinator);
+        LakeCommitStep commitStep = lakeStep;
+        Supplier<Coordinator> newCoordinator =
+                () ->
+                        Coordinator.start(
+                                conf,
+                                clock,
+                                metadata,
+                                localBuckets,
+                                membership.serverId(),
+                                commitStep,
+                                lake == null
+                                        ? null
+                                        : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
+                                this::onCoordinatorFault);
+        if (coordinatesFromStart) {
+            coordinatorRole.took(newCoordinator.get());
+        }
+        membership.useCoordinator(coordinatorRole);
         extensions.addAll(exts);
         TableService tables =
                 new TableService(
-                        coordinator,
+                        coordinatorRole,
                         catalog,
                         lakeTables,
                         extensions,
                         new NewTableDefaults(conf.get(LakeStorageOptions.DATALAKE_FORMAT)));
         PartitionService partitions =
-                new PartitionService(coordinator, store, catalog, lakeTables, clock);
-        partitionMaintenance = new PartitionMaintenance(catalog, partitions, coordinator, clock);
+                new PartitionService(coordinatorRole, held, store, catalog, lakeTables, clock);
+        partitionMaintenance =
+                new PartitionMaintenance(catalog, partitions, coordinatorRole, clock);
         tables.usePartitions(partitions, partitionMaintenance);
-        tables.recover();
+        if (coordinatesFromStart) {
+            tables.recover();
+        }
 
         metrics = new ServerMetrics();
         TieringStatusService status =
                 new TieringStatusService(
-                        coordinator,
+                        coordinatorRole,
                         store,
                         catalog,
                         clock,
@@ -260,7 +279,7 @@ public final class TributaryServer implements AutoCloseable {
         List<BindableService> services =
                 List.of(
                         new AdminServiceImpl(
-                                coordinator,
+                                coordinatorRole,
                                 tables,
                                 catalog,
                                 status,
@@ -268,11 +287,11 @@ public final class TributaryServer implements AutoCloseable {
                                 describeLake(lakeConf),
                                 membership),
                         new WriteServiceImpl(store, held, metrics, partitions),
-                        new ClusterServiceImpl(coordinator, membership),
+                        new ClusterServiceImpl(coordinatorRole, membership),
                         new ReadServiceImpl(
                                 store, held, conf.get(ServerOptions.READ_CHUNK_BYTES), partitions),
                         new TieringServiceImpl(
-                                coordinator,
+                                coordinatorRole,
                                 store,
                                 catalog,
                                 clock,
@@ -369,11 +388,28 @@ public final class TributaryServer implements AutoCloseable {
         advertisedRpcAddress = advertised + ":" + grpc.getPort();
         String advertisedHttpAddress =
                 httpAddress().map(a -> advertised + ":" + a.getPort()).orElse("");
-        membership.register(advertisedRpcAddress, advertisedHttpAddress);
-        // tables created before any server registered (or before assignments existed) get theirs
-        coordinator.assignMissingBuckets().join();
-        // the coordinator is this server (a lone server or a cluster of one): the loopback is the
-        // same gRPC path a cluster's servers take to theirs
+        Runnable tookOver =
+                () -> {
+                    membership.register(advertisedRpcAddress, advertisedHttpAddress);
+                    // tables created before any server registered (or before assignments
+                    // existed) get theirs
+                    coordinatorRole.current().assignMissingBuckets().join();
+                };
+        if (coordinatesFromStart) {
+            tookOver.run();
+        } else {
+            // told at once when this server leads already, then at every change
+            ((RaftMetadataStore) metadata)
+                    .addLeadershipListener(
+                            new LeadershipFollower(
+                                    () -> {
+                                        coordinatorRole.took(newCoordinator.get());
+                                        tables.recover();
+                                        tookOver.run();
+                                    }));
+        }
+        // the coordinator's server heartbeats itself over loopback, the same gRPC path the other
+        // servers of a cluster take to it
         heartbeater =
                 new ServerHeartbeater(
                         membership.serverId(),
@@ -389,7 +425,7 @@ public final class TributaryServer implements AutoCloseable {
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
         timer.scheduleWithFixedDelay(
-                new Maintenance(coordinator, store), every, every, TimeUnit.MILLISECONDS);
+                new Maintenance(coordinatorRole, store), every, every, TimeUnit.MILLISECONDS);
         long partitionEvery = conf.get(PartitionOptions.CHECK_INTERVAL).toMillis();
         // right away too: a server down over midnight creates the new day's partitions at start
         timer.scheduleWithFixedDelay(
@@ -399,7 +435,7 @@ public final class TributaryServer implements AutoCloseable {
             // first sample right away, so a page opened just after start shows something; fixed
             // rate keeps samples evenly spaced, and ticks that bunch up behind a long maintenance
             // pass are absorbed by the sampler's own due check
-            timer.scheduleAtFixedRate(
+            LagSampler sampler =
                     new LagSampler(
                             () -> {
                                 // one status per tick feeds the lag plot and the planner's rates
@@ -409,7 +445,14 @@ public final class TributaryServer implements AutoCloseable {
                             },
                             lagHistory,
                             clock,
-                            conf.get(ServerOptions.LAG_HISTORY_INTERVAL)),
+                            conf.get(ServerOptions.LAG_HISTORY_INTERVAL));
+            timer.scheduleAtFixedRate(
+                    () -> {
+                        // the tiering status is the coordinator's
+                        if (coordinatorRole.running().isPresent()) {
+                            sampler.run();
+                        }
+                    },
                     0,
                     lagEvery,
                     TimeUnit.MILLISECONDS);
@@ -422,7 +465,7 @@ public final class TributaryServer implements AutoCloseable {
         maintenance = timer;
 
         ServerContext context =
-                new ServerContext(lakeConf, rpcTarget(), token, dataDir, clock, coordinator, store);
+                new ServerContext(lakeConf, rpcTarget(), token, dataDir, clock, store);
         for (ServerExtension e : extensions) {
             try {
                 e.start(context);
@@ -536,8 +579,18 @@ public final class TributaryServer implements AutoCloseable {
         return dataDir;
     }
 
+    /** Whether this server is the cluster's coordinator now (a lone server always is). */
+    public boolean coordinates() {
+        return coordinatorRole != null && coordinatorRole.running().isPresent();
+    }
+
+    /**
+     * The coordinator this server runs.
+     *
+     * @throws dev.tributary.common.exception.NotCoordinatorException when it does not coordinate
+     */
     public Coordinator coordinator() {
-        return coordinator;
+        return coordinatorRole.current();
     }
 
     public BucketStore store() {
@@ -608,10 +661,12 @@ public final class TributaryServer implements AutoCloseable {
                 // after the sampler stopped: the file holds the last sample taken
                 lagSaver.save();
             }
-            if (coordinator != null) {
+            Optional<Coordinator> running =
+                    coordinatorRole == null ? Optional.empty() : coordinatorRole.gaveUp();
+            if (running.isPresent()) {
                 // lake commits still running finish and are recorded before the metadata closes
                 try {
-                    coordinator.close(conf.get(ServerOptions.SHUTDOWN_TIMEOUT));
+                    running.get().close(conf.get(ServerOptions.SHUTDOWN_TIMEOUT));
                 } catch (RuntimeException e) {
                     LOG.warn("error while closing the coordinator", e);
                 }
@@ -627,6 +682,47 @@ public final class TributaryServer implements AutoCloseable {
             LOG.info("Tributary server stopped");
         } finally {
             terminated.countDown();
+        }
+    }
+
+    /**
+     * Starts this server's coordinator when it becomes the quorum's leader (on the metadata store's
+     * leadership thread, so the coordinator loads an image holding every committed entry). A server
+     * that loses the leadership after it coordinated stops: its coordinator's attempts are fenced
+     * by the next coordinator's epochs, and a restart rejoins as a follower (a coordinator that
+     * stops while its server keeps serving is not built yet).
+     */
+    private final class LeadershipFollower implements LeadershipListener {
+        private final Runnable takeOver;
+
+        LeadershipFollower(Runnable takeOver) {
+            this.takeOver = takeOver;
+        }
+
+        @Override
+        public void onLeaderReady(long term) {
+            if (closed.get() || coordinatorRole.running().isPresent()) {
+                return;
+            }
+            LOG.info("this server leads the cluster metadata (term {}): it coordinates", term);
+            try {
+                takeOver.run();
+            } catch (RuntimeException e) {
+                onCoordinatorFault(e);
+            }
+        }
+
+        @Override
+        public void onNotLeader(Optional<String> leaderId) {
+            if (coordinatorRole.running().isPresent()) {
+                LOG.error(
+                        "this server lost the leadership of the cluster metadata (leader now {}):"
+                                + " it stops",
+                        leaderId.orElse("unknown"));
+                onCoordinatorFault(
+                        new FencedException(
+                                "this server lost the leadership of the cluster metadata"));
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.OutOfOrderSequenceException;
@@ -72,7 +73,16 @@ public enum ErrorCode {
             13,
             NotLeaderForBucketException.class,
             Status.Code.UNAVAILABLE,
-            NotLeaderForBucketException::new);
+            NotLeaderForBucketException::new),
+    /**
+     * A coordinator call reached a server that does not coordinate (T49); older clients see it as
+     * INTERNAL, or as retriable by its gRPC code.
+     */
+    NOT_COORDINATOR(
+            14,
+            NotCoordinatorException.class,
+            Status.Code.UNAVAILABLE,
+            message -> new NotCoordinatorException(message, null));
 
     private final int code;
     private final Class<? extends TributaryException> exceptionClass;

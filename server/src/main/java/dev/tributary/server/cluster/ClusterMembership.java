@@ -36,7 +36,7 @@ public final class ClusterMembership {
     private final String clusterId;
     private final int serverId;
     private final Clock clock;
-    private volatile Coordinator coordinator;
+    private volatile CoordinatorRole coordinator;
 
     private ClusterMembership(MetadataStore metadata, String clusterId, int serverId, Clock clock) {
         this.metadata = metadata;
@@ -58,8 +58,8 @@ public final class ClusterMembership {
                 clock);
     }
 
-    /** The coordinator whose liveness view {@link #describe()} shows, once it runs. */
-    public void useCoordinator(Coordinator coordinator) {
+    /** Whose liveness view {@link #describe()} shows while this server coordinates. */
+    public void useCoordinator(CoordinatorRole coordinator) {
         this.coordinator = coordinator;
     }
 
@@ -155,7 +155,7 @@ public final class ClusterMembership {
             coordinator = OptionalInt.of(serverId);
         }
         Map<Integer, ServerLivenessView> live = liveness();
-        Coordinator c = this.coordinator;
+        Coordinator c = running();
         Map<Integer, Integer> buckets = c == null ? Map.of() : c.bucketsPerServer();
         Map<Integer, Integer> reported = c == null ? Map.of() : c.publishedReportedBuckets();
         List<ClusterView.Member> servers = new ArrayList<>();
@@ -181,7 +181,7 @@ public final class ClusterMembership {
      * status page never waits for a busy coordinator); empty when it does not run (yet).
      */
     private Map<Integer, ServerLivenessView> liveness() {
-        Coordinator c = coordinator;
+        Coordinator c = running();
         if (c == null) {
             return Map.of();
         }
@@ -190,6 +190,34 @@ public final class ClusterMembership {
             out.put(v.serverId(), v);
         }
         return out;
+    }
+
+    private Coordinator running() {
+        CoordinatorRole role = coordinator;
+        return role == null ? null : role.running().orElse(null);
+    }
+
+    /**
+     * The coordinator as this server knows it, for messages: its server id and registered address,
+     * or that no leader is known.
+     */
+    public String describeCoordinator() {
+        if (!(metadata instanceof RaftMetadataStore raft)) {
+            return "server " + serverId + " (this server)";
+        }
+        OptionalInt leader =
+                raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
+        if (leader.isEmpty()) {
+            return "not known: no leader is elected now; retry shortly";
+        }
+        if (leader.getAsInt() == serverId) {
+            return "this server, which leads the quorum and is starting its coordinator; retry"
+                    + " shortly";
+        }
+        ServerRegistration r = metadata.servers().get(leader.getAsInt());
+        return "server "
+                + leader.getAsInt()
+                + (r == null ? " (not registered yet)" : " at " + r.rpcAddress());
     }
 
     /** Ratis peer ids are our integer server ids (see the cluster module's RaftSettings). */

@@ -23,12 +23,12 @@ import org.slf4j.LoggerFactory;
  * <data.dir>/coordinator} of a lone server, or, with {@code cluster.id} set, the cluster's Raft
  * quorum ({@link RaftMetadataStore}, its log under {@code <data.dir>/raft}).
  *
- * <p>A server's buckets are not yet spread over several servers (issue 22), so a cluster is one
- * voter for now: the server is its own quorum and becomes leader, and so coordinator, at start.
+ * <p>A cluster of one voter is its own quorum and becomes leader, and so coordinator, at start:
  * {@link #open} returns only once it leads, so the coordinator that loads the metadata next sees
- * every committed entry. A data directory keeps the kind of metadata it was created with: moving a
- * lone server's metadata into a quorum (or back) is refused rather than starting empty beside the
- * store's buckets.
+ * every committed entry. A server of several voters returns at once and coordinates while it leads
+ * (the server follows the quorum's leadership). A data directory keeps the kind of metadata it was
+ * created with: moving a lone server's metadata into a quorum (or back) is refused rather than
+ * starting empty beside the store's buckets.
  */
 public final class CoordinatorMetadata {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorMetadata.class);
@@ -45,11 +45,10 @@ public final class CoordinatorMetadata {
      * Opens the metadata the configuration asks for, refusing one that does not match what the data
      * directory holds.
      *
-     * @param onLostLeadership called (on the quorum's event thread) if the server stops leading
-     *     after it opened, when it must stop acting as coordinator
-     * @throws InvalidConfigException for a cluster of several voters, or a data directory holding
-     *     the other kind of metadata
-     * @throws StorageException when the quorum does not elect this server in time
+     * @param onLostLeadership called (on the quorum's event thread) if a cluster of one voter stops
+     *     leading after it opened, when it must stop acting as coordinator
+     * @throws InvalidConfigException for a data directory holding the other kind of metadata
+     * @throws StorageException when a quorum of one does not elect this server in time
      */
     public static MetadataStore open(Configuration conf, Path dataDir, Runnable onLostLeadership) {
         Optional<ClusterConfig> cluster = ClusterConfig.from(conf);
@@ -70,18 +69,6 @@ public final class CoordinatorMetadata {
             return FileMetadataStore.open(fileDir);
         }
         ClusterConfig c = cluster.get();
-        if (c.voters().size() > 1) {
-            throw new InvalidConfigException(
-                    "'"
-                            + ClusterOptions.VOTERS.key()
-                            + "' lists "
-                            + c.voters().size()
-                            + " voters, but servers cannot share tables yet (each bucket lives on"
-                            + " one server, and spreading buckets over a cluster is not built:"
-                            + " issue 22); list this server alone ("
-                            + c.self()
-                            + "), or leave cluster.id unset");
-        }
         if (Files.isDirectory(fileDir)) {
             throw new InvalidConfigException(
                     "the data directory "
@@ -94,6 +81,10 @@ public final class CoordinatorMetadata {
                             + " use an empty data.dir for the cluster");
         }
         RaftMetadataStore store = RaftMetadataStore.start(c, raftDir);
+        if (c.voters().size() > 1) {
+            // its server follows the leadership (it coordinates while it leads)
+            return store;
+        }
         try {
             awaitLeadership(store, c, onLostLeadership);
         } catch (RuntimeException e) {
@@ -101,6 +92,14 @@ public final class CoordinatorMetadata {
             throw e;
         }
         return store;
+    }
+
+    /**
+     * Whether a server with this configuration coordinates from its start to its end: a lone server
+     * and a cluster of one voter do; a server of several voters coordinates while it leads.
+     */
+    public static boolean coordinatesFromStart(Configuration conf) {
+        return ClusterConfig.from(conf).map(c -> c.voters().size() == 1).orElse(true);
     }
 
     private static void awaitLeadership(

@@ -2,9 +2,9 @@ package dev.tributary.server.partition;
 
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.store.TableCatalog;
 import java.time.Instant;
 import java.util.List;
@@ -24,13 +24,13 @@ public final class PartitionMaintenance implements Runnable {
 
     private final TableCatalog catalog;
     private final PartitionService partitions;
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final Clock clock;
 
     public PartitionMaintenance(
             TableCatalog catalog,
             PartitionService partitions,
-            Coordinator coordinator,
+            CoordinatorRole coordinator,
             Clock clock) {
         this.catalog = catalog;
         this.partitions = partitions;
@@ -40,6 +40,9 @@ public final class PartitionMaintenance implements Runnable {
 
     @Override
     public void run() {
+        if (coordinator.running().isEmpty()) {
+            return; // the coordinator's server creates and removes partitions
+        }
         try {
             runOnce();
         } catch (RuntimeException e) {
@@ -67,11 +70,12 @@ public final class PartitionMaintenance implements Runnable {
             return;
         }
         for (PartitionSpec spec : rule.get().toPrecreate(now)) {
-            if (coordinator.cachedPartition(table.tableId(), spec.name()).isEmpty()) {
+            if (coordinator.current().cachedPartition(table.tableId(), spec.name()).isEmpty()) {
                 partitions.create(table.path(), spec, true);
             }
         }
-        List<PartitionInfo> existing = List.copyOf(coordinator.cachedPartitions(table.tableId()));
+        List<PartitionInfo> existing =
+                List.copyOf(coordinator.current().cachedPartitions(table.tableId()));
         for (PartitionInfo p : existing) {
             if (!p.isDropping() && rule.get().expired(p.spec(), now)) {
                 LOG.info(

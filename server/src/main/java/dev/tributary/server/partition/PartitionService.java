@@ -8,11 +8,12 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.lake.LakeTables;
+import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
 import dev.tributary.storage.BucketStore;
@@ -40,19 +41,22 @@ import org.slf4j.LoggerFactory;
 public final class PartitionService {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionService.class);
 
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
+    private final LocalBuckets held;
     private final BucketStore store;
     private final TableCatalog catalog;
     private final LakeTables lakeTables;
     private final Clock clock;
 
     public PartitionService(
-            Coordinator coordinator,
+            CoordinatorRole coordinator,
+            LocalBuckets held,
             BucketStore store,
             TableCatalog catalog,
             LakeTables lakeTables,
             Clock clock) {
         this.coordinator = coordinator;
+        this.held = held;
         this.store = store;
         this.catalog = catalog;
         this.lakeTables = lakeTables;
@@ -69,7 +73,7 @@ public final class PartitionService {
             return;
         }
         Set<Long> known = new HashSet<>();
-        for (PartitionInfo p : coordinator.cachedPartitions(table.tableId())) {
+        for (PartitionInfo p : held.partitions(table.tableId())) {
             known.add(p.partitionId());
         }
         List<Long> deleted = store.deleteUnknownPartitions(table.tableId(), known);
@@ -88,7 +92,8 @@ public final class PartitionService {
      */
     public PartitionInfo create(TablePath path, PartitionSpec spec, boolean ignoreIfExists) {
         PartitionRegistry.Created c =
-                TableService.join(coordinator.createPartition(path, spec, ignoreIfExists));
+                TableService.join(
+                        coordinator.current().createPartition(path, spec, ignoreIfExists));
         PartitionInfo p = c.partition();
         if (c.created()) {
             LOG.info("added partition {} of {} (id {})", p.name(), path, p.partitionId());
@@ -119,11 +124,11 @@ public final class PartitionService {
                             + table.descriptor().partitionKeys()
                             + "; every write must name its partition");
         }
-        PartitionInfo p = coordinator.cachedPartition(table.tableId(), name).orElse(null);
+        PartitionInfo p = held.partition(table.tableId(), name).orElse(null);
         if (p == null) {
             PartitionSpec spec =
                     PartitionRouter.of(table.descriptor()).normalize(PartitionSpec.parse(name));
-            p = coordinator.cachedPartition(table.tableId(), spec.name()).orElse(null);
+            p = held.partition(table.tableId(), spec.name()).orElse(null);
             if (p == null) {
                 p = createOnWrite(table, spec);
             }
@@ -158,11 +163,11 @@ public final class PartitionService {
                             + table.descriptor().partitionKeys()
                             + "; name the partition");
         }
-        Optional<PartitionInfo> p = coordinator.cachedPartition(table.tableId(), name);
+        Optional<PartitionInfo> p = held.partition(table.tableId(), name);
         if (p.isEmpty()) {
             PartitionSpec spec =
                     PartitionRouter.of(table.descriptor()).normalize(PartitionSpec.parse(name));
-            p = coordinator.cachedPartition(table.tableId(), spec.name());
+            p = held.partition(table.tableId(), spec.name());
         }
         return p.orElseThrow(
                 () ->
@@ -215,7 +220,9 @@ public final class PartitionService {
             TablePath path, PartitionSpec spec, boolean ignoreIfNotExists, boolean dropLake) {
         Optional<PartitionInfo> p =
                 TableService.join(
-                        coordinator.dropPartition(path, spec, ignoreIfNotExists, dropLake));
+                        coordinator
+                                .current()
+                                .dropPartition(path, spec, ignoreIfNotExists, dropLake));
         if (p.isEmpty()) {
             return Optional.empty();
         }
@@ -234,7 +241,7 @@ public final class PartitionService {
     public record Dropped(PartitionInfo partition, boolean removed) {}
 
     public List<PartitionInfo> list(TablePath path) {
-        return TableService.join(coordinator.listPartitions(path));
+        return TableService.join(coordinator.current().listPartitions(path));
     }
 
     /** One pass over every DROPPING partition: removes those that may go now (T33). */
@@ -243,7 +250,7 @@ public final class PartitionService {
             if (!table.descriptor().isPartitioned()) {
                 continue;
             }
-            for (PartitionInfo p : List.copyOf(coordinator.cachedPartitions(table.tableId()))) {
+            for (PartitionInfo p : List.copyOf(held.partitions(table.tableId()))) {
                 if (p.isDropping()) {
                     try {
                         tryRemove(table, p);
@@ -281,7 +288,9 @@ public final class PartitionService {
         if (p.dropLakePartition() && table.lakeEnabled()) {
             Optional<String> blocker =
                     TableService.join(
-                            coordinator.removePartition(tableId, p.partitionId(), ends, true));
+                            coordinator
+                                    .current()
+                                    .removePartition(tableId, p.partitionId(), ends, true));
             if (blocker.isPresent()) {
                 LOG.debug("partition {} of {} stays: {}", p.name(), table.path(), blocker.get());
                 return false;
@@ -290,7 +299,9 @@ public final class PartitionService {
         }
         Optional<String> blocker =
                 TableService.join(
-                        coordinator.removePartition(tableId, p.partitionId(), ends, false));
+                        coordinator
+                                .current()
+                                .removePartition(tableId, p.partitionId(), ends, false));
         if (blocker.isPresent()) {
             LOG.debug("partition {} of {} stays: {}", p.name(), table.path(), blocker.get());
             return false;

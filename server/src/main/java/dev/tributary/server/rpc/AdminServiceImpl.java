@@ -3,7 +3,6 @@ package dev.tributary.server.rpc;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -38,6 +37,7 @@ import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
 import dev.tributary.server.cluster.ClusterMembership;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
@@ -49,7 +49,7 @@ import java.util.List;
 
 /** DDL and the tiering status, over {@link TableService} and the coordinator. */
 public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final TableService tables;
     private final TableCatalog catalog;
     private final TieringStatusService status;
@@ -62,7 +62,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
      * @param cluster what {@code DescribeCluster} describes
      */
     public AdminServiceImpl(
-            Coordinator coordinator,
+            CoordinatorRole coordinator,
             TableService tables,
             TableCatalog catalog,
             TieringStatusService status,
@@ -128,7 +128,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                 out,
                 () -> {
                     TablePath path = ProtoConverters.fromPb(req.getPath());
-                    TableInfo table = TableService.join(coordinator.describeTable(path));
+                    TableInfo table = TableService.join(coordinator.current().describeTable(path));
                     ListPartitionsResponse.Builder b =
                             ListPartitionsResponse.newBuilder().setTableId(table.tableId());
                     if (table.descriptor().isPartitioned()) {
@@ -147,8 +147,9 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                 out,
                 () -> {
                     TableService.join(
-                            coordinator.createDatabase(
-                                    req.getName(), null, req.getIgnoreIfExists()));
+                            coordinator
+                                    .current()
+                                    .createDatabase(req.getName(), null, req.getIgnoreIfExists()));
                     return CreateDatabaseResponse.getDefaultInstance();
                 });
     }
@@ -171,7 +172,8 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                 () ->
                         ListDatabasesResponse.newBuilder()
                                 .addAllNames(
-                                        TableService.join(coordinator.listDatabases()).stream()
+                                        TableService.join(coordinator.current().listDatabases())
+                                                .stream()
                                                 .map(DatabaseInfo::name)
                                                 .sorted()
                                                 .toList())
@@ -226,7 +228,10 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                 () ->
                         ListTablesResponse.newBuilder()
                                 .addAllTables(
-                                        TableService.join(coordinator.listTables(req.getDatabase()))
+                                        TableService.join(
+                                                        coordinator
+                                                                .current()
+                                                                .listTables(req.getDatabase()))
                                                 .stream()
                                                 .map(TablePath::table)
                                                 .sorted()
@@ -241,8 +246,10 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                 () ->
                         ServerConverters.toPb(
                                 TableService.join(
-                                        coordinator.describeTable(
-                                                ProtoConverters.fromPb(req.getPath())))));
+                                        coordinator
+                                                .current()
+                                                .describeTable(
+                                                        ProtoConverters.fromPb(req.getPath())))));
     }
 
     @Override
@@ -255,8 +262,11 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                     if (req.hasPath()) {
                         only =
                                 TableService.join(
-                                                coordinator.describeTable(
-                                                        ProtoConverters.fromPb(req.getPath())))
+                                                coordinator
+                                                        .current()
+                                                        .describeTable(
+                                                                ProtoConverters.fromPb(
+                                                                        req.getPath())))
                                         .tableId();
                     }
                     TieringStatusService.Overview o = status.overview();

@@ -13,6 +13,7 @@ import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import dev.tributary.server.cluster.BucketReportCodec;
 import dev.tributary.server.cluster.ClusterMembership;
+import dev.tributary.server.cluster.CoordinatorRole;
 import io.grpc.stub.StreamObserver;
 
 /**
@@ -23,10 +24,10 @@ import io.grpc.stub.StreamObserver;
  * still beating cannot put its old addresses back.
  */
 public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceImplBase {
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final ClusterMembership membership;
 
-    public ClusterServiceImpl(Coordinator coordinator, ClusterMembership membership) {
+    public ClusterServiceImpl(CoordinatorRole coordinator, ClusterMembership membership) {
         this.coordinator = coordinator;
         this.membership = membership;
     }
@@ -37,6 +38,8 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
         Calls.async(
                 out,
                 () -> {
+                    // on a server that does not coordinate: NOT_COORDINATOR before anything
+                    Coordinator c = coordinator.current();
                     int serverId = req.getServerId();
                     String instanceId = checkedInstanceId(req.getInstanceId());
                     BucketReport report = BucketReportCodec.read(req);
@@ -44,24 +47,24 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                     if (reported != null && !membership.isRegistered(serverId)) {
                         membership.registerPeer(reported);
                     }
-                    return coordinator
-                            .serverHeartbeat(serverId, instanceId, report)
+                    return c.serverHeartbeat(serverId, instanceId, report)
                             .thenApply(
                                     a -> {
                                         if (reported != null
                                                 && a.outcome() == HeartbeatOutcome.ACCEPTED) {
                                             membership.registerPeer(reported);
                                         }
-                                        return answer(a, serverId, instanceId);
+                                        return answer(c, a, serverId, instanceId);
                                     });
                 });
     }
 
-    private ServerHeartbeatResponse answer(HeartbeatAnswer a, int serverId, String instance) {
+    private static ServerHeartbeatResponse answer(
+            Coordinator c, HeartbeatAnswer a, int serverId, String instance) {
         return switch (a.outcome()) {
             case ACCEPTED ->
                     ServerHeartbeatResponse.newBuilder()
-                            .setCoordinatorIncarnation(coordinator.incarnation())
+                            .setCoordinatorIncarnation(c.incarnation())
                             .setSendFullReport(a.sendFullReport())
                             .build();
             case FENCED ->

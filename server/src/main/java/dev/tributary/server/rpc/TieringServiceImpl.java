@@ -5,7 +5,6 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.lake.api.index.LakeRowLocation;
 import dev.tributary.rpc.convert.ProtoConverters;
@@ -38,6 +37,7 @@ import dev.tributary.rpc.proto.TableEpochPb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TakeSnapshotLeaseRequest;
 import dev.tributary.rpc.proto.TieringServiceGrpc;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.lake.LakeRowLocations;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
@@ -66,7 +66,7 @@ import java.util.TreeMap;
 
 /** The tiering job's calls: translated to the coordinator's API and the store's leases. */
 public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceImplBase {
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final BucketStore store;
     private final TableCatalog catalog;
     private final Clock clock;
@@ -81,7 +81,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
      * @param rowLocations the lake row index's answers (T48); null without a lake
      */
     public TieringServiceImpl(
-            Coordinator coordinator,
+            CoordinatorRole coordinator,
             BucketStore store,
             TableCatalog catalog,
             Clock clock,
@@ -103,6 +103,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 out,
                 () ->
                         coordinator
+                                .current()
                                 .registerJob(
                                         req.getJobId(),
                                         emptyToNull(req.getGroup()),
@@ -167,7 +168,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                     maintenanceInFlight,
                                     maintenanceReports,
                                     req.getAcceptMaintenance());
-                    return coordinator.heartbeat(request).thenApply(this::toPb);
+                    return coordinator.current().heartbeat(request).thenApply(this::toPb);
                 });
     }
 
@@ -251,6 +252,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 out,
                 () ->
                         coordinator
+                                .current()
                                 .commitMaintenance(
                                         new MaintenanceCommit(
                                                 req.getJobId(),
@@ -363,6 +365,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                             req.getStats().getBytesRead()),
                                     req.getStats().getForceFinished());
                     return coordinator
+                            .current()
                             .commit(request)
                             .thenApply(
                                     id -> {

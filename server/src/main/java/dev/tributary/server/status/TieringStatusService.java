@@ -9,13 +9,13 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.time.Clock;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.status.CoordinatorStatus;
 import dev.tributary.coordinator.status.JobStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.tiering.TieringState;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
 import dev.tributary.storage.BucketStore;
@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  * what users see (T28): lake lag in records and in time.
  */
 public final class TieringStatusService {
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final BucketStore store;
     private final TableCatalog catalog;
     private final Clock clock;
@@ -50,7 +50,7 @@ public final class TieringStatusService {
      * @param objectStore a table's object-store requests and bytes (T47), or null
      */
     public TieringStatusService(
-            Coordinator coordinator,
+            CoordinatorRole coordinator,
             BucketStore store,
             TableCatalog catalog,
             Clock clock,
@@ -99,7 +99,7 @@ public final class TieringStatusService {
 
     /** The coordinator's status as it is, no lag measured. */
     public CoordinatorStatus coordinatorStatus() {
-        return TableService.join(coordinator.status());
+        return TableService.join(coordinator.current().status());
     }
 
     /** Jobs of {@code status} that heartbeated within the heartbeat timeout. */

@@ -9,6 +9,7 @@ import dev.tributary.coordinator.store.AppliedTable;
 import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.storage.BucketStore;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,10 @@ public final class LocalBuckets implements MetadataListener {
 
     /** Every table of the metadata, held here or not: who holds a bucket. */
     private final Map<Long, AppliedTable> applied = new ConcurrentHashMap<>();
+
+    /** Every partitioned table's partitions by name, for the write and read paths. */
+    private final Map<Long, Map<String, PartitionInfo>> partitionsByName =
+            new ConcurrentHashMap<>();
 
     /**
      * @param serverId this server's id in the metadata (0 for a lone server)
@@ -129,6 +134,20 @@ public final class LocalBuckets implements MetadataListener {
         }
     }
 
+    /**
+     * The partitions of a table as this server's applied metadata holds them (every server follows
+     * the metadata, so this needs no coordinator); empty for an unknown or unpartitioned table.
+     */
+    public List<PartitionInfo> partitions(long tableId) {
+        AppliedTable t = applied.get(tableId);
+        return t == null ? List.of() : t.partitions();
+    }
+
+    /** A partition of a table by its name, as the applied metadata holds it. */
+    public Optional<PartitionInfo> partition(long tableId, String name) {
+        return Optional.ofNullable(partitionsByName.getOrDefault(tableId, Map.of()).get(name));
+    }
+
     private static String describe(TableInfo table, long partitionId, int bucket) {
         return "bucket "
                 + bucket
@@ -187,6 +206,7 @@ public final class LocalBuckets implements MetadataListener {
                         : holds(applied, TableBucket.NO_PARTITION);
         boolean open = store.hasTable(id);
         if (!local && !open) {
+            indexPartitions(applied);
             return;
         }
         if (!local && !partitioned) {
@@ -207,6 +227,19 @@ public final class LocalBuckets implements MetadataListener {
             followPartitions(applied);
         }
         catalog.put(t);
+        indexPartitions(applied);
+    }
+
+    /**
+     * Publishes a table's partitions to the write and read paths: only once the store has opened
+     * those held here, so a write never resolves a partition before it can be appended to.
+     */
+    private void indexPartitions(AppliedTable applied) {
+        if (applied.table().descriptor().isPartitioned()) {
+            Map<String, PartitionInfo> byName = new HashMap<>();
+            applied.partitions().forEach(p -> byName.put(p.name(), p));
+            partitionsByName.put(applied.tableId(), byName);
+        }
     }
 
     private void followPartitions(AppliedTable applied) {
@@ -240,6 +273,7 @@ public final class LocalBuckets implements MetadataListener {
 
     private void remove(long tableId) {
         applied.remove(tableId);
+        partitionsByName.remove(tableId);
         Optional<TableInfo> t = catalog.find(tableId);
         catalog.remove(tableId);
         if (t.isPresent() || store.hasTable(tableId)) {

@@ -2,8 +2,8 @@ package dev.tributary.server.store;
 
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.status.TableTieringStatus;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.RetentionResult;
 import dev.tributary.storage.kv.KvSnapshotInfo;
@@ -14,16 +14,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One maintenance pass of the store, run by the server's scheduler: hand the store the tiered
- * offsets the coordinator recorded (retention of lake tables is gated by them), take due KV
- * snapshots, then run retention. A failure is logged and the next pass tries again.
+ * offsets the coordinator recorded (retention of lake tables is gated by them; on a server that
+ * does not coordinate they stay as they were, which only keeps data longer), take due KV snapshots,
+ * then run retention. A failure is logged and the next pass tries again.
  */
 public final class Maintenance implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
 
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final BucketStore store;
 
-    public Maintenance(Coordinator coordinator, BucketStore store) {
+    public Maintenance(CoordinatorRole coordinator, BucketStore store) {
         this.coordinator = coordinator;
         this.store = store;
     }
@@ -31,7 +32,10 @@ public final class Maintenance implements Runnable {
     @Override
     public void run() {
         try {
-            pushTieredOffsets();
+            // the tiered offsets are the coordinator's; elsewhere retention keeps what it knew
+            if (coordinator.running().isPresent()) {
+                pushTieredOffsets();
+            }
             List<KvSnapshotInfo> snaps = store.maybeSnapshot();
             if (!snaps.isEmpty()) {
                 LOG.info("took {} KV snapshots", snaps.size());
@@ -51,7 +55,7 @@ public final class Maintenance implements Runnable {
 
     /** Copies every lake table's recorded tiered offsets into the store. */
     public void pushTieredOffsets() {
-        for (TableTieringStatus t : TableService.join(coordinator.status()).tables()) {
+        for (TableTieringStatus t : TableService.join(coordinator.current().status()).tables()) {
             if (!store.hasTable(t.tableId())) {
                 continue;
             }

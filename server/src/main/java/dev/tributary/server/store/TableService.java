@@ -6,11 +6,11 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
-import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.metadata.TableRegistry;
 import dev.tributary.server.ServerExtension;
+import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.lake.LakeTables;
 import dev.tributary.server.partition.PartitionMaintenance;
 import dev.tributary.server.partition.PartitionService;
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class TableService {
     private static final Logger LOG = LoggerFactory.getLogger(TableService.class);
 
-    private final Coordinator coordinator;
+    private final CoordinatorRole coordinator;
     private final TableCatalog catalog;
     private final LakeTables lakeTables;
     private final List<ServerExtension> extensions;
@@ -44,7 +44,7 @@ public final class TableService {
     private PartitionMaintenance partitionMaintenance;
 
     public TableService(
-            Coordinator coordinator,
+            CoordinatorRole coordinator,
             TableCatalog catalog,
             LakeTables lakeTables,
             List<ServerExtension> extensions,
@@ -97,7 +97,7 @@ public final class TableService {
             // IF NOT EXISTS of a table that exists answers with it, whatever the descriptor
             if (ignoreIfExists) {
                 try {
-                    return join(coordinator.describeTable(path));
+                    return join(coordinator.current().describeTable(path));
                 } catch (NotFoundException absent) {
                     e.addSuppressed(absent);
                 }
@@ -105,7 +105,10 @@ public final class TableService {
             throw e;
         }
         TableRegistry.Created c =
-                join(coordinator.createTableReporting(path, withDefaults, ignoreIfExists));
+                join(
+                        coordinator
+                                .current()
+                                .createTableReporting(path, withDefaults, ignoreIfExists));
         TableInfo t = c.table();
         if (c.created()) {
             if (catalog.find(t.tableId()).isEmpty()) {
@@ -144,7 +147,7 @@ public final class TableService {
 
     private void rollBackCreate(TableInfo table, RuntimeException cause) {
         try {
-            join(coordinator.dropTable(table.path(), true));
+            join(coordinator.current().dropTable(table.path(), true));
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
             LOG.error("could not roll back table {} after its lake table failed", table.path(), e);
@@ -152,7 +155,7 @@ public final class TableService {
     }
 
     public TableInfo alterTable(TablePath path, List<TableChange> changes) {
-        TableInfo before = join(coordinator.describeTable(path));
+        TableInfo before = join(coordinator.current().describeTable(path));
         Map<String, String> properties = new HashMap<>(before.descriptor().properties());
         for (TableChange c : changes) {
             if (c instanceof TableChange.SetProperty set) {
@@ -164,7 +167,7 @@ public final class TableService {
         // refused before anything is stored, not after
         lakeTables.checkTierable(path, properties);
         validatePartitionOptions(before.descriptor().withProperties(properties));
-        TableInfo after = join(coordinator.alterTable(path, changes));
+        TableInfo after = join(coordinator.current().alterTable(path, changes));
         lakeTables.onAltered(before, after);
         for (ServerExtension e : extensions) {
             e.onTableAltered(before, after);
@@ -178,7 +181,8 @@ public final class TableService {
      */
     public Optional<TableInfo> dropTable(
             TablePath path, boolean ignoreIfNotExists, boolean dropLakeTable) {
-        Optional<TableInfo> dropped = join(coordinator.dropTable(path, ignoreIfNotExists));
+        Optional<TableInfo> dropped =
+                join(coordinator.current().dropTable(path, ignoreIfNotExists));
         dropped.ifPresent(t -> forget(t, dropLakeTable));
         return dropped;
     }
@@ -186,7 +190,7 @@ public final class TableService {
     public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
         List<TableInfo> inDatabase =
                 catalog.all().stream().filter(t -> t.path().database().equals(name)).toList();
-        join(coordinator.dropDatabase(name, ignoreIfNotExists, cascade));
+        join(coordinator.current().dropDatabase(name, ignoreIfNotExists, cascade));
         for (TableInfo t : inDatabase) {
             forget(t, false);
         }

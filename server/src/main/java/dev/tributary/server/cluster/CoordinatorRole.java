@@ -1,0 +1,72 @@
+package dev.tributary.server.cluster;
+
+import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.coordinator.Coordinator;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Whether this server is the cluster's coordinator right now, and its running {@link Coordinator}
+ * when it is (T49). Every part of the server that acts as coordinator (the admin, tiering and
+ * cluster services, table and partition changes, maintenance, the tiering status) asks here at each
+ * call instead of holding a coordinator, so a server that does not coordinate (yet) answers with a
+ * {@link NotCoordinatorException} naming the coordinator it knows of, and one that took over after
+ * a failover serves with its new coordinator.
+ *
+ * <p>A lone server, or a cluster of one, has a coordinator from its start to its end.
+ */
+public final class CoordinatorRole {
+    private final Supplier<String> whereIsTheCoordinator;
+    private volatile Coordinator running;
+
+    /**
+     * @param whereIsTheCoordinator describes the coordinator this server knows of (its server id
+     *     and address, or that none is known), for the refusals' messages
+     */
+    public CoordinatorRole(Supplier<String> whereIsTheCoordinator) {
+        this.whereIsTheCoordinator = whereIsTheCoordinator;
+    }
+
+    /** A role that is always {@code coordinator}'s: a lone server, and tests of the services. */
+    public static CoordinatorRole of(Coordinator coordinator) {
+        CoordinatorRole role = new CoordinatorRole(() -> "this server");
+        role.took(coordinator);
+        return role;
+    }
+
+    /**
+     * The running coordinator.
+     *
+     * @throws NotCoordinatorException when this server does not coordinate now
+     */
+    public Coordinator current() {
+        Coordinator c = running;
+        if (c == null) {
+            throw new NotCoordinatorException(
+                    "this server is not the cluster's coordinator; the coordinator is "
+                            + whereIsTheCoordinator.get(),
+                    null);
+        }
+        return c;
+    }
+
+    /** The running coordinator, if this server coordinates now (for status pages). */
+    public Optional<Coordinator> running() {
+        return Optional.ofNullable(running);
+    }
+
+    /** This server coordinates from now on, with {@code coordinator}. */
+    public void took(Coordinator coordinator) {
+        if (running != null) {
+            throw new IllegalStateException("this server already runs a coordinator");
+        }
+        running = coordinator;
+    }
+
+    /** This server stopped coordinating; returns the coordinator it ran, to be closed. */
+    public Optional<Coordinator> gaveUp() {
+        Coordinator c = running;
+        running = null;
+        return Optional.ofNullable(c);
+    }
+}

@@ -1,0 +1,186 @@
+package dev.tributary.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ClusterInfo;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.server.TributaryServer;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * T49: three real servers of one cluster, in one JVM over loopback (Raft, gRPC and heartbeats are
+ * the production paths): the quorum's leader coordinates, the others register through their
+ * heartbeats and answer coordinator calls by naming it, a table's buckets are spread over the
+ * three, and when the coordinator's server stops another server takes over with a newer incarnation
+ * and the same tables.
+ */
+class ThreeVoterClusterITCase {
+    @TempDir Path dir;
+
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
+    private final List<TributaryServer> servers = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        servers.forEach(TributaryServer::close);
+    }
+
+    @Test
+    @DisplayName(
+            "T49: the leader coordinates, followers refuse coordinator calls naming it, buckets"
+                    + " spread over three servers, a stopped coordinator is replaced")
+    void coordinatorFollowsTheQuorum() throws Exception {
+        int[] raftPorts = {freePort(), freePort(), freePort()};
+        String voters =
+                "1@127.0.0.1:"
+                        + raftPorts[0]
+                        + ",2@127.0.0.1:"
+                        + raftPorts[1]
+                        + ",3@127.0.0.1:"
+                        + raftPorts[2];
+        for (int id = 1; id <= 3; id++) {
+            servers.add(start(id, voters));
+        }
+        TributaryServer first = awaitOneCoordinator(servers);
+        long firstIncarnation = first.coordinator().incarnation();
+        try (Connection conn = Connection.open(first.rpcTarget())) {
+            ClusterInfo info = awaitAllAlive(conn, 3);
+            assertThat(info.coordinatorId()).hasValue(serverId(first));
+            assertThat(info.servers())
+                    .extracting(ClusterInfo.Server::rpcAddress)
+                    .containsExactlyInAnyOrderElementsOf(
+                            servers.stream().map(TributaryServer::advertisedRpcAddress).toList());
+
+            conn.admin().createDatabase("db", true);
+            conn.admin()
+                    .createTable(
+                            TablePath.of("db", "spread"),
+                            TableDescriptor.builder(
+                                            Schema.newBuilder()
+                                                    .column("id", DataTypes.INT())
+                                                    .build())
+                                    .bucketCount(6)
+                                    .build(),
+                            false);
+            assertThat(first.coordinator().bucketsPerServer())
+                    .as("six buckets, two per server")
+                    .isEqualTo(Map.of(1, 2, 2, 2, 3, 2));
+        }
+        long tableId =
+                first.coordinator().describeTable(TablePath.of("db", "spread")).join().tableId();
+        for (TributaryServer s : servers) {
+            // every server follows the metadata and opens the table for its buckets
+            await().atMost(Duration.ofSeconds(30)).until(() -> s.store().hasTable(tableId));
+        }
+
+        for (TributaryServer follower : servers) {
+            if (follower == first) {
+                continue;
+            }
+            assertThat(follower.coordinates()).isFalse();
+            try (Connection conn = Connection.open(follower.rpcTarget())) {
+                assertThatThrownBy(() -> conn.admin().listDatabases())
+                        .isInstanceOf(NotCoordinatorException.class)
+                        .hasMessageContaining("not the cluster's coordinator")
+                        .hasMessageContaining(
+                                "server "
+                                        + serverId(first)
+                                        + " at "
+                                        + first.advertisedRpcAddress());
+            }
+        }
+
+        // the coordinator's server stops: another voter leads and coordinates, with the tables
+        first.close();
+        List<TributaryServer> rest =
+                servers.stream().filter(s -> s != first).collect(Collectors.toList());
+        TributaryServer second = awaitOneCoordinator(rest);
+        assertThat(second.coordinator().incarnation()).isGreaterThan(firstIncarnation);
+        try (Connection conn = Connection.open(second.rpcTarget())) {
+            assertThat(conn.admin().listTables("db")).contains("spread");
+            ClusterInfo info = conn.admin().describeCluster();
+            assertThat(info.coordinatorId()).hasValue(serverId(second));
+            // the remaining follower's heartbeats found the new coordinator
+            int other = serverId(rest.get(0) == second ? rest.get(1) : rest.get(0));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () ->
+                                    second.coordinator().serverLiveness().join().stream()
+                                            .anyMatch(
+                                                    v ->
+                                                            v.serverId() == other
+                                                                    && v.instanceId().isPresent()));
+            conn.admin().createDatabase("after", false);
+            assertThat(conn.admin().listDatabases()).contains("db", "after");
+        }
+    }
+
+    private TributaryServer start(int id, String voters) {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.resolve("server-" + id).toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "0");
+        conf.setString("cluster.id", "three");
+        conf.setString("cluster.server-id", Integer.toString(id));
+        conf.setString("cluster.voters", voters);
+        conf.setString("cluster.election-timeout", "1s");
+        conf.setString("cluster.server.heartbeat-interval", "200ms");
+        return TributaryServer.start(conf, clock, List.of());
+    }
+
+    private static TributaryServer awaitOneCoordinator(List<TributaryServer> candidates) {
+        return await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> {
+                            List<TributaryServer> c =
+                                    candidates.stream()
+                                            .filter(TributaryServer::coordinates)
+                                            .toList();
+                            return c.size() == 1 ? c.get(0) : null;
+                        },
+                        s -> s != null);
+    }
+
+    private static ClusterInfo awaitAllAlive(Connection conn, int count) {
+        return await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> conn.admin().describeCluster(),
+                        info ->
+                                info.servers().size() == count
+                                        && info.servers().stream()
+                                                .allMatch(
+                                                        s ->
+                                                                s.liveness()
+                                                                        == ClusterInfo.Liveness
+                                                                                .ALIVE));
+    }
+
+    private static int serverId(TributaryServer s) {
+        return Integer.parseInt(s.dataDir().getFileName().toString().substring("server-".length()));
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
