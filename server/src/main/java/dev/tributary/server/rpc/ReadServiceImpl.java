@@ -12,7 +12,10 @@ import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.GetBucketLeadersRequest;
+import dev.tributary.rpc.proto.GetBucketLeadersResponse;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListOffsetsResponse;
 import dev.tributary.rpc.proto.ListSnapshotsRequest;
@@ -257,6 +260,41 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                                 b.addSnapshots(info);
                                             });
                         }
+                    }
+                    return b.build();
+                });
+    }
+
+    /**
+     * Which server holds each bucket, from this server's applied metadata: every server answers, a
+     * client asks the one it is connected to. At most one entry per bucket of the table.
+     */
+    @Override
+    public void getBucketLeaders(
+            GetBucketLeadersRequest req, StreamObserver<GetBucketLeadersResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    LocalBuckets.Leaders leaders =
+                            buckets.leaders(
+                                    req.getTableId(),
+                                    req.hasPartitionId()
+                                            ? req.getPartitionId()
+                                            : TableBucket.NO_PARTITION,
+                                    req.hasPartition() ? req.getPartition() : null);
+                    GetBucketLeadersResponse.Builder b =
+                            GetBucketLeadersResponse.newBuilder()
+                                    .setServerId(buckets.serverId())
+                                    .setBucketCount(leaders.bucketCount());
+                    if (leaders.partitionId() != TableBucket.NO_PARTITION) {
+                        b.setPartitionId(leaders.partitionId());
+                    }
+                    for (LocalBuckets.Leader l : leaders.leaders()) {
+                        b.addLeaders(
+                                BucketLeaderPb.newBuilder()
+                                        .setBucket(l.bucket())
+                                        .setServerId(l.serverId())
+                                        .setRpcAddress(l.rpcAddress().orElse("")));
                     }
                     return b.build();
                 });
