@@ -5,6 +5,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.OutOfOrderSequenceException;
@@ -72,7 +73,18 @@ public enum ErrorCode {
             13,
             NotLeaderForBucketException.class,
             Status.Code.UNAVAILABLE,
-            NotLeaderForBucketException::new);
+            NotLeaderForBucketException::new),
+    /**
+     * A coordinator call (admin, tiering) reached a server that does not lead the metadata quorum
+     * (T49); the leader's id and RPC address, when known, travel in trailers ({@link
+     * GrpcErrors#LEADER_ID_KEY}, {@link GrpcErrors#LEADER_ADDRESS_KEY}). Older clients see it as
+     * INTERNAL.
+     */
+    NOT_COORDINATOR(
+            14,
+            NotCoordinatorException.class,
+            Status.Code.FAILED_PRECONDITION,
+            message -> new NotCoordinatorException(message, null));
 
     private final int code;
     private final Class<? extends TributaryException> exceptionClass;
