@@ -2,8 +2,10 @@ package dev.tributary.client.lookup;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.Row;
@@ -18,10 +20,10 @@ import java.util.Optional;
 
 /**
  * Point lookups by primary key in a primary-key table; answers come from the table's current KV
- * state. Thread safe.
+ * state, at the server holding each key's bucket. Thread safe.
  */
 public final class Lookuper {
-    private final RpcClient rpc;
+    private final BucketLeaders leaders;
     private final TableInfo table;
     private final int[] keyPositions;
     private final RowCodec keyCodec;
@@ -31,12 +33,15 @@ public final class Lookuper {
     private final BucketFunction bucketFunction;
     private final PartitionRouter partitionRouter;
 
-    public Lookuper(RpcClient rpc, TableInfo table) {
+    /**
+     * @param leaders each bucket's server: a bucket's keys are looked up there
+     */
+    public Lookuper(BucketLeaders leaders, TableInfo table) {
         if (!table.hasPrimaryKey()) {
             throw new InvalidInputException(
                     "table " + table.path() + " has no primary key: lookups need one");
         }
-        this.rpc = rpc;
+        this.leaders = leaders;
         this.table = table;
         Schema schema = table.schema();
         this.keyPositions = schema.primaryKeyIndexes();
@@ -57,7 +62,8 @@ public final class Lookuper {
                 TableInfo.fromPb(
                         RpcClient.call(
                                 () ->
-                                        rpc.admin()
+                                        leaders.bootstrap()
+                                                .admin()
                                                 .describeTable(
                                                         dev.tributary.rpc.proto.DescribeTableRequest
                                                                 .newBuilder()
@@ -135,7 +141,10 @@ public final class Lookuper {
             for (int i : e.getValue()) {
                 req.addKeys(ByteString.copyFrom(encoded.get(i)));
             }
-            LookupResponse resp = RpcClient.call(() -> rpc.read().lookup(req.build()));
+            BucketLeaders.Key route =
+                    BucketLeaders.Key.partitionNamed(
+                            table.tableId(), partitionRouter == null ? null : e.getKey().getKey());
+            LookupResponse resp = lookup(route, req.build());
             if (resp.getSchemaId() > rowSchemaId) {
                 refreshSchema(resp.getSchemaId());
             }
@@ -149,5 +158,22 @@ public final class Lookuper {
             }
         }
         return out;
+    }
+
+    /**
+     * One bucket's lookup at its server; asked once more, on the holder fetched again, when that
+     * server no longer holds it (a lookup changes nothing, so the retry is safe).
+     */
+    private LookupResponse lookup(BucketLeaders.Key route, LookupRequest req) {
+        try {
+            return RpcClient.call(
+                    () -> leaders.clientFor(route, req.getBucket()).read().lookup(req));
+        } catch (TributaryException e) {
+            if (!leaders.onFailure(route, e)) {
+                throw e;
+            }
+            return RpcClient.call(
+                    () -> leaders.clientFor(route, req.getBucket()).read().lookup(req));
+        }
     }
 }

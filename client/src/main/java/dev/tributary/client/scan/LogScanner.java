@@ -1,6 +1,7 @@
 package dev.tributary.client.scan;
 
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.common.exception.InvalidInputException;
@@ -16,9 +17,9 @@ import java.util.TreeMap;
 
 /**
  * Reads a table's buckets by offset range. Each {@link #scan} streams the records of {@code [from,
- * to)} of one bucket from the server with flow control, decoding rows under the table's newest
- * schema (rows written before a column was added read NULL in it). For a primary-key table the
- * records are its changelog.
+ * to)} of one bucket from the server holding it with flow control, decoding rows under the table's
+ * newest schema (rows written before a column was added read NULL in it). For a primary-key table
+ * the records are its changelog.
  *
  * <pre>{@code
  * LogScanner scanner = connection.logScanner(path);
@@ -29,12 +30,18 @@ import java.util.TreeMap;
  * }</pre>
  */
 public final class LogScanner {
+    private final BucketLeaders leaders;
     private final RpcClient rpc;
     private final TableMetadataCache cache;
     private final TableInfo table;
 
-    public LogScanner(RpcClient rpc, TableMetadataCache cache, TableInfo table) {
-        this.rpc = rpc;
+    /**
+     * @param leaders each bucket's server: scans go there; offset listings, which cover every
+     *     bucket, go to the bootstrap channel
+     */
+    public LogScanner(BucketLeaders leaders, TableMetadataCache cache, TableInfo table) {
+        this.leaders = leaders;
+        this.rpc = leaders.bootstrap();
         this.cache = cache;
         this.table = table;
     }
@@ -143,7 +150,7 @@ public final class LogScanner {
         }
         checkRange(bucket, fromOffset, toOffset);
         return RecordIterator.ofLog(
-                rpc,
+                leaders,
                 new TableBucket(table.tableId(), partitionId, bucket),
                 fromOffset,
                 toOffset,
@@ -207,7 +214,11 @@ public final class LogScanner {
                     "invalid offset range [" + fromOffset + ", " + toOffset + ")");
         }
         return RecordIterator.ofLog(
-                rpc, table.tableId(), bucket, fromOffset, toOffset, this::schema);
+                leaders,
+                new TableBucket(table.tableId(), bucket),
+                fromOffset,
+                toOffset,
+                this::schema);
     }
 
     private Schema schema(int schemaId) {

@@ -3,6 +3,8 @@ package dev.tributary.client.tiering;
 import static dev.tributary.client.internal.RpcClient.call;
 
 import com.google.protobuf.ByteString;
+import dev.tributary.client.internal.BucketLeaders;
+import dev.tributary.client.internal.CoordinatorRoute;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
@@ -81,10 +83,24 @@ import java.util.concurrent.CompletionException;
  * heartbeats until it ends it with {@link #commitMaintenance} or a report.
  */
 public final class TieringGateway {
+    private final CoordinatorRoute coordinator;
+    private final BucketLeaders leaders;
     private final RpcClient rpc;
 
-    public TieringGateway(RpcClient rpc) {
-        this.rpc = rpc;
+    /**
+     * @param coordinator the channel of coordinator calls (follows {@code NOT_COORDINATOR})
+     * @param leaders the channel of each bucket's reads
+     */
+    public TieringGateway(CoordinatorRoute coordinator, BucketLeaders leaders) {
+        this.coordinator = coordinator;
+        this.leaders = leaders;
+        this.rpc = leaders.bootstrap();
+    }
+
+    private RpcClient holderOf(TableBucket bucket) {
+        return leaders.clientFor(
+                BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId()),
+                bucket.bucket());
     }
 
     /**
@@ -105,9 +121,9 @@ public final class TieringGateway {
      */
     public JobSettings registerJob(String jobId, String group, int parallelism) {
         RegisterJobResponse r =
-                call(
-                        () ->
-                                rpc.tiering()
+                coordinator.call(
+                        c ->
+                                c.tiering()
                                         .registerJob(
                                                 RegisterJobRequest.newBuilder()
                                                         .setJobId(jobId)
@@ -160,7 +176,7 @@ public final class TieringGateway {
             req.addMaintenanceFailed(b);
         }
         Duration wait = Duration.ofMillis(requestTable ? request.waitForTableMillis() : 0);
-        HeartbeatResponse resp = call(() -> rpc.tiering(wait).heartbeat(req.build()));
+        HeartbeatResponse resp = coordinator.call(c -> c.tiering(wait).heartbeat(req.build()));
         // only fenced attempts travel: an attempt the request named and the answer does not is
         // current
         List<TableAck> acks = new ArrayList<>();
@@ -194,7 +210,11 @@ public final class TieringGateway {
                         .setJobId(commit.jobId())
                         .setAttempt(toPb(commit.attempt()));
         commit.results().forEach(r -> req.addResults(ByteString.copyFrom(r)));
-        return RpcClient.callAsync(rpc.tieringAsync(timeout)::commitMaintenance, req.build())
+        return coordinator
+                .callAsync(
+                        c ->
+                                RpcClient.callAsync(
+                                        c.tieringAsync(timeout)::commitMaintenance, req.build()))
                 .thenApply(TieringGateway::fromPb);
     }
 
@@ -233,7 +253,11 @@ public final class TieringGateway {
         commit.writeResults().forEach(c -> req.addCommittables(ByteString.copyFrom(c)));
         commit.discardedResults()
                 .forEach(c -> req.addDiscardedWriteResults(ByteString.copyFrom(c)));
-        return RpcClient.callAsync(rpc.tieringAsync(commitTimeout)::commitRound, req.build())
+        return coordinator
+                .callAsync(
+                        c ->
+                                RpcClient.callAsync(
+                                        c.tieringAsync(commitTimeout)::commitRound, req.build()))
                 .handle(
                         (r, e) -> {
                             if (e == null) {
@@ -273,7 +297,8 @@ public final class TieringGateway {
             req.addKeys(ByteString.copyFrom(k));
         }
         // the server may first build the bucket's index from its lake files
-        LocateLakeRowsResponse r = call(() -> rpc.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
+        LocateLakeRowsResponse r =
+                coordinator.call(c -> c.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
         if (!r.getIndexed()) {
             return Optional.empty();
         }
@@ -304,9 +329,9 @@ public final class TieringGateway {
     /** Leases a KV snapshot so retention keeps it while a split reads it (T9). */
     public LeaseGrant takeSnapshotLease(TableBucket bucket, long snapshotId, String holder) {
         return fromPb(
-                call(
-                        () ->
-                                rpc.tiering()
+                coordinator.<SnapshotLeasePb>call(
+                        c ->
+                                c.tiering()
                                         .takeSnapshotLease(
                                                 withPartition(
                                                                 TakeSnapshotLeaseRequest
@@ -326,9 +351,9 @@ public final class TieringGateway {
      */
     public LeaseGrant renewSnapshotLease(TableBucket bucket, String leaseId) {
         return fromPb(
-                call(
-                        () ->
-                                rpc.tiering()
+                coordinator.<SnapshotLeasePb>call(
+                        c ->
+                                c.tiering()
                                         .renewSnapshotLease(
                                                 withPartition(
                                                                 RenewSnapshotLeaseRequest
@@ -342,9 +367,9 @@ public final class TieringGateway {
     }
 
     public void releaseSnapshotLease(TableBucket bucket, String leaseId) {
-        call(
-                () ->
-                        rpc.tiering()
+        coordinator.call(
+                c ->
+                        c.tiering()
                                 .releaseSnapshotLease(
                                         withPartition(
                                                         ReleaseSnapshotLeaseRequest.newBuilder()
@@ -361,7 +386,7 @@ public final class TieringGateway {
      * to stop early (force-finish).
      */
     public RecordIterator readLog(TableBucket bucket, long from, long to, Schema schema) {
-        return RecordIterator.ofLog(rpc, bucket, from, to, id -> schema);
+        return RecordIterator.ofLog(holderOf(bucket), bucket, from, to, id -> schema);
     }
 
     /**
@@ -369,17 +394,17 @@ public final class TieringGateway {
      * a reader that verifies and decodes them itself. Close the stream to stop early.
      */
     public LogChunkStream readLogChunks(TableBucket bucket, long from, long to) {
-        return RecordIterator.logChunks(rpc, bucket, from, to);
+        return RecordIterator.logChunks(holderOf(bucket), bucket, from, to);
     }
 
     /** Streams a KV snapshot's rows as raw log batch chunks (all INSERTs). */
     public LogChunkStream readSnapshotChunks(TableBucket bucket, long snapshotId) {
-        return RecordIterator.snapshotChunks(rpc, bucket, snapshotId);
+        return RecordIterator.snapshotChunks(holderOf(bucket), bucket, snapshotId);
     }
 
     /** Streams every row of a KV snapshot as INSERT records. */
     public RecordIterator readSnapshot(TableBucket bucket, long snapshotId, Schema schema) {
-        return RecordIterator.ofSnapshot(rpc, bucket, snapshotId, id -> schema);
+        return RecordIterator.ofSnapshot(holderOf(bucket), bucket, snapshotId, id -> schema);
     }
 
     /** Each bucket's end offset. */
