@@ -8,6 +8,7 @@ import dev.tributary.rpc.proto.WriteResponse;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -84,15 +85,28 @@ final class BatchSender {
                     @Override
                     public void onCompleted() {}
                 };
-        try {
-            RpcClient rpc = leaders.clientFor(key, request.getBucket());
-            if (upsert) {
-                rpc.write().put(request, observer);
-            } else {
-                rpc.write().append(request, observer);
-            }
-        } catch (RuntimeException e) {
-            observer.onError(e);
-        }
+        // cached holders complete at once; a fetch completes on a gRPC thread, never blocking the
+        // writer's thread, which may hold the writer's lock here
+        leaders.clientForAsync(key, request.getBucket())
+                .whenComplete(
+                        (rpc, error) -> {
+                            if (error != null) {
+                                observer.onError(
+                                        error instanceof CompletionException
+                                                        && error.getCause() != null
+                                                ? error.getCause()
+                                                : error);
+                                return;
+                            }
+                            try {
+                                if (upsert) {
+                                    rpc.write().put(request, observer);
+                                } else {
+                                    rpc.write().append(request, observer);
+                                }
+                            } catch (RuntimeException e) {
+                                observer.onError(e);
+                            }
+                        });
     }
 }

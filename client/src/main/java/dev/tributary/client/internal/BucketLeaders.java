@@ -5,12 +5,16 @@ import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -67,28 +71,41 @@ public final class BucketLeaders {
         }
     }
 
-    /** Where one table's (partition's) buckets go; an empty address means the bootstrap channel. */
-    record Route(String[] addresses) {
-        static final Route BOOTSTRAP = new Route(new String[0]);
+    /**
+     * Where one table's (partition's) buckets go: the address of each bucket held by another server
+     * that registered one; every other bucket uses the bootstrap channel.
+     */
+    record Route(Map<Integer, String> addresses) {
+        static final Route BOOTSTRAP = new Route(Map.of());
+
+        Route {
+            addresses = Map.copyOf(addresses);
+        }
 
         Optional<String> addressOf(int bucket) {
-            return bucket >= 0 && bucket < addresses.length && addresses[bucket] != null
-                    ? Optional.of(addresses[bucket])
-                    : Optional.empty();
+            return Optional.ofNullable(addresses.get(bucket));
         }
     }
 
     private final ChannelPool pool;
-    private final Function<GetBucketLeadersRequest, GetBucketLeadersResponse> fetch;
-    private final Map<Key, Route> routes = new ConcurrentHashMap<>();
+    private final Function<GetBucketLeadersRequest, CompletableFuture<GetBucketLeadersResponse>>
+            fetch;
 
-    /** Asks the pool's bootstrap channel for the holders. */
+    /** Per key, the route, or its fetch under way (one fetch at a time per key). */
+    private final Map<Key, CompletableFuture<Route>> routes = new ConcurrentHashMap<>();
+
+    /** Asks the pool's bootstrap channel for the holders, without blocking a thread. */
     public BucketLeaders(ChannelPool pool) {
-        this(pool, req -> RpcClient.call(() -> pool.bootstrap().read().getBucketLeaders(req)));
+        this(
+                pool,
+                req ->
+                        RpcClient.callAsync(
+                                pool.bootstrap().readAsyncWithTimeout()::getBucketLeaders, req));
     }
 
     BucketLeaders(
-            ChannelPool pool, Function<GetBucketLeadersRequest, GetBucketLeadersResponse> fetch) {
+            ChannelPool pool,
+            Function<GetBucketLeadersRequest, CompletableFuture<GetBucketLeadersResponse>> fetch) {
         this.pool = Objects.requireNonNull(pool);
         this.fetch = fetch;
     }
@@ -100,17 +117,37 @@ public final class BucketLeaders {
 
     /**
      * The channel for one bucket's requests; fetches the holders on first use after an
-     * invalidation. Never fails: when nothing better is known, the bootstrap channel.
+     * invalidation, blocking the calling thread for it. Never fails for routing reasons: when
+     * nothing better is known, the bootstrap channel.
+     *
+     * @throws IllegalStateException after the connection was closed
      */
     public RpcClient clientFor(Key key, int bucket) {
-        Route route = routes.get(key);
-        if (route == null) {
-            route = fetchRoute(key);
-            if (route == null) {
-                return pool.bootstrap();
-            }
-            routes.put(key, route);
+        try {
+            return clientForAsync(key, bucket).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
         }
+    }
+
+    /**
+     * Like {@link #clientFor} without blocking: completes once the holders are known (at once when
+     * cached), so a writer never waits for them on its own thread or under its lock.
+     */
+    public CompletableFuture<RpcClient> clientForAsync(Key key, int bucket) {
+        CompletableFuture<Route> route = routes.get(key);
+        if (route == null) {
+            CompletableFuture<Route> mine = new CompletableFuture<>();
+            route = routes.putIfAbsent(key, mine);
+            if (route == null) {
+                route = mine;
+                fetchInto(key, mine);
+            }
+        }
+        return route.thenApply(r -> channelOf(r, bucket));
+    }
+
+    private RpcClient channelOf(Route route, int bucket) {
         Optional<String> address = route.addressOf(bucket);
         if (address.isEmpty()) {
             return pool.bootstrap();
@@ -135,7 +172,11 @@ public final class BucketLeaders {
         if (!refreshesLeaders(failure)) {
             return false;
         }
-        routes.remove(key);
+        CompletableFuture<Route> cached = routes.get(key);
+        // a fetch under way may already carry the news; only a completed route is stale
+        if (cached != null && cached.isDone()) {
+            routes.remove(key, cached);
+        }
         return true;
     }
 
@@ -152,24 +193,47 @@ public final class BucketLeaders {
 
     /** Whether holders of {@code key} are cached (for tests). */
     boolean isCached(Key key) {
-        return routes.containsKey(key);
+        CompletableFuture<Route> r = routes.get(key);
+        return r != null && r.isDone();
     }
 
-    /** The route, or null to use the bootstrap channel without caching it. */
-    private Route fetchRoute(Key key) {
-        GetBucketLeadersResponse r;
+    /**
+     * Fetches the holders and completes {@code into} with their route, or with the bootstrap route
+     * when they cannot be fetched; forgets it again when asking later may give a better answer.
+     */
+    private void fetchInto(Key key, CompletableFuture<Route> into) {
+        CompletableFuture<GetBucketLeadersResponse> answer;
         try {
-            r = fetch.apply(key.request());
-        } catch (RetriableException | PartitionNotFoundException e) {
-            // a partition a write creates on the bootstrap server: ask again next time
-            return null;
-        } catch (TributaryException e) {
-            // a server without the call, a dropped table: the bootstrap server answers the request
-            // itself, with the precise error if any
-            LOG.debug("bucket holders of {} unknown; using the bootstrap channel", key, e);
-            return Route.BOOTSTRAP;
+            answer = fetch.apply(key.request());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
         }
-        return routeOf(r);
+        answer.whenComplete(
+                (r, error) -> {
+                    if (error == null) {
+                        into.complete(routeOf(r));
+                        return;
+                    }
+                    TributaryException e =
+                            GrpcErrors.fromThrowable(
+                                    error instanceof CompletionException && error.getCause() != null
+                                            ? error.getCause()
+                                            : error);
+                    if (e instanceof RetriableException
+                            || e instanceof PartitionNotFoundException) {
+                        // a transient failure, or a partition a write creates on the bootstrap
+                        // server: this request goes there, the next one asks again
+                        routes.remove(key, into);
+                    } else {
+                        // a server without the call, a dropped table: the bootstrap server answers
+                        // the requests itself, with the precise error if any
+                        LOG.debug(
+                                "bucket holders of {} unknown; using the bootstrap channel",
+                                key,
+                                e);
+                    }
+                    into.complete(Route.BOOTSTRAP);
+                });
     }
 
     /**
@@ -177,14 +241,14 @@ public final class BucketLeaders {
      * registered one; the bootstrap channel for the answering server's own buckets and the rest.
      */
     static Route routeOf(GetBucketLeadersResponse r) {
-        int count = Math.max(0, r.getBucketCount());
-        String[] addresses = new String[count];
+        // only the listed entries are kept: the answer's size bounds the map, not its bucket count
+        Map<Integer, String> addresses = new HashMap<>();
         for (BucketLeaderPb l : r.getLeadersList()) {
-            if (l.getBucket() < 0 || l.getBucket() >= count) {
+            if (l.getBucket() < 0 || l.getBucket() >= r.getBucketCount()) {
                 continue;
             }
             if (l.getServerId() != r.getServerId() && !l.getRpcAddress().isEmpty()) {
-                addresses[l.getBucket()] = l.getRpcAddress();
+                addresses.put(l.getBucket(), l.getRpcAddress());
             }
         }
         return new Route(addresses);

@@ -15,6 +15,7 @@ import dev.tributary.rpc.proto.ListDatabasesRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +64,8 @@ class BucketLeadersTest {
 
     /** Answers from a list, counting the calls. */
     private static final class Answers
-            implements Function<GetBucketLeadersRequest, GetBucketLeadersResponse> {
+            implements Function<
+                    GetBucketLeadersRequest, CompletableFuture<GetBucketLeadersResponse>> {
         final List<Object> script;
         final List<GetBucketLeadersRequest> asked = new ArrayList<>();
 
@@ -72,13 +74,17 @@ class BucketLeadersTest {
         }
 
         @Override
-        public GetBucketLeadersResponse apply(GetBucketLeadersRequest req) {
+        @SuppressWarnings("unchecked")
+        public CompletableFuture<GetBucketLeadersResponse> apply(GetBucketLeadersRequest req) {
             asked.add(req);
             Object next = script.get(Math.min(asked.size() - 1, script.size() - 1));
             if (next instanceof TributaryException e) {
-                throw e;
+                return CompletableFuture.failedFuture(e);
             }
-            return (GetBucketLeadersResponse) next;
+            if (next instanceof CompletableFuture<?> pending) {
+                return (CompletableFuture<GetBucketLeadersResponse>) pending;
+            }
+            return CompletableFuture.completedFuture((GetBucketLeadersResponse) next);
         }
     }
 
@@ -199,6 +205,29 @@ class BucketLeadersTest {
         int before = pool.openedCount();
         assertThat(new BucketLeaders(pool, bad).clientFor(key, 0)).isSameAs(pool.bootstrap());
         assertThat(pool.openedCount()).isEqualTo(before);
+    }
+
+    @Test
+    @DisplayName(
+            "without cached holders a request waits for one shared fetch without blocking its"
+                    + " thread; a refusal meanwhile does not drop the fetch under way")
+    void oneFetchAtATimeWithoutBlocking() {
+        CompletableFuture<GetBucketLeadersResponse> pending = new CompletableFuture<>();
+        Answers answers = new Answers(pending);
+        BucketLeaders leaders = new BucketLeaders(pool, answers);
+        BucketLeaders.Key key = BucketLeaders.Key.table(5);
+        CompletableFuture<RpcClient> first = leaders.clientForAsync(key, 1);
+        CompletableFuture<RpcClient> second = leaders.clientForAsync(key, 0);
+        assertThat(first).isNotDone();
+        assertThat(second).isNotDone();
+        leaders.onFailure(key, new NotLeaderForBucketException("stale"));
+        assertThat(answers.asked).hasSize(1);
+
+        pending.complete(answer(0, 0, 7));
+        assertThat(first.join()).isNotSameAs(pool.bootstrap());
+        assertThat(second.join()).isSameAs(pool.bootstrap());
+        assertThat(leaders.isCached(key)).isTrue();
+        assertThat(answers.asked).hasSize(1);
     }
 
     @Test
