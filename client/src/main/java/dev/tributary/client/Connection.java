@@ -99,7 +99,7 @@ public final class Connection implements AutoCloseable {
     }
 
     public Lookuper lookuper(TablePath path) {
-        return new Lookuper(leaders, cache.refresh(path));
+        return new Lookuper(leaders, cache, cache.refresh(path));
     }
 
     /** Internal: the tiering job's gateway to the coordinator. */

@@ -2,6 +2,7 @@ package dev.tributary.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.client.lookup.Lookuper;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.WriteResult;
@@ -20,6 +21,9 @@ import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.DescribeTableRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import dev.tributary.rpc.proto.LookupRequest;
+import dev.tributary.rpc.proto.LookupResponse;
+import dev.tributary.rpc.proto.LookupValuePb;
 import dev.tributary.rpc.proto.ReadLogRequest;
 import dev.tributary.rpc.proto.ReadLogResponse;
 import dev.tributary.rpc.proto.ReadServiceGrpc;
@@ -35,6 +39,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -55,6 +60,15 @@ class BucketRoutingTest {
     private static final TableDescriptor DESCRIPTOR =
             TableDescriptor.builder(SCHEMA).bucketCount(2).bucketKeys("id").build();
     private static final long TABLE_ID = 3;
+    private static final TablePath PK_PATH = TablePath.of("db", "pk");
+    private static final TableDescriptor PK_DESCRIPTOR =
+            TableDescriptor.builder(
+                            Schema.newBuilder()
+                                    .column("id", DataTypes.BIGINT())
+                                    .primaryKey("id")
+                                    .build())
+                    .bucketCount(2)
+                    .build();
 
     private final List<Server> servers = new ArrayList<>();
 
@@ -69,6 +83,7 @@ class BucketRoutingTest {
 
         final AtomicInteger leaderCalls = new AtomicInteger();
         final AtomicInteger readLogCalls = new AtomicInteger();
+        final AtomicInteger lookupCalls = new AtomicInteger();
 
         /**
          * The holders this server reports, by bucket: [server id, address]; the first call gets the
@@ -98,6 +113,11 @@ class BucketRoutingTest {
                             .setSchemaId(1)
                             .setTableDescriptor(ProtoConverters.toPb(DESCRIPTOR))
                             .build();
+            TableInfoPb pkInfo =
+                    info.toBuilder()
+                            .setPath(ProtoConverters.toPb(PK_PATH))
+                            .setTableDescriptor(ProtoConverters.toPb(PK_DESCRIPTOR))
+                            .build();
             Server s =
                     NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                             .addService(
@@ -106,7 +126,11 @@ class BucketRoutingTest {
                                         public void describeTable(
                                                 DescribeTableRequest req,
                                                 StreamObserver<TableInfoPb> out) {
-                                            out.onNext(info);
+                                            out.onNext(
+                                                    ProtoConverters.fromPb(req.getPath())
+                                                                    .equals(PK_PATH)
+                                                            ? pkInfo
+                                                            : info);
                                             out.onCompleted();
                                         }
                                     })
@@ -143,6 +167,29 @@ class BucketRoutingTest {
                                                                         (String) holders[i][1]));
                                             }
                                             out.onNext(b.build());
+                                            out.onCompleted();
+                                        }
+
+                                        @Override
+                                        public void lookup(
+                                                LookupRequest req,
+                                                StreamObserver<LookupResponse> out) {
+                                            lookupCalls.incrementAndGet();
+                                            if (!held.contains(req.getBucket())) {
+                                                out.onError(
+                                                        GrpcErrors.toStatus(
+                                                                refusal(req.getBucket())));
+                                                return;
+                                            }
+                                            LookupResponse.Builder r =
+                                                    LookupResponse.newBuilder().setSchemaId(1);
+                                            req.getKeysList()
+                                                    .forEach(
+                                                            k ->
+                                                                    r.addValues(
+                                                                            LookupValuePb
+                                                                                    .getDefaultInstance()));
+                                            out.onNext(r.build());
                                             out.onCompleted();
                                         }
 
@@ -307,6 +354,29 @@ class BucketRoutingTest {
             assertThat(scanner.readAll(1)).isEmpty();
             assertThat(seven.readLogCalls.get()).isEqualTo(2);
             assertThat(zero.readLogCalls.get()).isEqualTo(2);
+            assertThat(zero.leaderCalls.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a lookup refused with NOT_LEADER_FOR_BUCKET is asked again at the bucket's server")
+    void lookupFollowsTheBucketsServer() throws Exception {
+        ScriptedServer zero = start(0, List.of(0));
+        ScriptedServer seven = start(7, List.of(1));
+        zero.holders = new Object[][] {{0, zero.address}, {0, zero.address}};
+        zero.laterHolders = new Object[][] {{0, zero.address}, {7, seven.address}};
+        long inBucket1 = firstIdIn(BucketFunction.of(PK_DESCRIPTOR), 1);
+        long inBucket0 = firstIdIn(BucketFunction.of(PK_DESCRIPTOR), 0);
+        try (Connection conn = connect(zero.address)) {
+            Lookuper lookuper = conn.lookuper(PK_PATH);
+            assertThat(lookuper.lookup(Row.of(inBucket1))).isEmpty();
+            assertThat(zero.lookupCalls.get()).isEqualTo(1); // refused
+            assertThat(seven.lookupCalls.get()).isEqualTo(1);
+            assertThat(lookuper.lookupAll(List.of(Row.of(inBucket0), Row.of(inBucket1))))
+                    .containsExactly(Optional.empty(), Optional.empty());
+            assertThat(zero.lookupCalls.get()).isEqualTo(2);
+            assertThat(seven.lookupCalls.get()).isEqualTo(2);
             assertThat(zero.leaderCalls.get()).isEqualTo(2);
         }
     }

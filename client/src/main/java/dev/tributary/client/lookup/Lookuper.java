@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.RpcClient;
+import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.record.PartitionRouter;
@@ -24,6 +25,7 @@ import java.util.Optional;
  */
 public final class Lookuper {
     private final BucketLeaders leaders;
+    private final TableMetadataCache cache;
     private final TableInfo table;
     private final int[] keyPositions;
     private final RowCodec keyCodec;
@@ -35,13 +37,15 @@ public final class Lookuper {
 
     /**
      * @param leaders each bucket's server: a bucket's keys are looked up there
+     * @param cache table descriptions (coordinator calls), for a schema newer than {@code table}'s
      */
-    public Lookuper(BucketLeaders leaders, TableInfo table) {
+    public Lookuper(BucketLeaders leaders, TableMetadataCache cache, TableInfo table) {
         if (!table.hasPrimaryKey()) {
             throw new InvalidInputException(
                     "table " + table.path() + " has no primary key: lookups need one");
         }
         this.leaders = leaders;
+        this.cache = cache;
         this.table = table;
         Schema schema = table.schema();
         this.keyPositions = schema.primaryKeyIndexes();
@@ -58,20 +62,7 @@ public final class Lookuper {
     }
 
     private void refreshSchema(int schemaId) {
-        TableInfo now =
-                TableInfo.fromPb(
-                        RpcClient.call(
-                                () ->
-                                        leaders.bootstrap()
-                                                .admin()
-                                                .describeTable(
-                                                        dev.tributary.rpc.proto.DescribeTableRequest
-                                                                .newBuilder()
-                                                                .setPath(
-                                                                        dev.tributary.rpc.convert
-                                                                                .ProtoConverters
-                                                                                .toPb(table.path()))
-                                                                .build())));
+        TableInfo now = cache.refresh(table.path());
         rowCodec = RowCodec.of(now.schema());
         rowSchemaId = Math.max(schemaId, now.schemaId());
     }

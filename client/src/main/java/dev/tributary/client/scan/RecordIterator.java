@@ -66,10 +66,38 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
             long from,
             long to,
             IntFunction<Schema> schemas) {
+        return routed(leaders, bucket, rpc -> logChunks(rpc, bucket, from, to), from, to, schemas);
+    }
+
+    /**
+     * Streams every row of a KV snapshot as INSERT records from the server holding the bucket,
+     * reopened once like {@link #ofLog(BucketLeaders, TableBucket, long, long, IntFunction)}.
+     */
+    public static RecordIterator ofSnapshot(
+            BucketLeaders leaders,
+            TableBucket bucket,
+            long snapshotId,
+            IntFunction<Schema> schemas) {
+        return routed(
+                leaders,
+                bucket,
+                rpc -> snapshotChunks(rpc, bucket, snapshotId),
+                0,
+                Long.MAX_VALUE,
+                schemas);
+    }
+
+    private static RecordIterator routed(
+            BucketLeaders leaders,
+            TableBucket bucket,
+            Function<RpcClient, LogChunkStream> open,
+            long from,
+            long to,
+            IntFunction<Schema> schemas) {
         BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
         boolean[] reopened = {false};
         return new RecordIterator(
-                logChunks(leaders.clientFor(key, bucket.bucket()), bucket, from, to),
+                open.apply(leaders.clientFor(key, bucket.bucket())),
                 from,
                 to,
                 schemas,
@@ -78,7 +106,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
                         return null;
                     }
                     reopened[0] = true;
-                    return logChunks(leaders.clientFor(key, bucket.bucket()), bucket, from, to);
+                    return open.apply(leaders.clientFor(key, bucket.bucket()));
                 });
     }
 

@@ -386,7 +386,7 @@ public final class TieringGateway {
      * to stop early (force-finish).
      */
     public RecordIterator readLog(TableBucket bucket, long from, long to, Schema schema) {
-        return RecordIterator.ofLog(holderOf(bucket), bucket, from, to, id -> schema);
+        return RecordIterator.ofLog(leaders, bucket, from, to, id -> schema);
     }
 
     /**
@@ -404,7 +404,7 @@ public final class TieringGateway {
 
     /** Streams every row of a KV snapshot as INSERT records. */
     public RecordIterator readSnapshot(TableBucket bucket, long snapshotId, Schema schema) {
-        return RecordIterator.ofSnapshot(holderOf(bucket), bucket, snapshotId, id -> schema);
+        return RecordIterator.ofSnapshot(leaders, bucket, snapshotId, id -> schema);
     }
 
     /** Each bucket's end offset. */
