@@ -18,9 +18,12 @@ import dev.tributary.rpc.convert.ProtoConverters;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.AdminServiceGrpc;
 import dev.tributary.rpc.proto.BucketLeaderPb;
+import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.DescribeTableRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import dev.tributary.rpc.proto.ListOffsetsRequest;
+import dev.tributary.rpc.proto.ListOffsetsResponse;
 import dev.tributary.rpc.proto.LookupRequest;
 import dev.tributary.rpc.proto.LookupResponse;
 import dev.tributary.rpc.proto.LookupValuePb;
@@ -84,6 +87,9 @@ class BucketRoutingTest {
         final AtomicInteger leaderCalls = new AtomicInteger();
         final AtomicInteger readLogCalls = new AtomicInteger();
         final AtomicInteger lookupCalls = new AtomicInteger();
+
+        /** The buckets each ListOffsets named (empty: every bucket). */
+        final List<List<Integer>> listed = new ArrayList<>();
 
         /**
          * The holders this server reports, by bucket: [server id, address]; the first call gets the
@@ -171,6 +177,13 @@ class BucketRoutingTest {
                                         }
 
                                         @Override
+                                        public void listOffsets(
+                                                ListOffsetsRequest req,
+                                                StreamObserver<ListOffsetsResponse> out) {
+                                            onListOffsets(req, out);
+                                        }
+
+                                        @Override
                                         public void lookup(
                                                 LookupRequest req,
                                                 StreamObserver<LookupResponse> out) {
@@ -211,6 +224,26 @@ class BucketRoutingTest {
                             .start();
             address = "127.0.0.1:" + s.getPort();
             return s;
+        }
+
+        /** As a real server: every named bucket (empty: all) must be held here. */
+        private synchronized void onListOffsets(
+                ListOffsetsRequest req, StreamObserver<ListOffsetsResponse> out) {
+            listed.add(List.copyOf(req.getBucketsList()));
+            List<Integer> buckets =
+                    req.getBucketsCount() == 0 ? List.of(0, 1) : req.getBucketsList();
+            ListOffsetsResponse.Builder r = ListOffsetsResponse.newBuilder();
+            for (int b : buckets) {
+                if (!held.contains(b)) {
+                    out.onError(GrpcErrors.toStatus(refusal(b)));
+                    return;
+                }
+                long end = ends.getOrDefault(b, 0L);
+                r.addEndOffsets(BucketOffsetPb.newBuilder().setBucket(b).setOffset(end));
+                r.addStartOffsets(BucketOffsetPb.newBuilder().setBucket(b).setOffset(0));
+            }
+            out.onNext(r.build());
+            out.onCompleted();
         }
 
         private synchronized void onAppend(WriteRequest req, StreamObserver<WriteResponse> out) {
@@ -311,6 +344,16 @@ class BucketRoutingTest {
         assertThat(zero.ends).containsEntry(0, expectedNext.get(0));
         assertThat(seven.ends).containsEntry(1, expectedNext.get(1));
         assertThat(zero.ends).doesNotContainKey(1);
+
+        // offsets: each server asked for its own buckets
+        try (Connection conn = connect(zero.address)) {
+            assertThat(conn.logScanner(PATH).endOffsets())
+                    .containsEntry(0, expectedNext.get(0))
+                    .containsEntry(1, expectedNext.get(1))
+                    .hasSize(2);
+        }
+        assertThat(zero.listed).containsExactly(List.of(0));
+        assertThat(seven.listed).containsExactly(List.of(1));
     }
 
     @Test
@@ -331,6 +374,12 @@ class BucketRoutingTest {
         assertThat(zero.appends).allSatisfy(a -> assertThat(a[3]).isEqualTo(1));
         assertThat(zero.ends.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(100);
         assertThat(zero.leaderCalls.get()).isEqualTo(1);
+        // a listing is one request for every bucket, as before routing existed
+        try (Connection conn = connect(zero.address)) {
+            assertThat(conn.logScanner(PATH).endOffsets().values().stream().mapToLong(l -> l).sum())
+                    .isEqualTo(100);
+        }
+        assertThat(zero.listed).containsExactly(List.of());
     }
 
     @Test

@@ -5,17 +5,22 @@ import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,9 +79,11 @@ public final class BucketLeaders {
     /**
      * Where one table's (partition's) buckets go: the address of each bucket held by another server
      * that registered one; every other bucket uses the bootstrap channel.
+     *
+     * @param bucketCount the buckets of the table, -1 when not known (holders not fetched)
      */
-    record Route(Map<Integer, String> addresses) {
-        static final Route BOOTSTRAP = new Route(Map.of());
+    record Route(Map<Integer, String> addresses, int bucketCount) {
+        static final Route BOOTSTRAP = new Route(Map.of(), -1);
 
         Route {
             addresses = Map.copyOf(addresses);
@@ -135,6 +142,10 @@ public final class BucketLeaders {
      * cached), so a writer never waits for them on its own thread or under its lock.
      */
     public CompletableFuture<RpcClient> clientForAsync(Key key, int bucket) {
+        return route(key).thenApply(r -> channelOf(r, bucket));
+    }
+
+    private CompletableFuture<Route> route(Key key) {
         CompletableFuture<Route> route = routes.get(key);
         if (route == null) {
             CompletableFuture<Route> mine = new CompletableFuture<>();
@@ -144,7 +155,7 @@ public final class BucketLeaders {
                 fetchInto(key, mine);
             }
         }
-        return route.thenApply(r -> channelOf(r, bucket));
+        return route;
     }
 
     private RpcClient channelOf(Route route, int bucket) {
@@ -159,6 +170,48 @@ public final class BucketLeaders {
             LOG.warn("cannot open a channel to {}: {}", address.get(), e.getMessage());
             return pool.bootstrap();
         }
+    }
+
+    /**
+     * Runs a listing (offsets, snapshots) over a table's or partition's buckets at the servers
+     * holding them: once on the bootstrap channel for every bucket (an empty bucket list) when that
+     * server holds them all or the holders are not known, as a lone server always is; else once per
+     * server with the buckets it holds. After a {@code NOT_LEADER_FOR_BUCKET} the holders are asked
+     * again and the whole listing runs once more.
+     *
+     * @param call runs the listing on a channel for the given buckets (empty: every bucket)
+     * @return one result per server asked
+     * @throws TributaryException the first failure
+     */
+    public <T> List<T> fanOut(Key key, BiFunction<RpcClient, List<Integer>, T> call) {
+        try {
+            return fanOutOnce(key, call);
+        } catch (TributaryException e) {
+            if (!onFailure(key, e)) {
+                throw e;
+            }
+            return fanOutOnce(key, call);
+        }
+    }
+
+    private <T> List<T> fanOutOnce(Key key, BiFunction<RpcClient, List<Integer>, T> call) {
+        Route route;
+        try {
+            route = route(key).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
+        Map<RpcClient, List<Integer>> byChannel = new LinkedHashMap<>();
+        for (int b = 0; b < route.bucketCount(); b++) {
+            byChannel.computeIfAbsent(channelOf(route, b), c -> new ArrayList<>()).add(b);
+        }
+        RpcClient bootstrap = pool.bootstrap();
+        if (byChannel.isEmpty() || (byChannel.size() == 1 && byChannel.containsKey(bootstrap))) {
+            return List.of(RpcClient.call(() -> call.apply(bootstrap, List.of())));
+        }
+        List<T> out = new ArrayList<>(byChannel.size());
+        byChannel.forEach((c, buckets) -> out.add(RpcClient.call(() -> call.apply(c, buckets))));
+        return out;
     }
 
     /**
@@ -251,6 +304,11 @@ public final class BucketLeaders {
                 addresses.put(l.getBucket(), l.getRpcAddress());
             }
         }
-        return new Route(addresses);
+        // a table never has more buckets: a larger count is not trusted for listings
+        int count =
+                r.getBucketCount() > 0 && r.getBucketCount() <= TableDescriptor.MAX_BUCKETS
+                        ? r.getBucketCount()
+                        : -1;
+        return new Route(addresses, count);
     }
 }

@@ -12,6 +12,7 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListOffsetsResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -58,7 +59,7 @@ public final class LogScanner {
      */
     public Map<Integer, Long> endOffsets() {
         requireUnpartitioned("end");
-        return toMap(listOffsets().getEndOffsetsList());
+        return toMap(listOffsets(null), true);
     }
 
     /**
@@ -69,7 +70,7 @@ public final class LogScanner {
      */
     public Map<Integer, Long> startOffsets() {
         requireUnpartitioned("start");
-        return toMap(listOffsets().getStartOffsetsList());
+        return toMap(listOffsets(null), false);
     }
 
     private void requireUnpartitioned(String which) {
@@ -83,10 +84,12 @@ public final class LogScanner {
         }
     }
 
-    private static Map<Integer, Long> toMap(java.util.List<BucketOffsetPb> offsets) {
+    private static Map<Integer, Long> toMap(List<ListOffsetsResponse> responses, boolean ends) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : offsets) {
-            out.put(b.getBucket(), b.getOffset());
+        for (ListOffsetsResponse r : responses) {
+            for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
+                out.put(b.getBucket(), b.getOffset());
+            }
         }
         return out;
     }
@@ -126,21 +129,43 @@ public final class LogScanner {
     }
 
     private Map<PartitionBucket, Long> list(Long partitionId, boolean ends) {
+        Map<PartitionBucket, Long> out = new TreeMap<>();
+        for (ListOffsetsResponse r : listOffsets(partitionId)) {
+            for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
+                out.put(
+                        new PartitionBucket(
+                                b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION,
+                                b.getBucket()),
+                        b.getOffset());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The offsets of an unpartitioned table's buckets or of one partition's, asked of each server
+     * for the buckets it holds; every partition's ({@code partitionId} null) from the bootstrap
+     * server alone.
+     */
+    private List<ListOffsetsResponse> listOffsets(Long partitionId) {
         ListOffsetsRequest.Builder req =
                 ListOffsetsRequest.newBuilder().setTableId(table.tableId());
         if (partitionId != null) {
             req.setPartitionId(partitionId);
         }
-        ListOffsetsResponse r = RpcClient.call(() -> rpc.read().listOffsets(req.build()));
-        Map<PartitionBucket, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
-            out.put(
-                    new PartitionBucket(
-                            b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION,
-                            b.getBucket()),
-                    b.getOffset());
+        if (partitionId == null && table.descriptor().isPartitioned()) {
+            return List.of(RpcClient.call(() -> rpc.read().listOffsets(req.build())));
         }
-        return out;
+        BucketLeaders.Key key =
+                BucketLeaders.Key.partition(
+                        table.tableId(),
+                        partitionId == null ? TableBucket.NO_PARTITION : partitionId);
+        return leaders.fanOut(
+                key,
+                (c, buckets) ->
+                        c.read()
+                                .listOffsets(
+                                        req.clone().clearBuckets().addAllBuckets(buckets).build()));
     }
 
     /** Streams {@code [fromOffset, toOffset)} of one bucket of one partition. */
@@ -180,16 +205,6 @@ public final class LogScanner {
             throw new InvalidInputException(
                     "invalid offset range [" + fromOffset + ", " + toOffset + ")");
         }
-    }
-
-    private ListOffsetsResponse listOffsets() {
-        return RpcClient.call(
-                () ->
-                        rpc.read()
-                                .listOffsets(
-                                        ListOffsetsRequest.newBuilder()
-                                                .setTableId(table.tableId())
-                                                .build()));
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.tributary.client.tiering;
 
-import static dev.tributary.client.internal.RpcClient.call;
-
 import com.google.protobuf.ByteString;
 import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.CoordinatorRoute;
@@ -407,34 +405,45 @@ public final class TieringGateway {
         return RecordIterator.ofSnapshot(leaders, bucket, snapshotId, id -> schema);
     }
 
-    /** Each bucket's end offset. */
+    /** Each bucket's end offset, asked of each server for the buckets it holds. */
     public Map<Integer, Long> endOffsets(long tableId) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b :
-                call(() ->
-                                rpc.read()
+        for (var r :
+                leaders.fanOut(
+                        BucketLeaders.Key.table(tableId),
+                        (c, buckets) ->
+                                c.read()
                                         .listOffsets(
                                                 ListOffsetsRequest.newBuilder()
                                                         .setTableId(tableId)
-                                                        .build()))
-                        .getEndOffsetsList()) {
-            out.put(b.getBucket(), b.getOffset());
+                                                        .addAllBuckets(buckets)
+                                                        .build()))) {
+            for (BucketOffsetPb b : r.getEndOffsetsList()) {
+                out.put(b.getBucket(), b.getOffset());
+            }
         }
         return out;
     }
 
-    /** Each bucket's latest KV snapshot id (buckets without a snapshot are absent). */
+    /**
+     * Each bucket's latest KV snapshot id (buckets without a snapshot are absent), asked of each
+     * server for the buckets it holds.
+     */
     public Map<Integer, Long> latestSnapshots(long tableId) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (SnapshotInfoPb s :
-                call(() ->
-                                rpc.read()
+        for (var r :
+                leaders.fanOut(
+                        BucketLeaders.Key.table(tableId),
+                        (c, buckets) ->
+                                c.read()
                                         .listSnapshots(
                                                 ListSnapshotsRequest.newBuilder()
                                                         .setTableId(tableId)
-                                                        .build()))
-                        .getSnapshotsList()) {
-            out.put(s.getBucket(), s.getSnapshotId());
+                                                        .addAllBuckets(buckets)
+                                                        .build()))) {
+            for (SnapshotInfoPb s : r.getSnapshotsList()) {
+                out.put(s.getBucket(), s.getSnapshotId());
+            }
         }
         return out;
     }

@@ -221,7 +221,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                     ListOffsetsResponse.Builder b = ListOffsetsResponse.newBuilder();
                     for (long pid :
                             partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
-                        for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                        for (int i : bucketsToList(table, req.getBucketsList())) {
                             TableBucket tb = bucketOf(table, pid, i);
                             b.addEndOffsets(offsetPb(tb, store.endOffset(tb)));
                             b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
@@ -243,7 +243,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                     }
                     for (long pid :
                             partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
-                        for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                        for (int i : bucketsToList(table, req.getBucketsList())) {
                             store.latestSnapshot(bucketOf(table, pid, i))
                                     .ifPresent(
                                             s -> {
@@ -344,6 +344,33 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         buckets.requireHeld(table, partitionId, checkBucket(table, bucket));
         return TableBucket.of(
                 table.tableId(), dev.tributary.common.id.PartitionBucket.of(partitionId, bucket));
+    }
+
+    /**
+     * The buckets a listing covers: the requested ones (a client asks each server for those it
+     * holds), or every bucket. Each at most once, so the answer stays bounded by the table.
+     */
+    private static List<Integer> bucketsToList(TableInfo table, List<Integer> requested) {
+        int count = table.descriptor().bucketCount();
+        if (requested.isEmpty()) {
+            List<Integer> all = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                all.add(i);
+            }
+            return all;
+        }
+        if (requested.size() > count) {
+            throw new InvalidInputException(
+                    "asked for " + requested.size() + " buckets of a table with " + count);
+        }
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int b : requested) {
+            checkBucket(table, b);
+            if (!seen.add(b)) {
+                throw new InvalidInputException("bucket " + b + " is named twice");
+            }
+        }
+        return requested;
     }
 
     private static int checkBucket(TableInfo table, int bucket) {

@@ -22,8 +22,11 @@ import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.BucketLeaderPb;
+import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import dev.tributary.rpc.proto.ListOffsetsRequest;
+import dev.tributary.rpc.proto.ListOffsetsResponse;
 import dev.tributary.rpc.proto.ReadLogRequest;
 import dev.tributary.rpc.proto.ReadServiceGrpc;
 import dev.tributary.rpc.proto.WriteRequest;
@@ -157,6 +160,41 @@ class BucketHolderITCase {
                                                                         .build())))
                         .isInstanceOf(InvalidInputException.class)
                         .hasMessageContaining("not partitioned");
+
+                // listings: a client asks each server only for the buckets it holds
+                ListOffsetsResponse own =
+                        call(
+                                () ->
+                                        reads.listOffsets(
+                                                ListOffsetsRequest.newBuilder()
+                                                        .setTableId(t.tableId())
+                                                        .addBuckets(0)
+                                                        .addBuckets(2)
+                                                        .build()));
+                assertThat(own.getEndOffsetsList())
+                        .extracting(BucketOffsetPb::getBucket, BucketOffsetPb::getOffset)
+                        .containsExactly(tuple(0, 1L), tuple(2, 0L));
+                assertThatThrownBy(
+                                () ->
+                                        call(
+                                                () ->
+                                                        reads.listOffsets(
+                                                                ListOffsetsRequest.newBuilder()
+                                                                        .setTableId(t.tableId())
+                                                                        .build())))
+                        .isInstanceOf(NotLeaderForBucketException.class);
+                assertThatThrownBy(
+                                () ->
+                                        call(
+                                                () ->
+                                                        reads.listOffsets(
+                                                                ListOffsetsRequest.newBuilder()
+                                                                        .setTableId(t.tableId())
+                                                                        .addBuckets(0)
+                                                                        .addBuckets(0)
+                                                                        .build())))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("named twice");
             } finally {
                 raw.shutdownNow();
             }
