@@ -83,7 +83,6 @@ import java.util.concurrent.CompletionException;
 public final class TieringGateway {
     private final CoordinatorRoute coordinator;
     private final BucketLeaders leaders;
-    private final RpcClient rpc;
 
     /**
      * @param coordinator the channel of coordinator calls (follows {@code NOT_COORDINATOR})
@@ -92,7 +91,6 @@ public final class TieringGateway {
     public TieringGateway(CoordinatorRoute coordinator, BucketLeaders leaders) {
         this.coordinator = coordinator;
         this.leaders = leaders;
-        this.rpc = leaders.bootstrap();
     }
 
     private RpcClient holderOf(TableBucket bucket) {
