@@ -37,8 +37,10 @@ import dev.tributary.storage.LogReadResult;
 import dev.tributary.storage.kv.KvSnapshotInfo;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** The read path: bounded, flow-controlled log and snapshot streams, lookups and listings. */
 public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
@@ -363,7 +365,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
             throw new InvalidInputException(
                     "asked for " + requested.size() + " buckets of a table with " + count);
         }
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        Set<Integer> seen = new HashSet<>();
         for (int b : requested) {
             checkBucket(table, b);
             if (!seen.add(b)) {
