@@ -3,6 +3,9 @@ package dev.tributary.client;
 import dev.tributary.client.admin.Admin;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.AdminImpl;
+import dev.tributary.client.internal.BucketLeaders;
+import dev.tributary.client.internal.ChannelPool;
+import dev.tributary.client.internal.CoordinatorRoute;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.client.internal.WriterCore;
@@ -14,6 +17,7 @@ import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +27,11 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * A connection to a Tributary server (one of a list of addresses): the entry point of the Java
  * client. Thread safe and meant to be shared; close it when done (writers should be closed first).
  *
+ * <p>In a cluster, writes, scans and lookups of a bucket go to the server holding it and
+ * coordinator calls follow the coordinator: the connection opens a channel to each such server on
+ * first use, and closes them all with itself. Buckets of the server it connected to, and a lone
+ * server's, stay on the connection's own channel.
+ *
  * <pre>{@code
  * try (Connection conn = Connection.builder().address("127.0.0.1:9123").token(secret).build()) {
  *     conn.admin().createDatabase("shop", true);
@@ -31,7 +40,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * }</pre>
  */
 public final class Connection implements AutoCloseable {
-    private final RpcClient rpc;
+    private final ChannelPool channels;
+    private final BucketLeaders leaders;
+    private final CoordinatorRoute coordinator;
     private final Configuration options;
     private final TableMetadataCache cache;
     private final Admin admin;
@@ -41,9 +52,15 @@ public final class Connection implements AutoCloseable {
     private Connection(String address, String token, Configuration options) {
         options.validate(ClientOptions.all());
         this.options = options;
-        this.rpc = new RpcClient(address, token, options.get(ClientOptions.REQUEST_TIMEOUT));
-        this.cache = new TableMetadataCache(rpc);
-        this.admin = new AdminImpl(rpc, cache);
+        Duration timeout = options.get(ClientOptions.REQUEST_TIMEOUT);
+        this.channels =
+                new ChannelPool(
+                        new RpcClient(address, token, timeout),
+                        server -> new RpcClient(server, token, timeout));
+        this.leaders = new BucketLeaders(channels);
+        this.coordinator = new CoordinatorRoute(channels);
+        this.cache = new TableMetadataCache(coordinator);
+        this.admin = new AdminImpl(coordinator, cache);
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-client-timer"));
         timer.setRemoveOnCancelPolicy(true);
@@ -78,16 +95,16 @@ public final class Connection implements AutoCloseable {
     }
 
     public LogScanner logScanner(TablePath path) {
-        return new LogScanner(rpc, cache, cache.refresh(path));
+        return new LogScanner(leaders, cache, cache.refresh(path));
     }
 
     public Lookuper lookuper(TablePath path) {
-        return new Lookuper(rpc, cache.refresh(path));
+        return new Lookuper(leaders, cache, cache.refresh(path));
     }
 
     /** Internal: the tiering job's gateway to the coordinator. */
     public TieringGateway tieringGateway() {
-        return new TieringGateway(rpc);
+        return new TieringGateway(coordinator, leaders);
     }
 
     /**
@@ -103,7 +120,7 @@ public final class Connection implements AutoCloseable {
                 || core.isClosed()
                 || core.table().tableId() != info.tableId()
                 || core.table().schemaId() != info.schemaId()) {
-            core = new WriterCore(rpc, info, upsert, options, scheduler);
+            core = new WriterCore(leaders, info, upsert, options, scheduler);
             cores.put(key, core);
         }
         core.retain();
@@ -113,7 +130,7 @@ public final class Connection implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
-        rpc.close();
+        channels.close();
     }
 
     /** Builds a {@link Connection}. */

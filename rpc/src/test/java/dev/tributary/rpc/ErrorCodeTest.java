@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.OutOfOrderSequenceException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
@@ -11,6 +12,7 @@ import dev.tributary.common.exception.TributaryException;
 import dev.tributary.rpc.error.ErrorCode;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.error.ServerInternalException;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.HashSet;
@@ -77,6 +79,49 @@ class ErrorCodeTest {
                 .isSameAs(ErrorCode.NOT_COORDINATOR);
         assertThat(ErrorCode.forThrowable(new IllegalStateException("bug")))
                 .isSameAs(ErrorCode.INTERNAL);
+    }
+
+    @Test
+    void notCoordinatorCarriesTheLeaderInTrailers() {
+        assertThat(ErrorCode.forThrowable(new NotCoordinatorException("n", "2")))
+                .isSameAs(ErrorCode.NOT_COORDINATOR);
+        TributaryException back =
+                GrpcErrors.fromThrowable(
+                        GrpcErrors.toStatus(
+                                new NotCoordinatorException("not me", "2", "host-b:9123")));
+        assertThat(back).isExactlyInstanceOf(NotCoordinatorException.class).hasMessage("not me");
+        NotCoordinatorException nce = (NotCoordinatorException) back;
+        assertThat(nce.leaderId()).contains("2");
+        assertThat(nce.leaderAddress()).contains("host-b:9123");
+        // still a fenced error for callers that only know the family
+        assertThat(back).isInstanceOf(FencedException.class);
+
+        // no leader known: both absent
+        NotCoordinatorException none =
+                (NotCoordinatorException)
+                        GrpcErrors.fromThrowable(
+                                GrpcErrors.toStatus(new NotCoordinatorException("none", null)));
+        assertThat(none.leaderId()).isEmpty();
+        assertThat(none.leaderAddress()).isEmpty();
+    }
+
+    @Test
+    void malformedLeaderTrailersAreIgnored() {
+        Metadata trailers = new Metadata();
+        trailers.put(GrpcErrors.ERROR_CODE_KEY, Integer.toString(ErrorCode.NOT_COORDINATOR.code()));
+        trailers.put(GrpcErrors.LEADER_ID_KEY, "x".repeat(5000));
+        trailers.put(GrpcErrors.LEADER_ADDRESS_KEY, "");
+        StatusRuntimeException e =
+                Status.FAILED_PRECONDITION.withDescription("m").asRuntimeException(trailers);
+        NotCoordinatorException back = (NotCoordinatorException) GrpcErrors.fromThrowable(e);
+        assertThat(back.leaderId()).isEmpty();
+        assertThat(back.leaderAddress()).isEmpty();
+
+        // an over-long address is not sent at all
+        StatusRuntimeException out =
+                GrpcErrors.toStatus(new NotCoordinatorException("m", "1", "h".repeat(400)));
+        assertThat(out.getTrailers().get(GrpcErrors.LEADER_ADDRESS_KEY)).isNull();
+        assertThat(out.getTrailers().get(GrpcErrors.LEADER_ID_KEY)).isEqualTo("1");
     }
 
     @Test

@@ -195,7 +195,7 @@ public final class TributaryServer implements AutoCloseable {
                                                 "this server lost the leadership of the cluster"
                                                         + " metadata")));
         ClusterMembership membership = ClusterMembership.of(conf, metadata, clock);
-        coordinatorRole = new CoordinatorRole(membership::describeCoordinator);
+        coordinatorRole = new CoordinatorRole(membership::notCoordinator);
         // a lone server and a cluster of one coordinate from their start; a server of several
         // voters coordinates once (and while) it leads the quorum
         boolean coordinatesFromStart = CoordinatorMetadata.coordinatesFromStart(conf);

@@ -1,7 +1,5 @@
 package dev.tributary.client.internal;
 
-import static dev.tributary.client.internal.RpcClient.call;
-
 import dev.tributary.client.admin.Admin;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.LakeInfo;
@@ -41,19 +39,19 @@ import java.util.Optional;
 
 /** {@link Admin} over the admin gRPC service. */
 public final class AdminImpl implements Admin {
-    private final RpcClient rpc;
+    private final CoordinatorRoute coordinator;
     private final TableMetadataCache cache;
 
-    public AdminImpl(RpcClient rpc, TableMetadataCache cache) {
-        this.rpc = rpc;
+    public AdminImpl(CoordinatorRoute coordinator, TableMetadataCache cache) {
+        this.coordinator = coordinator;
         this.cache = cache;
     }
 
     @Override
     public void createDatabase(String name, boolean ignoreIfExists) {
-        call(
-                () ->
-                        rpc.admin()
+        coordinator.call(
+                c ->
+                        c.admin()
                                 .createDatabase(
                                         CreateDatabaseRequest.newBuilder()
                                                 .setName(name)
@@ -63,9 +61,9 @@ public final class AdminImpl implements Admin {
 
     @Override
     public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
-        call(
-                () ->
-                        rpc.admin()
+        coordinator.call(
+                c ->
+                        c.admin()
                                 .dropDatabase(
                                         DropDatabaseRequest.newBuilder()
                                                 .setName(name)
@@ -77,7 +75,8 @@ public final class AdminImpl implements Admin {
 
     @Override
     public List<String> listDatabases() {
-        return call(() -> rpc.admin().listDatabases(ListDatabasesRequest.getDefaultInstance()))
+        return coordinator
+                .call(c -> c.admin().listDatabases(ListDatabasesRequest.getDefaultInstance()))
                 .getNamesList();
     }
 
@@ -86,9 +85,9 @@ public final class AdminImpl implements Admin {
             TablePath path, TableDescriptor descriptor, boolean ignoreIfExists) {
         TableInfo info =
                 TableInfo.fromPb(
-                        call(
-                                () ->
-                                        rpc.admin()
+                        coordinator.call(
+                                c ->
+                                        c.admin()
                                                 .createTable(
                                                         CreateTableRequest.newBuilder()
                                                                 .setPath(ProtoConverters.toPb(path))
@@ -105,9 +104,9 @@ public final class AdminImpl implements Admin {
     public PartitionInfo createPartition(
             TablePath path, PartitionSpec partition, boolean ignoreIfExists) {
         return PartitionInfo.fromPb(
-                call(
-                        () ->
-                                rpc.admin()
+                coordinator.call(
+                        c ->
+                                c.admin()
                                         .createPartition(
                                                 CreatePartitionRequest.newBuilder()
                                                         .setPath(ProtoConverters.toPb(path))
@@ -123,9 +122,9 @@ public final class AdminImpl implements Admin {
             boolean ignoreIfNotExists,
             boolean dropLakePartition) {
         DropPartitionResponse r =
-                call(
-                        () ->
-                                rpc.admin()
+                coordinator.call(
+                        c ->
+                                c.admin()
                                         .dropPartition(
                                                 DropPartitionRequest.newBuilder()
                                                         .setPath(ProtoConverters.toPb(path))
@@ -141,9 +140,10 @@ public final class AdminImpl implements Admin {
 
     @Override
     public List<PartitionInfo> listPartitions(TablePath path) {
-        return call(
-                        () ->
-                                rpc.admin()
+        return coordinator
+                .call(
+                        c ->
+                                c.admin()
                                         .listPartitions(
                                                 ListPartitionsRequest.newBuilder()
                                                         .setPath(ProtoConverters.toPb(path))
@@ -164,16 +164,16 @@ public final class AdminImpl implements Admin {
         for (Column c : alteration.addedColumns()) {
             req.addAddColumns(ProtoConverters.toPb(c));
         }
-        TableInfo info = TableInfo.fromPb(call(() -> rpc.admin().alterTable(req.build())));
+        TableInfo info = TableInfo.fromPb(coordinator.call(c -> c.admin().alterTable(req.build())));
         cache.put(info);
         return info;
     }
 
     @Override
     public void dropTable(TablePath path, boolean ignoreIfNotExists, boolean dropLakeTable) {
-        call(
-                () ->
-                        rpc.admin()
+        coordinator.call(
+                c ->
+                        c.admin()
                                 .dropTable(
                                         DropTableRequest.newBuilder()
                                                 .setPath(ProtoConverters.toPb(path))
@@ -185,12 +185,14 @@ public final class AdminImpl implements Admin {
 
     @Override
     public List<String> listTables(String database) {
-        return call(() ->
-                        rpc.admin()
-                                .listTables(
-                                        ListTablesRequest.newBuilder()
-                                                .setDatabase(database)
-                                                .build()))
+        return coordinator
+                .call(
+                        c ->
+                                c.admin()
+                                        .listTables(
+                                                ListTablesRequest.newBuilder()
+                                                        .setDatabase(database)
+                                                        .build()))
                 .getTablesList();
     }
 
@@ -198,9 +200,9 @@ public final class AdminImpl implements Admin {
     public TableInfo describeTable(TablePath path) {
         TableInfo info =
                 TableInfo.fromPb(
-                        call(
-                                () ->
-                                        rpc.admin()
+                        coordinator.call(
+                                c ->
+                                        c.admin()
                                                 .describeTable(
                                                         DescribeTableRequest.newBuilder()
                                                                 .setPath(ProtoConverters.toPb(path))
@@ -212,9 +214,9 @@ public final class AdminImpl implements Admin {
     @Override
     public TieringOverview tieringStatus(boolean withPartitions) {
         TieringStatusResponse r =
-                call(
-                        () ->
-                                rpc.admin()
+                coordinator.call(
+                        c ->
+                                c.admin()
                                         .getTieringStatus(
                                                 TieringStatusRequest.newBuilder()
                                                         .setPartitions(withPartitions)
@@ -234,9 +236,9 @@ public final class AdminImpl implements Admin {
     @Override
     public TableTieringStatus tieringStatus(TablePath path, boolean withPartitions) {
         TieringStatusResponse r =
-                call(
-                        () ->
-                                rpc.admin()
+                coordinator.call(
+                        c ->
+                                c.admin()
                                         .getTieringStatus(
                                                 TieringStatusRequest.newBuilder()
                                                         .setPath(ProtoConverters.toPb(path))
@@ -252,16 +254,17 @@ public final class AdminImpl implements Admin {
     @Override
     public LakeInfo describeLake() {
         DescribeLakeResponse r =
-                call(() -> rpc.admin().describeLake(DescribeLakeRequest.getDefaultInstance()));
+                coordinator.call(
+                        c -> c.admin().describeLake(DescribeLakeRequest.getDefaultInstance()));
         return new LakeInfo(r.getFormat(), r.getPropertiesMap(), r.getAvailable());
     }
 
     @Override
     public ClusterInfo describeCluster() {
         DescribeClusterResponse r =
-                call(
-                        () ->
-                                rpc.admin()
+                coordinator.call(
+                        c ->
+                                c.admin()
                                         .describeCluster(
                                                 DescribeClusterRequest.getDefaultInstance()));
         java.util.List<ClusterInfo.Server> servers = new java.util.ArrayList<>();

@@ -8,12 +8,15 @@ import dev.tributary.rpc.proto.WriteResponse;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sends one write request and re-sends it after a {@link RetriableException} with exponential
- * backoff, up to a retry budget. The bytes are re-sent unchanged.
+ * Sends one write request to its bucket's server ({@link BucketLeaders}) and re-sends it after a
+ * {@link RetriableException} with exponential backoff, up to a retry budget. The bytes are re-sent
+ * unchanged. A {@code NOT_LEADER_FOR_BUCKET} answer is retriable too: the table's (partition's)
+ * holders are forgotten, so the retry asks for them again and goes to the bucket's current server.
  *
  * <p>A retry after an ambiguous failure (the server may have applied the batch before the
  * connection broke) is safe when the batch carries a writer id and sequence (T42): the server
@@ -23,19 +26,19 @@ import java.util.concurrent.TimeUnit;
 final class BatchSender {
     private static final long MAX_BACKOFF_MILLIS = 5_000;
 
-    private final RpcClient rpc;
+    private final BucketLeaders leaders;
     private final boolean upsert;
     private final int retries;
     private final Duration backoff;
     private final ScheduledExecutorService scheduler;
 
     BatchSender(
-            RpcClient rpc,
+            BucketLeaders leaders,
             boolean upsert,
             int retries,
             Duration backoff,
             ScheduledExecutorService scheduler) {
-        this.rpc = rpc;
+        this.leaders = leaders;
         this.upsert = upsert;
         this.retries = retries;
         this.backoff = backoff;
@@ -50,6 +53,10 @@ final class BatchSender {
 
     private void attempt(
             WriteRequest request, int attempt, CompletableFuture<WriteResponse> result) {
+        BucketLeaders.Key key =
+                BucketLeaders.Key.partitionNamed(
+                        request.getTableId(),
+                        request.hasPartition() ? request.getPartition() : null);
         StreamObserver<WriteResponse> observer =
                 new StreamObserver<>() {
                     @Override
@@ -60,6 +67,7 @@ final class BatchSender {
                     @Override
                     public void onError(Throwable t) {
                         TributaryException e = GrpcErrors.fromThrowable(t);
+                        leaders.onFailure(key, e);
                         if (e instanceof RetriableException && attempt < retries) {
                             long delay =
                                     Math.min(
@@ -77,14 +85,28 @@ final class BatchSender {
                     @Override
                     public void onCompleted() {}
                 };
-        try {
-            if (upsert) {
-                rpc.write().put(request, observer);
-            } else {
-                rpc.write().append(request, observer);
-            }
-        } catch (RuntimeException e) {
-            observer.onError(e);
-        }
+        // cached holders complete at once; a fetch completes on a gRPC thread, never blocking the
+        // writer's thread, which may hold the writer's lock here
+        leaders.clientForAsync(key, request.getBucket())
+                .whenComplete(
+                        (rpc, error) -> {
+                            if (error != null) {
+                                observer.onError(
+                                        error instanceof CompletionException
+                                                        && error.getCause() != null
+                                                ? error.getCause()
+                                                : error);
+                                return;
+                            }
+                            try {
+                                if (upsert) {
+                                    rpc.write().put(request, observer);
+                                } else {
+                                    rpc.write().append(request, observer);
+                                }
+                            } catch (RuntimeException e) {
+                                observer.onError(e);
+                            }
+                        });
     }
 }

@@ -117,6 +117,11 @@ public final class RpcClient implements AutoCloseable {
         return readAsync;
     }
 
+    /** The asynchronous read stub with the request timeout, for unary calls. */
+    public ReadServiceGrpc.ReadServiceStub readAsyncWithTimeout() {
+        return readAsync.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     public TieringServiceGrpc.TieringServiceBlockingStub tiering() {
         return tiering.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }

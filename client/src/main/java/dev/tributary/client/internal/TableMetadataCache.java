@@ -14,11 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * schema id refreshes.
  */
 public final class TableMetadataCache {
-    private final RpcClient rpc;
+    private final CoordinatorRoute coordinator;
     private final Map<TablePath, TableInfo> byPath = new ConcurrentHashMap<>();
 
-    public TableMetadataCache(RpcClient rpc) {
-        this.rpc = rpc;
+    public TableMetadataCache(CoordinatorRoute coordinator) {
+        this.coordinator = coordinator;
     }
 
     public TableInfo get(TablePath path) {
@@ -29,9 +29,9 @@ public final class TableMetadataCache {
     public TableInfo refresh(TablePath path) {
         TableInfo info =
                 TableInfo.fromPb(
-                        RpcClient.call(
-                                () ->
-                                        rpc.admin()
+                        coordinator.call(
+                                c ->
+                                        c.admin()
                                                 .describeTable(
                                                         DescribeTableRequest.newBuilder()
                                                                 .setPath(ProtoConverters.toPb(path))

@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * one connection (so that their rows fill the same batches): one open batch per bucket, sealed when
  * full, when the linger time passes or on flush; at most one request in flight per bucket so a
  * bucket's batches (and their retries) land in the order they were written; a byte budget that
- * blocks callers while too much is unacknowledged.
+ * blocks callers while too much is unacknowledged. Each request goes to its bucket's server ({@link
+ * BucketLeaders}, issue 22 step 3).
  *
  * <p>A partitioned table's rows are routed by partition first, then by bucket within the partition
  * (T30): each partition a writer has written to has its own bucket queues, created on its first
@@ -72,7 +73,7 @@ public final class WriterCore {
     private TributaryException firstFailure;
 
     public WriterCore(
-            RpcClient rpc,
+            BucketLeaders leaders,
             TableInfo table,
             boolean upsert,
             Configuration options,
@@ -82,7 +83,7 @@ public final class WriterCore {
         this.scheduler = scheduler;
         this.sender =
                 new BatchSender(
-                        rpc,
+                        leaders,
                         upsert,
                         options.get(ClientOptions.WRITER_RETRIES),
                         options.get(ClientOptions.WRITER_RETRY_BACKOFF),

@@ -2,8 +2,11 @@ package dev.tributary.client.lookup;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.RpcClient;
+import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.Row;
@@ -18,10 +21,11 @@ import java.util.Optional;
 
 /**
  * Point lookups by primary key in a primary-key table; answers come from the table's current KV
- * state. Thread safe.
+ * state, at the server holding each key's bucket. Thread safe.
  */
 public final class Lookuper {
-    private final RpcClient rpc;
+    private final BucketLeaders leaders;
+    private final TableMetadataCache cache;
     private final TableInfo table;
     private final int[] keyPositions;
     private final RowCodec keyCodec;
@@ -31,12 +35,17 @@ public final class Lookuper {
     private final BucketFunction bucketFunction;
     private final PartitionRouter partitionRouter;
 
-    public Lookuper(RpcClient rpc, TableInfo table) {
+    /**
+     * @param leaders each bucket's server: a bucket's keys are looked up there
+     * @param cache table descriptions (coordinator calls), for a schema newer than {@code table}'s
+     */
+    public Lookuper(BucketLeaders leaders, TableMetadataCache cache, TableInfo table) {
         if (!table.hasPrimaryKey()) {
             throw new InvalidInputException(
                     "table " + table.path() + " has no primary key: lookups need one");
         }
-        this.rpc = rpc;
+        this.leaders = leaders;
+        this.cache = cache;
         this.table = table;
         Schema schema = table.schema();
         this.keyPositions = schema.primaryKeyIndexes();
@@ -53,19 +62,7 @@ public final class Lookuper {
     }
 
     private void refreshSchema(int schemaId) {
-        TableInfo now =
-                TableInfo.fromPb(
-                        RpcClient.call(
-                                () ->
-                                        rpc.admin()
-                                                .describeTable(
-                                                        dev.tributary.rpc.proto.DescribeTableRequest
-                                                                .newBuilder()
-                                                                .setPath(
-                                                                        dev.tributary.rpc.convert
-                                                                                .ProtoConverters
-                                                                                .toPb(table.path()))
-                                                                .build())));
+        TableInfo now = cache.refresh(table.path());
         rowCodec = RowCodec.of(now.schema());
         rowSchemaId = Math.max(schemaId, now.schemaId());
     }
@@ -135,7 +132,10 @@ public final class Lookuper {
             for (int i : e.getValue()) {
                 req.addKeys(ByteString.copyFrom(encoded.get(i)));
             }
-            LookupResponse resp = RpcClient.call(() -> rpc.read().lookup(req.build()));
+            BucketLeaders.Key route =
+                    BucketLeaders.Key.partitionNamed(
+                            table.tableId(), partitionRouter == null ? null : e.getKey().getKey());
+            LookupResponse resp = lookup(route, req.build());
             if (resp.getSchemaId() > rowSchemaId) {
                 refreshSchema(resp.getSchemaId());
             }
@@ -149,5 +149,22 @@ public final class Lookuper {
             }
         }
         return out;
+    }
+
+    /**
+     * One bucket's lookup at its server; asked once more, on the holder fetched again, when that
+     * server no longer holds it (a lookup changes nothing, so the retry is safe).
+     */
+    private LookupResponse lookup(BucketLeaders.Key route, LookupRequest req) {
+        try {
+            return RpcClient.call(
+                    () -> leaders.clientFor(route, req.getBucket()).read().lookup(req));
+        } catch (TributaryException e) {
+            if (!leaders.onFailure(route, e)) {
+                throw e;
+            }
+            return RpcClient.call(
+                    () -> leaders.clientFor(route, req.getBucket()).read().lookup(req));
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.tributary.client.scan;
 
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.common.exception.InvalidInputException;
@@ -11,14 +12,15 @@ import dev.tributary.common.types.Schema;
 import dev.tributary.rpc.proto.BucketOffsetPb;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListOffsetsResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Reads a table's buckets by offset range. Each {@link #scan} streams the records of {@code [from,
- * to)} of one bucket from the server with flow control, decoding rows under the table's newest
- * schema (rows written before a column was added read NULL in it). For a primary-key table the
- * records are its changelog.
+ * to)} of one bucket from the server holding it with flow control, decoding rows under the table's
+ * newest schema (rows written before a column was added read NULL in it). For a primary-key table
+ * the records are its changelog.
  *
  * <pre>{@code
  * LogScanner scanner = connection.logScanner(path);
@@ -29,12 +31,18 @@ import java.util.TreeMap;
  * }</pre>
  */
 public final class LogScanner {
+    private final BucketLeaders leaders;
     private final RpcClient rpc;
     private final TableMetadataCache cache;
     private final TableInfo table;
 
-    public LogScanner(RpcClient rpc, TableMetadataCache cache, TableInfo table) {
-        this.rpc = rpc;
+    /**
+     * @param leaders each bucket's server: scans go there; offset listings, which cover every
+     *     bucket, go to the bootstrap channel
+     */
+    public LogScanner(BucketLeaders leaders, TableMetadataCache cache, TableInfo table) {
+        this.leaders = leaders;
+        this.rpc = leaders.bootstrap();
         this.cache = cache;
         this.table = table;
     }
@@ -51,7 +59,7 @@ public final class LogScanner {
      */
     public Map<Integer, Long> endOffsets() {
         requireUnpartitioned("end");
-        return toMap(listOffsets().getEndOffsetsList());
+        return toMap(listOffsets(null), true);
     }
 
     /**
@@ -62,7 +70,7 @@ public final class LogScanner {
      */
     public Map<Integer, Long> startOffsets() {
         requireUnpartitioned("start");
-        return toMap(listOffsets().getStartOffsetsList());
+        return toMap(listOffsets(null), false);
     }
 
     private void requireUnpartitioned(String which) {
@@ -76,10 +84,12 @@ public final class LogScanner {
         }
     }
 
-    private static Map<Integer, Long> toMap(java.util.List<BucketOffsetPb> offsets) {
+    private static Map<Integer, Long> toMap(List<ListOffsetsResponse> responses, boolean ends) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : offsets) {
-            out.put(b.getBucket(), b.getOffset());
+        for (ListOffsetsResponse r : responses) {
+            for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
+                out.put(b.getBucket(), b.getOffset());
+            }
         }
         return out;
     }
@@ -119,21 +129,43 @@ public final class LogScanner {
     }
 
     private Map<PartitionBucket, Long> list(Long partitionId, boolean ends) {
+        Map<PartitionBucket, Long> out = new TreeMap<>();
+        for (ListOffsetsResponse r : listOffsets(partitionId)) {
+            for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
+                out.put(
+                        new PartitionBucket(
+                                b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION,
+                                b.getBucket()),
+                        b.getOffset());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The offsets of an unpartitioned table's buckets or of one partition's, asked of each server
+     * for the buckets it holds; every partition's ({@code partitionId} null) from the bootstrap
+     * server alone.
+     */
+    private List<ListOffsetsResponse> listOffsets(Long partitionId) {
         ListOffsetsRequest.Builder req =
                 ListOffsetsRequest.newBuilder().setTableId(table.tableId());
         if (partitionId != null) {
             req.setPartitionId(partitionId);
         }
-        ListOffsetsResponse r = RpcClient.call(() -> rpc.read().listOffsets(req.build()));
-        Map<PartitionBucket, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b : ends ? r.getEndOffsetsList() : r.getStartOffsetsList()) {
-            out.put(
-                    new PartitionBucket(
-                            b.hasPartitionId() ? b.getPartitionId() : TableBucket.NO_PARTITION,
-                            b.getBucket()),
-                    b.getOffset());
+        if (partitionId == null && table.descriptor().isPartitioned()) {
+            return List.of(RpcClient.call(() -> rpc.read().listOffsets(req.build())));
         }
-        return out;
+        BucketLeaders.Key key =
+                BucketLeaders.Key.partition(
+                        table.tableId(),
+                        partitionId == null ? TableBucket.NO_PARTITION : partitionId);
+        return leaders.fanOut(
+                key,
+                (c, buckets) ->
+                        c.read()
+                                .listOffsets(
+                                        req.clone().clearBuckets().addAllBuckets(buckets).build()));
     }
 
     /** Streams {@code [fromOffset, toOffset)} of one bucket of one partition. */
@@ -143,7 +175,7 @@ public final class LogScanner {
         }
         checkRange(bucket, fromOffset, toOffset);
         return RecordIterator.ofLog(
-                rpc,
+                leaders,
                 new TableBucket(table.tableId(), partitionId, bucket),
                 fromOffset,
                 toOffset,
@@ -175,16 +207,6 @@ public final class LogScanner {
         }
     }
 
-    private ListOffsetsResponse listOffsets() {
-        return RpcClient.call(
-                () ->
-                        rpc.read()
-                                .listOffsets(
-                                        ListOffsetsRequest.newBuilder()
-                                                .setTableId(table.tableId())
-                                                .build()));
-    }
-
     /**
      * Streams the records of {@code [fromOffset, toOffset)} of one bucket. Close the iterator when
      * stopping early.
@@ -207,7 +229,11 @@ public final class LogScanner {
                     "invalid offset range [" + fromOffset + ", " + toOffset + ")");
         }
         return RecordIterator.ofLog(
-                rpc, table.tableId(), bucket, fromOffset, toOffset, this::schema);
+                leaders,
+                new TableBucket(table.tableId(), bucket),
+                fromOffset,
+                toOffset,
+                this::schema);
     }
 
     private Schema schema(int schemaId) {

@@ -1,6 +1,8 @@
 package dev.tributary.client.scan;
 
+import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.RpcClient;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
@@ -15,6 +17,7 @@ import io.grpc.Context;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
@@ -23,18 +26,88 @@ import java.util.function.Supplier;
  * server sends the next message only when this iterator asks for it). Not thread safe.
  */
 public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable {
-    private final LogChunkStream chunks;
+    private LogChunkStream chunks;
     private final long from;
     private final long to;
     private final IntFunction<Schema> schemas;
     private final ArrayDeque<LogRecord> buffered = new ArrayDeque<>();
     private boolean closed;
 
+    /** Opens the stream again after a failure before its first message, or null; may be null. */
+    private final Function<TributaryException, LogChunkStream> reopen;
+
+    private boolean received;
+
     private RecordIterator(LogChunkStream chunks, long from, long to, IntFunction<Schema> schemas) {
+        this(chunks, from, to, schemas, null);
+    }
+
+    private RecordIterator(
+            LogChunkStream chunks,
+            long from,
+            long to,
+            IntFunction<Schema> schemas,
+            Function<TributaryException, LogChunkStream> reopen) {
         this.chunks = chunks;
         this.from = from;
         this.to = to;
         this.schemas = schemas;
+        this.reopen = reopen;
+    }
+
+    /**
+     * Streams {@code [from, to)} of a bucket's log from the server holding it (issue 22 step 3). A
+     * stream the server refuses with {@code NOT_LEADER_FOR_BUCKET} before its first message is
+     * opened once more, on the holder asked again; a second refusal is the caller's.
+     */
+    public static RecordIterator ofLog(
+            BucketLeaders leaders,
+            TableBucket bucket,
+            long from,
+            long to,
+            IntFunction<Schema> schemas) {
+        return routed(leaders, bucket, rpc -> logChunks(rpc, bucket, from, to), from, to, schemas);
+    }
+
+    /**
+     * Streams every row of a KV snapshot as INSERT records from the server holding the bucket,
+     * reopened once like {@link #ofLog(BucketLeaders, TableBucket, long, long, IntFunction)}.
+     */
+    public static RecordIterator ofSnapshot(
+            BucketLeaders leaders,
+            TableBucket bucket,
+            long snapshotId,
+            IntFunction<Schema> schemas) {
+        return routed(
+                leaders,
+                bucket,
+                rpc -> snapshotChunks(rpc, bucket, snapshotId),
+                0,
+                Long.MAX_VALUE,
+                schemas);
+    }
+
+    private static RecordIterator routed(
+            BucketLeaders leaders,
+            TableBucket bucket,
+            Function<RpcClient, LogChunkStream> open,
+            long from,
+            long to,
+            IntFunction<Schema> schemas) {
+        BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+        boolean[] reopened = {false};
+        return new RecordIterator(
+                open.apply(leaders.clientFor(key, bucket.bucket())),
+                from,
+                to,
+                schemas,
+                e -> {
+                    if (reopened[0] || !leaders.onFailure(key, e)) {
+                        return null;
+                    }
+                    reopened[0] = true;
+                    return open.apply(leaders.clientFor(key, bucket.bucket()));
+                });
     }
 
     /**
@@ -155,11 +228,13 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
 
     private boolean nextMessage() {
         try {
-            if (!chunks.hasNext()) {
+            if (!hasNextChunk()) {
                 closed = true;
                 return false;
             }
-            for (LogBatch batch : LogBatches.of(chunks.next())) {
+            byte[] chunk = chunks.next();
+            received = true;
+            for (LogBatch batch : LogBatches.of(chunk)) {
                 batch.ensureValid();
                 if (batch.nextOffset() <= from || batch.baseOffset() >= to) {
                     continue;
@@ -174,6 +249,20 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
         } catch (RuntimeException e) {
             close();
             throw GrpcErrors.fromThrowable(e);
+        }
+    }
+
+    /** Whether the stream has another chunk; reopens it once when the routing was stale. */
+    private boolean hasNextChunk() {
+        try {
+            return chunks.hasNext();
+        } catch (TributaryException e) {
+            LogChunkStream again = received || reopen == null ? null : reopen.apply(e);
+            if (again == null) {
+                throw e;
+            }
+            chunks = again;
+            return chunks.hasNext();
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.tributary.client.tiering;
 
-import static dev.tributary.client.internal.RpcClient.call;
-
 import com.google.protobuf.ByteString;
+import dev.tributary.client.internal.BucketLeaders;
+import dev.tributary.client.internal.CoordinatorRoute;
 import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
@@ -81,10 +81,22 @@ import java.util.concurrent.CompletionException;
  * heartbeats until it ends it with {@link #commitMaintenance} or a report.
  */
 public final class TieringGateway {
-    private final RpcClient rpc;
+    private final CoordinatorRoute coordinator;
+    private final BucketLeaders leaders;
 
-    public TieringGateway(RpcClient rpc) {
-        this.rpc = rpc;
+    /**
+     * @param coordinator the channel of coordinator calls (follows {@code NOT_COORDINATOR})
+     * @param leaders the channel of each bucket's reads
+     */
+    public TieringGateway(CoordinatorRoute coordinator, BucketLeaders leaders) {
+        this.coordinator = coordinator;
+        this.leaders = leaders;
+    }
+
+    private RpcClient holderOf(TableBucket bucket) {
+        return leaders.clientFor(
+                BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId()),
+                bucket.bucket());
     }
 
     /**
@@ -105,9 +117,9 @@ public final class TieringGateway {
      */
     public JobSettings registerJob(String jobId, String group, int parallelism) {
         RegisterJobResponse r =
-                call(
-                        () ->
-                                rpc.tiering()
+                coordinator.call(
+                        c ->
+                                c.tiering()
                                         .registerJob(
                                                 RegisterJobRequest.newBuilder()
                                                         .setJobId(jobId)
@@ -160,7 +172,7 @@ public final class TieringGateway {
             req.addMaintenanceFailed(b);
         }
         Duration wait = Duration.ofMillis(requestTable ? request.waitForTableMillis() : 0);
-        HeartbeatResponse resp = call(() -> rpc.tiering(wait).heartbeat(req.build()));
+        HeartbeatResponse resp = coordinator.call(c -> c.tiering(wait).heartbeat(req.build()));
         // only fenced attempts travel: an attempt the request named and the answer does not is
         // current
         List<TableAck> acks = new ArrayList<>();
@@ -194,7 +206,11 @@ public final class TieringGateway {
                         .setJobId(commit.jobId())
                         .setAttempt(toPb(commit.attempt()));
         commit.results().forEach(r -> req.addResults(ByteString.copyFrom(r)));
-        return RpcClient.callAsync(rpc.tieringAsync(timeout)::commitMaintenance, req.build())
+        return coordinator
+                .callAsync(
+                        c ->
+                                RpcClient.callAsync(
+                                        c.tieringAsync(timeout)::commitMaintenance, req.build()))
                 .thenApply(TieringGateway::fromPb);
     }
 
@@ -233,7 +249,11 @@ public final class TieringGateway {
         commit.writeResults().forEach(c -> req.addCommittables(ByteString.copyFrom(c)));
         commit.discardedResults()
                 .forEach(c -> req.addDiscardedWriteResults(ByteString.copyFrom(c)));
-        return RpcClient.callAsync(rpc.tieringAsync(commitTimeout)::commitRound, req.build())
+        return coordinator
+                .callAsync(
+                        c ->
+                                RpcClient.callAsync(
+                                        c.tieringAsync(commitTimeout)::commitRound, req.build()))
                 .handle(
                         (r, e) -> {
                             if (e == null) {
@@ -273,7 +293,8 @@ public final class TieringGateway {
             req.addKeys(ByteString.copyFrom(k));
         }
         // the server may first build the bucket's index from its lake files
-        LocateLakeRowsResponse r = call(() -> rpc.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
+        LocateLakeRowsResponse r =
+                coordinator.call(c -> c.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
         if (!r.getIndexed()) {
             return Optional.empty();
         }
@@ -304,9 +325,9 @@ public final class TieringGateway {
     /** Leases a KV snapshot so retention keeps it while a split reads it (T9). */
     public LeaseGrant takeSnapshotLease(TableBucket bucket, long snapshotId, String holder) {
         return fromPb(
-                call(
-                        () ->
-                                rpc.tiering()
+                coordinator.<SnapshotLeasePb>call(
+                        c ->
+                                c.tiering()
                                         .takeSnapshotLease(
                                                 withPartition(
                                                                 TakeSnapshotLeaseRequest
@@ -326,9 +347,9 @@ public final class TieringGateway {
      */
     public LeaseGrant renewSnapshotLease(TableBucket bucket, String leaseId) {
         return fromPb(
-                call(
-                        () ->
-                                rpc.tiering()
+                coordinator.<SnapshotLeasePb>call(
+                        c ->
+                                c.tiering()
                                         .renewSnapshotLease(
                                                 withPartition(
                                                                 RenewSnapshotLeaseRequest
@@ -342,9 +363,9 @@ public final class TieringGateway {
     }
 
     public void releaseSnapshotLease(TableBucket bucket, String leaseId) {
-        call(
-                () ->
-                        rpc.tiering()
+        coordinator.call(
+                c ->
+                        c.tiering()
                                 .releaseSnapshotLease(
                                         withPartition(
                                                         ReleaseSnapshotLeaseRequest.newBuilder()
@@ -361,7 +382,7 @@ public final class TieringGateway {
      * to stop early (force-finish).
      */
     public RecordIterator readLog(TableBucket bucket, long from, long to, Schema schema) {
-        return RecordIterator.ofLog(rpc, bucket, from, to, id -> schema);
+        return RecordIterator.ofLog(leaders, bucket, from, to, id -> schema);
     }
 
     /**
@@ -369,47 +390,58 @@ public final class TieringGateway {
      * a reader that verifies and decodes them itself. Close the stream to stop early.
      */
     public LogChunkStream readLogChunks(TableBucket bucket, long from, long to) {
-        return RecordIterator.logChunks(rpc, bucket, from, to);
+        return RecordIterator.logChunks(holderOf(bucket), bucket, from, to);
     }
 
     /** Streams a KV snapshot's rows as raw log batch chunks (all INSERTs). */
     public LogChunkStream readSnapshotChunks(TableBucket bucket, long snapshotId) {
-        return RecordIterator.snapshotChunks(rpc, bucket, snapshotId);
+        return RecordIterator.snapshotChunks(holderOf(bucket), bucket, snapshotId);
     }
 
     /** Streams every row of a KV snapshot as INSERT records. */
     public RecordIterator readSnapshot(TableBucket bucket, long snapshotId, Schema schema) {
-        return RecordIterator.ofSnapshot(rpc, bucket, snapshotId, id -> schema);
+        return RecordIterator.ofSnapshot(leaders, bucket, snapshotId, id -> schema);
     }
 
-    /** Each bucket's end offset. */
+    /** Each bucket's end offset, asked of each server for the buckets it holds. */
     public Map<Integer, Long> endOffsets(long tableId) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (BucketOffsetPb b :
-                call(() ->
-                                rpc.read()
+        for (var r :
+                leaders.fanOut(
+                        BucketLeaders.Key.table(tableId),
+                        (c, buckets) ->
+                                c.read()
                                         .listOffsets(
                                                 ListOffsetsRequest.newBuilder()
                                                         .setTableId(tableId)
-                                                        .build()))
-                        .getEndOffsetsList()) {
-            out.put(b.getBucket(), b.getOffset());
+                                                        .addAllBuckets(buckets)
+                                                        .build()))) {
+            for (BucketOffsetPb b : r.getEndOffsetsList()) {
+                out.put(b.getBucket(), b.getOffset());
+            }
         }
         return out;
     }
 
-    /** Each bucket's latest KV snapshot id (buckets without a snapshot are absent). */
+    /**
+     * Each bucket's latest KV snapshot id (buckets without a snapshot are absent), asked of each
+     * server for the buckets it holds.
+     */
     public Map<Integer, Long> latestSnapshots(long tableId) {
         Map<Integer, Long> out = new TreeMap<>();
-        for (SnapshotInfoPb s :
-                call(() ->
-                                rpc.read()
+        for (var r :
+                leaders.fanOut(
+                        BucketLeaders.Key.table(tableId),
+                        (c, buckets) ->
+                                c.read()
                                         .listSnapshots(
                                                 ListSnapshotsRequest.newBuilder()
                                                         .setTableId(tableId)
-                                                        .build()))
-                        .getSnapshotsList()) {
-            out.put(s.getBucket(), s.getSnapshotId());
+                                                        .addAllBuckets(buckets)
+                                                        .build()))) {
+            for (SnapshotInfoPb s : r.getSnapshotsList()) {
+                out.put(s.getBucket(), s.getSnapshotId());
+            }
         }
         return out;
     }

@@ -11,17 +11,36 @@ public class NotCoordinatorException extends FencedException {
     private static final long serialVersionUID = 1L;
 
     private final String leaderId;
+    private final String leaderAddress;
 
     /**
      * @param leaderId the server id of the current leader, or {@code null} when none is known
      */
     public NotCoordinatorException(String message, String leaderId) {
+        this(message, leaderId, null);
+    }
+
+    /**
+     * @param leaderId the server id of the current leader, or {@code null} when none is known
+     * @param leaderAddress the leader's registered RPC {@code host:port}, or {@code null} when not
+     *     known
+     */
+    public NotCoordinatorException(String message, String leaderId, String leaderAddress) {
         super(message);
         this.leaderId = leaderId;
+        this.leaderAddress = leaderAddress;
     }
 
     /** The server id of the current leader, if this server knows it. */
     public Optional<String> leaderId() {
         return Optional.ofNullable(leaderId);
+    }
+
+    /**
+     * The leader's registered RPC address ({@code host:port}), if this server knows it: where a
+     * client sends coordinator calls instead.
+     */
+    public Optional<String> leaderAddress() {
+        return Optional.ofNullable(leaderAddress);
     }
 }

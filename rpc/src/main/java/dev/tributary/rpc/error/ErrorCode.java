@@ -75,8 +75,10 @@ public enum ErrorCode {
             Status.Code.UNAVAILABLE,
             NotLeaderForBucketException::new),
     /**
-     * A coordinator call reached a server that does not coordinate (T49); older clients see it as
-     * INTERNAL, or as retriable by its gRPC code.
+     * A coordinator call (admin, tiering) reached a server that does not lead the metadata quorum
+     * (T49); the leader's id and RPC address, when known, travel in trailers ({@link
+     * GrpcErrors#LEADER_ID_KEY}, {@link GrpcErrors#LEADER_ADDRESS_KEY}). Older clients see it as
+     * INTERNAL, or as retriable by its gRPC code (a failover is brief).
      */
     NOT_COORDINATOR(
             14,

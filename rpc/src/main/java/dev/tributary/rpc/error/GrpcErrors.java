@@ -1,5 +1,6 @@
 package dev.tributary.rpc.error;
 
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.exception.UnauthenticatedException;
@@ -16,6 +17,17 @@ public final class GrpcErrors {
     /** Trailer holding {@link ErrorCode#code()}. */
     public static final Metadata.Key<String> ERROR_CODE_KEY =
             Metadata.Key.of("tributary-error-code", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** Trailer of {@link ErrorCode#NOT_COORDINATOR}: the leader's server id, when known. */
+    public static final Metadata.Key<String> LEADER_ID_KEY =
+            Metadata.Key.of("tributary-leader-id", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** Trailer of {@link ErrorCode#NOT_COORDINATOR}: the leader's RPC host:port, when known. */
+    public static final Metadata.Key<String> LEADER_ADDRESS_KEY =
+            Metadata.Key.of("tributary-leader-address", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** Longest leader id or address taken from (or put in) a trailer; longer ones are dropped. */
+    static final int MAX_LEADER_FIELD_CHARS = 300;
 
     /** Keeps a status with its trailers well under gRPC's default 8 KB header list. */
     private static final int MAX_MESSAGE_CHARS = 2048;
@@ -36,6 +48,14 @@ public final class GrpcErrors {
         }
         Metadata trailers = new Metadata();
         trailers.put(ERROR_CODE_KEY, Integer.toString(code.code()));
+        if (t instanceof NotCoordinatorException nce) {
+            nce.leaderId()
+                    .filter(GrpcErrors::isSafeField)
+                    .ifPresent(v -> trailers.put(LEADER_ID_KEY, v));
+            nce.leaderAddress()
+                    .filter(GrpcErrors::isSafeField)
+                    .ifPresent(v -> trailers.put(LEADER_ADDRESS_KEY, v));
+        }
         return Status.fromCode(code.grpcCode())
                 .withDescription(message)
                 .asRuntimeException(trailers);
@@ -73,7 +93,14 @@ public final class GrpcErrors {
             } catch (NumberFormatException e) {
                 code = ErrorCode.INTERNAL.code();
             }
-            TributaryException ex = ErrorCode.fromCode(code).toException(description);
+            ErrorCode errorCode = ErrorCode.fromCode(code);
+            TributaryException ex =
+                    errorCode == ErrorCode.NOT_COORDINATOR
+                            ? new NotCoordinatorException(
+                                    description,
+                                    leaderField(trailers, LEADER_ID_KEY),
+                                    leaderField(trailers, LEADER_ADDRESS_KEY))
+                            : errorCode.toException(description);
             ex.addSuppressed(t);
             return ex;
         }
@@ -94,6 +121,30 @@ public final class GrpcErrors {
             default:
                 return new ServerInternalException(status.getCode() + ": " + description, t);
         }
+    }
+
+    /** A trailer's leader field, or null when absent, too long or not printable ASCII. */
+    private static String leaderField(Metadata trailers, Metadata.Key<String> key) {
+        String v;
+        try {
+            v = trailers.get(key);
+        } catch (RuntimeException e) {
+            return null; // a malformed value: the redirect is a hint, never required
+        }
+        return v != null && isSafeField(v) ? v : null;
+    }
+
+    private static boolean isSafeField(String v) {
+        if (v.isEmpty() || v.length() > MAX_LEADER_FIELD_CHARS) {
+            return false;
+        }
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c <= ' ' || c > '~') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean causedByIo(Throwable t) {

@@ -3,6 +3,7 @@ package dev.tributary.server.cluster;
 import dev.tributary.cluster.ClusterConfig;
 import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.cluster.LivenessState;
@@ -198,26 +199,36 @@ public final class ClusterMembership {
     }
 
     /**
-     * The coordinator as this server knows it, for messages: its server id and registered address,
-     * or that no leader is known.
+     * The error for a coordinator call on this server while it does not coordinate: it names the
+     * coordinator this server knows of, with its id and registered address for clients to follow.
      */
-    public String describeCoordinator() {
+    public NotCoordinatorException notCoordinator() {
+        String prefix = "server " + serverId + " is not the cluster's coordinator; ";
         if (!(metadata instanceof RaftMetadataStore raft)) {
-            return "server " + serverId + " (this server)";
+            return new NotCoordinatorException(prefix + "it is stopping", null);
         }
         OptionalInt leader =
                 raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
         if (leader.isEmpty()) {
-            return "not known: no leader is elected now; retry shortly";
+            return new NotCoordinatorException(
+                    prefix + "no leader is elected now; retry shortly", null);
         }
+        String id = Integer.toString(leader.getAsInt());
         if (leader.getAsInt() == serverId) {
-            return "this server, which leads the quorum and is starting its coordinator; retry"
-                    + " shortly";
+            return new NotCoordinatorException(
+                    "server "
+                            + serverId
+                            + " leads the quorum and is starting its coordinator; retry shortly",
+                    id);
         }
         ServerRegistration r = metadata.servers().get(leader.getAsInt());
-        return "server "
-                + leader.getAsInt()
-                + (r == null ? " (not registered yet)" : " at " + r.rpcAddress());
+        return r == null
+                ? new NotCoordinatorException(
+                        prefix + "the coordinator is server " + id + " (not registered yet)", id)
+                : new NotCoordinatorException(
+                        prefix + "the coordinator is server " + id + " at " + r.rpcAddress(),
+                        id,
+                        r.rpcAddress());
     }
 
     /** Ratis peer ids are our integer server ids (see the cluster module's RaftSettings). */

@@ -16,20 +16,24 @@ import java.util.function.Supplier;
  * <p>A lone server, or a cluster of one, has a coordinator from its start to its end.
  */
 public final class CoordinatorRole {
-    private final Supplier<String> whereIsTheCoordinator;
+    private final Supplier<NotCoordinatorException> refusal;
     private volatile Coordinator running;
 
     /**
-     * @param whereIsTheCoordinator describes the coordinator this server knows of (its server id
-     *     and address, or that none is known), for the refusals' messages
+     * @param refusal the error a coordinator call gets while this server does not coordinate,
+     *     naming the coordinator it knows of (its server id and address), if any
      */
-    public CoordinatorRole(Supplier<String> whereIsTheCoordinator) {
-        this.whereIsTheCoordinator = whereIsTheCoordinator;
+    public CoordinatorRole(Supplier<NotCoordinatorException> refusal) {
+        this.refusal = refusal;
     }
 
     /** A role that is always {@code coordinator}'s: a lone server, and tests of the services. */
     public static CoordinatorRole of(Coordinator coordinator) {
-        CoordinatorRole role = new CoordinatorRole(() -> "this server");
+        CoordinatorRole role =
+                new CoordinatorRole(
+                        () ->
+                                new NotCoordinatorException(
+                                        "this server stopped coordinating", null));
         role.took(coordinator);
         return role;
     }
@@ -42,10 +46,7 @@ public final class CoordinatorRole {
     public Coordinator current() {
         Coordinator c = running;
         if (c == null) {
-            throw new NotCoordinatorException(
-                    "this server is not the cluster's coordinator; the coordinator is "
-                            + whereIsTheCoordinator.get(),
-                    null);
+            throw refusal.get();
         }
         return c;
     }

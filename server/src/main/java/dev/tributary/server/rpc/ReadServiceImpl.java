@@ -12,7 +12,10 @@ import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.DataType;
 import dev.tributary.common.types.Schema;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.GetBucketLeadersRequest;
+import dev.tributary.rpc.proto.GetBucketLeadersResponse;
 import dev.tributary.rpc.proto.ListOffsetsRequest;
 import dev.tributary.rpc.proto.ListOffsetsResponse;
 import dev.tributary.rpc.proto.ListSnapshotsRequest;
@@ -34,8 +37,10 @@ import dev.tributary.storage.LogReadResult;
 import dev.tributary.storage.kv.KvSnapshotInfo;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** The read path: bounded, flow-controlled log and snapshot streams, lookups and listings. */
 public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
@@ -218,7 +223,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                     ListOffsetsResponse.Builder b = ListOffsetsResponse.newBuilder();
                     for (long pid :
                             partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
-                        for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                        for (int i : bucketsToList(table, req.getBucketsList())) {
                             TableBucket tb = bucketOf(table, pid, i);
                             b.addEndOffsets(offsetPb(tb, store.endOffset(tb)));
                             b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
@@ -240,7 +245,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                     }
                     for (long pid :
                             partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
-                        for (int i = 0; i < table.descriptor().bucketCount(); i++) {
+                        for (int i : bucketsToList(table, req.getBucketsList())) {
                             store.latestSnapshot(bucketOf(table, pid, i))
                                     .ifPresent(
                                             s -> {
@@ -257,6 +262,41 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                                 b.addSnapshots(info);
                                             });
                         }
+                    }
+                    return b.build();
+                });
+    }
+
+    /**
+     * Which server holds each bucket, from this server's applied metadata: every server answers, a
+     * client asks the one it is connected to. At most one entry per bucket of the table.
+     */
+    @Override
+    public void getBucketLeaders(
+            GetBucketLeadersRequest req, StreamObserver<GetBucketLeadersResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    LocalBuckets.Leaders leaders =
+                            buckets.leaders(
+                                    req.getTableId(),
+                                    req.hasPartitionId()
+                                            ? req.getPartitionId()
+                                            : TableBucket.NO_PARTITION,
+                                    req.hasPartition() ? req.getPartition() : null);
+                    GetBucketLeadersResponse.Builder b =
+                            GetBucketLeadersResponse.newBuilder()
+                                    .setServerId(buckets.serverId())
+                                    .setBucketCount(leaders.bucketCount());
+                    if (leaders.partitionId() != TableBucket.NO_PARTITION) {
+                        b.setPartitionId(leaders.partitionId());
+                    }
+                    for (LocalBuckets.Leader l : leaders.leaders()) {
+                        b.addLeaders(
+                                BucketLeaderPb.newBuilder()
+                                        .setBucket(l.bucket())
+                                        .setServerId(l.serverId())
+                                        .setRpcAddress(l.rpcAddress().orElse("")));
                     }
                     return b.build();
                 });
@@ -306,6 +346,33 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         buckets.requireHeld(table, partitionId, checkBucket(table, bucket));
         return TableBucket.of(
                 table.tableId(), dev.tributary.common.id.PartitionBucket.of(partitionId, bucket));
+    }
+
+    /**
+     * The buckets a listing covers: the requested ones (a client asks each server for those it
+     * holds), or every bucket. Each at most once, so the answer stays bounded by the table.
+     */
+    private static List<Integer> bucketsToList(TableInfo table, List<Integer> requested) {
+        int count = table.descriptor().bucketCount();
+        if (requested.isEmpty()) {
+            List<Integer> all = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                all.add(i);
+            }
+            return all;
+        }
+        if (requested.size() > count) {
+            throw new InvalidInputException(
+                    "asked for " + requested.size() + " buckets of a table with " + count);
+        }
+        Set<Integer> seen = new HashSet<>();
+        for (int b : requested) {
+            checkBucket(table, b);
+            if (!seen.add(b)) {
+                throw new InvalidInputException("bucket " + b + " is named twice");
+            }
+        }
+        return requested;
     }
 
     private static int checkBucket(TableInfo table, int bucket) {

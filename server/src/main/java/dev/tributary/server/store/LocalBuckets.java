@@ -1,7 +1,12 @@
 package dev.tributary.server.store;
 
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.exception.PartitionNotFoundException;
+import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -9,6 +14,7 @@ import dev.tributary.coordinator.store.AppliedTable;
 import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.storage.BucketStore;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -146,6 +152,110 @@ public final class LocalBuckets implements MetadataListener {
     /** A partition of a table by its name, as the applied metadata holds it. */
     public Optional<PartitionInfo> partition(long tableId, String name) {
         return Optional.ofNullable(partitionsByName.getOrDefault(tableId, Map.of()).get(name));
+    }
+
+    /** This server's id in the metadata (0 for a lone server). */
+    public int serverId() {
+        return serverId;
+    }
+
+    /** One bucket's holder as this server's applied metadata says. */
+    public record Leader(int bucket, int serverId, Optional<String> rpcAddress) {}
+
+    /**
+     * The holders of a table's buckets or of one partition's.
+     *
+     * @param partitionId the partition, or {@link TableBucket#NO_PARTITION}
+     * @param bucketCount the buckets of the table (of each partition)
+     * @param leaders by ascending bucket; a bucket no server serves yet is absent
+     */
+    public record Leaders(long partitionId, int bucketCount, List<Leader> leaders) {
+        public Leaders {
+            leaders = List.copyOf(leaders);
+        }
+    }
+
+    /**
+     * Which server holds each bucket of a table (unpartitioned: {@code partition} empty) or of one
+     * of its partitions, named by id or name, from the metadata this server applied. A bucket not
+     * assigned yet is this server's when it takes unassigned buckets, else absent (no server serves
+     * it yet). Answers about tables held elsewhere too: that is what a client asks it for.
+     *
+     * @param partitionId the partition's id, or {@link TableBucket#NO_PARTITION} to name it by
+     *     {@code partitionName} or for an unpartitioned table
+     * @param partitionName the partition's name, or {@code null}
+     * @throws dev.tributary.common.exception.NotFoundException if the table does not exist
+     * @throws dev.tributary.common.exception.PartitionNotFoundException if the partition does not
+     * @throws dev.tributary.common.exception.InvalidInputException if a partition is named for an
+     *     unpartitioned table or none for a partitioned one
+     */
+    public Leaders leaders(long tableId, long partitionId, String partitionName) {
+        AppliedTable t = applied.get(tableId);
+        if (t == null) {
+            throw new NotFoundException(
+                    "table id "
+                            + tableId
+                            + " does not exist (dropped or never created); describe the table"
+                            + " again to get its current id");
+        }
+        TableInfo table = t.table();
+        boolean named = partitionId != TableBucket.NO_PARTITION || partitionName != null;
+        if (table.descriptor().isPartitioned() != named) {
+            throw new InvalidInputException(
+                    table.descriptor().isPartitioned()
+                            ? "table " + table.path() + " is partitioned: name the partition"
+                            : "table " + table.path() + " is not partitioned; name no partition");
+        }
+        long pid = named ? partitionOf(t, partitionId, partitionName) : TableBucket.NO_PARTITION;
+        int count = table.descriptor().bucketCount();
+        Optional<BucketAssignment> a = t.assignment(pid);
+        List<Leader> out = new ArrayList<>(count);
+        if (a.isEmpty()) {
+            if (holdsUnassigned) {
+                for (int b = 0; b < count; b++) {
+                    out.add(new Leader(b, serverId, addresses.apply(serverId)));
+                }
+            }
+        } else {
+            for (int b = 0; b < Math.min(count, a.get().bucketCount()); b++) {
+                int holder = a.get().serverOf(b);
+                out.add(new Leader(b, holder, addresses.apply(holder)));
+            }
+        }
+        return new Leaders(pid, count, out);
+    }
+
+    private static long partitionOf(AppliedTable t, long partitionId, String name) {
+        for (PartitionInfo p : t.partitions()) {
+            if (partitionId != TableBucket.NO_PARTITION
+                    ? p.partitionId() == partitionId
+                    : p.name().equals(name)) {
+                return p.partitionId();
+            }
+        }
+        if (partitionId == TableBucket.NO_PARTITION) {
+            // a writer's name may be in another form of the same values
+            String canonical;
+            try {
+                canonical =
+                        PartitionRouter.of(t.table().descriptor())
+                                .normalize(PartitionSpec.parse(name))
+                                .name();
+            } catch (RuntimeException e) {
+                canonical = null;
+            }
+            for (PartitionInfo p : t.partitions()) {
+                if (p.name().equals(canonical)) {
+                    return p.partitionId();
+                }
+            }
+        }
+        throw new PartitionNotFoundException(
+                "partition "
+                        + (partitionId != TableBucket.NO_PARTITION ? "id " + partitionId : name)
+                        + " of table "
+                        + t.table().path()
+                        + " does not exist");
     }
 
     private static String describe(TableInfo table, long partitionId, int bucket) {

@@ -2,12 +2,14 @@ package dev.tributary.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.WriteBatch;
@@ -19,6 +21,12 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.BucketLeaderPb;
+import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.GetBucketLeadersRequest;
+import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import dev.tributary.rpc.proto.ListOffsetsRequest;
+import dev.tributary.rpc.proto.ListOffsetsResponse;
 import dev.tributary.rpc.proto.ReadLogRequest;
 import dev.tributary.rpc.proto.ReadServiceGrpc;
 import dev.tributary.rpc.proto.WriteRequest;
@@ -119,6 +127,74 @@ class BucketHolderITCase {
                                                                         .build())
                                                         .next()))
                         .isNotNull();
+
+                // any server tells who holds each bucket, and who it is itself (route35)
+                GetBucketLeadersResponse leaders =
+                        call(
+                                () ->
+                                        reads.getBucketLeaders(
+                                                GetBucketLeadersRequest.newBuilder()
+                                                        .setTableId(t.tableId())
+                                                        .build()));
+                assertThat(leaders.getServerId()).isEqualTo(0);
+                assertThat(leaders.getBucketCount()).isEqualTo(4);
+                assertThat(leaders.hasPartitionId()).isFalse();
+                assertThat(leaders.getLeadersList())
+                        .extracting(
+                                BucketLeaderPb::getBucket,
+                                BucketLeaderPb::getServerId,
+                                BucketLeaderPb::getRpcAddress)
+                        .containsExactly(
+                                tuple(0, 0, server.advertisedRpcAddress()),
+                                tuple(1, 7, "other-host:9123"),
+                                tuple(2, 0, server.advertisedRpcAddress()),
+                                tuple(3, 7, "other-host:9123"));
+                assertThatThrownBy(
+                                () ->
+                                        call(
+                                                () ->
+                                                        reads.getBucketLeaders(
+                                                                GetBucketLeadersRequest.newBuilder()
+                                                                        .setTableId(t.tableId())
+                                                                        .setPartition("dt=x")
+                                                                        .build())))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("not partitioned");
+
+                // listings: a client asks each server only for the buckets it holds
+                ListOffsetsResponse own =
+                        call(
+                                () ->
+                                        reads.listOffsets(
+                                                ListOffsetsRequest.newBuilder()
+                                                        .setTableId(t.tableId())
+                                                        .addBuckets(0)
+                                                        .addBuckets(2)
+                                                        .build()));
+                assertThat(own.getEndOffsetsList())
+                        .extracting(BucketOffsetPb::getBucket, BucketOffsetPb::getOffset)
+                        .containsExactly(tuple(0, 1L), tuple(2, 0L));
+                assertThatThrownBy(
+                                () ->
+                                        call(
+                                                () ->
+                                                        reads.listOffsets(
+                                                                ListOffsetsRequest.newBuilder()
+                                                                        .setTableId(t.tableId())
+                                                                        .build())))
+                        .isInstanceOf(NotLeaderForBucketException.class);
+                assertThatThrownBy(
+                                () ->
+                                        call(
+                                                () ->
+                                                        reads.listOffsets(
+                                                                ListOffsetsRequest.newBuilder()
+                                                                        .setTableId(t.tableId())
+                                                                        .addBuckets(0)
+                                                                        .addBuckets(0)
+                                                                        .build())))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("named twice");
             } finally {
                 raw.shutdownNow();
             }

@@ -1,25 +1,38 @@
 package dev.tributary.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.ClusterInfo;
+import dev.tributary.client.scan.LogScanner;
+import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.AdminServiceGrpc;
+import dev.tributary.rpc.proto.ListDatabasesRequest;
 import dev.tributary.server.TributaryServer;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -35,6 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ThreeVoterClusterITCase {
     @TempDir Path dir;
+
+    private static final TablePath SPREAD = TablePath.of("db", "spread");
 
     private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final List<TributaryServer> servers = new ArrayList<>();
@@ -73,12 +88,13 @@ class ThreeVoterClusterITCase {
             conn.admin().createDatabase("db", true);
             conn.admin()
                     .createTable(
-                            TablePath.of("db", "spread"),
+                            SPREAD,
                             TableDescriptor.builder(
                                             Schema.newBuilder()
                                                     .column("id", DataTypes.INT())
                                                     .build())
                                     .bucketCount(6)
+                                    .bucketKeys("id")
                                     .build(),
                             false);
             assertThat(first.coordinator().bucketsPerServer())
@@ -92,21 +108,64 @@ class ThreeVoterClusterITCase {
             await().atMost(Duration.ofSeconds(30)).until(() -> s.store().hasTable(tableId));
         }
 
-        for (TributaryServer follower : servers) {
-            if (follower == first) {
-                continue;
+        TributaryServer follower = servers.stream().filter(s -> s != first).findFirst().get();
+        assertThat(follower.coordinates()).isFalse();
+        // over raw gRPC a follower refuses a coordinator call, naming the coordinator to follow
+        ManagedChannel raw =
+                NettyChannelBuilder.forTarget(follower.rpcTarget()).usePlaintext().build();
+        try {
+            Throwable refused =
+                    catchThrowable(
+                            () ->
+                                    AdminServiceGrpc.newBlockingStub(raw)
+                                            .withDeadlineAfter(10, TimeUnit.SECONDS)
+                                            .listDatabases(
+                                                    ListDatabasesRequest.getDefaultInstance()));
+            assertThat(GrpcErrors.fromThrowable(refused))
+                    .isInstanceOfSatisfying(
+                            NotCoordinatorException.class,
+                            e -> {
+                                assertThat(e).hasMessageContaining("not the cluster's coordinator");
+                                assertThat(e.leaderId())
+                                        .contains(Integer.toString(serverId(first)));
+                                assertThat(e.leaderAddress())
+                                        .contains(first.advertisedRpcAddress());
+                            });
+        } finally {
+            raw.shutdownNow();
+        }
+
+        // a client connected to a follower follows the coordinator for DDL and each bucket's
+        // server for writes and reads: every row lands once, on the server that holds its bucket
+        int rows = 600;
+        try (Connection conn = Connection.open(follower.rpcTarget())) {
+            assertThat(conn.admin().listTables("db")).contains("spread");
+            try (AppendWriter w = conn.appendWriter(SPREAD)) {
+                for (int i = 0; i < rows; i++) {
+                    w.append(Row.of(i));
+                }
+                w.flush();
             }
-            assertThat(follower.coordinates()).isFalse();
-            try (Connection conn = Connection.open(follower.rpcTarget())) {
-                assertThatThrownBy(() -> conn.admin().listDatabases())
-                        .isInstanceOf(NotCoordinatorException.class)
-                        .hasMessageContaining("not the cluster's coordinator")
-                        .hasMessageContaining(
-                                "server "
-                                        + serverId(first)
-                                        + " at "
-                                        + first.advertisedRpcAddress());
+            LogScanner scanner = conn.logScanner(SPREAD);
+            Map<Integer, Long> ends = scanner.endOffsets();
+            assertThat(ends).hasSize(6);
+            assertThat(ends.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(rows);
+            Set<Integer> ids = new HashSet<>();
+            for (int bucket = 0; bucket < 6; bucket++) {
+                for (LogRecord r : scanner.readAll(bucket)) {
+                    assertThat(ids.add(r.row().getInt(0))).as("row %s once", r.row()).isTrue();
+                }
             }
+            assertThat(ids).hasSize(rows);
+        }
+        for (TributaryServer s : servers) {
+            long here = 0;
+            for (int bucket = 0; bucket < 6; bucket++) {
+                here += s.store().endOffset(new TableBucket(tableId, bucket));
+            }
+            assertThat(here)
+                    .as("server %s holds the rows of its two buckets", serverId(s))
+                    .isPositive();
         }
 
         // the coordinator's server stops: another voter leads and coordinates, with the tables
@@ -130,6 +189,11 @@ class ThreeVoterClusterITCase {
                                                             v.serverId() == other
                                                                     && v.instanceId().isPresent()));
             conn.admin().createDatabase("after", false);
+            assertThat(conn.admin().listDatabases()).contains("db", "after");
+        }
+        TributaryServer last = rest.get(0) == second ? rest.get(1) : rest.get(0);
+        try (Connection conn = Connection.open(last.rpcTarget())) {
+            // a client of the remaining follower follows the new coordinator
             assertThat(conn.admin().listDatabases()).contains("db", "after");
         }
     }

@@ -2,10 +2,13 @@ package dev.tributary.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
@@ -118,6 +121,43 @@ class LocalBucketsTest {
                     .isInstanceOf(NotLeaderForBucketException.class)
                     .hasMessageContaining("bucket 1 of partition id 5 of table db.by_partition");
 
+            // the holders of each bucket, for clients (route35): tables held here or not
+            assertThat(buckets.serverId()).isEqualTo(ME);
+            assertThat(buckets.leaders(1, -1, null))
+                    .isEqualTo(
+                            new LocalBuckets.Leaders(
+                                    -1,
+                                    2,
+                                    List.of(
+                                            new LocalBuckets.Leader(
+                                                    0, OTHER, Optional.of("other:9123")),
+                                            new LocalBuckets.Leader(1, ME, Optional.empty()))));
+            assertThat(buckets.leaders(2, -1, null).leaders())
+                    .extracting(LocalBuckets.Leader::serverId)
+                    .containsExactly(OTHER, OTHER);
+            // not assigned, and this server does not take unassigned buckets: nobody serves them
+            assertThat(buckets.leaders(3, -1, null).leaders()).isEmpty();
+            assertThat(buckets.leaders(3, -1, null).bucketCount()).isEqualTo(2);
+            // a partition by id or by name
+            assertThat(buckets.leaders(4, 6, null).leaders())
+                    .extracting(LocalBuckets.Leader::serverId)
+                    .containsExactly(ME, OTHER);
+            assertThat(buckets.leaders(4, -1, "dt=a").partitionId()).isEqualTo(5);
+            assertThat(buckets.leaders(4, -1, "dt=a").leaders())
+                    .extracting(LocalBuckets.Leader::serverId)
+                    .containsExactly(OTHER, OTHER);
+            assertThatThrownBy(() -> buckets.leaders(4, -1, "dt=zzz"))
+                    .isInstanceOf(PartitionNotFoundException.class);
+            assertThatThrownBy(() -> buckets.leaders(4, 99, null))
+                    .isInstanceOf(PartitionNotFoundException.class);
+            assertThatThrownBy(() -> buckets.leaders(4, -1, null))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("name the partition");
+            assertThatThrownBy(() -> buckets.leaders(1, -1, "dt=a"))
+                    .isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> buckets.leaders(99, -1, null))
+                    .isInstanceOf(NotFoundException.class);
+
             metadata.putPartition(p6.dropping(2_000, false));
             assertThat(store.partitionIds(4)).containsExactly(6L);
             metadata.removePartition(4, 6);
@@ -135,6 +175,9 @@ class LocalBucketsTest {
             metadata.setListener(buckets);
             // not assigned: this server takes it
             buckets.requireHeld(catalog.get(3), -1, 0);
+            assertThat(buckets.leaders(3, -1, null).leaders())
+                    .extracting(LocalBuckets.Leader::bucket, LocalBuckets.Leader::serverId)
+                    .containsExactly(tuple(0, ME), tuple(1, ME));
             assertThat(catalog.all())
                     .extracting(TableInfo::tableId)
                     .containsExactlyInAnyOrder(3L, 4L);

@@ -1,0 +1,126 @@
+package dev.tributary.client.internal;
+
+import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.rpc.error.GrpcErrors;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * The channel of a connection's coordinator calls (admin, tiering), following {@code
+ * NOT_COORDINATOR} answers (issue 22 step 3): a call refused with a {@link NotCoordinatorException}
+ * that names the leader's RPC address is sent once more, to that address (through the {@link
+ * ChannelPool}), and later coordinator calls keep that channel until it fails with a retriable
+ * error or another {@code NOT_COORDINATOR}, after which they start again from the bootstrap
+ * channel. A refusal without an address propagates (the caller retries once a leader is elected).
+ * At most one redirect per call, so two servers naming each other cannot make a call loop. Thread
+ * safe.
+ */
+public final class CoordinatorRoute {
+    private final ChannelPool pool;
+    private volatile RpcClient current;
+
+    public CoordinatorRoute(ChannelPool pool) {
+        this.pool = pool;
+        this.current = pool.bootstrap();
+    }
+
+    /** The channel coordinator calls use now. */
+    public RpcClient current() {
+        return current;
+    }
+
+    /**
+     * Runs a blocking coordinator call on the current channel, redirecting once on {@code
+     * NOT_COORDINATOR} with a known leader address.
+     *
+     * @throws TributaryException the call's typed failure
+     */
+    public <T> T call(Function<RpcClient, T> call) {
+        RpcClient used = current;
+        try {
+            return RpcClient.call(() -> call.apply(used));
+        } catch (TributaryException e) {
+            RpcClient leader = afterFailure(used, e);
+            if (leader == null) {
+                throw e;
+            }
+            T result = RpcClient.call(() -> call.apply(leader));
+            current = leader;
+            return result;
+        }
+    }
+
+    /** Like {@link #call} for an asynchronous call; the redirect happens on the failure. */
+    public <T> CompletableFuture<T> callAsync(Function<RpcClient, CompletableFuture<T>> call) {
+        RpcClient used = current;
+        return start(call, used)
+                .handle(
+                        (value, error) -> {
+                            if (error == null) {
+                                return CompletableFuture.completedFuture(value);
+                            }
+                            TributaryException e = GrpcErrors.fromThrowable(unwrap(error));
+                            RpcClient leader = afterFailure(used, e);
+                            if (leader == null) {
+                                return CompletableFuture.<T>failedFuture(e);
+                            }
+                            return start(call, leader)
+                                    .thenApply(
+                                            v -> {
+                                                current = leader;
+                                                return v;
+                                            });
+                        })
+                .thenCompose(f -> f);
+    }
+
+    private static <T> CompletableFuture<T> start(
+            Function<RpcClient, CompletableFuture<T>> call, RpcClient rpc) {
+        try {
+            return call.apply(rpc);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(GrpcErrors.fromThrowable(e));
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+
+    /**
+     * After a failed call on {@code used}: drops a followed channel that failed as a channel (a
+     * retriable error, not coordinator any more), and returns the leader's channel to retry on, or
+     * null when the failure is the answer.
+     */
+    private RpcClient afterFailure(RpcClient used, TributaryException e) {
+        if (used != pool.bootstrap()
+                && (e instanceof RetriableException || e instanceof NotCoordinatorException)) {
+            current = pool.bootstrap();
+        }
+        Optional<String> target = redirectTarget(e);
+        if (target.isEmpty()) {
+            return null;
+        }
+        try {
+            return pool.forAddress(target.get());
+        } catch (TributaryException malformed) {
+            e.addSuppressed(malformed);
+            return null;
+        }
+    }
+
+    /**
+     * Where a failed coordinator call goes next: the leader's address named by a {@code
+     * NOT_COORDINATOR} answer; empty for every other failure, and when no address is known.
+     */
+    static Optional<String> redirectTarget(Throwable failure) {
+        if (failure instanceof NotCoordinatorException nce) {
+            return nce.leaderAddress().filter(a -> !a.isBlank());
+        }
+        return Optional.empty();
+    }
+}
