@@ -293,7 +293,7 @@ public final class TributaryServer implements AutoCloseable {
                         new TieringServiceImpl(
                                 coordinatorRole,
                                 store,
-                                catalog,
+                                held,
                                 clock,
                                 conf.get(KvOptions.LEASE_TIMEOUT),
                                 observed::planned,

@@ -138,6 +138,22 @@ public final class BucketLeaders {
     }
 
     /**
+     * Runs one bucket's request at its holder, and once more on the holder fetched again when that
+     * server answers it no longer holds the bucket. For requests that are safe to repeat (reads,
+     * lookups, leases, which the refusing server did not apply).
+     */
+    public <T> T callHolder(Key key, int bucket, Function<RpcClient, T> request) {
+        try {
+            return RpcClient.call(() -> request.apply(clientFor(key, bucket)));
+        } catch (TributaryException e) {
+            if (!onFailure(key, e)) {
+                throw e;
+            }
+            return RpcClient.call(() -> request.apply(clientFor(key, bucket)));
+        }
+    }
+
+    /**
      * Like {@link #clientFor} without blocking: completes once the holders are known (at once when
      * cached), so a writer never waits for them on its own thread or under its lock.
      */

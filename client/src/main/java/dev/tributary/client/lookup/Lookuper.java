@@ -3,10 +3,8 @@ package dev.tributary.client.lookup;
 import com.google.protobuf.ByteString;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.internal.BucketLeaders;
-import dev.tributary.client.internal.RpcClient;
 import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.common.exception.InvalidInputException;
-import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.common.row.BucketFunction;
 import dev.tributary.common.row.Row;
@@ -156,15 +154,6 @@ public final class Lookuper {
      * server no longer holds it (a lookup changes nothing, so the retry is safe).
      */
     private LookupResponse lookup(BucketLeaders.Key route, LookupRequest req) {
-        try {
-            return RpcClient.call(
-                    () -> leaders.clientFor(route, req.getBucket()).read().lookup(req));
-        } catch (TributaryException e) {
-            if (!leaders.onFailure(route, e)) {
-                throw e;
-            }
-            return RpcClient.call(
-                    () -> leaders.clientFor(route, req.getBucket()).read().lookup(req));
-        }
+        return leaders.callHolder(route, req.getBucket(), c -> c.read().lookup(req));
     }
 }

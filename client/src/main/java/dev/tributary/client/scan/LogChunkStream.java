@@ -1,9 +1,11 @@
 package dev.tributary.client.scan;
 
 import com.google.protobuf.ByteString;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.rpc.error.GrpcErrors;
 import io.grpc.Context;
 import java.util.Iterator;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -15,6 +17,7 @@ public final class LogChunkStream implements Iterator<byte[]>, AutoCloseable {
     private final Context.CancellableContext context;
     private final Iterator<?> responses;
     private final Function<Object, ByteString> records;
+    private Consumer<TributaryException> onFailure = e -> {};
 
     @SuppressWarnings("unchecked")
     <T> LogChunkStream(
@@ -26,13 +29,18 @@ public final class LogChunkStream implements Iterator<byte[]>, AutoCloseable {
         this.records = (Function<Object, ByteString>) records;
     }
 
+    /** Also tells {@code hook} of the stream's failure, before it is thrown. */
+    LogChunkStream onFailure(Consumer<TributaryException> hook) {
+        this.onFailure = hook;
+        return this;
+    }
+
     @Override
     public boolean hasNext() {
         try {
             return responses.hasNext();
         } catch (RuntimeException e) {
-            close();
-            throw GrpcErrors.fromThrowable(e);
+            throw failed(e);
         }
     }
 
@@ -41,9 +49,15 @@ public final class LogChunkStream implements Iterator<byte[]>, AutoCloseable {
         try {
             return records.apply(responses.next()).toByteArray();
         } catch (RuntimeException e) {
-            close();
-            throw GrpcErrors.fromThrowable(e);
+            throw failed(e);
         }
+    }
+
+    private TributaryException failed(RuntimeException e) {
+        close();
+        TributaryException typed = GrpcErrors.fromThrowable(e);
+        onFailure.accept(typed);
+        return typed;
     }
 
     @Override

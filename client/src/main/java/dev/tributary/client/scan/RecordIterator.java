@@ -111,6 +111,26 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
     }
 
     /**
+     * The raw chunks of {@code [from, to)} of a bucket's log from the server holding it. A refusal
+     * ({@code NOT_LEADER_FOR_BUCKET}) forgets the holder before it is thrown, so the caller's retry
+     * (a reader retries its split) asks for the holder again.
+     */
+    public static LogChunkStream logChunks(
+            BucketLeaders leaders, TableBucket bucket, long from, long to) {
+        BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+        return logChunks(leaders.clientFor(key, bucket.bucket()), bucket, from, to)
+                .onFailure(e -> leaders.onFailure(key, e));
+    }
+
+    /** A KV snapshot's raw chunks from the server holding the bucket, like {@link #logChunks}. */
+    public static LogChunkStream snapshotChunks(
+            BucketLeaders leaders, TableBucket bucket, long snapshotId) {
+        BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+        return snapshotChunks(leaders.clientFor(key, bucket.bucket()), bucket, snapshotId)
+                .onFailure(e -> leaders.onFailure(key, e));
+    }
+
+    /**
      * Streams {@code [from, to)} of a bucket's log; {@code to == Long.MAX_VALUE} means the end
      * offset when the call starts.
      */

@@ -93,10 +93,13 @@ public final class TieringGateway {
         this.leaders = leaders;
     }
 
-    private RpcClient holderOf(TableBucket bucket) {
-        return leaders.clientFor(
-                BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId()),
-                bucket.bucket());
+    private static BucketLeaders.Key keyOf(TableBucket bucket) {
+        return BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+    }
+
+    /** A request about one bucket's local state (leases, lake rows), at the bucket's server. */
+    private <T> T atHolder(TableBucket bucket, java.util.function.Function<RpcClient, T> request) {
+        return leaders.callHolder(keyOf(bucket), bucket.bucket(), request);
     }
 
     /**
@@ -294,7 +297,7 @@ public final class TieringGateway {
         }
         // the server may first build the bucket's index from its lake files
         LocateLakeRowsResponse r =
-                coordinator.call(c -> c.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
+                atHolder(bucket, c -> c.tiering(LOCATE_WAIT).locateLakeRows(req.build()));
         if (!r.getIndexed()) {
             return Optional.empty();
         }
@@ -325,7 +328,8 @@ public final class TieringGateway {
     /** Leases a KV snapshot so retention keeps it while a split reads it (T9). */
     public LeaseGrant takeSnapshotLease(TableBucket bucket, long snapshotId, String holder) {
         return fromPb(
-                coordinator.<SnapshotLeasePb>call(
+                this.<SnapshotLeasePb>atHolder(
+                        bucket,
                         c ->
                                 c.tiering()
                                         .takeSnapshotLease(
@@ -347,7 +351,8 @@ public final class TieringGateway {
      */
     public LeaseGrant renewSnapshotLease(TableBucket bucket, String leaseId) {
         return fromPb(
-                coordinator.<SnapshotLeasePb>call(
+                this.<SnapshotLeasePb>atHolder(
+                        bucket,
                         c ->
                                 c.tiering()
                                         .renewSnapshotLease(
@@ -363,7 +368,8 @@ public final class TieringGateway {
     }
 
     public void releaseSnapshotLease(TableBucket bucket, String leaseId) {
-        coordinator.call(
+        atHolder(
+                bucket,
                 c ->
                         c.tiering()
                                 .releaseSnapshotLease(
@@ -390,12 +396,12 @@ public final class TieringGateway {
      * a reader that verifies and decodes them itself. Close the stream to stop early.
      */
     public LogChunkStream readLogChunks(TableBucket bucket, long from, long to) {
-        return RecordIterator.logChunks(holderOf(bucket), bucket, from, to);
+        return RecordIterator.logChunks(leaders, bucket, from, to);
     }
 
     /** Streams a KV snapshot's rows as raw log batch chunks (all INSERTs). */
     public LogChunkStream readSnapshotChunks(TableBucket bucket, long snapshotId) {
-        return RecordIterator.snapshotChunks(holderOf(bucket), bucket, snapshotId);
+        return RecordIterator.snapshotChunks(leaders, bucket, snapshotId);
     }
 
     /** Streams every row of a KV snapshot as INSERT records. */

@@ -1,5 +1,6 @@
 package dev.tributary.server.rpc;
 
+import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
@@ -81,7 +82,19 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     @Override
     public void describeCluster(
             DescribeClusterRequest req, StreamObserver<DescribeClusterResponse> out) {
-        Calls.unary(out, () -> ServerConverters.toPb(cluster.describe()));
+        Calls.unary(
+                out,
+                () -> {
+                    // liveness and bucket counts are the coordinator's: a client is sent there
+                    // when one is known; during an election any server tells what it knows
+                    if (coordinator.running().isEmpty()) {
+                        NotCoordinatorException elsewhere = cluster.notCoordinator();
+                        if (elsewhere.leaderAddress().isPresent()) {
+                            throw elsewhere;
+                        }
+                    }
+                    return ServerConverters.toPb(cluster.describe());
+                });
     }
 
     @Override

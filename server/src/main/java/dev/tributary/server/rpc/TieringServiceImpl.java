@@ -39,7 +39,7 @@ import dev.tributary.rpc.proto.TakeSnapshotLeaseRequest;
 import dev.tributary.rpc.proto.TieringServiceGrpc;
 import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.lake.LakeRowLocations;
-import dev.tributary.server.store.TableCatalog;
+import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.kv.SnapshotLease;
 import dev.tributary.tiering.api.Attempt;
@@ -64,11 +64,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** The tiering job's calls: translated to the coordinator's API and the store's leases. */
+/**
+ * The tiering job's calls: translated to the coordinator's API (on the server that coordinates) and
+ * the store's leases and lake row index (on the server that holds the bucket, any server).
+ */
 public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceImplBase {
     private final CoordinatorRole coordinator;
     private final BucketStore store;
-    private final TableCatalog catalog;
+    private final LocalBuckets held;
     private final Clock clock;
     private final Duration leaseTimeout;
     private final java.util.function.Consumer<RoundPlan> onPlanned;
@@ -83,14 +86,14 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
     public TieringServiceImpl(
             CoordinatorRole coordinator,
             BucketStore store,
-            TableCatalog catalog,
+            LocalBuckets held,
             Clock clock,
             Duration leaseTimeout,
             java.util.function.Consumer<RoundPlan> onPlanned,
             LakeRowLocations rowLocations) {
         this.coordinator = coordinator;
         this.store = store;
-        this.catalog = catalog;
+        this.held = held;
         this.clock = clock;
         this.leaseTimeout = leaseTimeout;
         this.onPlanned = onPlanned;
@@ -290,12 +293,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         .setPath(ProtoConverters.toPb(p.path()))
                         .setSchemaId(p.schemaId())
                         .setTableDescriptor(ProtoConverters.toPb(p.descriptor()));
-        try {
-            TableInfo info = catalog.get(p.tableId());
-            table.setCreatedAtMillis(info.createdTimeMillis());
-        } catch (RuntimeException dropped) {
-            // the plan is fenced at commit anyway
-        }
+        // a table dropped meanwhile has none: the plan is fenced at commit anyway
+        held.known(p.tableId()).ifPresent(t -> table.setCreatedAtMillis(t.createdTimeMillis()));
         RoundPlanPb.Builder b =
                 RoundPlanPb.newBuilder()
                         .setTable(table)
@@ -474,8 +473,15 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 });
     }
 
+    /**
+     * A bucket of a lease or lake row request, held by this server (its snapshots and lake row
+     * index are here).
+     *
+     * @throws dev.tributary.common.exception.NotLeaderForBucketException naming its server when
+     *     another one holds it
+     */
     private TableBucket bucket(long tableId, long partitionId, int bucket) {
-        TableInfo t = catalog.get(tableId);
+        TableInfo t = held.table(tableId);
         if (bucket < 0 || bucket >= t.descriptor().bucketCount()) {
             throw new InvalidInputException(
                     "bucket " + bucket + " does not exist in table " + t.path());
@@ -486,6 +492,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                             ? "table " + t.path() + " is partitioned: name the bucket's partition"
                             : "table " + t.path() + " is not partitioned");
         }
+        held.requireHeld(t, partitionId, bucket);
         return new TableBucket(tableId, partitionId, bucket);
     }
 

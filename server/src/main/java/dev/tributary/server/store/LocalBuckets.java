@@ -140,6 +140,11 @@ public final class LocalBuckets implements MetadataListener {
         }
     }
 
+    /** A table of the metadata, held here or not (for what any server may say about it). */
+    public Optional<TableInfo> known(long tableId) {
+        return Optional.ofNullable(applied.get(tableId)).map(AppliedTable::table);
+    }
+
     /**
      * The partitions of a table as this server's applied metadata holds them (every server follows
      * the metadata, so this needs no coordinator); empty for an unknown or unpartitioned table.

@@ -21,7 +21,6 @@ import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.File;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -95,18 +94,6 @@ class ClusterOfOneITCase {
     @Test
     void t49_aDataDirectoryKeepsTheKindOfMetadataItWasCreatedWith() throws Exception {
         Map<String, String> cluster = clusterOf(freePort());
-        assertThatThrownBy(
-                        () -> {
-                            Map<String, String> three = new HashMap<>(cluster);
-                            three.put(
-                                    "cluster.voters",
-                                    cluster.get("cluster.voters") + ",2@127.0.0.1:1,3@127.0.0.1:2");
-                            start(three).close();
-                        })
-                .isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("cluster.voters")
-                .hasMessageContaining("list this server alone");
-
         // a lone server's data directory does not silently become an empty cluster
         start(Map.of()).close();
         assertThatThrownBy(() -> start(cluster).close())

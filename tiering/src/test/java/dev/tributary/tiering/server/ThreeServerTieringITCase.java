@@ -1,0 +1,147 @@
+package dev.tributary.tiering.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ClusterInfo;
+import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.client.write.UpsertWriter;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.server.ServerExtension;
+import dev.tributary.server.TributaryServer;
+import dev.tributary.tiering.testutil.LakeCheck;
+import dev.tributary.tiering.testutil.TestSchemas;
+import java.io.File;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * T49: tiering across the servers of a cluster. Three real servers of one cluster in one JVM (Raft,
+ * gRPC, heartbeats over loopback) share one lake warehouse; a log table and a primary-key table
+ * have their buckets spread over the three. One server runs the embedded tiering job: it follows
+ * the coordinator for its rounds and commits, reads each bucket's log and KV snapshots (under a
+ * lease) from the server holding it, and the lake ends up with every record exactly once.
+ */
+class ThreeServerTieringITCase {
+    private static final TablePath CLICKS = TablePath.of("shop", "clicks");
+    private static final TablePath CUSTOMERS = TablePath.of("shop", "customers");
+
+    @TempDir File dir;
+    private final long seed = new Random().nextLong();
+    private final Random random = new Random(seed);
+    private final List<TributaryServer> servers = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        servers.forEach(TributaryServer::close);
+    }
+
+    @Test
+    void t49_aJobTiersTheBucketsOfEveryServerExactlyOnce() throws Exception {
+        String voters =
+                "1@127.0.0.1:"
+                        + freePort()
+                        + ",2@127.0.0.1:"
+                        + freePort()
+                        + ",3@127.0.0.1:"
+                        + freePort();
+        File warehouse = new File(dir, "lake");
+        servers.add(start(1, voters, warehouse, List.of(new EmbeddedTieringExtension())));
+        servers.add(start(2, voters, warehouse, List.of()));
+        servers.add(start(3, voters, warehouse, List.of()));
+        LakeCheck lake = new LakeCheck(warehouse, seed);
+        // the job's server is not necessarily the coordinator: connect where the job does
+        try (Connection conn = Connection.open(servers.get(0).rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () -> conn.admin().describeCluster(),
+                            info ->
+                                    info.servers().size() == 3
+                                            && info.servers().stream()
+                                                    .allMatch(
+                                                            s ->
+                                                                    s.liveness()
+                                                                            == ClusterInfo.Liveness
+                                                                                    .ALIVE));
+            conn.admin().createDatabase("shop", false);
+            TableInfo clicks = conn.admin().createTable(CLICKS, lakeTable(false), false);
+            TableInfo customers = conn.admin().createTable(CUSTOMERS, lakeTable(true), false);
+            assertThat(conn.admin().describeCluster().servers())
+                    .as("every server holds buckets (seed %d)", seed)
+                    .allSatisfy(s -> assertThat(s.buckets()).isPositive());
+            write(conn, 0);
+            lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
+            lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
+            write(conn, 1);
+            lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
+            lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
+        }
+        for (TributaryServer s : servers) {
+            assertThat(s.fatalError()).as("server %s", s.dataDir()).isEmpty();
+        }
+    }
+
+    private void write(Connection conn, int burst) throws Exception {
+        try (AppendWriter log = conn.appendWriter(CLICKS);
+                UpsertWriter pk = conn.upsertWriter(CUSTOMERS)) {
+            for (int i = 0; i < 600; i++) {
+                long id = random.nextLong();
+                log.append(Row.of(id, "click-" + burst + "-" + id));
+            }
+            for (int i = 0; i < 300; i++) {
+                long key = random.nextInt(200);
+                Row row = Row.of(key, "c" + key, random.nextInt(1000));
+                if (random.nextInt(5) == 0) {
+                    pk.delete(row);
+                } else {
+                    pk.upsert(row);
+                }
+            }
+            log.flush();
+            pk.flush();
+        }
+    }
+
+    private static TableDescriptor lakeTable(boolean primaryKey) {
+        return TableDescriptor.builder(primaryKey ? TestSchemas.PK : TestSchemas.LOG)
+                .bucketCount(primaryKey ? 3 : 6)
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s")
+                .build();
+    }
+
+    private TributaryServer start(
+            int id, String voters, File warehouse, List<ServerExtension> extensions) {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", new File(dir, "server-" + id).getAbsolutePath());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "-1");
+        conf.setString("cluster.id", "three");
+        conf.setString("cluster.server-id", Integer.toString(id));
+        conf.setString("cluster.voters", voters);
+        conf.setString("cluster.election-timeout", "1s");
+        conf.setString("cluster.server.heartbeat-interval", "200ms");
+        // one lake for the cluster: every server's coordinator commits to the same tables
+        conf.setString("datalake.paimon.warehouse", warehouse.toURI().toString());
+        conf.setString("tiering.embedded.parallelism", "1");
+        return TributaryServer.start(conf, Clock.system(), extensions);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
