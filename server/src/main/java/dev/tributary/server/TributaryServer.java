@@ -73,6 +73,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.UUID;
@@ -425,7 +426,15 @@ public final class TributaryServer implements AutoCloseable {
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
         timer.scheduleWithFixedDelay(
-                new Maintenance(coordinatorRole, store), every, every, TimeUnit.MILLISECONDS);
+                new Maintenance(
+                        coordinatorRole,
+                        store,
+                        metadata instanceof RaftMetadataStore raft
+                                ? () -> raft.localState().tiering()
+                                : Map::of),
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
         long partitionEvery = conf.get(PartitionOptions.CHECK_INTERVAL).toMillis();
         // right away too: a server down over midnight creates the new day's partitions at start
         timer.scheduleWithFixedDelay(

@@ -315,6 +315,14 @@ public final class BucketStore implements AutoCloseable {
         return group(bucket).lookup(bucket.bucket(), key);
     }
 
+    /** The bucket's tiered offset as last recorded here, or -1 when none was. */
+    public long tieredOffset(TableBucket bucket) {
+        TableStore.Bucket b = group(bucket).bucket(bucket.bucket());
+        synchronized (b) {
+            return b.tieredOffset;
+        }
+    }
+
     /**
      * Records the bucket's tiered offset (everything below it is in the lake). For a table with
      * {@code table.datalake.enabled}, retention never deletes a segment holding offsets at or above

@@ -9,6 +9,7 @@ import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
@@ -22,6 +23,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * gRPC, heartbeats over loopback) share one lake warehouse; a log table and a primary-key table
  * have their buckets spread over the three. One server runs the embedded tiering job: it follows
  * the coordinator for its rounds and commits, reads each bucket's log and KV snapshots (under a
- * lease) from the server holding it, and the lake ends up with every record exactly once.
+ * lease) from the server holding it, and the lake ends up with every record exactly once; every
+ * server's retention learns the tiered offsets of its buckets.
  */
 class ThreeServerTieringITCase {
     private static final TablePath CLICKS = TablePath.of("shop", "clicks");
@@ -87,6 +90,27 @@ class ThreeServerTieringITCase {
             write(conn, 1);
             lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
             lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
+            // every server's retention learns the tiered offsets of the buckets it holds: the
+            // coordinator's from its state, the others' from the tiering records they applied
+            for (TableInfo t : List.of(clicks, customers)) {
+                Map<Integer, Long> ends = conn.tieringGateway().endOffsets(t.tableId());
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(
+                                () -> {
+                                    for (TributaryServer s : servers) {
+                                        for (Map.Entry<Integer, Long> e : ends.entrySet()) {
+                                            TableBucket b =
+                                                    new TableBucket(t.tableId(), e.getKey());
+                                            long here = s.store().endOffset(b);
+                                            if (here > 0) {
+                                                assertThat(s.store().tieredOffset(b))
+                                                        .as("%s on %s", b, s.dataDir())
+                                                        .isEqualTo(here);
+                                            }
+                                        }
+                                    }
+                                });
+            }
         }
         for (TributaryServer s : servers) {
             assertThat(s.fatalError()).as("server %s", s.dataDir()).isEmpty();
@@ -136,6 +160,7 @@ class ThreeServerTieringITCase {
         // one lake for the cluster: every server's coordinator commits to the same tables
         conf.setString("datalake.paimon.warehouse", warehouse.toURI().toString());
         conf.setString("tiering.embedded.parallelism", "1");
+        conf.setString("server.maintenance.interval", "500ms");
         return TributaryServer.start(conf, Clock.system(), extensions);
     }
 
