@@ -257,7 +257,7 @@ public final class TributaryServer implements AutoCloseable {
         PartitionService partitions =
                 new PartitionService(coordinatorRole, held, store, catalog, lakeTables, clock);
         partitionMaintenance =
-                new PartitionMaintenance(catalog, partitions, coordinatorRole, clock);
+                new PartitionMaintenance(held::allTables, partitions, coordinatorRole, clock);
         tables.usePartitions(partitions, partitionMaintenance);
         if (coordinatesFromStart) {
             tables.recover();

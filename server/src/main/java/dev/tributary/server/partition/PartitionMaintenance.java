@@ -5,10 +5,11 @@ import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.server.cluster.CoordinatorRole;
-import dev.tributary.server.store.TableCatalog;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,17 +23,17 @@ import org.slf4j.LoggerFactory;
 public final class PartitionMaintenance implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionMaintenance.class);
 
-    private final TableCatalog catalog;
+    private final Supplier<Collection<TableInfo>> tables;
     private final PartitionService partitions;
     private final CoordinatorRole coordinator;
     private final Clock clock;
 
     public PartitionMaintenance(
-            TableCatalog catalog,
+            Supplier<Collection<TableInfo>> tables,
             PartitionService partitions,
             CoordinatorRole coordinator,
             Clock clock) {
-        this.catalog = catalog;
+        this.tables = tables;
         this.partitions = partitions;
         this.coordinator = coordinator;
         this.clock = clock;
@@ -53,7 +54,7 @@ public final class PartitionMaintenance implements Runnable {
     /** One pass now. */
     public synchronized void runOnce() {
         Instant now = Instant.ofEpochMilli(clock.currentTimeMillis());
-        for (TableInfo table : catalog.all()) {
+        for (TableInfo table : tables.get()) {
             try {
                 autoPartition(table, now);
             } catch (RuntimeException e) {

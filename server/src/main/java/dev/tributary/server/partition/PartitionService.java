@@ -226,7 +226,9 @@ public final class PartitionService {
         if (p.isEmpty()) {
             return Optional.empty();
         }
-        TableInfo table = catalog.get(p.get().tableId());
+        // the table may have no bucket on this server: the metadata knows it anyway
+        TableInfo table =
+                held.known(p.get().tableId()).orElseGet(() -> catalog.get(p.get().tableId()));
         boolean removed = tryRemove(table, p.get());
         if (!removed) {
             LOG.info(
@@ -275,6 +277,15 @@ public final class PartitionService {
      */
     boolean tryRemove(TableInfo table, PartitionInfo p) {
         long tableId = table.tableId();
+        if (!held.holdsAll(tableId, p.partitionId())) {
+            // its end offsets are known exactly only where its buckets are: a removal across
+            // servers (the holders confirming their sealed ends) is not built, so it stays
+            LOG.debug(
+                    "partition {} of {} stays DROPPING: its buckets are on other servers",
+                    p.name(),
+                    table.path());
+            return false;
+        }
         if (store.hasPartition(tableId, p.partitionId())
                 && !store.sealPartition(tableId, p.partitionId())) {
             return false; // a write that passed the state check is still running

@@ -140,6 +140,26 @@ public final class LocalBuckets implements MetadataListener {
         }
     }
 
+    /**
+     * Whether every bucket of a table (or of one of its partitions) is held by this server, as the
+     * applied metadata says.
+     */
+    public boolean holdsAll(long tableId, long partitionId) {
+        AppliedTable t = applied.get(tableId);
+        if (t == null) {
+            return false;
+        }
+        Optional<BucketAssignment> a = t.assignment(partitionId);
+        return a.isEmpty()
+                ? holdsUnassigned
+                : a.get().servers().stream().allMatch(s -> s == serverId);
+    }
+
+    /** Every table of the metadata, held here or not. */
+    public List<TableInfo> allTables() {
+        return applied.values().stream().map(AppliedTable::table).toList();
+    }
+
     /** A table of the metadata, held here or not (for what any server may say about it). */
     public Optional<TableInfo> known(long tableId) {
         return Optional.ofNullable(applied.get(tableId)).map(AppliedTable::table);
