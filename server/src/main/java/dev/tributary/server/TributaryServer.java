@@ -1,7 +1,6 @@
 package dev.tributary.server;
 
 import dev.tributary.cluster.ClusterOptions;
-import dev.tributary.cluster.LeadershipListener;
 import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
@@ -25,6 +24,7 @@ import dev.tributary.server.cluster.AdvertisedHost;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
 import dev.tributary.server.cluster.CoordinatorRole;
+import dev.tributary.server.cluster.LeadershipFollower;
 import dev.tributary.server.cluster.ServerHeartbeater;
 import dev.tributary.server.config.ServerOptions;
 import dev.tributary.server.http.HttpApi;
@@ -403,11 +403,14 @@ public final class TributaryServer implements AutoCloseable {
             ((RaftMetadataStore) metadata)
                     .addLeadershipListener(
                             new LeadershipFollower(
+                                    coordinatorRole,
+                                    closed::get,
                                     () -> {
                                         coordinatorRole.took(newCoordinator.get());
                                         tables.recover();
                                         tookOver.run();
-                                    }));
+                                    },
+                                    this::onCoordinatorFault));
         }
         // the coordinator's server heartbeats itself over loopback, the same gRPC path the other
         // servers of a cluster take to it
@@ -691,47 +694,6 @@ public final class TributaryServer implements AutoCloseable {
             LOG.info("Tributary server stopped");
         } finally {
             terminated.countDown();
-        }
-    }
-
-    /**
-     * Starts this server's coordinator when it becomes the quorum's leader (on the metadata store's
-     * leadership thread, so the coordinator loads an image holding every committed entry). A server
-     * that loses the leadership after it coordinated stops: its coordinator's attempts are fenced
-     * by the next coordinator's epochs, and a restart rejoins as a follower (a coordinator that
-     * stops while its server keeps serving is not built yet).
-     */
-    private final class LeadershipFollower implements LeadershipListener {
-        private final Runnable takeOver;
-
-        LeadershipFollower(Runnable takeOver) {
-            this.takeOver = takeOver;
-        }
-
-        @Override
-        public void onLeaderReady(long term) {
-            if (closed.get() || coordinatorRole.running().isPresent()) {
-                return;
-            }
-            LOG.info("this server leads the cluster metadata (term {}): it coordinates", term);
-            try {
-                takeOver.run();
-            } catch (RuntimeException e) {
-                onCoordinatorFault(e);
-            }
-        }
-
-        @Override
-        public void onNotLeader(Optional<String> leaderId) {
-            if (coordinatorRole.running().isPresent()) {
-                LOG.error(
-                        "this server lost the leadership of the cluster metadata (leader now {}):"
-                                + " it stops",
-                        leaderId.orElse("unknown"));
-                onCoordinatorFault(
-                        new FencedException(
-                                "this server lost the leadership of the cluster metadata"));
-            }
         }
     }
 

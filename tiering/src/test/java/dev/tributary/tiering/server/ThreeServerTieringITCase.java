@@ -86,7 +86,14 @@ class ThreeServerTieringITCase {
                     .allSatisfy(s -> assertThat(s.buckets()).isPositive());
             write(conn, 0);
             lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
-            lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
+            try {
+                lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
+            } catch (AssertionError e) {
+                System.out.println("DIAG snapshots " + lake.tieringSnapshots(CUSTOMERS));
+                System.out.println("DIAG ends " + conn.tieringGateway().endOffsets(customers.tableId()));
+                System.out.println("DIAG rows " + lake.rows(CUSTOMERS, customers.schema()).size());
+                throw e;
+            }
             write(conn, 1);
             lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
             lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
