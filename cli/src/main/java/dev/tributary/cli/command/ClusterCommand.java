@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "cluster",
         mixinStandardHelpOptions = true,
+        subcommands = ClusterStartCommand.class,
         description = {
             "The cluster the server belongs to (or that it runs alone), which server is the"
                     + " coordinator and, in a cluster, the metadata quorum's Raft term and leader;"
@@ -22,7 +23,9 @@ import picocli.CommandLine.Spec;
                     + " address, when it registered (its last start), its role, and whether the"
                     + " coordinator counts it as alive with the time since its last heartbeat (a"
                     + " stopped server stays listed, EXPIRED once its heartbeats stopped for"
-                    + " cluster.server.heartbeat-timeout)."
+                    + " cluster.server.heartbeat-timeout).",
+            "'tributary cluster start --servers 3' runs a cluster of server processes on this"
+                    + " machine."
         })
 public final class ClusterCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;

@@ -41,16 +41,16 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
+    /** $TRIBUTARY_CONF_DIR/server.yaml (or conf/server.yaml) when it exists, else null. */
+    static Path defaultConfigFile() {
+        String dir = System.getenv("TRIBUTARY_CONF_DIR");
+        Path candidate = Paths.get(dir == null ? "conf" : dir, "server.yaml");
+        return Files.isRegularFile(candidate) ? candidate : null;
+    }
+
     @Override
     public Integer call() throws Exception {
-        Path file = config;
-        if (file == null) {
-            String dir = System.getenv("TRIBUTARY_CONF_DIR");
-            Path candidate = Paths.get(dir == null ? "conf" : dir, "server.yaml");
-            if (Files.isRegularFile(candidate)) {
-                file = candidate;
-            }
-        }
+        Path file = config != null ? config : defaultConfigFile();
         Configuration conf = ServerConfigLoader.load(file, overrides);
         // before the server starts, so that the libraries' start-up warnings land in the file
         Path log = LogDirectory.underDataDir(Paths.get(conf.get(ServerOptions.DATA_DIR)));

@@ -1,0 +1,365 @@
+package dev.tributary.cli.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.cli.TributaryCli;
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ClusterInfo;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * T49 plan step 6: {@code tributary cluster start --servers 3} runs three real server processes;
+ * rows written through the address list reach the shared lake exactly once; {@code kill -9} of the
+ * coordinator's server makes another server coordinate, DDL keeps working through the same client
+ * and the killed server shows EXPIRED; running the command again on the same directory restarts it,
+ * and tiering carries on with every row exactly once; stopping the commands leaves no server
+ * process.
+ */
+class ClusterStartITCase {
+    private static final TablePath CLICKS = TablePath.of("db", "clicks");
+    private static final int ROWS = 600;
+
+    @TempDir Path dir;
+
+    private final long seed = new Random().nextLong();
+    private final Random random = new Random(seed);
+    private final List<RunningCommand> commands = new ArrayList<>();
+    private final Set<Long> serverPids = new HashSet<>();
+
+    @AfterEach
+    void stopEverything() throws Exception {
+        for (RunningCommand c : commands) {
+            c.stop();
+        }
+        // only after a failed assertion: nothing may outlive the test
+        for (long pid : serverPids) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "T49: cluster start runs 3 servers; kill -9 of the coordinator's server fails over,"
+                    + " a re-run restarts it, the lake holds every row once")
+    void killTheCoordinatorsServer() throws Exception {
+        System.out.println("ClusterStartITCase seed: " + seed);
+        Set<Integer> taken = new HashSet<>();
+        Path base = dir.resolve("cluster");
+        List<String> args =
+                List.of(
+                        "cluster",
+                        "start",
+                        "--servers",
+                        "3",
+                        "--data-dir",
+                        base.toString(),
+                        "--raft-port",
+                        Integer.toString(freeRange(3, taken)),
+                        "--rpc-port",
+                        Integer.toString(freeRange(3, taken)),
+                        "--http-port",
+                        Integer.toString(freeRange(3, taken)),
+                        "--cluster-id",
+                        "it",
+                        // three JVM starts on a shared 2-core machine can take most of a minute
+                        "--start-timeout",
+                        "150s",
+                        "--set",
+                        "cluster.election-timeout=1s",
+                        "--set",
+                        "cluster.server.heartbeat-interval=200ms",
+                        "--set",
+                        "cluster.server.heartbeat-timeout=2s",
+                        "--set",
+                        "tiering.embedded.parallelism=1");
+        long begin = System.nanoTime();
+        RunningCommand first = start(args);
+        phase("cluster started", begin);
+        LocalClusterLayout layout = LocalClusterLayout.read(base).orElseThrow();
+        assertThat(layout.servers()).isEqualTo(3);
+        assertThat(first.out()).contains("addresses: " + layout.addressList());
+        for (int id = 1; id <= 3; id++) {
+            serverPids.add(pid(layout, id));
+            assertThat(first.out()).contains("log " + layout.serverDir(id).resolve("server.out"));
+        }
+
+        try (Connection conn = Connection.open(layout.addressList())) {
+            conn.admin().createDatabase("db", false);
+            conn.admin()
+                    .createTable(
+                            CLICKS,
+                            TableDescriptor.builder(
+                                            Schema.newBuilder()
+                                                    .column("id", DataTypes.BIGINT())
+                                                    .column("name", DataTypes.STRING())
+                                                    .build())
+                                    .bucketCount(6)
+                                    .bucketKeys("id")
+                                    .property("table.datalake.enabled", "true")
+                                    .property("table.datalake.freshness", "1s")
+                                    .build(),
+                            false);
+            assertThat(conn.admin().describeCluster().servers())
+                    .as("six buckets, two per server")
+                    .allSatisfy(s -> assertThat(s.buckets()).isEqualTo(2));
+            write(conn, 0, ROWS);
+            awaitLakeExactly(layout, ROWS);
+            phase("first rows in the lake", begin);
+
+            int coordinator = conn.admin().describeCluster().coordinatorId().getAsInt();
+            long killed = pid(layout, coordinator);
+            long t0 = System.nanoTime();
+            ProcessHandle.of(killed).orElseThrow().destroyForcibly();
+            ClusterInfo after =
+                    await().atMost(Duration.ofSeconds(30))
+                            .pollInterval(Duration.ofMillis(100))
+                            .ignoreExceptions()
+                            .until(
+                                    () -> conn.admin().describeCluster(),
+                                    i ->
+                                            i.coordinatorId().isPresent()
+                                                    && i.coordinatorId().getAsInt() != coordinator);
+            long failoverMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            System.out.printf(
+                    "ClusterStartITCase: kill -9 of server %d (the coordinator) -> server %d"
+                            + " coordinates after %d ms%n",
+                    coordinator, after.coordinatorId().getAsInt(), failoverMillis);
+            // DDL through the same client, following the new coordinator (the quorum's new
+            // leader answers NOT_COORDINATOR "starting its coordinator" for a moment)
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptions()
+                    .until(
+                            () -> {
+                                conn.admin().createDatabase("after", true);
+                                return true;
+                            });
+            System.out.printf(
+                    "ClusterStartITCase: first DDL through the address list after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            assertThat(conn.admin().listDatabases()).contains("db", "after");
+            await().atMost(Duration.ofSeconds(20))
+                    .ignoreExceptions()
+                    .until(
+                            () -> conn.admin().describeCluster(),
+                            i ->
+                                    i.servers().stream()
+                                            .anyMatch(
+                                                    s ->
+                                                            s.serverId() == coordinator
+                                                                    && s.liveness()
+                                                                            == ClusterInfo.Liveness
+                                                                                    .EXPIRED));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    first.err()
+                                            .contains(
+                                                    "server "
+                                                            + coordinator
+                                                            + " (pid "
+                                                            + killed
+                                                            + ") exited with code 137"));
+            assertThat(first.finished()).as("the command keeps the others running").isFalse();
+
+            // the same command on the same directory starts only the killed server, same ports
+            RunningCommand again = start(args);
+            phase("killed server restarted", begin);
+            assertThat(again.err()).contains("already running, left to the command");
+            long restarted = pid(layout, coordinator);
+            serverPids.add(restarted);
+            assertThat(restarted).isNotEqualTo(killed);
+            assertThat(again.out())
+                    .contains("127.0.0.1:" + layout.rpcPort(coordinator))
+                    .doesNotContain("EXPIRED");
+
+            // tiering carries on (server 1's job, restarted with it if it was the one killed)
+            write(conn, ROWS, ROWS);
+            awaitLakeExactly(layout, 2 * ROWS);
+            phase("all rows in the lake", begin);
+        }
+
+        for (RunningCommand c : commands) {
+            assertThat(c.stop()).as("exit code, stderr: %s", c.err()).isZero();
+        }
+        for (long pid : serverPids) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("server process %d is gone", pid)
+                    .isFalse();
+        }
+        for (int id = 1; id <= 3; id++) {
+            assertThat(layout.serverDir(id).resolve("server.pid")).doesNotExist();
+        }
+        phase("stopped", begin);
+    }
+
+    private static void phase(String what, long begin) {
+        System.out.printf(
+                "ClusterStartITCase: %s at %d ms%n",
+                what, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+    }
+
+    private RunningCommand start(List<String> args) {
+        RunningCommand c = new RunningCommand(args);
+        commands.add(c);
+        await().atMost(Duration.ofSeconds(160))
+                .until(() -> c.finished() || c.out().contains("running; Ctrl-C"));
+        assertThat(c.finished()).as("the command still runs; stderr: %s", c.err()).isFalse();
+        return c;
+    }
+
+    private void write(Connection conn, long from, int count) throws Exception {
+        try (AppendWriter w = conn.appendWriter(CLICKS)) {
+            for (long id = from; id < from + count; id++) {
+                w.append(Row.of(id, "click-" + random.nextInt(1000)));
+            }
+            w.flush();
+        }
+    }
+
+    /** Waits until the Paimon table holds ids 0..n-1, each exactly once. */
+    private void awaitLakeExactly(LocalClusterLayout layout, int n) {
+        List<Long> ids =
+                await().atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(500))
+                        .ignoreExceptions()
+                        .until(() -> lakeIds(layout.lake()), l -> l.size() >= n);
+        assertThat(ids)
+                .as("lake ids, each once (seed %d)", seed)
+                .hasSize(n)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.range(0, n).boxed().collect(Collectors.toList()));
+    }
+
+    private static List<Long> lakeIds(Path warehouse) throws Exception {
+        Options options =
+                Options.fromMap(
+                        Map.of(
+                                "warehouse",
+                                warehouse.toUri().toString(),
+                                "cache-enabled",
+                                "false"));
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+            Table table = catalog.getTable(Identifier.create(CLICKS.database(), CLICKS.table()));
+            int idField = table.rowType().getFieldIndex("id");
+            ReadBuilder rb = table.newReadBuilder();
+            List<Long> out = new ArrayList<>();
+            try (RecordReader<InternalRow> reader =
+                    rb.newRead().createReader(rb.newScan().plan().splits())) {
+                reader.forEachRemaining(r -> out.add(r.getLong(idField)));
+            }
+            return out;
+        }
+    }
+
+    private static long pid(LocalClusterLayout layout, int id) throws IOException {
+        return Long.parseLong(Files.readString(layout.serverDir(id).resolve("server.pid")).trim());
+    }
+
+    /** The first of {@code count} consecutive free loopback ports, none of them in taken. */
+    private static int freeRange(int count, Set<Integer> taken) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first;
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                first = s.getLocalPort();
+            }
+            boolean ok = first + count - 1 <= 65535;
+            for (int p = first; ok && p < first + count; p++) {
+                ok = !taken.contains(p) && free(p);
+            }
+            if (ok) {
+                for (int p = first; p < first + count; p++) {
+                    taken.add(p);
+                }
+                return first;
+            }
+        }
+        throw new IOException("no " + count + " consecutive free ports");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** {@code tributary ...} in this JVM on its own thread, stopped by an interrupt (Ctrl-C). */
+    private static final class RunningCommand {
+        private final StringWriter out = new StringWriter();
+        private final StringWriter err = new StringWriter();
+        private final FutureTask<Integer> task;
+        private final Thread thread;
+
+        RunningCommand(List<String> args) {
+            task =
+                    new FutureTask<>(
+                            () ->
+                                    TributaryCli.execute(
+                                            args.toArray(String[]::new),
+                                            new PrintWriter(out, true),
+                                            new PrintWriter(err, true)));
+            thread = new Thread(task, "cluster-start");
+            thread.start();
+        }
+
+        String out() {
+            return out.toString();
+        }
+
+        String err() {
+            return err.toString();
+        }
+
+        boolean finished() {
+            return task.isDone();
+        }
+
+        /** Interrupts the command and returns its exit code. */
+        int stop() throws Exception {
+            thread.interrupt();
+            return task.get(90, TimeUnit.SECONDS);
+        }
+    }
+}
