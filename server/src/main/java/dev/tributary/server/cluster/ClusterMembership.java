@@ -4,6 +4,8 @@ import dev.tributary.cluster.ClusterConfig;
 import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.cluster.LivenessState;
@@ -199,32 +201,35 @@ public final class ClusterMembership {
     }
 
     /**
-     * The error for a coordinator call on this server while it does not coordinate: it names the
-     * coordinator this server knows of, with its id and registered address for clients to follow.
+     * The error for a coordinator call on this server while it does not coordinate: {@code
+     * NOT_COORDINATOR} naming the coordinator's id and registered address for clients to follow;
+     * while no coordinator can answer (an election, the leader starting its coordinator, the leader
+     * not registered yet, this server stopping) a retriable error saying so.
      */
-    public NotCoordinatorException notCoordinator() {
+    public TributaryException notCoordinator() {
         String prefix = "server " + serverId + " is not the cluster's coordinator; ";
         if (!(metadata instanceof RaftMetadataStore raft)) {
-            return new NotCoordinatorException(prefix + "it is stopping", null);
+            return new RetriableException(prefix + "it is stopping");
         }
         OptionalInt leader =
                 raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
         if (leader.isEmpty()) {
-            return new NotCoordinatorException(
-                    prefix + "no leader is elected now; retry shortly", null);
+            return new RetriableException(prefix + "no leader is elected now; retry shortly");
         }
         String id = Integer.toString(leader.getAsInt());
         if (leader.getAsInt() == serverId) {
-            return new NotCoordinatorException(
+            return new RetriableException(
                     "server "
                             + serverId
-                            + " leads the quorum and is starting its coordinator; retry shortly",
-                    id);
+                            + " leads the quorum and is starting its coordinator; retry shortly");
         }
         ServerRegistration r = metadata.servers().get(leader.getAsInt());
         return r == null
-                ? new NotCoordinatorException(
-                        prefix + "the coordinator is server " + id + " (not registered yet)", id)
+                ? new RetriableException(
+                        prefix
+                                + "the coordinator is server "
+                                + id
+                                + ", not registered yet; retry shortly")
                 : new NotCoordinatorException(
                         prefix + "the coordinator is server " + id + " at " + r.rpcAddress(),
                         id,

@@ -1,6 +1,8 @@
 package dev.tributary.server.cluster;
 
 import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.TributaryException;
 import dev.tributary.coordinator.Coordinator;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -10,20 +12,21 @@ import java.util.function.Supplier;
  * when it is (T49). Every part of the server that acts as coordinator (the admin, tiering and
  * cluster services, table and partition changes, maintenance, the tiering status) asks here at each
  * call instead of holding a coordinator, so a server that does not coordinate (yet) answers with a
- * {@link NotCoordinatorException} naming the coordinator it knows of, and one that took over after
- * a failover serves with its new coordinator.
+ * {@link NotCoordinatorException} naming the coordinator it knows of (or a retriable error while
+ * none can answer), and one that took over after a failover serves with its new coordinator.
  *
  * <p>A lone server, or a cluster of one, has a coordinator from its start to its end.
  */
 public final class CoordinatorRole {
-    private final Supplier<NotCoordinatorException> refusal;
+    private final Supplier<? extends TributaryException> refusal;
     private volatile Coordinator running;
 
     /**
-     * @param refusal the error a coordinator call gets while this server does not coordinate,
-     *     naming the coordinator it knows of (its server id and address), if any
+     * @param refusal the error a coordinator call gets while this server does not coordinate: a
+     *     {@link NotCoordinatorException} naming the coordinator's id and address, or a retriable
+     *     error while none can answer
      */
-    public CoordinatorRole(Supplier<NotCoordinatorException> refusal) {
+    public CoordinatorRole(Supplier<? extends TributaryException> refusal) {
         this.refusal = refusal;
     }
 
@@ -41,7 +44,9 @@ public final class CoordinatorRole {
     /**
      * The running coordinator.
      *
-     * @throws NotCoordinatorException when this server does not coordinate now
+     * @throws NotCoordinatorException when this server does not coordinate now and knows which one
+     *     does
+     * @throws RetriableException when no server can answer as coordinator now
      */
     public Coordinator current() {
         Coordinator c = running;

@@ -88,8 +88,8 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                     // liveness and bucket counts are the coordinator's: a client is sent there
                     // when one is known; during an election any server tells what it knows
                     if (coordinator.running().isEmpty()) {
-                        NotCoordinatorException elsewhere = cluster.notCoordinator();
-                        if (elsewhere.leaderAddress().isPresent()) {
+                        if (cluster.notCoordinator() instanceof NotCoordinatorException elsewhere
+                                && elsewhere.leaderAddress().isPresent()) {
                             throw elsewhere;
                         }
                     }
