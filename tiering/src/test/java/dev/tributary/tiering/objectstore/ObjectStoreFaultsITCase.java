@@ -141,10 +141,11 @@ class ObjectStoreFaultsITCase {
                     });
             long failedBefore = failedRounds(victim);
             System.out.println("t47 phase 2 starts");
-            // ~10 MB of barely compressible text: a data file over 1.5 parts, unless a round
-            // took only part of it (rounds end at the table's freshness): then more
+            // ~24 MB of barely compressible text per burst: a round that takes a third of it
+            // writes a data file over one part; rounds end at the table's freshness, so a round
+            // may take only part of a burst: then more
             for (int i = 0; i < 6 && completesFailed.get() == 0; i++) {
-                append(v, written, 12_000, 1_000);
+                append(v, written, 24_000, 1_000);
                 await().atMost(Duration.ofSeconds(60))
                         .until(() -> completesFailed.get() > 0 || lag(victim) == 0);
             }
