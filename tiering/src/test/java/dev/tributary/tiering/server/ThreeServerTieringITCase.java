@@ -90,7 +90,8 @@ class ThreeServerTieringITCase {
                 lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
             } catch (AssertionError e) {
                 System.out.println("DIAG snapshots " + lake.tieringSnapshots(CUSTOMERS));
-                System.out.println("DIAG ends " + conn.tieringGateway().endOffsets(customers.tableId()));
+                System.out.println(
+                        "DIAG ends " + conn.tieringGateway().endOffsets(customers.tableId()));
                 System.out.println("DIAG rows " + lake.rows(CUSTOMERS, customers.schema()).size());
                 throw e;
             }
