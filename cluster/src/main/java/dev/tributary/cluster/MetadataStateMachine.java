@@ -259,6 +259,11 @@ final class MetadataStateMachine extends BaseStateMachine {
         return image.snapshot();
     }
 
+    synchronized java.util.Map<Long, dev.tributary.coordinator.store.TieringRecord>
+            tieringRecords() {
+        return image.tieringRecords();
+    }
+
     synchronized java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration>
             servers() {
         return image.servers();

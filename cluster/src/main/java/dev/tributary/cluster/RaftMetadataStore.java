@@ -282,6 +282,15 @@ public final class RaftMetadataStore implements MetadataStore {
         return stateMachine.state();
     }
 
+    /**
+     * The tiering records applied on this server so far, with no barrier (may lag the leader); a
+     * copy of those alone, for a periodic reader that needs no more.
+     */
+    public java.util.Map<Long, dev.tributary.coordinator.store.TieringRecord>
+            localTieringRecords() {
+        return stateMachine.tieringRecords();
+    }
+
     @Override
     public long startIncarnation() {
         return write(MetadataRecords.nextIncarnation(), "start a coordinator incarnation");

@@ -433,7 +433,7 @@ public final class TributaryServer implements AutoCloseable {
                         coordinatorRole,
                         store,
                         metadata instanceof RaftMetadataStore raft
-                                ? () -> raft.localState().tiering()
+                                ? () -> raft.localTieringRecords()
                                 : Map::of),
                 every,
                 every,

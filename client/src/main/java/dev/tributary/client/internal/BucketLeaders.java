@@ -59,6 +59,11 @@ public final class BucketLeaders {
             return new Key(tableId, partitionId, null);
         }
 
+        /** The buckets of {@code bucket}'s table or partition. */
+        public static Key of(TableBucket bucket) {
+            return partition(bucket.tableId(), bucket.partitionId());
+        }
+
         /** One partition's buckets, by name; {@code null} for an unpartitioned table. */
         public static Key partitionNamed(long tableId, String name) {
             return new Key(tableId, TableBucket.NO_PARTITION, name);

@@ -94,7 +94,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
             long from,
             long to,
             IntFunction<Schema> schemas) {
-        BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+        BucketLeaders.Key key = BucketLeaders.Key.of(bucket);
         boolean[] reopened = {false};
         return new RecordIterator(
                 open.apply(leaders.clientFor(key, bucket.bucket())),
@@ -117,7 +117,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
      */
     public static LogChunkStream logChunks(
             BucketLeaders leaders, TableBucket bucket, long from, long to) {
-        BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+        BucketLeaders.Key key = BucketLeaders.Key.of(bucket);
         return logChunks(leaders.clientFor(key, bucket.bucket()), bucket, from, to)
                 .onFailure(e -> leaders.onFailure(key, e));
     }
@@ -125,7 +125,7 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
     /** A KV snapshot's raw chunks from the server holding the bucket, like {@link #logChunks}. */
     public static LogChunkStream snapshotChunks(
             BucketLeaders leaders, TableBucket bucket, long snapshotId) {
-        BucketLeaders.Key key = BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
+        BucketLeaders.Key key = BucketLeaders.Key.of(bucket);
         return snapshotChunks(leaders.clientFor(key, bucket.bucket()), bucket, snapshotId)
                 .onFailure(e -> leaders.onFailure(key, e));
     }

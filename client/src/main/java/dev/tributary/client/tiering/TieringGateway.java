@@ -93,13 +93,9 @@ public final class TieringGateway {
         this.leaders = leaders;
     }
 
-    private static BucketLeaders.Key keyOf(TableBucket bucket) {
-        return BucketLeaders.Key.partition(bucket.tableId(), bucket.partitionId());
-    }
-
     /** A request about one bucket's local state (leases, lake rows), at the bucket's server. */
     private <T> T atHolder(TableBucket bucket, java.util.function.Function<RpcClient, T> request) {
-        return leaders.callHolder(keyOf(bucket), bucket.bucket(), request);
+        return leaders.callHolder(BucketLeaders.Key.of(bucket), bucket.bucket(), request);
     }
 
     /**

@@ -182,6 +182,11 @@ public final class MetadataImage {
         return state.snapshot();
     }
 
+    /** The tiering records by table id, as an immutable copy; cheaper than {@link #snapshot()}. */
+    public java.util.Map<Long, TieringRecord> tieringRecords() {
+        return state.tieringCopy();
+    }
+
     public Optional<TieringRecord> tieringRecord(long tableId) {
         return state.tiering(tableId);
     }

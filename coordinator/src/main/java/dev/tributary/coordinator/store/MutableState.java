@@ -100,6 +100,11 @@ final class MutableState {
         return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(servers));
     }
 
+    /** An immutable copy of the tiering records by table id. */
+    Map<Long, TieringRecord> tieringCopy() {
+        return Map.copyOf(tiering);
+    }
+
     StoredState snapshot() {
         return new StoredState(
                 databases,

@@ -101,8 +101,7 @@ public final class ClusterMembership {
         if (!(metadata instanceof RaftMetadataStore raft)) {
             return Optional.of(selfTarget);
         }
-        OptionalInt leader =
-                raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
+        OptionalInt leader = leaderOf(raft);
         if (leader.isEmpty()) {
             return Optional.empty();
         }
@@ -151,7 +150,7 @@ public final class ClusterMembership {
         OptionalLong term = OptionalLong.empty();
         OptionalInt leader = OptionalInt.empty();
         if (metadata instanceof RaftMetadataStore raft) {
-            leader = raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
+            leader = leaderOf(raft);
             term = OptionalLong.of(raft.currentTerm());
             coordinator = leader;
         } else {
@@ -211,8 +210,7 @@ public final class ClusterMembership {
         if (!(metadata instanceof RaftMetadataStore raft)) {
             return new RetriableException(prefix + "it is stopping");
         }
-        OptionalInt leader =
-                raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
+        OptionalInt leader = leaderOf(raft);
         if (leader.isEmpty()) {
             return new RetriableException(prefix + "no leader is elected now; retry shortly");
         }
@@ -234,6 +232,11 @@ public final class ClusterMembership {
                         prefix + "the coordinator is server " + id + " at " + r.rpcAddress(),
                         id,
                         r.rpcAddress());
+    }
+
+    /** The quorum's leader as this server knows it. */
+    private static OptionalInt leaderOf(RaftMetadataStore raft) {
+        return raft.leaderId().map(ClusterMembership::parseId).orElse(OptionalInt.empty());
     }
 
     /** Ratis peer ids are our integer server ids (see the cluster module's RaftSettings). */

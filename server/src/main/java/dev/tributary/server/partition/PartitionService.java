@@ -124,14 +124,13 @@ public final class PartitionService {
                             + table.descriptor().partitionKeys()
                             + "; every write must name its partition");
         }
-        PartitionInfo p = held.partition(table.tableId(), name).orElse(null);
+        PartitionInfo p = held.partitionNamed(table, name).orElse(null);
         if (p == null) {
-            PartitionSpec spec =
-                    PartitionRouter.of(table.descriptor()).normalize(PartitionSpec.parse(name));
-            p = held.partition(table.tableId(), spec.name()).orElse(null);
-            if (p == null) {
-                p = createOnWrite(table, spec);
-            }
+            p =
+                    createOnWrite(
+                            table,
+                            PartitionRouter.of(table.descriptor())
+                                    .normalize(PartitionSpec.parse(name)));
         }
         if (p.isDropping()) {
             throw new PartitionNotFoundException(
@@ -163,20 +162,15 @@ public final class PartitionService {
                             + table.descriptor().partitionKeys()
                             + "; name the partition");
         }
-        Optional<PartitionInfo> p = held.partition(table.tableId(), name);
-        if (p.isEmpty()) {
-            PartitionSpec spec =
-                    PartitionRouter.of(table.descriptor()).normalize(PartitionSpec.parse(name));
-            p = held.partition(table.tableId(), spec.name());
-        }
-        return p.orElseThrow(
-                () ->
-                        new PartitionNotFoundException(
-                                "partition "
-                                        + name
-                                        + " of table "
-                                        + table.path()
-                                        + " does not exist"));
+        return held.partitionNamed(table, name)
+                .orElseThrow(
+                        () ->
+                                new PartitionNotFoundException(
+                                        "partition "
+                                                + name
+                                                + " of table "
+                                                + table.path()
+                                                + " does not exist"));
     }
 
     private PartitionInfo createOnWrite(TableInfo table, PartitionSpec spec) {

@@ -179,6 +179,22 @@ public final class LocalBuckets implements MetadataListener {
         return Optional.ofNullable(partitionsByName.getOrDefault(tableId, Map.of()).get(name));
     }
 
+    /**
+     * A partition of {@code table} by the name a request gave: as written, or in its normalized
+     * form (the values in the partition columns' formats).
+     *
+     * @throws InvalidInputException when the name is not a partition of the table's columns
+     */
+    public Optional<PartitionInfo> partitionNamed(TableInfo table, String name) {
+        Optional<PartitionInfo> p = partition(table.tableId(), name);
+        if (p.isPresent()) {
+            return p;
+        }
+        PartitionSpec spec =
+                PartitionRouter.of(table.descriptor()).normalize(PartitionSpec.parse(name));
+        return partition(table.tableId(), spec.name());
+    }
+
     /** This server's id in the metadata (0 for a lone server). */
     public int serverId() {
         return serverId;
@@ -250,37 +266,24 @@ public final class LocalBuckets implements MetadataListener {
         return new Leaders(pid, count, out);
     }
 
-    private static long partitionOf(AppliedTable t, long partitionId, String name) {
-        for (PartitionInfo p : t.partitions()) {
-            if (partitionId != TableBucket.NO_PARTITION
-                    ? p.partitionId() == partitionId
-                    : p.name().equals(name)) {
-                return p.partitionId();
-            }
-        }
-        if (partitionId == TableBucket.NO_PARTITION) {
-            // a writer's name may be in another form of the same values
-            String canonical;
-            try {
-                canonical =
-                        PartitionRouter.of(t.table().descriptor())
-                                .normalize(PartitionSpec.parse(name))
-                                .name();
-            } catch (RuntimeException e) {
-                canonical = null;
-            }
-            for (PartitionInfo p : t.partitions()) {
-                if (p.name().equals(canonical)) {
-                    return p.partitionId();
-                }
-            }
-        }
-        throw new PartitionNotFoundException(
-                "partition "
-                        + (partitionId != TableBucket.NO_PARTITION ? "id " + partitionId : name)
-                        + " of table "
-                        + t.table().path()
-                        + " does not exist");
+    private long partitionOf(AppliedTable t, long partitionId, String name) {
+        Optional<PartitionInfo> p =
+                partitionId != TableBucket.NO_PARTITION
+                        ? t.partitions().stream()
+                                .filter(q -> q.partitionId() == partitionId)
+                                .findFirst()
+                        : partitionNamed(t.table(), name);
+        return p.map(PartitionInfo::partitionId)
+                .orElseThrow(
+                        () ->
+                                new PartitionNotFoundException(
+                                        "partition "
+                                                + (partitionId != TableBucket.NO_PARTITION
+                                                        ? "id " + partitionId
+                                                        : name)
+                                                + " of table "
+                                                + t.table().path()
+                                                + " does not exist"));
     }
 
     private static String describe(TableInfo table, long partitionId, int bucket) {
