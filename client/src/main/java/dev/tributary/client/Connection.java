@@ -7,6 +7,7 @@ import dev.tributary.client.internal.BucketLeaders;
 import dev.tributary.client.internal.ChannelPool;
 import dev.tributary.client.internal.CoordinatorRoute;
 import dev.tributary.client.internal.RpcClient;
+import dev.tributary.client.internal.ServerAddresses;
 import dev.tributary.client.internal.TableMetadataCache;
 import dev.tributary.client.internal.WriterCore;
 import dev.tributary.client.lookup.Lookuper;
@@ -58,7 +59,12 @@ public final class Connection implements AutoCloseable {
                         new RpcClient(address, token, timeout),
                         server -> new RpcClient(server, token, timeout));
         this.leaders = new BucketLeaders(channels);
-        this.coordinator = new CoordinatorRoute(channels);
+        this.coordinator =
+                new CoordinatorRoute(
+                        channels,
+                        ServerAddresses.parse(address).all().stream()
+                                .map(ServerAddresses.HostPort::toString)
+                                .toList());
         this.cache = new TableMetadataCache(coordinator);
         this.admin = new AdminImpl(coordinator, cache);
         ScheduledThreadPoolExecutor timer =

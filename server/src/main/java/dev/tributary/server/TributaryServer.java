@@ -251,6 +251,7 @@ public final class TributaryServer implements AutoCloseable {
                 new TableService(
                         coordinatorRole,
                         catalog,
+                        held,
                         lakeTables,
                         extensions,
                         new NewTableDefaults(conf.get(LakeStorageOptions.DATALAKE_FORMAT)));
@@ -268,7 +269,7 @@ public final class TributaryServer implements AutoCloseable {
                 new TieringStatusService(
                         coordinatorRole,
                         store,
-                        catalog,
+                        tables::table,
                         clock,
                         conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
                         LakeLocation.of(lakeConf),
@@ -282,7 +283,6 @@ public final class TributaryServer implements AutoCloseable {
                         new AdminServiceImpl(
                                 coordinatorRole,
                                 tables,
-                                catalog,
                                 status,
                                 partitions,
                                 describeLake(lakeConf),
@@ -364,7 +364,7 @@ public final class TributaryServer implements AutoCloseable {
                                 lagHistory,
                                 new TieringPlanService(
                                         status,
-                                        catalog,
+                                        held::known,
                                         writeRates,
                                         observed,
                                         TieringConfig.from(conf),

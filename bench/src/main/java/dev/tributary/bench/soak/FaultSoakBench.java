@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -22,8 +23,12 @@ import java.util.Map;
  * java -cp ... dev.tributary.bench.soak.FaultSoakBench --faults 1000 [--formats paimon,iceberg]
  *     [--seed S] [--dir DIR] [--runs-per-format 1] [--kinds SERVER_KILL,NETWORK_RESET,...]
  *     [--flink-faults 0 --job-jar tiering/dist/target/...jar] [--quick]
- *     [--server-option key=value ...]
+ *     [--server-option key=value ...] [--servers 3]
  * </pre>
+ *
+ * <p>{@code --servers 3} runs each soak on a cluster of three server processes (T49) and adds the
+ * coordinator kinds; its final lines carry the coordinator failovers: kill -9 to another server
+ * coordinating and to the next round in the lake, p50/p99/max.
  *
  * <p>{@code --quick} uses the CI soak's pacing ({@link FaultSoak.Options#quick()}): pauses between
  * faults of at most 1 s and faults half as long; the kinds, their weights and the checks stay.
@@ -41,6 +46,7 @@ public final class FaultSoakBench {
         Path jar = null;
         EnumSet<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
         boolean quick = false;
+        int servers = 1;
         Map<String, String> serverOptions = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -52,6 +58,7 @@ public final class FaultSoakBench {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--job-jar" -> jar = Path.of(args[++i]);
                 case "--quick" -> quick = true;
+                case "--servers" -> servers = Integer.parseInt(args[++i]);
                 case "--server-option" -> {
                     String kv = args[++i];
                     int eq = kv.indexOf('=');
@@ -83,6 +90,7 @@ public final class FaultSoakBench {
                         + flinkFaults
                         + " on a Flink session cluster"
                         + (quick ? ", quick pacing" : "")
+                        + (servers > 1 ? ", a cluster of " + servers + " servers" : "")
                         + (serverOptions.isEmpty() ? "" : ", server options " + serverOptions)
                         + "; work dir "
                         + dir);
@@ -99,7 +107,8 @@ public final class FaultSoakBench {
                                         format,
                                         dir.resolve("run-" + run + "-" + format))
                                 .withKinds(kinds)
-                                .withServerOptions(serverOptions);
+                                .withServerOptions(serverOptions)
+                                .onServers(servers);
                 results.add(soak(quick ? o.quick() : o));
                 run++;
             }
@@ -113,6 +122,7 @@ public final class FaultSoakBench {
                                     dir.resolve("run-" + run + "-flink"))
                             .withKinds(kinds)
                             .withServerOptions(serverOptions)
+                            .onServers(servers)
                             .onFlinkCluster(jar);
             results.add(soak(quick ? o.quick() : o));
         }
@@ -139,6 +149,8 @@ public final class FaultSoakBench {
         long problems = 0;
         Duration took = Duration.ZERO;
         boolean passed = true;
+        List<Long> toCoordinator = new ArrayList<>();
+        List<Long> toRound = new ArrayList<>();
         for (FaultSoak.Result r : results) {
             r.faultsByKind().forEach((k, n) -> counts.merge(k, n, Integer::sum));
             r.recoveryMillis()
@@ -160,17 +172,15 @@ public final class FaultSoakBench {
             problems += r.problems().size() + r.store().problems().size();
             took = took.plus(r.took());
             passed &= r.clean();
+            Arrays.stream(r.failoverToCoordinatorMillis()).forEach(toCoordinator::add);
+            Arrays.stream(r.failoverToRoundMillis()).forEach(toRound::add);
         }
         StringBuilder kinds = new StringBuilder();
         StringBuilder rec = new StringBuilder();
         counts.forEach(
                 (k, n) -> {
                     kinds.append(kinds.length() == 0 ? "" : ", ").append(k).append('=').append(n);
-                    long[] v =
-                            recoveries.getOrDefault(k, List.of()).stream()
-                                    .mapToLong(Long::longValue)
-                                    .sorted()
-                                    .toArray();
+                    long[] v = sorted(recoveries.getOrDefault(k, List.of()));
                     rec.append(rec.length() == 0 ? "" : ", ")
                             .append(k)
                             .append('=')
@@ -181,7 +191,7 @@ public final class FaultSoakBench {
         return String.format(
                 "SOAK TOTAL %s runs=%d faults=%d [%s] rows written=%d acknowledged=%d in doubt=%d"
                         + " duplicates=%d losses=%d lake rows checked=%d problems=%d recovery ms"
-                        + " p50/p99 [%s] took %s",
+                        + " p50/p99 [%s]%s took %s",
                 passed ? "PASSED" : "FAILED",
                 results.size(),
                 faults,
@@ -194,7 +204,12 @@ public final class FaultSoakBench {
                 lakeRows,
                 problems,
                 rec,
+                FaultSoak.failoverSummary(sorted(toCoordinator), sorted(toRound)),
                 took.withNanos(0));
+    }
+
+    private static long[] sorted(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
     private static long pct(long[] sorted, int p) {

@@ -80,6 +80,16 @@ public final class ServerCommand implements Callable<Integer> {
                         + log);
         out.flush();
         server.awaitTermination();
+        if (server.fatalError().isPresent()) {
+            // stopped by a fault, not by the operator: non-zero, so a supervisor restarts it
+            err.println(
+                    "stopped: "
+                            + server.fatalError().get().getMessage()
+                            + "; restart the server (its state is durable), details in "
+                            + log);
+            err.flush();
+            return 1;
+        }
         return 0;
     }
 }

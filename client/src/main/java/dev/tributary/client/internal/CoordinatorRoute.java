@@ -4,9 +4,11 @@ import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.rpc.error.GrpcErrors;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -16,15 +18,32 @@ import java.util.function.Function;
  * ChannelPool}), and later coordinator calls keep that channel until it fails with a retriable
  * error or another {@code NOT_COORDINATOR}, after which they start again from the bootstrap
  * channel. A refusal without an address propagates (the caller retries once a leader is elected).
- * At most one redirect per call, so two servers naming each other cannot make a call loop. Thread
- * safe.
+ *
+ * <p>When the connection was given several addresses, a channel failure moves later calls to the
+ * next listed server in turn instead of back to the bootstrap channel: the bootstrap channel stays
+ * with the server it connected to for as long as its TCP connection lives, and a server that hangs
+ * (SIGSTOP, a long GC pause, a black-holed network) keeps that connection open while every call to
+ * it times out. Any live server of the list answers or names the coordinator. At most one redirect
+ * per call, so two servers naming each other cannot make a call loop. Thread safe.
  */
 public final class CoordinatorRoute {
     private final ChannelPool pool;
+    private final List<String> listed;
+    private final AtomicInteger nextListed = new AtomicInteger();
     private volatile RpcClient current;
 
+    /** A route for a connection given one address. */
     public CoordinatorRoute(ChannelPool pool) {
+        this(pool, List.of());
+    }
+
+    /**
+     * @param listed the addresses the connection was given, in order; with more than one, a channel
+     *     failure moves to the next of them
+     */
+    public CoordinatorRoute(ChannelPool pool, List<String> listed) {
         this.pool = pool;
+        this.listed = List.copyOf(listed);
         this.current = pool.bootstrap();
     }
 
@@ -97,7 +116,10 @@ public final class CoordinatorRoute {
      * null when the failure is the answer.
      */
     private RpcClient afterFailure(RpcClient used, TributaryException e) {
-        if (used != pool.bootstrap()
+        if (listed.size() > 1 && e instanceof RetriableException) {
+            // the channel failed (or its server cannot answer now): try the next listed server
+            current = listedChannel();
+        } else if (used != pool.bootstrap()
                 && (e instanceof RetriableException || e instanceof NotCoordinatorException)) {
             current = pool.bootstrap();
         }
@@ -110,6 +132,16 @@ public final class CoordinatorRoute {
         } catch (TributaryException malformed) {
             e.addSuppressed(malformed);
             return null;
+        }
+    }
+
+    private RpcClient listedChannel() {
+        // from the second: the bootstrap channel prefers the first
+        int i = Math.floorMod(nextListed.incrementAndGet(), listed.size());
+        try {
+            return pool.forAddress(listed.get(i));
+        } catch (RuntimeException e) {
+            return pool.bootstrap();
         }
     }
 

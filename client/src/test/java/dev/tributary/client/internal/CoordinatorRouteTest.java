@@ -40,6 +40,7 @@ class CoordinatorRouteTest {
         final String name;
         final AtomicInteger calls = new AtomicInteger();
         volatile RuntimeException refusal;
+        volatile boolean hung;
         String address;
 
         Voter(String name) {
@@ -50,6 +51,9 @@ class CoordinatorRouteTest {
         public void listDatabases(
                 ListDatabasesRequest req, StreamObserver<ListDatabasesResponse> out) {
             calls.incrementAndGet();
+            if (hung) {
+                return; // never answers, as a stopped process or a black-holed network
+            }
             RuntimeException r = refusal;
             if (r != null) {
                 out.onError(GrpcErrors.toStatus(r));
@@ -188,5 +192,31 @@ class CoordinatorRouteTest {
                                         () -> RpcClient.call(() -> LIST.apply(c))));
         assertThatThrownBy(g::join).hasCauseInstanceOf(RetriableException.class);
         assertThat(route.current()).isSameAs(pool.bootstrap());
+    }
+
+    @Test
+    @DisplayName(
+            "given several addresses, a call that times out on a hung server moves later calls to"
+                    + " the next listed server, which answers")
+    void leavesAHungServerForTheNextListed() throws Exception {
+        Voter a = start("a");
+        Voter b = start("b");
+        a.hung = true;
+        pool =
+                new ChannelPool(
+                        new RpcClient(a.address + "," + b.address, null, Duration.ofMillis(500)),
+                        x -> new RpcClient(x, null, Duration.ofMillis(500)));
+        CoordinatorRoute route = new CoordinatorRoute(pool, List.of(a.address, b.address));
+
+        // the bootstrap channel is connected to a (the first listed) and stays there
+        assertThatThrownBy(() -> route.call(LIST)).isInstanceOf(RetriableException.class);
+        assertThat(route.call(LIST)).isEqualTo("b");
+        assertThat(route.call(LIST)).isEqualTo("b");
+        assertThat(a.calls.get()).isEqualTo(1);
+
+        // one address only: the bootstrap channel is all there is
+        CoordinatorRoute single = new CoordinatorRoute(pool);
+        assertThatThrownBy(() -> single.call(LIST)).isInstanceOf(RetriableException.class);
+        assertThat(single.current()).isSameAs(pool.bootstrap());
     }
 }

@@ -12,13 +12,13 @@ import dev.tributary.planner.workload.TableLoad;
 import dev.tributary.planner.workload.Workload;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
-import dev.tributary.server.store.TableCatalog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * Builds the workload of a running server for the tiering planner (T44): every lake table with its
@@ -40,7 +40,7 @@ public final class LiveWorkload {
     public static Workload build(
             TieringStatusService.Overview overview,
             long heartbeatTimeoutMillis,
-            TableCatalog catalog,
+            LongFunction<Optional<TableInfo>> tableById,
             WriteRates rates,
             RoundObservations observed,
             TieringConfig config) {
@@ -62,7 +62,7 @@ public final class LiveWorkload {
         List<String> defaultSize = new ArrayList<>();
         long rateSpan = 0;
         for (TableStatusView t : overview.tables()) {
-            Optional<TableInfo> info = catalog.find(t.tableId());
+            Optional<TableInfo> info = tableById.apply(t.tableId());
             if (info.isEmpty()) {
                 continue;
             }

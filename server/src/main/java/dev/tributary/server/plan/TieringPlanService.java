@@ -3,6 +3,7 @@ package dev.tributary.server.plan;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.planner.PlanReport;
 import dev.tributary.planner.TieringPlanner;
@@ -11,13 +12,14 @@ import dev.tributary.planner.sim.SimulationResult;
 import dev.tributary.planner.sim.SimulationSettings;
 import dev.tributary.planner.workload.Workload;
 import dev.tributary.server.status.TieringStatusService;
-import dev.tributary.server.store.TableCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +38,7 @@ public final class TieringPlanService implements AutoCloseable {
     public static final long VERDICT_MAX_AGE_MILLIS = 30_000;
 
     private final TieringStatusService status;
-    private final TableCatalog catalog;
+    private final LongFunction<Optional<TableInfo>> tables;
     private final WriteRates rates;
     private final RoundObservations observed;
     private final TieringConfig config;
@@ -46,15 +48,19 @@ public final class TieringPlanService implements AutoCloseable {
     private final AtomicBoolean renewing = new AtomicBoolean();
     private Verdicts verdicts;
 
+    /**
+     * @param tables every table of the metadata by id (on a cluster also those whose buckets are on
+     *     other servers)
+     */
     public TieringPlanService(
             TieringStatusService status,
-            TableCatalog catalog,
+            LongFunction<Optional<TableInfo>> tables,
             WriteRates rates,
             RoundObservations observed,
             TieringConfig config,
             Clock clock) {
         this.status = status;
-        this.catalog = catalog;
+        this.tables = tables;
         this.rates = rates;
         this.observed = observed;
         this.config = config;
@@ -69,7 +75,7 @@ public final class TieringPlanService implements AutoCloseable {
                         .map(t -> t.tableId())
                         .collect(java.util.stream.Collectors.toSet()));
         return LiveWorkload.build(
-                o, status.heartbeatTimeoutMillis(), catalog, rates, observed, config);
+                o, status.heartbeatTimeoutMillis(), tables, rates, observed, config);
     }
 
     /** How a live workload is simulated unless the caller says otherwise. */

@@ -42,7 +42,6 @@ import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.status.TableStatusView;
 import dev.tributary.server.status.TieringStatusService;
-import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
@@ -52,7 +51,6 @@ import java.util.List;
 public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
     private final CoordinatorRole coordinator;
     private final TableService tables;
-    private final TableCatalog catalog;
     private final TieringStatusService status;
     private final PartitionService partitions;
     private final DescribeLakeResponse lake;
@@ -65,14 +63,12 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
     public AdminServiceImpl(
             CoordinatorRole coordinator,
             TableService tables,
-            TableCatalog catalog,
             TieringStatusService status,
             PartitionService partitions,
             DescribeLakeResponse lake,
             ClusterMembership cluster) {
         this.coordinator = coordinator;
         this.tables = tables;
-        this.catalog = catalog;
         this.status = status;
         this.lake = lake;
         this.partitions = partitions;
@@ -294,7 +290,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                                                     .setWarehouse(status.lake().warehouse()));
                     for (TableStatusView v : o.tables()) {
                         if (only == null || only == v.tableId()) {
-                            TableInfo t = catalog.get(v.tableId());
+                            TableInfo t = tables.table(v.tableId());
                             b.addTables(ServerConverters.toPb(v, t, req.getPartitions()));
                         }
                     }

@@ -16,7 +16,6 @@ import dev.tributary.coordinator.status.JobStatus;
 import dev.tributary.coordinator.status.TableTieringStatus;
 import dev.tributary.coordinator.tiering.TieringState;
 import dev.tributary.server.cluster.CoordinatorRole;
-import dev.tributary.server.store.TableCatalog;
 import dev.tributary.server.store.TableService;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.LogReadResult;
@@ -27,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -36,7 +36,7 @@ import java.util.function.Supplier;
 public final class TieringStatusService {
     private final CoordinatorRole coordinator;
     private final BucketStore store;
-    private final TableCatalog catalog;
+    private final LongFunction<TableInfo> tables;
     private final Clock clock;
     private final Duration heartbeatTimeout;
     private final LakeLocation lake;
@@ -52,7 +52,7 @@ public final class TieringStatusService {
     public TieringStatusService(
             CoordinatorRole coordinator,
             BucketStore store,
-            TableCatalog catalog,
+            LongFunction<TableInfo> tables,
             Clock clock,
             Duration heartbeatTimeout,
             LakeLocation lake,
@@ -62,7 +62,7 @@ public final class TieringStatusService {
         this.objectStore = objectStore;
         this.coordinator = coordinator;
         this.store = store;
-        this.catalog = catalog;
+        this.tables = tables;
         this.clock = clock;
         this.heartbeatTimeout = heartbeatTimeout;
         this.lake = lake;
@@ -217,7 +217,7 @@ public final class TieringStatusService {
         List<String> warnings;
         PkDeletesView pkDeletes;
         try {
-            TableInfo table = catalog.get(t.tableId());
+            TableInfo table = tables.apply(t.tableId());
             warnings = LayoutWarnings.of(table.descriptor(), lake.format());
             pkDeletes = PkDeletesView.of(table.descriptor(), lake.format(), buckets(table), store);
         } catch (TributaryException e) {
@@ -304,7 +304,7 @@ public final class TieringStatusService {
      * @throws TributaryException when the table cannot be read
      */
     private Lag lag(TableTieringStatus t, Map<Integer, Long> ends, List<PartitionLagView> views) {
-        TableInfo table = catalog.get(t.tableId());
+        TableInfo table = tables.apply(t.tableId());
         int buckets = table.descriptor().bucketCount();
         if (!table.descriptor().isPartitioned()) {
             return lag(t, TableBucket.NO_PARTITION, buckets, ends);

@@ -336,12 +336,7 @@ public final class LocalBuckets implements MetadataListener {
         TableInfo t = applied.table();
         long id = t.tableId();
         boolean partitioned = t.descriptor().isPartitioned();
-        boolean local =
-                partitioned
-                        ? holdsUnassigned
-                                || applied.partitions().stream()
-                                        .anyMatch(p -> holds(applied, p.partitionId()))
-                        : holds(applied, TableBucket.NO_PARTITION);
+        boolean local = belongsHere(applied);
         boolean open = store.hasTable(id);
         if (!local && !open) {
             indexPartitions(applied);
@@ -402,6 +397,24 @@ public final class LocalBuckets implements MetadataListener {
                 LOG.info("removed partition id {} of {}", open, applied.table().path());
             }
         }
+    }
+
+    /**
+     * Whether this server opens the table: it holds a bucket of it (of a partitioned table: of one
+     * of its partitions, or new ones while it holds unassigned buckets). On a cluster a table with
+     * fewer buckets than servers belongs to some servers only.
+     */
+    public boolean belongsHere(long tableId) {
+        AppliedTable t = applied.get(tableId);
+        return t != null && belongsHere(t);
+    }
+
+    private boolean belongsHere(AppliedTable applied) {
+        return applied.table().descriptor().isPartitioned()
+                ? holdsUnassigned
+                        || applied.partitions().stream()
+                                .anyMatch(p -> holds(applied, p.partitionId()))
+                : holds(applied, TableBucket.NO_PARTITION);
     }
 
     private boolean holds(AppliedTable applied, long partitionId) {

@@ -37,6 +37,7 @@ public final class TableService {
 
     private final CoordinatorRole coordinator;
     private final TableCatalog catalog;
+    private final LocalBuckets held;
     private final LakeTables lakeTables;
     private final List<ServerExtension> extensions;
     private final NewTableDefaults defaults;
@@ -46,14 +47,26 @@ public final class TableService {
     public TableService(
             CoordinatorRole coordinator,
             TableCatalog catalog,
+            LocalBuckets held,
             LakeTables lakeTables,
             List<ServerExtension> extensions,
             NewTableDefaults defaults) {
         this.coordinator = coordinator;
         this.catalog = catalog;
+        this.held = held;
         this.lakeTables = lakeTables;
         this.extensions = extensions;
         this.defaults = defaults;
+    }
+
+    /**
+     * A table of the metadata by id, whether or not this server holds a bucket of it (what the
+     * coordinator's status and admin answers need on a cluster).
+     *
+     * @throws dev.tributary.common.exception.NotFoundException if no such table exists
+     */
+    public TableInfo table(long tableId) {
+        return held.known(tableId).orElseGet(() -> catalog.get(tableId));
     }
 
     /**
@@ -83,7 +96,9 @@ public final class TableService {
                         t.path());
             }
         }
-        lakeTables.recover(catalog.all());
+        // every table of the metadata: on a cluster the coordinator may hold none of a table's
+        // buckets, and its lake table is still this coordinator's to keep
+        lakeTables.recover(held.allTables());
     }
 
     public TableInfo createTable(
@@ -111,7 +126,7 @@ public final class TableService {
                                 .createTableReporting(path, withDefaults, ignoreIfExists));
         TableInfo t = c.table();
         if (c.created()) {
-            if (catalog.find(t.tableId()).isEmpty()) {
+            if (held.belongsHere(t.tableId()) && catalog.find(t.tableId()).isEmpty()) {
                 // LocalBuckets logged why; the table exists and opens at the next start
                 throw new StorageException(
                         "table "
@@ -189,7 +204,7 @@ public final class TableService {
 
     public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade) {
         List<TableInfo> inDatabase =
-                catalog.all().stream().filter(t -> t.path().database().equals(name)).toList();
+                held.allTables().stream().filter(t -> t.path().database().equals(name)).toList();
         join(coordinator.current().dropDatabase(name, ignoreIfNotExists, cascade));
         for (TableInfo t : inDatabase) {
             forget(t, false);

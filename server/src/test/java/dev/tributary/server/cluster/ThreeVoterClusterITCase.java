@@ -100,6 +100,27 @@ class ThreeVoterClusterITCase {
             assertThat(first.coordinator().bucketsPerServer())
                     .as("six buckets, two per server")
                     .isEqualTo(Map.of(1, 2, 2, 2, 3, 2));
+
+            // tables with fewer buckets than servers: one server each, most of them not the
+            // coordinator's, which still creates them, keeps their lake tables and reports them
+            for (int i = 0; i < 3; i++) {
+                TablePath single = TablePath.of("db", "single" + i);
+                conn.admin()
+                        .createTable(
+                                single,
+                                TableDescriptor.builder(
+                                                Schema.newBuilder()
+                                                        .column("id", DataTypes.INT())
+                                                        .build())
+                                        .bucketCount(1)
+                                        .property("table.datalake.enabled", "true")
+                                        .build(),
+                                false);
+                assertThat(conn.admin().tieringStatus(single).path()).isEqualTo(single);
+            }
+            assertThat(first.coordinator().bucketsPerServer())
+                    .as("balanced by count")
+                    .isEqualTo(Map.of(1, 3, 2, 3, 3, 3));
         }
         long tableId =
                 first.coordinator().describeTable(TablePath.of("db", "spread")).join().tableId();

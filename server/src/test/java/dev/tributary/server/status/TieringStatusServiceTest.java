@@ -49,7 +49,7 @@ class TieringStatusServiceTest {
                 new TieringStatusService(
                         null,
                         store,
-                        catalog,
+                        catalog::get,
                         clock,
                         Duration.ofSeconds(8),
                         new LakeLocation("paimon", "filesystem", "file:/lake"),

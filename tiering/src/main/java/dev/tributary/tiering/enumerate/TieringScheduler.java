@@ -1,5 +1,6 @@
 package dev.tributary.tiering.enumerate;
 
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.LakeBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.tiering.api.Attempt;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -224,7 +226,7 @@ public final class TieringScheduler {
     }
 
     public void onRequestFailed(Throwable error) {
-        LOG.warn("table request failed; retrying", error);
+        warnRetrying("table request failed; retrying", error);
         requestOutstanding = false;
         lastRequestEmpty = true;
     }
@@ -258,7 +260,23 @@ public final class TieringScheduler {
 
     public void onHeartbeatFailed(Throwable error) {
         heartbeatOutstanding = false;
-        LOG.warn("heartbeat failed; retrying at the next interval", error);
+        warnRetrying("heartbeat failed; retrying at the next interval", error);
+    }
+
+    /**
+     * A retriable failure (the coordinator failing over, a timeout) in one line, since it repeats
+     * every interval until a coordinator answers; anything else with its stack trace.
+     */
+    private static void warnRetrying(String what, Throwable error) {
+        Throwable e =
+                error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause()
+                        : error;
+        if (e instanceof RetriableException) {
+            LOG.warn("{}: {}", what, e.getMessage());
+        } else {
+            LOG.warn(what, e);
+        }
     }
 
     public void onCommitDone(Attempt attempt, CommitOutcome outcome, Throwable error) {

@@ -2,12 +2,30 @@ package dev.tributary.tiering.soak;
 
 /** The faults the soak injects, with how often each is drawn relative to the others. */
 public enum FaultKind {
-    /** SIGKILL of the server at a random moment, restart on the same data and port. */
+    /**
+     * SIGKILL of the server (on a cluster: of a random server) at a random moment, restart on the
+     * same data and port.
+     */
     SERVER_KILL(10, Needs.NOTHING),
-    /** SIGKILL of the server right after a lake commit, before the coordinator records it (T21). */
+    /**
+     * SIGKILL of the server that commits (on a cluster: the coordinator's) right after a lake
+     * commit, before the coordinator records it (T21); on a cluster another server's coordinator
+     * must adopt it.
+     */
     SERVER_KILL_AFTER_LAKE_COMMIT(8, Needs.NOTHING),
-    /** SIGKILL of the server, then garbage appended to a bucket's active log segment. */
+    /** SIGKILL of a server, then garbage appended to a bucket's active log segment. */
     TORN_LOG_TAIL(6, Needs.NOTHING),
+    /**
+     * SIGKILL of the coordinator's server; another server must coordinate and commit the next round
+     * (T49), the killed one is restarted after a while.
+     */
+    COORDINATOR_KILL(10, Needs.CLUSTER),
+    /**
+     * SIGSTOP of the coordinator's server for longer than an election, then SIGCONT: the others
+     * elect a new coordinator meanwhile, and the old one, on waking, must stop acting as
+     * coordinator (its server stops; the soak restarts it).
+     */
+    COORDINATOR_PAUSE(6, Needs.CLUSTER),
     /** SIGKILL of a tiering job (a standalone job process), restarted after a while. */
     JOB_KILL(10, Needs.STANDALONE_JOBS),
     /** SIGSTOP of a tiering job for seconds, then SIGCONT (its attempts are fenced meanwhile). */
@@ -15,9 +33,9 @@ public enum FaultKind {
     /** A second tiering job joins for a while, then is killed or stopped. */
     SECOND_JOB(5, Needs.NOTHING),
     /** Every client connection is reset and new ones refused for seconds. */
-    NETWORK_RESET(8, Needs.NOTHING),
+    NETWORK_RESET(8, Needs.ONE_SERVER),
     /** Bytes stop flowing between clients and server for seconds (a partition). */
-    NETWORK_STALL(8, Needs.NOTHING),
+    NETWORK_STALL(8, Needs.ONE_SERVER),
     /** The next lake commits fail before they reach the lake. */
     LAKE_COMMIT_ERROR(6, Needs.NOTHING),
     /** The next lake commit lands, then its call fails: the outcome is unknown (T21). */
@@ -34,6 +52,13 @@ public enum FaultKind {
     /** What a fault needs from the machine or the soak's set-up. */
     public enum Needs {
         NOTHING,
+        /** A cluster of several servers. */
+        CLUSTER,
+        /**
+         * A lone server: clients reach it through the soak's one proxy (on a cluster they follow
+         * each bucket to its server directly).
+         */
+        ONE_SERVER,
         STANDALONE_JOBS,
         FLINK_CLUSTER,
         ROOT_CHATTR,

@@ -9,7 +9,6 @@ import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,9 +20,13 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -57,7 +60,8 @@ public final class FaultSoak implements AutoCloseable {
             double durationScale,
             boolean kindsInTurn,
             PrintStream out,
-            Map<String, String> serverOptions) {
+            Map<String, String> serverOptions,
+            int servers) {
         /** Defaults for a run of {@code faults} faults into {@code format}. */
         public static Options of(long seed, int faults, String format, Path workDir) {
             return new Options(
@@ -75,7 +79,8 @@ public final class FaultSoak implements AutoCloseable {
                     1.0,
                     false,
                     System.out,
-                    Map.of());
+                    Map.of(),
+                    1);
         }
 
         /**
@@ -98,7 +103,8 @@ public final class FaultSoak implements AutoCloseable {
                     0.5,
                     kindsInTurn,
                     out,
-                    serverOptions);
+                    serverOptions,
+                    servers);
         }
 
         /**
@@ -121,7 +127,8 @@ public final class FaultSoak implements AutoCloseable {
                     durationScale,
                     true,
                     out,
-                    serverOptions);
+                    serverOptions,
+                    servers);
         }
 
         public Options withKinds(Set<FaultKind> k) {
@@ -140,7 +147,8 @@ public final class FaultSoak implements AutoCloseable {
                     durationScale,
                     kindsInTurn,
                     out,
-                    serverOptions);
+                    serverOptions,
+                    servers);
         }
 
         /** Extra server options (e.g. {@code cluster.*}), over the soak's own. */
@@ -160,7 +168,33 @@ public final class FaultSoak implements AutoCloseable {
                     durationScale,
                     kindsInTurn,
                     out,
-                    Map.copyOf(extra));
+                    Map.copyOf(extra),
+                    servers);
+        }
+
+        /**
+         * A cluster of {@code n} servers (voters of one metadata quorum, T49) instead of the lone
+         * server: the cluster fault kinds become available, and clients and jobs are given every
+         * server's address.
+         */
+        public Options onServers(int n) {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    kindsInTurn,
+                    out,
+                    serverOptions,
+                    n);
         }
 
         public Options onFlinkCluster(Path jar) {
@@ -179,7 +213,8 @@ public final class FaultSoak implements AutoCloseable {
                     durationScale,
                     kindsInTurn,
                     out,
-                    serverOptions);
+                    serverOptions,
+                    servers);
         }
     }
 
@@ -194,7 +229,9 @@ public final class FaultSoak implements AutoCloseable {
             StoreAudit.Result store,
             long lakeRowsChecked,
             List<String> problems,
-            Duration took) {
+            Duration took,
+            long[] failoverToCoordinatorMillis,
+            long[] failoverToRoundMillis) {
         public boolean clean() {
             return problems.isEmpty() && store.clean();
         }
@@ -216,11 +253,12 @@ public final class FaultSoak implements AutoCloseable {
     private final List<String> problems = new ArrayList<>();
     private final Map<FaultKind, List<Long>> recoveries = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Integer> counts = new EnumMap<>(FaultKind.class);
+    private final List<long[]> failovers = new ArrayList<>();
     private LakeDisk disk;
-    private int serverPort;
-    private SoakProcess server;
+    private SoakServers servers;
     private TcpProxy proxy;
     private Connection direct;
+    private Connection probe;
     private Connection clients;
     private TieringJobs jobs;
     private SoakWriters writers;
@@ -242,11 +280,12 @@ public final class FaultSoak implements AutoCloseable {
     /** Runs the soak: set-up, the faults, the final checks. Never throws for what it finds. */
     public Result run() throws Exception {
         say(
-                "fault soak: seed %d, %d faults (%s), format %s, jobs %s, work dir %s",
+                "fault soak: seed %d, %d faults (%s), format %s, %s, jobs %s, work dir %s",
                 o.seed(),
                 o.faults(),
                 o.kindsInTurn() ? "every kind in turn" : "drawn by weight",
                 o.format(),
+                o.servers() > 1 ? "a cluster of " + o.servers() + " servers" : "one server",
                 o.flinkCluster() ? "on a Flink session cluster" : "as standalone processes",
                 o.workDir());
         setUp();
@@ -294,17 +333,28 @@ public final class FaultSoak implements AutoCloseable {
         disk =
                 LakeDisk.create(
                         warehouse, o.kinds().contains(FaultKind.LAKE_DISK_FULL) ? 8 * 1024 : 0);
-        try (ServerSocket s = new ServerSocket(0)) {
-            serverPort = s.getLocalPort();
+        servers = new SoakServers(o.servers(), data, logs, control.dir(), serverOptions());
+        servers.startAll();
+        if (!servers.cluster()) {
+            proxy = new TcpProxy(servers.rpcPort(1));
         }
-        startServer();
-        proxy = new TcpProxy(serverPort);
         direct =
                 Connection.builder()
-                        .address("127.0.0.1:" + serverPort)
+                        .address(servers.addressList())
                         .option("client.request.timeout", "30s")
                         .build();
-        direct.admin().createDatabase("soak", true);
+        // short calls, for watching a failover without hanging on a stopped server
+        probe =
+                Connection.builder()
+                        .address(servers.addressList())
+                        .option("client.request.timeout", "2s")
+                        .build();
+        // a new cluster may still be electing its first coordinator; the DDL is idempotent
+        withServer(
+                () -> {
+                    direct.admin().createDatabase("soak", true);
+                    return null;
+                });
         infos.put(EVENTS, createTable(EVENTS, TestSchemas.LOG, 4, "id"));
         infos.put(AUDIT, createTable(AUDIT, TestSchemas.LOG, 2, null));
         infos.put(ACCOUNTS, createTable(ACCOUNTS, TestSchemas.PK, 3, null));
@@ -317,7 +367,7 @@ public final class FaultSoak implements AutoCloseable {
         jobs.start();
         clients =
                 Connection.builder()
-                        .address(proxy.address())
+                        .address(clientAddress())
                         .option("client.request.timeout", "5s")
                         .option("client.writer.retries", "200")
                         .option("client.writer.retry-backoff", "100ms")
@@ -330,6 +380,8 @@ public final class FaultSoak implements AutoCloseable {
             boolean ok =
                     switch (k.needs) {
                         case NOTHING -> true;
+                        case CLUSTER -> servers.cluster();
+                        case ONE_SERVER -> !servers.cluster();
                         case STANDALONE_JOBS, FLINK_CLUSTER -> jobs.supports(k);
                         case ROOT_CHATTR -> LakeDisk.canMakeImmutable();
                         case LOOP_MOUNT -> disk.canFill();
@@ -350,10 +402,8 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     private TableInfo createTable(
-            TablePath path,
-            dev.tributary.common.types.Schema schema,
-            int buckets,
-            String bucketKey) {
+            TablePath path, dev.tributary.common.types.Schema schema, int buckets, String bucketKey)
+            throws Exception {
         TableDescriptor.Builder b =
                 TableDescriptor.builder(schema)
                         .bucketCount(buckets)
@@ -362,14 +412,18 @@ public final class FaultSoak implements AutoCloseable {
         if (bucketKey != null) {
             b.bucketKeys(bucketKey);
         }
-        return direct.admin().createTable(path, b.build(), true);
+        return withServer(() -> direct.admin().createTable(path, b.build(), true));
     }
 
-    private List<String> serverArgs() {
-        List<String> a = new ArrayList<>();
-        a.add(data.toString());
-        a.add(Integer.toString(serverPort));
-        a.add(control.dir().toString());
+    /**
+     * Where clients and jobs connect: the lone server through the soak's proxy (the network kinds
+     * act on it), or every server of a cluster (clients follow each bucket to its server).
+     */
+    private String clientAddress() {
+        return servers.cluster() ? servers.addressList() : proxy.address();
+    }
+
+    private Map<String, String> serverOptions() {
         Map<String, String> conf = new LinkedHashMap<>();
         conf.put("server.http.port", "-1");
         conf.put("datalake.format", o.format());
@@ -386,35 +440,18 @@ public final class FaultSoak implements AutoCloseable {
         conf.put("kv.snapshot.lease-timeout", "20s");
         conf.put("log.segment.size", "1mb");
         conf.putAll(o.serverOptions());
-        conf.forEach((k, v) -> a.add(k + "=" + v));
-        return a;
+        return conf;
     }
 
     List<String> jobArgs(String jobId) {
         List<String> a = new ArrayList<>();
-        a.addAll(List.of("--coordinator", proxy.address()));
+        a.addAll(List.of("--coordinator", clientAddress()));
         a.addAll(List.of("--datalake.format", o.format()));
         a.addAll(List.of("--datalake." + o.format() + ".warehouse", warehouse.toUri().toString()));
         a.addAll(List.of("--tiering.job.id", jobId));
         a.addAll(List.of("--tiering.split.shuffle-seed", Long.toString(o.seed())));
         a.addAll(List.of("--client.request.timeout", "10s"));
         return a;
-    }
-
-    private void startServer() throws Exception {
-        server =
-                SoakProcess.start(
-                        "server",
-                        logs.resolve("server.out"),
-                        null,
-                        SoakProcess.smallJvm("768m"),
-                        SoakServerMain.class.getName(),
-                        serverArgs(),
-                        Map.of());
-        if (!server.awaitOutput("started ", Duration.ofSeconds(120))) {
-            throw new IllegalStateException(
-                    "the server did not start:\n" + StandaloneJobs.tail(server.outputOfThisRun()));
-        }
     }
 
     // ---------------------------------------------------------------- faults
@@ -447,34 +484,45 @@ public final class FaultSoak implements AutoCloseable {
     private String inject(FaultKind kind) throws Exception {
         switch (kind) {
             case SERVER_KILL -> {
-                long pid = server.pid();
-                server.kill();
+                int id = servers.randomId(random);
+                long pid = servers.process(id).pid();
+                servers.kill(id);
                 long gap = random.nextInt(2_000);
                 Thread.sleep(gap);
-                startServer();
-                return "killed pid " + pid + ", restarted after " + gap + " ms";
+                servers.start(id);
+                return serverName(id) + "killed pid " + pid + ", restarted after " + gap + " ms";
             }
             case TORN_LOG_TAIL -> {
-                server.kill();
-                String torn = tearALogTail();
-                startServer();
-                return torn;
+                int id = servers.randomId(random);
+                servers.kill(id);
+                String torn = tearALogTail(id);
+                servers.start(id);
+                return serverName(id) + torn;
             }
             case SERVER_KILL_AFTER_LAKE_COMMIT -> {
                 control.arm(SoakControl.KILL_AFTER_COMMIT, 1);
-                int rc = server.awaitExit(Duration.ofSeconds(60));
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                OptionalInt exited = servers.exited();
+                while (exited.isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                    exited = servers.exited();
+                }
                 String detail;
-                if (rc == -1) {
+                int id;
+                if (exited.isEmpty()) {
                     control.disarm(SoakControl.KILL_AFTER_COMMIT);
-                    server.kill();
+                    id = servers.randomId(random);
+                    servers.kill(id);
                     detail = "no lake commit within 60 s: killed at a random moment instead";
                 } else {
+                    id = exited.getAsInt();
+                    SoakProcess p = servers.process(id);
                     detail =
-                            server.outputOfThisRun()
+                            p.outputOfThisRun()
                                     .lines()
                                     .filter(l -> l.startsWith("killing myself"))
                                     .findFirst()
-                                    .orElse("exited with " + rc);
+                                    .orElse("exited with " + p.awaitExit(Duration.ofSeconds(10)));
                     Matcher m = KILLED_AFTER_COMMIT.matcher(detail);
                     if (m.find()) {
                         adoptionExpected =
@@ -482,8 +530,14 @@ public final class FaultSoak implements AutoCloseable {
                                         TablePath.parse(m.group(1)), Long.parseLong(m.group(2)));
                     }
                 }
-                startServer();
-                return detail;
+                servers.start(id);
+                return serverName(id) + detail;
+            }
+            case COORDINATOR_KILL -> {
+                return killCoordinator();
+            }
+            case COORDINATOR_PAUSE -> {
+                return pauseCoordinator();
             }
             case NETWORK_RESET -> {
                 long d = duration(1_000, 5_000);
@@ -555,17 +609,186 @@ public final class FaultSoak implements AutoCloseable {
         }
     }
 
+    /**
+     * T49: kill -9 of the coordinator's server. Measures from the kill until another server answers
+     * as coordinator and until the next round is in the lake (only a coordinator commits, and the
+     * killed one commits nothing more, so that round is its successor's). The killed server is
+     * restarted after a random gap meanwhile, as a supervisor would.
+     */
+    private String killCoordinator() throws Exception {
+        int old = coordinator();
+        long pid = servers.process(old).pid();
+        servers.kill(old);
+        long t0 = System.nanoTime();
+        // read after the kill (which returns once the process is gone): a commit the old
+        // coordinator landed just before it is not its successor's round
+        Map<TablePath, Map<Integer, Long>> before = committedNow();
+        long gap = random.nextInt(2_000);
+        CompletableFuture<Void> restart =
+                CompletableFuture.runAsync(
+                        () -> {
+                            try {
+                                Thread.sleep(gap);
+                                servers.start(old);
+                            } catch (Exception e) {
+                                throw new CompletionException(e);
+                            }
+                        });
+        long toCoordinator = -1;
+        long toRound = -1;
+        int next = -1;
+        long deadline = t0 + o.maxRecovery().toNanos();
+        while ((toCoordinator < 0 || toRound < 0) && System.nanoTime() < deadline) {
+            if (toCoordinator < 0) {
+                OptionalInt c = coordinatorNow();
+                // the restarted server may win the next election too; not before it is back
+                if (c.isPresent() && (c.getAsInt() != old || restart.isDone())) {
+                    next = c.getAsInt();
+                    toCoordinator = millisSince(t0);
+                }
+            }
+            if (toRound < 0 && advanced(before)) {
+                toRound = millisSince(t0);
+            }
+            Thread.sleep(100);
+        }
+        restart.get(3, TimeUnit.MINUTES);
+        if (toCoordinator < 0 || toRound < 0) {
+            problems.add(
+                    "coordinator kill of server "
+                            + old
+                            + ": within "
+                            + o.maxRecovery()
+                            + (toCoordinator < 0
+                                    ? " no other server coordinated"
+                                    : " no round was committed"));
+        } else {
+            failovers.add(new long[] {toCoordinator, toRound});
+        }
+        return String.format(
+                "killed the coordinator's server %d (pid %d): server %d coordinates after %d ms,"
+                        + " the next round is in the lake after %d ms; server %d restarted after"
+                        + " %d ms",
+                old, pid, next, toCoordinator, toRound, old, gap);
+    }
+
+    /**
+     * SIGSTOP of the coordinator's server until another server coordinates (and up to 2 s more),
+     * then SIGCONT: the woken server finds its leadership gone and must stop acting as coordinator
+     * (it stops its server, which the soak restarts). A lake commit it still had in flight lands
+     * after it wakes; nothing fences it in the lake yet, so the final lake check can find its
+     * offsets twice (cluster/README.md, "Not done").
+     */
+    private String pauseCoordinator() throws Exception {
+        int old = coordinator();
+        SoakProcess p = servers.process(old);
+        p.stop();
+        long t0 = System.nanoTime();
+        int next = -1;
+        long toCoordinator = -1;
+        long deadline = t0 + Duration.ofSeconds(60).toNanos();
+        while (next < 0 && System.nanoTime() < deadline) {
+            OptionalInt c = coordinatorNow();
+            if (c.isPresent() && c.getAsInt() != old) {
+                next = c.getAsInt();
+                toCoordinator = millisSince(t0);
+            }
+            Thread.sleep(100);
+        }
+        long extra = random.nextInt(2_000);
+        Thread.sleep(extra);
+        p.resume();
+        long woke = System.nanoTime();
+        if (next < 0) {
+            problems.add(
+                    "no other server coordinated within 60 s while server " + old + " was stopped");
+            return serverName(old) + "SIGSTOP for 60 s: no other server coordinated";
+        }
+        int rc = p.awaitExit(Duration.ofSeconds(30));
+        String woken;
+        if (rc == -1) {
+            problems.add(
+                    "server "
+                            + old
+                            + " kept running 30 s after it woke up with server "
+                            + next
+                            + " coordinating");
+            servers.kill(old);
+            woken = "it was still running 30 s after SIGCONT: killed";
+        } else {
+            woken =
+                    "it stopped itself "
+                            + millisSince(woke)
+                            + " ms after SIGCONT (exit "
+                            + rc
+                            + ")";
+        }
+        servers.start(old);
+        return String.format(
+                "SIGSTOP of the coordinator's server %d: server %d coordinates after %d ms, SIGCONT"
+                        + " %d ms later; %s; restarted",
+                old, next, toCoordinator, extra, woken);
+    }
+
+    /** The current coordinator's server id, waiting through an election. */
+    private int coordinator() throws Exception {
+        return withServer(
+                () ->
+                        probe.admin()
+                                .describeCluster()
+                                .coordinatorId()
+                                .orElseThrow(() -> new IllegalStateException("no coordinator")));
+    }
+
+    /** The coordinator's server id if one answers now. */
+    private OptionalInt coordinatorNow() {
+        try {
+            return probe.admin().describeCluster().coordinatorId();
+        } catch (RuntimeException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    private Map<TablePath, Map<Integer, Long>> committedNow() {
+        Map<TablePath, Map<Integer, Long>> offsets = new LinkedHashMap<>();
+        for (TablePath t : TABLES) {
+            offsets.put(t, lake.committedOffsets(t));
+        }
+        return offsets;
+    }
+
+    /** Whether a round was committed to the lake since {@code before} (any table, any bucket). */
+    private boolean advanced(Map<TablePath, Map<Integer, Long>> before) {
+        for (TablePath t : TABLES) {
+            for (Map.Entry<Integer, Long> e : lake.committedOffsets(t).entrySet()) {
+                if (e.getValue() > before.get(t).getOrDefault(e.getKey(), 0L)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private String serverName(int id) {
+        return servers.cluster() ? "server " + id + ": " : "";
+    }
+
     private static final Pattern KILLED_AFTER_COMMIT =
             Pattern.compile("lake commit of (\\S+) epoch (\\d+)");
 
-    /** A lake commit the server was killed after: the restarted coordinator must adopt it. */
+    /** A lake commit the server was killed after: the next coordinator must adopt it. */
     private record Adoption(TablePath table, long epoch) {}
 
     private Adoption adoptionExpected;
 
     /**
-     * T21 with a real server: the restarted coordinator found the lake snapshot its previous run
-     * committed but never recorded, and adopted it instead of tiering its offsets again.
+     * T21 with a real server: the next coordinator (restarted, or on another server) found the lake
+     * snapshot its predecessor committed but never recorded, and adopted it instead of tiering its
+     * offsets again.
      */
     private String checkAdopted(int fault) throws Exception {
         Adoption a = adoptionExpected;
@@ -582,11 +805,11 @@ public final class FaultSoak implements AutoCloseable {
                             + a.table()
                             + " epoch "
                             + a.epoch()
-                            + " was not adopted after the restart (T21); rounds: "
+                            + " was not adopted by the next coordinator (T21); rounds: "
                             + status.recentRounds());
             return "; NOT ADOPTED";
         }
-        return "; adopted by the restarted coordinator (T21)";
+        return "; adopted by the next coordinator (T21)";
     }
 
     private Path lakeDirOf(TablePath t) {
@@ -596,24 +819,28 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     /** Appends garbage to the active segment of a random bucket (the server is down). */
-    private String tearALogTail() throws IOException {
-        TableInfo t = infos.get(TABLES.get(random.nextInt(TABLES.size())));
-        int bucket = random.nextInt(t.bucketCount());
-        Path dir =
-                data.resolve("store")
-                        .resolve("tables")
-                        .resolve(Long.toString(t.tableId()))
-                        .resolve(Integer.toString(bucket))
-                        .resolve("log");
-        Path active;
-        try (Stream<Path> files = Files.list(dir)) {
-            active =
-                    files.filter(f -> f.getFileName().toString().endsWith(".log"))
-                            .max(Path::compareTo)
-                            .orElse(null);
+    private String tearALogTail(int server) throws IOException {
+        // a random bucket of those with a segment on that server (on a cluster it holds a share)
+        List<int[]> candidates = new ArrayList<>();
+        for (int t = 0; t < TABLES.size(); t++) {
+            for (int b = 0; b < infos.get(TABLES.get(t)).bucketCount(); b++) {
+                candidates.add(new int[] {t, b});
+            }
+        }
+        Collections.shuffle(candidates, random);
+        TableInfo t = null;
+        int bucket = -1;
+        Path active = null;
+        for (int[] c : candidates) {
+            t = infos.get(TABLES.get(c[0]));
+            bucket = c[1];
+            active = activeSegment(server, t, bucket);
+            if (active != null) {
+                break;
+            }
         }
         if (active == null) {
-            return "no segment in " + dir;
+            return "no log segment on the server";
         }
         int n = 1 + random.nextInt(300);
         byte[] garbage = new byte[n];
@@ -641,8 +868,28 @@ public final class FaultSoak implements AutoCloseable {
                 + ", restarted";
     }
 
+    private Path activeSegment(int server, TableInfo t, int bucket) throws IOException {
+        Path dir =
+                servers.dataDir(server)
+                        .resolve("store")
+                        .resolve("tables")
+                        .resolve(Long.toString(t.tableId()))
+                        .resolve(Integer.toString(bucket))
+                        .resolve("log");
+        if (!Files.isDirectory(dir)) {
+            return null;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                    .max(Path::compareTo)
+                    .orElse(null);
+        }
+    }
+
     private void healAfterFailedInjection() throws Exception {
-        proxy.heal(true);
+        if (proxy != null) {
+            proxy.heal(true);
+        }
         for (String t :
                 List.of(
                         SoakControl.FAIL_BEFORE_COMMIT,
@@ -650,20 +897,27 @@ public final class FaultSoak implements AutoCloseable {
                         SoakControl.KILL_AFTER_COMMIT)) {
             control.disarm(t);
         }
-        if (!server.isAlive()) {
-            startServer();
+        for (int id : servers.ids().toArray()) {
+            servers.process(id).resume();
+            if (!servers.isAlive(id)) {
+                servers.start(id);
+            }
         }
     }
 
     private void checkHealthy(int fault) throws Exception {
-        if (!server.isAlive()) {
-            problems.add(
-                    "before fault "
-                            + fault
-                            + ": the server had exited by itself:\n"
-                            + StandaloneJobs.tail(server.outputOfThisRun()));
-            say("the server exited by itself; restarting it");
-            startServer();
+        for (int id : servers.ids().toArray()) {
+            if (!servers.isAlive(id)) {
+                problems.add(
+                        "before fault "
+                                + fault
+                                + ": "
+                                + servers.process(id).name()
+                                + " had exited by itself:\n"
+                                + StandaloneJobs.tail(servers.process(id).outputOfThisRun()));
+                say("%s exited by itself; restarting it", servers.process(id).name());
+                servers.start(id);
+            }
         }
         String job = jobs.checkRunning();
         if (job != null) {
@@ -759,7 +1013,9 @@ public final class FaultSoak implements AutoCloseable {
                         store,
                         lakeRows,
                         List.copyOf(problems),
-                        Duration.ofNanos(System.nanoTime() - startNanos));
+                        Duration.ofNanos(System.nanoTime() - startNanos),
+                        failovers.stream().mapToLong(f -> f[0]).sorted().toArray(),
+                        failovers.stream().mapToLong(f -> f[1]).sorted().toArray());
         writers.errors().forEach((e, n) -> say("%d rows failed for good with %s", n, e));
         for (String p : problems) {
             say("PROBLEM: %s", p);
@@ -795,7 +1051,7 @@ public final class FaultSoak implements AutoCloseable {
                 "SOAK %s seed=%d format=%s faults=%d [%s] rows written=%d (acknowledged %d, in"
                         + " doubt %d of which in the store %d) duplicates=%d losses=%d"
                         + " unknown=%d lake rows checked=%d problems=%d recovery ms p50/p99 [%s]"
-                        + " took %s",
+                        + "%s took %s",
                 r.clean() ? "PASSED" : "FAILED",
                 r.seed(),
                 r.format(),
@@ -811,7 +1067,30 @@ public final class FaultSoak implements AutoCloseable {
                 r.lakeRowsChecked(),
                 r.problems().size() + s.problems().size(),
                 rec,
+                failoverSummary(r.failoverToCoordinatorMillis(), r.failoverToRoundMillis()),
                 r.took().withNanos(0));
+    }
+
+    /**
+     * The coordinator failovers (T49) as one line part, empty when there were none.
+     *
+     * @param toCoordinator kill to another coordinator, ms, sorted
+     * @param toRound kill to the next round in the lake, ms, sorted
+     */
+    public static String failoverSummary(long[] toCoordinator, long[] toRound) {
+        if (toCoordinator.length == 0) {
+            return "";
+        }
+        return String.format(
+                " coordinator failovers=%d kill->coordinator ms p50/p99/max %d/%d/%d"
+                        + " kill->next round in the lake ms p50/p99/max %d/%d/%d",
+                toCoordinator.length,
+                percentile(toCoordinator, 50),
+                percentile(toCoordinator, 99),
+                toCoordinator[toCoordinator.length - 1],
+                percentile(toRound, 50),
+                percentile(toRound, 99),
+                toRound[toRound.length - 1]);
     }
 
     static long percentile(long[] sorted, int p) {
@@ -832,7 +1111,7 @@ public final class FaultSoak implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {writers, clients, jobs, direct, proxy}) {
+        for (AutoCloseable c : new AutoCloseable[] {writers, clients, jobs, probe, direct, proxy}) {
             if (c != null) {
                 try {
                     c.close();
@@ -841,8 +1120,8 @@ public final class FaultSoak implements AutoCloseable {
                 }
             }
         }
-        if (server != null) {
-            server.close();
+        if (servers != null) {
+            servers.close();
         }
         if (disk != null) {
             disk.close();

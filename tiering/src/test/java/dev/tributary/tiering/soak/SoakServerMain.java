@@ -44,6 +44,12 @@ public final class SoakServerMain {
         System.out.println("started " + server.rpcTarget());
         System.out.flush();
         server.awaitTermination();
+        // a server stopped by a fault (e.g. a coordinator that lost the leadership) exits non-zero,
+        // whatever threads are left
+        Optional<Throwable> fatal = server.fatalError();
+        System.out.println("stopped" + fatal.map(e -> ": " + e).orElse(""));
+        System.out.flush();
+        System.exit(fatal.isPresent() ? 1 : 0);
     }
 
     /** The server's real lake commit step with the soak's triggers around {@link #commit}. */

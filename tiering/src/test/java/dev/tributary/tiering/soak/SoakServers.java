@@ -1,0 +1,179 @@
+package dev.tributary.tiering.soak;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The soak's server processes ({@link SoakServerMain}, one JVM each, so the soak can SIGKILL and
+ * SIGSTOP them): a lone server, or a cluster of voters on loopback (T49) that share one lake and
+ * one {@link SoakControl} directory (only the coordinator commits to the lake, so a trigger fires
+ * on whichever server coordinates). Servers are numbered from 1; each keeps its ports and data
+ * directory across restarts.
+ */
+final class SoakServers implements AutoCloseable {
+    private final int count;
+    private final Path data;
+    private final Path logs;
+    private final Path controlDir;
+    private final Map<String, String> conf;
+    private final int[] rpcPorts;
+    private final int[] raftPorts;
+    private final SoakProcess[] processes;
+
+    /**
+     * @param conf every server's options (the cluster options are added here)
+     */
+    SoakServers(int count, Path data, Path logs, Path controlDir, Map<String, String> conf)
+            throws IOException {
+        if (count < 1) {
+            throw new IllegalArgumentException("servers must be at least 1, got " + count);
+        }
+        this.count = count;
+        this.data = data;
+        this.logs = logs;
+        this.controlDir = controlDir;
+        this.conf = Map.copyOf(conf);
+        this.rpcPorts = freePorts(count);
+        this.raftPorts = count > 1 ? freePorts(count) : new int[0];
+        this.processes = new SoakProcess[count + 1];
+    }
+
+    int count() {
+        return count;
+    }
+
+    boolean cluster() {
+        return count > 1;
+    }
+
+    IntStream ids() {
+        return IntStream.rangeClosed(1, count);
+    }
+
+    int randomId(Random random) {
+        return 1 + random.nextInt(count);
+    }
+
+    /** Every server's {@code host:port}, comma separated: what clients and jobs are given. */
+    String addressList() {
+        return ids().mapToObj(id -> "127.0.0.1:" + rpcPort(id)).collect(Collectors.joining(","));
+    }
+
+    int rpcPort(int id) {
+        return rpcPorts[id - 1];
+    }
+
+    Path dataDir(int id) {
+        return cluster() ? data.resolve("s" + id) : data;
+    }
+
+    SoakProcess process(int id) {
+        return processes[id];
+    }
+
+    /** Starts every server together (the voters of a new cluster need each other to elect). */
+    void startAll() throws Exception {
+        for (int id = 1; id <= count; id++) {
+            processes[id] = launch(id);
+        }
+        for (int id = 1; id <= count; id++) {
+            awaitStarted(id);
+        }
+    }
+
+    /** (Re)starts server {@code id} on its data directory and ports; returns once it serves. */
+    void start(int id) throws Exception {
+        processes[id] = launch(id);
+        awaitStarted(id);
+    }
+
+    void kill(int id) throws InterruptedException {
+        processes[id].kill();
+    }
+
+    boolean isAlive(int id) {
+        return processes[id] != null && processes[id].isAlive();
+    }
+
+    /** The first server whose process has ended, if any. */
+    OptionalInt exited() {
+        return ids().filter(id -> !isAlive(id)).findFirst();
+    }
+
+    private SoakProcess launch(int id) throws IOException {
+        String name = cluster() ? "server-" + id : "server";
+        return SoakProcess.start(
+                name,
+                logs.resolve(name + ".out"),
+                null,
+                SoakProcess.smallJvm("768m"),
+                SoakServerMain.class.getName(),
+                args(id),
+                Map.of());
+    }
+
+    private void awaitStarted(int id) throws InterruptedException {
+        if (!processes[id].awaitOutput("started ", Duration.ofSeconds(120))) {
+            throw new IllegalStateException(
+                    processes[id].name()
+                            + " did not start:\n"
+                            + StandaloneJobs.tail(processes[id].outputOfThisRun()));
+        }
+    }
+
+    private List<String> args(int id) {
+        List<String> a = new ArrayList<>();
+        a.add(dataDir(id).toString());
+        a.add(Integer.toString(rpcPort(id)));
+        a.add(controlDir.toString());
+        Map<String, String> c = new LinkedHashMap<>();
+        if (cluster()) {
+            c.put("cluster.id", "soak");
+            c.put("cluster.server-id", Integer.toString(id));
+            c.put(
+                    "cluster.voters",
+                    ids().mapToObj(v -> v + "@127.0.0.1:" + raftPorts[v - 1])
+                            .collect(Collectors.joining(",")));
+        }
+        c.putAll(conf);
+        c.forEach((k, v) -> a.add(k + "=" + v));
+        return a;
+    }
+
+    private static int[] freePorts(int n) throws IOException {
+        List<ServerSocket> open = new ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                open.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : open) {
+                s.close();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (int id = 1; id <= count; id++) {
+            if (processes[id] != null) {
+                processes[id].close();
+            }
+        }
+    }
+}
