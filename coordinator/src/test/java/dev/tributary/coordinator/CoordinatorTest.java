@@ -216,7 +216,8 @@ class CoordinatorTest {
                     public synchronized dev.tributary.lake.api.commit.LakeCommitResult commit(
                             TablePath path,
                             List<byte[]> results,
-                            dev.tributary.lake.api.commit.TieringSnapshotProperties p) {
+                            dev.tributary.lake.api.commit.TieringSnapshotProperties p,
+                            dev.tributary.lake.api.commit.TieredRound base) {
                         try {
                             Thread.sleep(60_000); // a hung lake
                         } catch (InterruptedException e) {
@@ -307,7 +308,8 @@ class CoordinatorTest {
                     public synchronized dev.tributary.lake.api.commit.LakeCommitResult commit(
                             TablePath path,
                             List<byte[]> results,
-                            dev.tributary.lake.api.commit.TieringSnapshotProperties p) {
+                            dev.tributary.lake.api.commit.TieringSnapshotProperties p,
+                            dev.tributary.lake.api.commit.TieredRound base) {
                         inLake.countDown();
                         try {
                             release.await();
@@ -315,7 +317,7 @@ class CoordinatorTest {
                             Thread.currentThread().interrupt();
                             throw new IllegalStateException("interrupted");
                         }
-                        return super.commit(path, results, p);
+                        return super.commit(path, results, p, base);
                     }
                 };
         FileMetadataStore store = FileMetadataStore.open(dir);

@@ -6,6 +6,7 @@ import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,8 +16,9 @@ import java.util.Optional;
 
 /**
  * A lake that keeps committed snapshots in memory; can fail or half-fail commits, and records the
- * files it was asked to delete. It does less than a real lake: results are opaque bytes counted as
- * one file each, and orphan cleanup only records the policy it was given.
+ * files it was asked to delete. It refuses a commit built on a round older than the newest one it
+ * holds, as the real committers do. It does less than a real lake: results are opaque bytes counted
+ * as one file each, and orphan cleanup only records the policy it was given.
  */
 public class FakeLake implements LakeCommitStep {
     /** How the next commit behaves. */
@@ -55,16 +57,27 @@ public class FakeLake implements LakeCommitStep {
 
     @Override
     public synchronized LakeCommitResult commit(
-            TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties) {
+            TablePath path,
+            List<byte[]> writeResults,
+            TieringSnapshotProperties properties,
+            TieredRound base) {
         Mode mode = nextMode;
         nextMode = Mode.OK;
         if (mode == Mode.FAIL) {
             throw new IllegalStateException("injected lake commit failure");
         }
-        commits.add(new Commit(path, List.copyOf(writeResults), properties));
         if (writeResults.isEmpty()) {
+            commits.add(new Commit(path, List.copyOf(writeResults), properties));
             return LakeCommitResult.nothingToCommit();
         }
+        // the fence of the real committers (LakeCommitter#commit)
+        Optional<LakeSnapshot> latest = latestTieringSnapshot(path, properties.tableId());
+        if (latest.isPresent()
+                && !latest.get().properties().sameRound(properties)
+                && base.isBefore(latest.get().properties())) {
+            throw base.refusal(path, properties, latest.get());
+        }
+        commits.add(new Commit(path, List.copyOf(writeResults), properties));
         long id = append(properties);
         if (mode == Mode.COMMIT_THEN_FAIL) {
             throw new IllegalStateException("injected failure after the lake commit");

@@ -19,6 +19,7 @@ import dev.tributary.coordinator.tiering.TieringManager;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.tiering.api.Attempt;
 import dev.tributary.tiering.api.HeartbeatRequest;
@@ -137,7 +138,10 @@ public final class CoordinatorCostBench {
     private static final class NoLake implements LakeCommitStep {
         @Override
         public LakeCommitResult commit(
-                TablePath path, List<byte[]> results, TieringSnapshotProperties properties) {
+                TablePath path,
+                List<byte[]> results,
+                TieringSnapshotProperties properties,
+                TieredRound base) {
             throw new UnsupportedOperationException("the cost bench does not commit");
         }
 

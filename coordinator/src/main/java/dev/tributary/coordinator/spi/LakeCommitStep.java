@@ -4,6 +4,7 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import java.util.List;
 import java.util.Optional;
@@ -19,14 +20,22 @@ public interface LakeCommitStep {
 
     /**
      * Commits the round's files atomically as one lake snapshot carrying {@code properties} (T4,
-     * T21). Idempotent for the same (table id, epoch, round id).
+     * T21). Idempotent for the same (table id, epoch, round id). Refused, atomically with the
+     * commit, when the lake's newest tiering snapshot of the table holds a round newer than {@code
+     * base} (see {@code LakeCommitter#commit}).
      *
+     * @param base the round the table's record named when this round was planned
      * @return what the lake committed (rows, files and bytes are the lake's own figures)
+     * @throws dev.tributary.common.exception.FencedException when the lake holds a newer round:
+     *     nothing was committed; the coordinator drops the round and reconciles the table
      * @throws Exception if the commit failed or its outcome is unknown; the coordinator then fails
      *     the round and reconciles against the lake before the table's next round
      */
     LakeCommitResult commit(
-            TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties)
+            TablePath path,
+            List<byte[]> writeResults,
+            TieringSnapshotProperties properties,
+            TieredRound base)
             throws Exception;
 
     /**

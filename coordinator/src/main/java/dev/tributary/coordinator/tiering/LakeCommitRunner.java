@@ -14,6 +14,7 @@ import dev.tributary.coordinator.store.TieredOffsets;
 import dev.tributary.coordinator.store.TieringRecord;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.tiering.api.RoundCommit;
 import java.time.Instant;
@@ -194,7 +195,12 @@ final class LakeCommitRunner {
             long deadMaintenanceUpTo,
             BooleanSupplier abandoned)
             throws Exception {
-        LakeCommitResult result = lake.commit(table.path(), r.writeResults(), props);
+        LakeCommitResult result =
+                lake.commit(
+                        table.path(),
+                        r.writeResults(),
+                        props,
+                        new TieredRound(base.epoch(), base.roundId()));
         long end = clock.currentTimeMillis();
         long snapshotId = result.snapshot().orElse(-1L);
         RoundSummary summary =
@@ -214,13 +220,16 @@ final class LakeCommitRunner {
                         r.forceFinished(),
                         snapshotId,
                         null);
+        // a round that wrote nothing (T27) moves the offsets on, but the lake's newest round, which
+        // reconciliation and the next commit's fence compare with, stays the previous one
+        boolean wrote = result.snapshot().isPresent();
         TieringRecord next =
                 base.afterRound(
                         r.bucketEndOffsets(),
                         end,
-                        snapshotId,
-                        r.epoch(),
-                        r.roundId(),
+                        wrote ? snapshotId : base.lakeSnapshotId(),
+                        wrote ? r.epoch() : base.epoch(),
+                        wrote ? r.roundId() : base.roundId(),
                         r.forceFinished(),
                         summary);
         if (abandoned.getAsBoolean()) {

@@ -290,7 +290,11 @@ final class TieringCommits {
         t.commitInFlight = false;
         t.commitFuture = null;
         TableTiering current = rounds.current(t.tableId());
-        if (current != null && unknown) {
+        // the lake refused the round: it holds a newer one, committed by a coordinator that lost
+        // its role after it checked the lake; nothing of this round landed, and the table's record
+        // must learn the newer round before the next one is planned (T19, T21)
+        boolean fencedByLake = e instanceof FencedException;
+        if (current != null && (unknown || fencedByLake)) {
             current.needsReconcile = lakeConfigured;
         }
         boolean timedOut = e instanceof TimeoutException;
@@ -305,7 +309,7 @@ final class TieringCommits {
         if (current == t && t.state == TieringState.TIERING) {
             rounds.fail(t, why);
         }
-        if (!unknown) {
+        if (!unknown || fencedByLake) {
             // nothing reached the lake: the round's files will never be referenced
             abortUncommitted(current, r.epoch(), r.allResults());
         }

@@ -255,7 +255,10 @@ class ChaosSimulationTest {
 
                     @Override
                     public LakeCommitResult commit(
-                            TablePath path, List<byte[]> results, TieringSnapshotProperties p) {
+                            TablePath path,
+                            List<byte[]> results,
+                            TieringSnapshotProperties p,
+                            dev.tributary.lake.api.commit.TieredRound base) {
                         if (chaos && rnd.nextInt(12) == 0) {
                             lakeFailures++;
                             throw new IllegalStateException("lake commit failed");

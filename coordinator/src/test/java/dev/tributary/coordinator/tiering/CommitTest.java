@@ -16,6 +16,7 @@ import dev.tributary.tiering.api.CommitOrder;
 import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.api.RoundPlan;
 import dev.tributary.tiering.api.RoundReport;
+import dev.tributary.tiering.api.RoundStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -258,6 +259,79 @@ class CommitTest {
         h.writeAll(t, 3);
         h.advance(Duration.ofMinutes(1));
         assertThat(h.request("job").buckets()).containsExactly(BucketPlan.log(0, 10, 13));
+    }
+
+    @Test
+    @DisplayName(
+            "T19 T49 a round the lake refuses (another coordinator's late round landed) is dropped,"
+                    + " its files deleted, and the table goes on from the lake's round")
+    void t49ARoundTheLakeFencesIsDroppedAndTheTableAdoptsTheLakesRound() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p1 = firstRound(t, 10);
+        h.commitAll("job", p1).join();
+        h.writeAll(t, 10);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan p2 = h.request("job");
+        assertThat(p2.buckets()).containsExactly(BucketPlan.log(0, 10, 20));
+        // a coordinator paused in its commit of the same offsets wakes and lands it
+        h.lake.append(
+                TieringSnapshotProperties.of(
+                        t.tableId(),
+                        p1.epoch(),
+                        p1.roundId() + 1,
+                        Map.of(0, 20L),
+                        h.clock.currentTimeMillis()));
+        int abortedBefore = h.lake.aborted().size();
+
+        assertThat(cause(h.commitAll("job", p2)))
+                .isInstanceOf(StorageException.class)
+                .hasRootCauseInstanceOf(FencedException.class);
+        assertThat(h.lake.snapshots(t.tableId())).hasSize(2);
+        assertThat(h.lake.aborted()).hasSizeGreaterThan(abortedBefore);
+        h.assertState(t, TieringState.FAILED);
+        h.advance(h.config.backoffBase());
+        h.assertState(t, TieringState.PENDING);
+        assertThat(h.tiering().record(t.tableId()).orElseThrow().tieredOffsets())
+                .containsEntry(0, 20L);
+        assertThat(h.request("job")).as("[10, 20) is in the lake once").isNull();
+        h.writeAll(t, 3);
+        h.advance(Duration.ofMinutes(1));
+        assertThat(h.request("job").buckets()).containsExactly(BucketPlan.log(0, 20, 23));
+    }
+
+    @Test
+    @DisplayName(
+            "T27 T21 a round that wrote nothing (records that cancel out) is no rollback after a"
+                    + " restart: the lake's newest round is older than the record's, not behind it")
+    void t27AnEmptyRoundIsNoRollbackAfterARestart() {
+        TableInfo t = h.lakeTable("t", 1, Duration.ofMinutes(1));
+        RoundPlan p1 = firstRound(t, 10);
+        h.commitAll("job", p1).join();
+        h.writeAll(t, 4);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan p2 = h.request("job");
+        CompletableFuture<Long> empty =
+                h.tiering()
+                        .commit(
+                                RoundCommit.of(
+                                        "job",
+                                        t.tableId(),
+                                        p2.epoch(),
+                                        p2.roundId(),
+                                        Map.of(0, 14L),
+                                        List.of(),
+                                        new RoundStats(4, 40),
+                                        false));
+        h.loop.runReady();
+        empty.join();
+        assertThat(h.lake.snapshots(t.tableId())).hasSize(1);
+        h.restart();
+        h.writeAll(t, 3);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan p3 = h.request("job");
+        assertThat(h.tiering().tableStatus(t.tableId()).orElseThrow().lastFailure()).isNull();
+        assertThat(p3).isNotNull();
+        assertThat(p3.buckets()).containsExactly(BucketPlan.log(0, 14, 17));
     }
 
     @Test

@@ -276,7 +276,10 @@ class LakeCommitRunnerTest {
                 new FakeLake() {
                     @Override
                     public LakeCommitResult commit(
-                            TablePath path, List<byte[]> results, TieringSnapshotProperties p) {
+                            TablePath path,
+                            List<byte[]> results,
+                            TieringSnapshotProperties p,
+                            dev.tributary.lake.api.commit.TieredRound base) {
                         inLake.countDown();
                         try {
                             // uninterruptible, like a hung file system call
@@ -287,7 +290,7 @@ class LakeCommitRunnerTest {
                                 Thread.onSpinWait();
                             }
                         }
-                        return super.commit(path, results, p);
+                        return super.commit(path, results, p, base);
                     }
                 };
         run(runner(slow), false);

@@ -14,6 +14,7 @@ import dev.tributary.coordinator.tiering.TieringConfig;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.planner.sim.SimulationResult.Event;
 import dev.tributary.planner.sim.SimulationResult.EventKind;
@@ -432,7 +433,10 @@ public final class TieringSimulator {
 
         @Override
         public LakeCommitResult commit(
-                TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties) {
+                TablePath path,
+                List<byte[]> writeResults,
+                TieringSnapshotProperties properties,
+                TieredRound base) {
             return LakeCommitResult.committed(next++, 0, 0, 0);
         }
 

@@ -7,6 +7,7 @@ import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.lake.api.write.LakeWriteResult;
@@ -37,9 +38,12 @@ public final class LakeCommitStepImpl implements LakeCommitStep {
 
     @Override
     public LakeCommitResult commit(
-            TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties) {
+            TablePath path,
+            List<byte[]> writeResults,
+            TieringSnapshotProperties properties,
+            TieredRound base) {
         try (LakeCommitter committer = lake.createCommitter(path)) {
-            return committer.commit(decode(writeResults), properties);
+            return committer.commit(decode(writeResults), properties, base);
         } finally {
             costs.roundEnded(path);
         }

@@ -6,6 +6,7 @@ import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.tiering.api.BucketPlan;
 import dev.tributary.tiering.api.RoundPlan;
@@ -115,10 +116,13 @@ public final class RoundObservations {
         return new LakeCommitStep() {
             @Override
             public LakeCommitResult commit(
-                    TablePath path, List<byte[]> writeResults, TieringSnapshotProperties p)
+                    TablePath path,
+                    List<byte[]> writeResults,
+                    TieringSnapshotProperties p,
+                    TieredRound base)
                     throws Exception {
                 long t0 = clock.nanoTime();
-                LakeCommitResult r = lake.commit(path, writeResults, p);
+                LakeCommitResult r = lake.commit(path, writeResults, p, base);
                 committed(p.tableId(), p.roundId(), (clock.nanoTime() - t0) / 1_000_000);
                 return r;
             }

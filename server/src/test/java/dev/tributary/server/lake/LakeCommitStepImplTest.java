@@ -11,6 +11,7 @@ import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import dev.tributary.lake.api.write.LakeWriteResultSerializer;
@@ -57,7 +58,8 @@ class LakeCommitStepImplTest {
 
         TieringSnapshotProperties props =
                 TieringSnapshotProperties.of(7, 3_000_000_001L, 4, Map.of(0, 10L, 1, 10L), 1234L);
-        LakeCommitResult r = step.commit(PATH, List.of(result(0), result(1)), props);
+        LakeCommitResult r =
+                step.commit(PATH, List.of(result(0), result(1)), props, TieredRound.NONE);
 
         assertThat(r.snapshotId()).isEqualTo(1);
         assertThat(lake.committed).extracting(LakeWriteResult::bucket).containsExactly(0, 1);
@@ -150,7 +152,9 @@ class LakeCommitStepImplTest {
             return new LakeCommitter() {
                 @Override
                 public LakeCommitResult commit(
-                        List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+                        List<LakeWriteResult> results,
+                        TieringSnapshotProperties properties,
+                        TieredRound base) {
                     if (results.isEmpty()) {
                         return LakeCommitResult.nothingToCommit();
                     }

@@ -11,6 +11,7 @@ import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.tiering.api.BucketPlan;
 import dev.tributary.tiering.api.RoundPlan;
@@ -60,7 +61,10 @@ class RoundObservationsTest {
                         new LakeCommitStep() {
                             @Override
                             public LakeCommitResult commit(
-                                    TablePath p, List<byte[]> r, TieringSnapshotProperties props) {
+                                    TablePath p,
+                                    List<byte[]> r,
+                                    TieringSnapshotProperties props,
+                                    TieredRound base) {
                                 clock.advance(Duration.ofMillis(740));
                                 return LakeCommitResult.committed(3, 1, 1, 1);
                             }
@@ -81,7 +85,10 @@ class RoundObservationsTest {
                             }
                         });
         lake.commit(
-                path, List.of(), TieringSnapshotProperties.of(7, 5, 11, new TreeMap<>(), 1_000));
+                path,
+                List.of(),
+                TieringSnapshotProperties.of(7, 5, 11, new TreeMap<>(), 1_000),
+                TieredRound.NONE);
         assertThat(o.round(7, 11).orElseThrow().commitMillis()).isEqualTo(740);
         o.retainTables(java.util.Set.of());
         assertThat(o.round(7, 11)).isEmpty();

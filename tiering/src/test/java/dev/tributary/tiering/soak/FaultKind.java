@@ -26,6 +26,20 @@ public enum FaultKind {
      * coordinator (its server stops; the soak restarts it).
      */
     COORDINATOR_PAUSE(6, Needs.CLUSTER),
+    /**
+     * The coordinator's server SIGSTOPs itself right before a lake commit and is SIGCONTed once
+     * another server coordinates: the woken commit was planned before the failover, so the lake
+     * must refuse it or, if it lands first, the successor's round of the same offsets (the lake
+     * fence, T19, T49). The woken server stops itself; the soak restarts it.
+     */
+    COORDINATOR_PAUSE_IN_COMMIT(6, Needs.CLUSTER),
+    /**
+     * One server cut off from every other server and client (its network namespace's link down):
+     * every other time the coordinator's, which must stop acting as coordinator while the others
+     * elect (it still reaches the lake, so what it commits meanwhile meets the lake's fence), else
+     * a random one, which must rejoin when the cut heals.
+     */
+    SERVER_PARTITION(8, Needs.NETWORK_NAMESPACES),
     /** SIGKILL of a tiering job (a standalone job process), restarted after a while. */
     JOB_KILL(10, Needs.STANDALONE_JOBS),
     /** SIGSTOP of a tiering job for seconds, then SIGCONT (its attempts are fenced meanwhile). */
@@ -62,7 +76,9 @@ public enum FaultKind {
         STANDALONE_JOBS,
         FLINK_CLUSTER,
         ROOT_CHATTR,
-        LOOP_MOUNT
+        LOOP_MOUNT,
+        /** A cluster whose servers each run in a network namespace of their own (root). */
+        NETWORK_NAMESPACES
     }
 
     final int weight;

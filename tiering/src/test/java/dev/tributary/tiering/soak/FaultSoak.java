@@ -24,9 +24,6 @@ import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -253,7 +250,6 @@ public final class FaultSoak implements AutoCloseable {
     private final List<String> problems = new ArrayList<>();
     private final Map<FaultKind, List<Long>> recoveries = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Integer> counts = new EnumMap<>(FaultKind.class);
-    private final List<long[]> failovers = new ArrayList<>();
     private LakeDisk disk;
     private SoakServers servers;
     private TcpProxy proxy;
@@ -263,6 +259,7 @@ public final class FaultSoak implements AutoCloseable {
     private TieringJobs jobs;
     private SoakWriters writers;
     private LakeCheck lake;
+    private CoordinatorFaults coordinatorFaults;
     private final Map<TablePath, TableInfo> infos = new LinkedHashMap<>();
     private List<FaultKind> available;
     private final ArrayDeque<FaultKind> turn = new ArrayDeque<>();
@@ -333,7 +330,13 @@ public final class FaultSoak implements AutoCloseable {
         disk =
                 LakeDisk.create(
                         warehouse, o.kinds().contains(FaultKind.LAKE_DISK_FULL) ? 8 * 1024 : 0);
-        servers = new SoakServers(o.servers(), data, logs, control.dir(), serverOptions());
+        NetworkNamespaces network =
+                o.servers() > 1
+                                && o.kinds().contains(FaultKind.SERVER_PARTITION)
+                                && NetworkNamespaces.available()
+                        ? NetworkNamespaces.create(o.servers(), o.seed())
+                        : null;
+        servers = new SoakServers(o.servers(), data, logs, control.dir(), serverOptions(), network);
         servers.startAll();
         if (!servers.cluster()) {
             proxy = new TcpProxy(servers.rpcPort(1));
@@ -359,6 +362,9 @@ public final class FaultSoak implements AutoCloseable {
         infos.put(AUDIT, createTable(AUDIT, TestSchemas.LOG, 2, null));
         infos.put(ACCOUNTS, createTable(ACCOUNTS, TestSchemas.PK, 3, null));
         lake = new LakeCheck(warehouse.toFile(), o.format(), o.seed());
+        coordinatorFaults =
+                new CoordinatorFaults(
+                        servers, probe, control, lake, TABLES, random, problems, o.maxRecovery());
         jobs =
                 o.flinkCluster()
                         ? new FlinkSessionJobs(
@@ -385,6 +391,7 @@ public final class FaultSoak implements AutoCloseable {
                         case STANDALONE_JOBS, FLINK_CLUSTER -> jobs.supports(k);
                         case ROOT_CHATTR -> LakeDisk.canMakeImmutable();
                         case LOOP_MOUNT -> disk.canFill();
+                        case NETWORK_NAMESPACES -> servers.partitionable();
                     };
             if (ok && (k != FaultKind.SECOND_JOB || jobs.supports(k))) {
                 available.add(k);
@@ -394,7 +401,7 @@ public final class FaultSoak implements AutoCloseable {
         missing.removeAll(available);
         if (!missing.isEmpty()) {
             say(
-                    "not available here (needs root, chattr, a loop mount or the other job set-up): %s",
+                    "not available here (needs root, chattr, a loop mount, network namespaces or the other job set-up): %s",
                     missing);
         }
         long recovered = awaitRecovery();
@@ -534,10 +541,16 @@ public final class FaultSoak implements AutoCloseable {
                 return serverName(id) + detail;
             }
             case COORDINATOR_KILL -> {
-                return killCoordinator();
+                return coordinatorFaults.kill();
             }
             case COORDINATOR_PAUSE -> {
-                return pauseCoordinator();
+                return coordinatorFaults.pause();
+            }
+            case COORDINATOR_PAUSE_IN_COMMIT -> {
+                return coordinatorFaults.pauseInCommit();
+            }
+            case SERVER_PARTITION -> {
+                return coordinatorFaults.partition(duration(3_000, 8_000));
             }
             case NETWORK_RESET -> {
                 long d = duration(1_000, 5_000);
@@ -609,167 +622,7 @@ public final class FaultSoak implements AutoCloseable {
         }
     }
 
-    /**
-     * T49: kill -9 of the coordinator's server. Measures from the kill until another server answers
-     * as coordinator and until the next round is in the lake (only a coordinator commits, and the
-     * killed one commits nothing more, so that round is its successor's). The killed server is
-     * restarted after a random gap meanwhile, as a supervisor would.
-     */
-    private String killCoordinator() throws Exception {
-        int old = coordinator();
-        long pid = servers.process(old).pid();
-        servers.kill(old);
-        long t0 = System.nanoTime();
-        // read after the kill (which returns once the process is gone): a commit the old
-        // coordinator landed just before it is not its successor's round
-        Map<TablePath, Map<Integer, Long>> before = committedNow();
-        long gap = random.nextInt(2_000);
-        CompletableFuture<Void> restart =
-                CompletableFuture.runAsync(
-                        () -> {
-                            try {
-                                Thread.sleep(gap);
-                                servers.start(old);
-                            } catch (Exception e) {
-                                throw new CompletionException(e);
-                            }
-                        });
-        long toCoordinator = -1;
-        long toRound = -1;
-        int next = -1;
-        long deadline = t0 + o.maxRecovery().toNanos();
-        while ((toCoordinator < 0 || toRound < 0) && System.nanoTime() < deadline) {
-            if (toCoordinator < 0) {
-                OptionalInt c = coordinatorNow();
-                // the restarted server may win the next election too; not before it is back
-                if (c.isPresent() && (c.getAsInt() != old || restart.isDone())) {
-                    next = c.getAsInt();
-                    toCoordinator = millisSince(t0);
-                }
-            }
-            if (toRound < 0 && advanced(before)) {
-                toRound = millisSince(t0);
-            }
-            Thread.sleep(100);
-        }
-        restart.get(3, TimeUnit.MINUTES);
-        if (toCoordinator < 0 || toRound < 0) {
-            problems.add(
-                    "coordinator kill of server "
-                            + old
-                            + ": within "
-                            + o.maxRecovery()
-                            + (toCoordinator < 0
-                                    ? " no other server coordinated"
-                                    : " no round was committed"));
-        } else {
-            failovers.add(new long[] {toCoordinator, toRound});
-        }
-        return String.format(
-                "killed the coordinator's server %d (pid %d): server %d coordinates after %d ms,"
-                        + " the next round is in the lake after %d ms; server %d restarted after"
-                        + " %d ms",
-                old, pid, next, toCoordinator, toRound, old, gap);
-    }
-
-    /**
-     * SIGSTOP of the coordinator's server until another server coordinates (and up to 2 s more),
-     * then SIGCONT: the woken server finds its leadership gone and must stop acting as coordinator
-     * (it stops its server, which the soak restarts). A lake commit it still had in flight lands
-     * after it wakes; nothing fences it in the lake yet, so the final lake check can find its
-     * offsets twice (cluster/README.md, "Not done").
-     */
-    private String pauseCoordinator() throws Exception {
-        int old = coordinator();
-        SoakProcess p = servers.process(old);
-        p.stop();
-        long t0 = System.nanoTime();
-        int next = -1;
-        long toCoordinator = -1;
-        long deadline = t0 + Duration.ofSeconds(60).toNanos();
-        while (next < 0 && System.nanoTime() < deadline) {
-            OptionalInt c = coordinatorNow();
-            if (c.isPresent() && c.getAsInt() != old) {
-                next = c.getAsInt();
-                toCoordinator = millisSince(t0);
-            }
-            Thread.sleep(100);
-        }
-        long extra = random.nextInt(2_000);
-        Thread.sleep(extra);
-        p.resume();
-        long woke = System.nanoTime();
-        if (next < 0) {
-            problems.add(
-                    "no other server coordinated within 60 s while server " + old + " was stopped");
-            return serverName(old) + "SIGSTOP for 60 s: no other server coordinated";
-        }
-        int rc = p.awaitExit(Duration.ofSeconds(30));
-        String woken;
-        if (rc == -1) {
-            problems.add(
-                    "server "
-                            + old
-                            + " kept running 30 s after it woke up with server "
-                            + next
-                            + " coordinating");
-            servers.kill(old);
-            woken = "it was still running 30 s after SIGCONT: killed";
-        } else {
-            woken =
-                    "it stopped itself "
-                            + millisSince(woke)
-                            + " ms after SIGCONT (exit "
-                            + rc
-                            + ")";
-        }
-        servers.start(old);
-        return String.format(
-                "SIGSTOP of the coordinator's server %d: server %d coordinates after %d ms, SIGCONT"
-                        + " %d ms later; %s; restarted",
-                old, next, toCoordinator, extra, woken);
-    }
-
-    /** The current coordinator's server id, waiting through an election. */
-    private int coordinator() throws Exception {
-        return withServer(
-                () ->
-                        probe.admin()
-                                .describeCluster()
-                                .coordinatorId()
-                                .orElseThrow(() -> new IllegalStateException("no coordinator")));
-    }
-
-    /** The coordinator's server id if one answers now. */
-    private OptionalInt coordinatorNow() {
-        try {
-            return probe.admin().describeCluster().coordinatorId();
-        } catch (RuntimeException e) {
-            return OptionalInt.empty();
-        }
-    }
-
-    private Map<TablePath, Map<Integer, Long>> committedNow() {
-        Map<TablePath, Map<Integer, Long>> offsets = new LinkedHashMap<>();
-        for (TablePath t : TABLES) {
-            offsets.put(t, lake.committedOffsets(t));
-        }
-        return offsets;
-    }
-
-    /** Whether a round was committed to the lake since {@code before} (any table, any bucket). */
-    private boolean advanced(Map<TablePath, Map<Integer, Long>> before) {
-        for (TablePath t : TABLES) {
-            for (Map.Entry<Integer, Long> e : lake.committedOffsets(t).entrySet()) {
-                if (e.getValue() > before.get(t).getOrDefault(e.getKey(), 0L)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static long millisSince(long nanos) {
+    static long millisSince(long nanos) {
         return (System.nanoTime() - nanos) / 1_000_000;
     }
 
@@ -983,6 +836,10 @@ public final class FaultSoak implements AutoCloseable {
 
     private Result finish() throws Exception {
         checkHealthy(o.faults() + 1);
+        String cutOffs = coordinatorFaults.cutOffSummary();
+        if (!cutOffs.isEmpty()) {
+            say("%s", cutOffs.strip());
+        }
         say("faults done; writers flush");
         writers.stopAndFlush();
         long caughtUp = awaitRecovery();
@@ -1014,8 +871,8 @@ public final class FaultSoak implements AutoCloseable {
                         lakeRows,
                         List.copyOf(problems),
                         Duration.ofNanos(System.nanoTime() - startNanos),
-                        failovers.stream().mapToLong(f -> f[0]).sorted().toArray(),
-                        failovers.stream().mapToLong(f -> f[1]).sorted().toArray());
+                        coordinatorFaults.toCoordinatorMillis(),
+                        coordinatorFaults.toRoundMillis());
         writers.errors().forEach((e, n) -> say("%d rows failed for good with %s", n, e));
         for (String p : problems) {
             say("PROBLEM: %s", p);

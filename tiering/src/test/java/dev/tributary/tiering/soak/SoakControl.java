@@ -22,6 +22,12 @@ public final class SoakControl {
     /** The server SIGKILLs itself after its next lake commit, before the coordinator records it. */
     public static final String KILL_AFTER_COMMIT = "kill-after-lake-commit";
 
+    /**
+     * The server SIGSTOPs itself right before its next lake commit (the soak SIGCONTs it once
+     * another server coordinates): the commit then runs on a round planned before the failover.
+     */
+    public static final String PAUSE_BEFORE_COMMIT = "pause-before-lake-commit";
+
     private final Path dir;
 
     public SoakControl(Path dir) {

@@ -44,7 +44,25 @@ public final class SoakProcess implements AutoCloseable {
             List<String> args,
             Map<String, String> env)
             throws IOException {
-        List<String> cmd = new ArrayList<>();
+        return start(name, output, List.of(), classPath, jvmOptions, mainClass, args, env);
+    }
+
+    /**
+     * Like {@link #start(String, Path, String, List, String, List, Map)}, the JVM run through
+     * {@code prefix} (a command that execs it, such as {@code ip netns exec <name>}, so the
+     * process's pid stays the JVM's).
+     */
+    public static SoakProcess start(
+            String name,
+            Path output,
+            List<String> prefix,
+            String classPath,
+            List<String> jvmOptions,
+            String mainClass,
+            List<String> args,
+            Map<String, String> env)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");

@@ -8,6 +8,7 @@ import dev.tributary.coordinator.spi.LakeCommitStep;
 import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.TributaryServer;
@@ -64,12 +65,28 @@ public final class SoakServerMain {
 
         @Override
         public LakeCommitResult commit(
-                TablePath path, List<byte[]> writeResults, TieringSnapshotProperties properties)
+                TablePath path,
+                List<byte[]> writeResults,
+                TieringSnapshotProperties properties,
+                TieredRound base)
                 throws Exception {
             if (!writeResults.isEmpty() && control.consume(SoakControl.FAIL_BEFORE_COMMIT)) {
                 throw new StorageException("injected: lake commit of " + path + " failed");
             }
-            LakeCommitResult result = step.commit(path, writeResults, properties);
+            if (!writeResults.isEmpty() && control.consume(SoakControl.PAUSE_BEFORE_COMMIT)) {
+                System.out.println(
+                        "pausing myself before the lake commit of "
+                                + path
+                                + " epoch "
+                                + properties.epoch()
+                                + " round "
+                                + properties.roundId());
+                System.out.flush();
+                signalMyself("-STOP");
+                System.out.println("resumed: committing round " + properties.roundId() + " now");
+                System.out.flush();
+            }
+            LakeCommitResult result = step.commit(path, writeResults, properties, base);
             if (writeResults.isEmpty()) {
                 return result;
             }
@@ -81,9 +98,7 @@ public final class SoakServerMain {
                                 + properties.epoch()
                                 + ", before the coordinator records it");
                 System.out.flush();
-                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid()))
-                        .start()
-                        .waitFor(10, TimeUnit.SECONDS);
+                signalMyself("-9");
                 Runtime.getRuntime().halt(137);
             }
             if (control.consume(SoakControl.FAIL_AFTER_COMMIT)) {
@@ -91,6 +106,13 @@ public final class SoakServerMain {
                         "injected: the lake commit of " + path + " landed, then the call failed");
             }
             return result;
+        }
+
+        /** Sends {@code signal} to this process; returns once it runs again (if it does). */
+        private static void signalMyself(String signal) throws Exception {
+            new ProcessBuilder("kill", signal, Long.toString(ProcessHandle.current().pid()))
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
         }
 
         @Override

@@ -30,11 +30,19 @@ final class SoakServers implements AutoCloseable {
     private final int[] rpcPorts;
     private final int[] raftPorts;
     private final SoakProcess[] processes;
+    private final NetworkNamespaces network;
 
     /**
      * @param conf every server's options (the cluster options are added here)
+     * @param network a network namespace per server (so one can be cut off), or null: loopback
      */
-    SoakServers(int count, Path data, Path logs, Path controlDir, Map<String, String> conf)
+    SoakServers(
+            int count,
+            Path data,
+            Path logs,
+            Path controlDir,
+            Map<String, String> conf,
+            NetworkNamespaces network)
             throws IOException {
         if (count < 1) {
             throw new IllegalArgumentException("servers must be at least 1, got " + count);
@@ -47,6 +55,7 @@ final class SoakServers implements AutoCloseable {
         this.rpcPorts = freePorts(count);
         this.raftPorts = count > 1 ? freePorts(count) : new int[0];
         this.processes = new SoakProcess[count + 1];
+        this.network = network;
     }
 
     int count() {
@@ -67,7 +76,41 @@ final class SoakServers implements AutoCloseable {
 
     /** Every server's {@code host:port}, comma separated: what clients and jobs are given. */
     String addressList() {
-        return ids().mapToObj(id -> "127.0.0.1:" + rpcPort(id)).collect(Collectors.joining(","));
+        return ids().mapToObj(id -> host(id) + ":" + rpcPort(id)).collect(Collectors.joining(","));
+    }
+
+    /** {@link #addressList()} without server {@code id}. */
+    String addressListWithout(int id) {
+        return ids().filter(i -> i != id)
+                .mapToObj(i -> host(i) + ":" + rpcPort(i))
+                .collect(Collectors.joining(","));
+    }
+
+    private String host(int id) {
+        return network == null ? "127.0.0.1" : network.host(id);
+    }
+
+    /** Cuts server {@code id} off from every other server and client (network namespaces only). */
+    void cut(int id) throws IOException {
+        network().cut(id);
+    }
+
+    /** Ends the cut of server {@code id}. */
+    void heal(int id) throws IOException {
+        network().heal(id);
+    }
+
+    /** Whether servers can be cut off from each other (each has a network namespace). */
+    boolean partitionable() {
+        return network != null;
+    }
+
+    private NetworkNamespaces network() {
+        if (network == null) {
+            throw new IllegalStateException(
+                    "the servers share the loopback network: none can be cut off");
+        }
+        return network;
     }
 
     int rpcPort(int id) {
@@ -116,6 +159,7 @@ final class SoakServers implements AutoCloseable {
         return SoakProcess.start(
                 name,
                 logs.resolve(name + ".out"),
+                network == null ? List.of() : network.prefix(id),
                 null,
                 SoakProcess.smallJvm("768m"),
                 SoakServerMain.class.getName(),
@@ -138,12 +182,15 @@ final class SoakServers implements AutoCloseable {
         a.add(Integer.toString(rpcPort(id)));
         a.add(controlDir.toString());
         Map<String, String> c = new LinkedHashMap<>();
+        if (network != null) {
+            c.put("server.bind-host", host(id));
+        }
         if (cluster()) {
             c.put("cluster.id", "soak");
             c.put("cluster.server-id", Integer.toString(id));
             c.put(
                     "cluster.voters",
-                    ids().mapToObj(v -> v + "@127.0.0.1:" + raftPorts[v - 1])
+                    ids().mapToObj(v -> v + "@" + host(v) + ":" + raftPorts[v - 1])
                             .collect(Collectors.joining(",")));
         }
         c.putAll(conf);
@@ -174,6 +221,9 @@ final class SoakServers implements AutoCloseable {
             if (processes[id] != null) {
                 processes[id].close();
             }
+        }
+        if (network != null) {
+            network.close();
         }
     }
 }

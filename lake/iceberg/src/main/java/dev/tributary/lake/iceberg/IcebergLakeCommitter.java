@@ -8,6 +8,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.RoundResults;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
@@ -61,9 +62,9 @@ final class IcebergLakeCommitter implements LakeCommitter {
 
     @Override
     public LakeCommitResult commit(
-            List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+            List<LakeWriteResult> results, TieringSnapshotProperties properties, TieredRound base) {
         for (int attempt = 1; ; attempt++) {
-            LakeCommitResult r = commitOnce(results, properties, attempt == COMMIT_ATTEMPTS);
+            LakeCommitResult r = commitOnce(results, properties, base, attempt == COMMIT_ATTEMPTS);
             if (r != null) {
                 return r;
             }
@@ -75,7 +76,10 @@ final class IcebergLakeCommitter implements LakeCommitter {
      * at (unless {@code last}): the next attempt moves those deletes too.
      */
     private LakeCommitResult commitOnce(
-            List<LakeWriteResult> results, TieringSnapshotProperties properties, boolean last) {
+            List<LakeWriteResult> results,
+            TieringSnapshotProperties properties,
+            TieredRound base,
+            boolean last) {
         RoundResults round =
                 RoundResults.check(
                         IcebergLakeStoragePlugin.IDENTIFIER, tablePath, results, properties);
@@ -86,6 +90,9 @@ final class IcebergLakeCommitter implements LakeCommitter {
         Optional<LakeSnapshot> latest = latestTieringSnapshot(table, properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
+        }
+        if (latest.isPresent() && base.isBefore(latest.get().properties())) {
+            throw base.refusal(tablePath, properties, latest.get());
         }
         List<DataFile> data = new ArrayList<>();
         List<DeleteFile> deletes = new ArrayList<>();
@@ -164,9 +171,10 @@ final class IcebergLakeCommitter implements LakeCommitter {
         props.forEach(update::set);
         // Iceberg retries a commit the catalog refused as stale (a REST catalog checks the
         // commit's requirements) on the table's new version: that retry must not land on top of
-        // a tiering commit made meanwhile, which could hold this very round (T19, T46)
-        Long tieredBefore = latest.map(LakeSnapshot::snapshotId).orElse(null);
-        NoTieringCommitSince validator = new NoTieringCommitSince(properties, tieredBefore);
+        // a tiering commit made meanwhile, which could hold this very round (T46) or one of a
+        // coordinator that lost its role (T19). The validator runs on the version the commit
+        // replaces, so the check and the commit are one step
+        NoTieringCommitSince validator = new NoTieringCommitSince(properties, base);
         update.validateWith(validator);
         try {
             update.commit();
@@ -183,6 +191,12 @@ final class IcebergLakeCommitter implements LakeCommitter {
                     && lakeBase != null
                     && !last) {
                 return null;
+            }
+            if (e instanceof ValidationException && validator.refusedBy() != null) {
+                LakeSnapshot landed = validator.refusedBy();
+                if (!landed.properties().sameRound(properties)) {
+                    throw base.refusal(tablePath, properties, landed);
+                }
             }
             if (e instanceof ValidationException && (validator.refused() || lakeBase != null)) {
                 throw concurrentChange(properties, e);
@@ -295,47 +309,54 @@ final class IcebergLakeCommitter implements LakeCommitter {
 
     /**
      * Holds when the newest tiering snapshot of the table in the ancestry a commit attempt is based
-     * on is still the one the committer checked before writing its snapshot.
+     * on holds no round newer than the one the commit builds on.
      */
     private static final class NoTieringCommitSince implements SnapshotAncestryValidator {
         private final TieringSnapshotProperties round;
-        private final Long expected;
-        private Long found;
-        private boolean refused;
+        private final TieredRound base;
+        private LakeSnapshot refusedBy;
 
-        NoTieringCommitSince(TieringSnapshotProperties round, Long expected) {
+        NoTieringCommitSince(TieringSnapshotProperties round, TieredRound base) {
             this.round = round;
-            this.expected = expected;
+            this.base = base;
         }
 
         @Override
         public boolean validate(Iterable<Snapshot> ancestry) {
-            found = null;
+            refusedBy = null;
             for (Snapshot s : ancestry) {
                 Optional<TieringSnapshotProperties> p =
                         TieringSnapshotProperties.fromProperties(s.summary());
                 if (p.isPresent() && round.sameTable(p.get())) {
-                    found = s.snapshotId();
+                    if (base.isBefore(p.get())) {
+                        refusedBy = new LakeSnapshot(s.snapshotId(), s.timestampMillis(), p.get());
+                    }
                     break;
                 }
             }
-            refused = !java.util.Objects.equals(found, expected);
-            return !refused;
+            return refusedBy == null;
         }
 
         /** Whether an attempt was refused because of a tiering commit made meanwhile. */
         boolean refused() {
-            return refused;
+            return refusedBy != null;
+        }
+
+        /** The tiering snapshot that refused the last attempt, or null. */
+        LakeSnapshot refusedBy() {
+            return refusedBy;
         }
 
         @Override
         public String errorMessage() {
             return "another tiering commit (snapshot "
-                    + found
+                    + (refusedBy == null ? null : refusedBy.snapshotId())
+                    + ", round "
+                    + (refusedBy == null ? null : refusedBy.properties().roundId())
                     + ") landed while round "
                     + round.roundId()
-                    + " was committed on top of snapshot "
-                    + expected;
+                    + " was committed on top of round "
+                    + base.roundId();
         }
     }
 

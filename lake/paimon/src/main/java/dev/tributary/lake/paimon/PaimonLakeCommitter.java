@@ -7,6 +7,7 @@ import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.RoundResults;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.LakeWriteResult;
 import java.util.ArrayList;
@@ -55,22 +56,26 @@ final class PaimonLakeCommitter implements LakeCommitter {
 
     @Override
     public LakeCommitResult commit(
-            List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+            List<LakeWriteResult> results, TieringSnapshotProperties properties, TieredRound base) {
         RoundResults round =
                 RoundResults.check(
                         PaimonLakeStoragePlugin.IDENTIFIER, tablePath, results, properties);
         if (round.isEmpty()) {
             return LakeCommitResult.nothingToCommit();
         }
-        return underCommitLock(() -> commitOnce(round, properties));
+        return underCommitLock(() -> commitOnce(round, properties, base));
     }
 
     /**
-     * Runs {@code work} holding the table's Tributary commit lock in the JDBC catalog (a lock row
-     * of its own, next to the one Paimon takes per snapshot, which is not reentrant), so that
-     * checking whether the round landed and committing it are one step for every committer of the
-     * catalog. Paimon checks a commit identifier only before its own lock, so two committers of the
-     * same round could otherwise both add its files (T46). Other catalogs: no lock here.
+     * Runs {@code work} holding the table's Tributary commit lock, so that checking which round the
+     * lake holds (the same round: T46; a newer one: the fence, T19) and committing are one step for
+     * every committer of the table. Paimon checks a commit identifier only before its own lock and
+     * rebases a commit that lost a race onto the newer snapshot, so without this two committers of
+     * one round could both add its files, and a coordinator paused between the check and the commit
+     * could land a round its successor tiers again. The JDBC catalog: a lock row of its own, next
+     * to the one Paimon takes per snapshot, which is not reentrant. A warehouse on a local file
+     * system: a file lock ({@link LocalCommitLock}). Other catalogs (Hive, REST): no lock here; the
+     * check runs just before the commit.
      */
     private LakeCommitResult underCommitLock(Callable<LakeCommitResult> work) {
         try {
@@ -79,6 +84,10 @@ final class PaimonLakeCommitter implements LakeCommitter {
                         Identifier.create(
                                 tablePath.database(), tablePath.table() + COMMIT_LOCK_SUFFIX),
                         work);
+            }
+            Optional<java.nio.file.Path> local = LocalCommitLock.lockFile(table());
+            if (local.isPresent()) {
+                return LocalCommitLock.run(local.get(), work);
             }
             return work.call();
         } catch (RuntimeException e) {
@@ -90,7 +99,8 @@ final class PaimonLakeCommitter implements LakeCommitter {
         }
     }
 
-    private LakeCommitResult commitOnce(RoundResults round, TieringSnapshotProperties properties) {
+    private LakeCommitResult commitOnce(
+            RoundResults round, TieringSnapshotProperties properties, TieredRound base) {
         Optional<LakeSnapshot> latest = latestTieringSnapshot(properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             // a committer that died between the round's two snapshots (deletion vectors)
@@ -98,6 +108,9 @@ final class PaimonLakeCommitter implements LakeCommitter {
                 latest = latestTieringSnapshot(properties::sameTable);
             }
             return LakeCommitResult.alreadyCommitted(latest.orElseThrow().snapshotId());
+        }
+        if (latest.isPresent() && base.isBefore(latest.get().properties())) {
+            throw base.refusal(tablePath, properties, latest.get());
         }
         // write-only: no snapshot expiry inside the tiering commit; maintenance expires snapshots
         // by the table's own retention, off the commit path (T39)

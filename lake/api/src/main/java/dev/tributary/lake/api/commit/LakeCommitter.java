@@ -28,8 +28,18 @@ public interface LakeCommitter extends AutoCloseable {
      * LakeCommitResult.Outcome#ALREADY_COMMITTED} with that snapshot's id, so a retried commit (for
      * example after a timeout whose commit did land) never duplicates data.
      *
+     * <p>Fence: the commit is refused when the table's newest tiering snapshot holds a round newer
+     * than {@code base}, checked atomically with the commit, so a coordinator that lost its role
+     * during a long pause cannot land a round its successor tiers again, nor the successor one the
+     * late commit landed first (T19, T49). The same round already committed is not a refusal (see
+     * retries).
+     *
      * @param results the results of one round of this table; each must carry the table id, epoch
      *     and round id of {@code properties} (the caller drops stale ones first, T20)
+     * @param base the round the coordinator's record named when it planned this round
+     * @throws dev.tributary.common.exception.FencedException when the lake holds a tiering round
+     *     newer than {@code base}: nothing was committed; the caller drops the round and reconciles
+     *     the table with the lake (T21)
      * @throws dev.tributary.common.exception.InvalidInputException when a result belongs to another
      *     table, format or round
      * @throws dev.tributary.lake.api.catalog.LakeTableMismatchException when the lake table was
@@ -38,7 +48,22 @@ public interface LakeCommitter extends AutoCloseable {
      *     because of a concurrent change; committing the same results again is safe
      * @throws dev.tributary.common.exception.StorageException on other failures
      */
-    LakeCommitResult commit(List<LakeWriteResult> results, TieringSnapshotProperties properties);
+    LakeCommitResult commit(
+            List<LakeWriteResult> results, TieringSnapshotProperties properties, TieredRound base);
+
+    /**
+     * {@link #commit(List, TieringSnapshotProperties, TieredRound)} built on the round the table's
+     * newest tiering snapshot holds now: for callers that keep no record of their own (tools,
+     * tests). The fence then covers only tiering commits that land during this call.
+     */
+    default LakeCommitResult commit(
+            List<LakeWriteResult> results, TieringSnapshotProperties properties) {
+        TieredRound base =
+                latestTieringSnapshot(properties.tableId())
+                        .map(TieredRound::of)
+                        .orElse(TieredRound.NONE);
+        return commit(results, properties, base);
+    }
 
     /**
      * Deletes the files of results that will never be committed (a failed or fenced round, T23).

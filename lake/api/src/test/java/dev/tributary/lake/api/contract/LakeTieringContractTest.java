@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.TableOptions;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
@@ -28,6 +29,7 @@ import dev.tributary.lake.api.commit.LakeCommitResult;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.LakeSnapshot;
 import dev.tributary.lake.api.commit.OrphanPolicy;
+import dev.tributary.lake.api.commit.TieredRound;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.write.AttemptFileNames;
 import dev.tributary.lake.api.write.LakeWriteResult;
@@ -1082,6 +1084,69 @@ public abstract class LakeTieringContractTest {
                     .isEqualTo(second.snapshotId());
             assertThat(readWithFormatReader(path)).hasSize(2);
         }
+    }
+
+    /**
+     * A coordinator paused in the middle of a commit wakes after its successor reconciled with the
+     * lake: whichever of the two rounds lands second was planned on a round that is no longer the
+     * newest, and is refused; a refused round leaves nothing behind once aborted.
+     */
+    @Test
+    void T19_T49_aRoundPlannedOnAnOlderRoundThanTheLakesNewestIsRefusedEitherWay()
+            throws Exception {
+        TablePath path = TablePath.of("db", "fenced");
+        TableDescriptor table = logTable(1);
+        storage.catalog().createTable(path, table);
+        try (LakeCommitter c = storage.createCommitter(path)) {
+            assertThat(fencedCommit(c, path, table, 1, 1, 0, TieredRound.NONE).outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+            TieredRound round1 = new TieredRound(1, 1);
+            // the old coordinator's round 2 lands late; its successor planned round 3 on round 1
+            assertThat(fencedCommit(c, path, table, 2, 2, 1, round1).outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+            assertThatThrownBy(() -> fencedCommit(c, path, table, 3, 3, 1, round1))
+                    .isInstanceOf(FencedException.class)
+                    .hasMessageContaining("holds round 2 (epoch 2)");
+            c.abort(List.of(lastFencedWrite));
+            // the other order: the successor's round 4 lands first, then the woken one's round
+            TieredRound round2 = new TieredRound(2, 2);
+            assertThat(fencedCommit(c, path, table, 4, 4, 2, round2).outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+            assertThatThrownBy(() -> fencedCommit(c, path, table, 3, 5, 2, round2))
+                    .isInstanceOf(FencedException.class)
+                    .hasMessageContaining("holds round 4 (epoch 4)");
+            c.abort(List.of(lastFencedWrite));
+            // a record naming a round that wrote nothing (T27), newer than the lake's: no refusal
+            assertThat(fencedCommit(c, path, table, 6, 7, 3, new TieredRound(5, 6)).outcome())
+                    .isEqualTo(LakeCommitResult.Outcome.COMMITTED);
+            assertThat(c.latestTieringSnapshot().orElseThrow().properties().roundId()).isEqualTo(7);
+        }
+        assertThat(readWithFormatReader(path))
+                .extracting(r -> r.getField(0))
+                .containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+        assertThat(dataFilesOnDisk(path)).hasSize(4);
+    }
+
+    private LakeWriteResult lastFencedWrite;
+
+    /**
+     * Writes one row at {@code offset} as round {@code round} of table 8 (kept in {@link
+     * #lastFencedWrite}) and commits it built on {@code base}.
+     */
+    private LakeCommitResult fencedCommit(
+            LakeCommitter c,
+            TablePath path,
+            TableDescriptor table,
+            long epoch,
+            long round,
+            long offset,
+            TieredRound base) {
+        lastFencedWrite =
+                writeSplit(path, table, 8, epoch, round, 0, appends(offset, Row.of(offset, "r")));
+        return c.commit(
+                List.of(lastFencedWrite),
+                TieringSnapshotProperties.of(8, epoch, round, Map.of(0, offset + 1)),
+                base);
     }
 
     @Test
