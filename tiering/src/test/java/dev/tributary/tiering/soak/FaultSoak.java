@@ -330,12 +330,16 @@ public final class FaultSoak implements AutoCloseable {
         disk =
                 LakeDisk.create(
                         warehouse, o.kinds().contains(FaultKind.LAKE_DISK_FULL) ? 8 * 1024 : 0);
-        NetworkNamespaces network =
-                o.servers() > 1
-                                && o.kinds().contains(FaultKind.SERVER_PARTITION)
-                                && NetworkNamespaces.available()
-                        ? NetworkNamespaces.create(o.servers(), o.seed())
-                        : null;
+        NetworkNamespaces network = null;
+        if (o.servers() > 1
+                && o.kinds().contains(FaultKind.SERVER_PARTITION)
+                && NetworkNamespaces.available()) {
+            try {
+                network = NetworkNamespaces.create(o.servers(), o.seed());
+            } catch (IOException e) {
+                problems.add("network namespaces could not be made: " + e.getMessage());
+            }
+        }
         servers = new SoakServers(o.servers(), data, logs, control.dir(), serverOptions(), network);
         servers.startAll();
         if (!servers.cluster()) {

@@ -223,9 +223,38 @@ final class PaimonLakeCommitter implements LakeCommitter {
         return latestTieringSnapshot(p -> p.tableId() == tableId);
     }
 
+    /**
+     * The newest tiering snapshot of table {@code tableId} whose round's rows readers of the table
+     * see: on a table whose readers skip level 0 (deletion vectors, T48) Paimon commits a round as
+     * two snapshots, its files at level 0 and then the compaction of them, both with the round's
+     * properties; a reader must not take the round's offsets from the first while the second is
+     * still to come (its rows would be missing from the union read, T40), so a snapshot holding
+     * live level-0 files is passed over for an older one. Other tables: {@link
+     * #latestTieringSnapshot(long)}.
+     */
+    Optional<LakeSnapshot> latestReadableTieringSnapshot(long tableId) {
+        FileStoreTable table = table();
+        if (!PaimonMaintainer.hidesLevelZero(table)) {
+            return latestTieringSnapshot(tableId);
+        }
+        return latestTieringSnapshot(
+                table,
+                p -> p.tableId() == tableId,
+                s ->
+                        s.commitKind() != Snapshot.CommitKind.APPEND
+                                || PaimonMaintainer.levelZeroUnits(table, s).isEmpty());
+    }
+
     private Optional<LakeSnapshot> latestTieringSnapshot(
             Predicate<TieringSnapshotProperties> wanted) {
-        SnapshotManager snapshots = table().snapshotManager();
+        return latestTieringSnapshot(table(), wanted, s -> true);
+    }
+
+    private static Optional<LakeSnapshot> latestTieringSnapshot(
+            FileStoreTable table,
+            Predicate<TieringSnapshotProperties> wanted,
+            Predicate<Snapshot> readable) {
+        SnapshotManager snapshots = table.snapshotManager();
         Long latest = snapshots.latestSnapshotId();
         Long earliest = snapshots.earliestSnapshotId();
         if (latest == null || earliest == null) {
@@ -240,7 +269,7 @@ final class PaimonLakeCommitter implements LakeCommitter {
             }
             Optional<TieringSnapshotProperties> p =
                     TieringSnapshotProperties.fromProperties(s.properties());
-            if (p.isPresent() && wanted.test(p.get())) {
+            if (p.isPresent() && wanted.test(p.get()) && readable.test(s)) {
                 return Optional.of(new LakeSnapshot(s.id(), s.timeMillis(), p.get()));
             }
         }

@@ -46,7 +46,7 @@ final class PaimonTableReader implements LakeReader {
 
     @Override
     public Optional<LakeSnapshot> latestTieringSnapshot(long tableId) {
-        return snapshots.latestTieringSnapshot(tableId);
+        return snapshots.latestReadableTieringSnapshot(tableId);
     }
 
     @Override

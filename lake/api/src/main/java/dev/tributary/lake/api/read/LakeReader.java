@@ -27,11 +27,14 @@ import java.util.Optional;
 public interface LakeReader extends AutoCloseable {
 
     /**
-     * The newest snapshot that tiering of Tributary table {@code tableId} committed (the same
-     * answer as {@link dev.tributary.lake.api.commit.LakeCommitter#latestTieringSnapshot(long)}),
-     * or empty when the table was never tiered. Maintenance snapshots (compaction, expiry) carry no
-     * tiering properties and are skipped; reading as of the returned snapshot still sees the
-     * table's rows as that round left them.
+     * The newest snapshot that tiering of Tributary table {@code tableId} committed and in which
+     * readers see that round's rows, or empty when the table was never tiered. Usually the same
+     * answer as {@link dev.tributary.lake.api.commit.LakeCommitter#latestTieringSnapshot(long)};
+     * not while a round that a format commits as several snapshots is halfway in (Paimon with
+     * deletion vectors: the round's files at level 0, which readers skip, then their compaction):
+     * then the round before it. Maintenance snapshots (compaction, expiry) carry no tiering
+     * properties and are skipped; reading as of the returned snapshot still sees the table's rows
+     * as that round left them.
      */
     Optional<LakeSnapshot> latestTieringSnapshot(long tableId);
 
