@@ -71,12 +71,7 @@ public class FakeLake implements LakeCommitStep {
             return LakeCommitResult.nothingToCommit();
         }
         // the fence of the real committers (LakeCommitter#commit)
-        Optional<LakeSnapshot> latest = latestTieringSnapshot(path, properties.tableId());
-        if (latest.isPresent()
-                && !latest.get().properties().sameRound(properties)
-                && base.isBefore(latest.get().properties())) {
-            throw base.refusal(path, properties, latest.get());
-        }
+        base.checkNotOvertaken(path, properties, latestTieringSnapshot(path, properties.tableId()));
         commits.add(new Commit(path, List.copyOf(writeResults), properties));
         long id = append(properties);
         if (mode == Mode.COMMIT_THEN_FAIL) {

@@ -285,6 +285,21 @@ public final class TieringHarness {
 
     public CompletableFuture<Long> commit(
             String job, RoundPlan plan, Map<Integer, Long> ends, boolean forceFinished) {
+        return commit(job, plan, ends, List.of(new byte[] {1, 2, 3}), forceFinished);
+    }
+
+    /** Commits a round that wrote nothing (T27): the offsets move on, no file is committed. */
+    public CompletableFuture<Long> commitNothing(
+            String job, RoundPlan plan, Map<Integer, Long> ends) {
+        return commit(job, plan, ends, List.of(), false);
+    }
+
+    private CompletableFuture<Long> commit(
+            String job,
+            RoundPlan plan,
+            Map<Integer, Long> ends,
+            List<byte[]> results,
+            boolean forceFinished) {
         CompletableFuture<Long> f =
                 tiering()
                         .commit(
@@ -294,7 +309,7 @@ public final class TieringHarness {
                                         plan.epoch(),
                                         plan.roundId(),
                                         ends,
-                                        List.of(new byte[] {1, 2, 3}),
+                                        results,
                                         new RoundStats(10, 100),
                                         forceFinished));
         loop.runReady();

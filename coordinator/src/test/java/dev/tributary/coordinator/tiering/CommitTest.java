@@ -16,7 +16,6 @@ import dev.tributary.tiering.api.CommitOrder;
 import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.api.RoundPlan;
 import dev.tributary.tiering.api.RoundReport;
-import dev.tributary.tiering.api.RoundStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -310,20 +309,7 @@ class CommitTest {
         h.writeAll(t, 4);
         h.advance(Duration.ofMinutes(1));
         RoundPlan p2 = h.request("job");
-        CompletableFuture<Long> empty =
-                h.tiering()
-                        .commit(
-                                RoundCommit.of(
-                                        "job",
-                                        t.tableId(),
-                                        p2.epoch(),
-                                        p2.roundId(),
-                                        Map.of(0, 14L),
-                                        List.of(),
-                                        new RoundStats(4, 40),
-                                        false));
-        h.loop.runReady();
-        empty.join();
+        h.commitNothing("job", p2, Map.of(0, 14L)).join();
         assertThat(h.lake.snapshots(t.tableId())).hasSize(1);
         h.restart();
         h.writeAll(t, 3);

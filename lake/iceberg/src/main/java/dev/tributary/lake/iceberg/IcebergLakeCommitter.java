@@ -91,9 +91,7 @@ final class IcebergLakeCommitter implements LakeCommitter {
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());
         }
-        if (latest.isPresent() && base.isBefore(latest.get().properties())) {
-            throw base.refusal(tablePath, properties, latest.get());
-        }
+        base.checkNotOvertaken(tablePath, properties, latest);
         List<DataFile> data = new ArrayList<>();
         List<DeleteFile> deletes = new ArrayList<>();
         List<DeleteFile> rewritten = new ArrayList<>();
@@ -192,11 +190,9 @@ final class IcebergLakeCommitter implements LakeCommitter {
                     && !last) {
                 return null;
             }
-            if (e instanceof ValidationException && validator.refusedBy() != null) {
-                LakeSnapshot landed = validator.refusedBy();
-                if (!landed.properties().sameRound(properties)) {
-                    throw base.refusal(tablePath, properties, landed);
-                }
+            if (e instanceof ValidationException) {
+                base.checkNotOvertaken(
+                        tablePath, properties, Optional.ofNullable(validator.refusedBy()));
             }
             if (e instanceof ValidationException && (validator.refused() || lakeBase != null)) {
                 throw concurrentChange(properties, e);

@@ -109,9 +109,7 @@ final class PaimonLakeCommitter implements LakeCommitter {
             }
             return LakeCommitResult.alreadyCommitted(latest.orElseThrow().snapshotId());
         }
-        if (latest.isPresent() && base.isBefore(latest.get().properties())) {
-            throw base.refusal(tablePath, properties, latest.get());
-        }
+        base.checkNotOvertaken(tablePath, properties, latest);
         // write-only: no snapshot expiry inside the tiering commit; maintenance expires snapshots
         // by the table's own retention, off the commit path (T39)
         FileStoreTable table = table().copy(PaimonSchemas.WRITE_ONLY);

@@ -2,6 +2,7 @@ package dev.tributary.lake.api.commit;
 
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.id.TablePath;
+import java.util.Optional;
 
 /**
  * The round a tiering commit builds on: the newest round the coordinator's record named when it
@@ -36,10 +37,26 @@ public record TieredRound(long epoch, long roundId) {
     }
 
     /**
+     * The fence check of a committer: throws when {@code latest}, the table's newest tiering
+     * snapshot, holds a round newer than this base other than {@code round} itself (the same round
+     * already landed is a retry, which the committer answers as already committed).
+     *
+     * @throws FencedException naming both rounds
+     */
+    public void checkNotOvertaken(
+            TablePath table, TieringSnapshotProperties round, Optional<LakeSnapshot> latest) {
+        if (latest.isPresent()
+                && !latest.get().properties().sameRound(round)
+                && isBefore(latest.get().properties())) {
+            throw refusal(table, round, latest.get());
+        }
+    }
+
+    /**
      * The error refusing {@code round}: the lake's newest tiering snapshot of the table, {@code
      * landed}, holds a round this commit did not build on.
      */
-    public FencedException refusal(
+    private FencedException refusal(
             TablePath table, TieringSnapshotProperties round, LakeSnapshot landed) {
         return new FencedException(
                 "round "
