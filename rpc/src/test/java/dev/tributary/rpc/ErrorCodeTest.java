@@ -125,6 +125,19 @@ class ErrorCodeTest {
     }
 
     @Test
+    void aServersTypedAnswerIsToldApartFromATransportFailure() {
+        // both retriable: one a server saying "not yet", one a server that could not be reached
+        StatusRuntimeException answered =
+                GrpcErrors.toStatus(new RetriableException("starting its coordinator"));
+        StatusRuntimeException unreachable = Status.UNAVAILABLE.asRuntimeException();
+        assertThat(GrpcErrors.fromThrowable(answered)).isInstanceOf(RetriableException.class);
+        assertThat(GrpcErrors.fromThrowable(unreachable)).isInstanceOf(RetriableException.class);
+        assertThat(GrpcErrors.answeredByServer(answered)).isTrue();
+        assertThat(GrpcErrors.answeredByServer(unreachable)).isFalse();
+        assertThat(GrpcErrors.answeredByServer(new IllegalStateException())).isFalse();
+    }
+
+    @Test
     void untypedFailuresBecomeInternalWithTheirClassName() {
         TributaryException back =
                 GrpcErrors.fromThrowable(GrpcErrors.toStatus(new NullPointerException("npe")));

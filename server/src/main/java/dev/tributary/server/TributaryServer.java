@@ -24,6 +24,7 @@ import dev.tributary.server.cluster.AdvertisedHost;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
 import dev.tributary.server.cluster.CoordinatorRole;
+import dev.tributary.server.cluster.CoordinatorSuccession;
 import dev.tributary.server.cluster.LeadershipFollower;
 import dev.tributary.server.cluster.ServerHeartbeater;
 import dev.tributary.server.config.ServerOptions;
@@ -82,7 +83,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -186,6 +186,7 @@ public final class TributaryServer implements AutoCloseable {
         // before anything touches the directory: a second server must fail here
         dataDirLock = DataDirLock.acquire(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
+        metrics = new ServerMetrics();
         metadata =
                 CoordinatorMetadata.open(
                         conf,
@@ -229,21 +230,30 @@ public final class TributaryServer implements AutoCloseable {
         LakeTables lakeTables = new LakeTables(lake);
         StoreBucketStates localBuckets = new StoreBucketStates(store, catalog);
         LakeCommitStep commitStep = lakeStep;
-        Supplier<Coordinator> newCoordinator =
-                () ->
-                        Coordinator.start(
-                                conf,
-                                clock,
-                                metadata,
-                                localBuckets,
-                                membership.serverId(),
-                                commitStep,
-                                lake == null
-                                        ? null
-                                        : new LakeMaintenanceStepImpl(lake, objectStoreCosts),
-                                this::onCoordinatorFault);
+        CoordinatorSuccession succession =
+                new CoordinatorSuccession(
+                        coordinatorRole,
+                        onFatal ->
+                                Coordinator.start(
+                                        conf,
+                                        clock,
+                                        metrics.timed(metadata),
+                                        localBuckets,
+                                        membership.serverId(),
+                                        commitStep,
+                                        lake == null
+                                                ? null
+                                                : new LakeMaintenanceStepImpl(
+                                                        lake, objectStoreCosts),
+                                        onFatal),
+                        // a lone server and a cluster of one stop on any coordinator fault
+                        !coordinatesFromStart && metadata instanceof RaftMetadataStore raft
+                                ? raft
+                                : null,
+                        this::onCoordinatorFault,
+                        clock);
         if (coordinatesFromStart) {
-            coordinatorRole.took(newCoordinator.get());
+            coordinatorRole.took(succession.start());
         }
         membership.useCoordinator(coordinatorRole);
         extensions.addAll(exts);
@@ -264,7 +274,6 @@ public final class TributaryServer implements AutoCloseable {
             tables.recover();
         }
 
-        metrics = new ServerMetrics();
         TieringStatusService status =
                 new TieringStatusService(
                         coordinatorRole,
@@ -405,11 +414,8 @@ public final class TributaryServer implements AutoCloseable {
                             new LeadershipFollower(
                                     coordinatorRole,
                                     closed::get,
-                                    () -> {
-                                        coordinatorRole.took(newCoordinator.get());
-                                        tables.recover();
-                                        tookOver.run();
-                                    },
+                                    () -> succession.takeOver(tookOver, tables::recover),
+                                    succession::stepDown,
                                     this::onCoordinatorFault));
         }
         // the coordinator's server heartbeats itself over loopback, the same gRPC path the other

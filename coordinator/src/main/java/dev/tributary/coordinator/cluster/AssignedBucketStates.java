@@ -16,9 +16,10 @@ import java.util.TreeSet;
  * The coordinator's bucket states in a cluster (T49, plan step 4): a bucket assigned to the
  * coordinator's own server (or not assigned yet, so still served where the table was opened) is
  * read from the local store, exactly; a bucket assigned to another server is what that server last
- * reported in its heartbeats ({@link ReportedBucketStates}), or end offset 0 without a snapshot
- * when it reported nothing yet, which means nothing to tier, not an error. A lone server or a
- * cluster of one holds every bucket, so it reads everything locally as before.
+ * reported in its heartbeats ({@link ReportedBucketStates}), or {@link BucketState#notReported}
+ * when it reported nothing yet (after a failover, until its first heartbeat reaches the new
+ * coordinator): nothing to tier yet, not an error. A lone server or a cluster of one holds every
+ * bucket, so it reads everything locally as before.
  *
  * <p>Runs on the coordinator's event loop, like the reports it reads. Until {@link #use} wired the
  * assignments and reports in (during the coordinator's start), every bucket is read locally.
@@ -108,7 +109,7 @@ public final class AssignedBucketStates implements BucketStateSource {
                 out.add(
                         reported.state(server, new ReportedBucket.Key(a.tableId(), partitionId, b))
                                 .map(r -> r.bucket().toBucketState())
-                                .orElse(BucketState.log(b, 0)));
+                                .orElse(BucketState.notReported(b)));
             }
         }
         return out;

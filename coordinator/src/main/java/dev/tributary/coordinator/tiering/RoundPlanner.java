@@ -110,6 +110,10 @@ final class RoundPlanner {
         boolean pk = table.descriptor().hasPrimaryKey();
         boolean any = false;
         for (BucketState s : states) {
+            if (!s.known()) {
+                // its server's first report after a failover comes with its next heartbeat
+                continue;
+            }
             long tiered = record.tieredOffset(new PartitionBucket(partitionId, s.bucket()));
             if (tiered < 0) {
                 if (pk && s.newestKvSnapshot() != null && s.newestKvSnapshot().logOffset() > 0) {

@@ -52,8 +52,9 @@ class AssignedBucketStatesTest {
                 .containsExactly(
                         BucketState.log(0, 10),
                         new BucketState(1, 40, new KvSnapshotRef(3, 30)),
-                        // server 2 reported nothing yet: nothing to tier
-                        BucketState.log(2, 0));
+                        // server 2 reported nothing yet: nothing to tier, and not a bucket
+                        // that really ends at 0
+                        BucketState.notReported(2));
         // an expired server's last report still counts (up to what it reported)
         reported.markStale(List.of(1));
         assertThat(states.bucketStates(t.tableId(), t.path(), 3).get(1).endOffset()).isEqualTo(40);

@@ -62,6 +62,18 @@ public final class GrpcErrors {
     }
 
     /**
+     * Whether a Tributary server answered the failed call with a typed error, rather than the
+     * transport failing it (an unreachable server, a broken connection, a deadline).
+     */
+    public static boolean answeredByServer(Throwable t) {
+        Metadata trailers =
+                t instanceof StatusRuntimeException sre
+                        ? sre.getTrailers()
+                        : t instanceof StatusException se ? se.getTrailers() : null;
+        return trailers != null && trailers.containsKey(ERROR_CODE_KEY);
+    }
+
+    /**
      * The typed exception for a failed call. Statuses without a Tributary trailer come from the
      * transport: unavailable, deadline exceeded and resource exhausted are retriable, and so is any
      * status caused by an I/O failure (the connection broke mid-call: gRPC reports that as UNKNOWN

@@ -62,7 +62,7 @@ public final class CoordinatorRole {
     }
 
     /** This server coordinates from now on, with {@code coordinator}. */
-    public void took(Coordinator coordinator) {
+    public synchronized void took(Coordinator coordinator) {
         if (running != null) {
             throw new IllegalStateException("this server already runs a coordinator");
         }
@@ -70,7 +70,7 @@ public final class CoordinatorRole {
     }
 
     /** This server stopped coordinating; returns the coordinator it ran, to be closed. */
-    public Optional<Coordinator> gaveUp() {
+    public synchronized Optional<Coordinator> gaveUp() {
         Coordinator c = running;
         running = null;
         return Optional.ofNullable(c);

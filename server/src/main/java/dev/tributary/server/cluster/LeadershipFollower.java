@@ -1,7 +1,6 @@
 package dev.tributary.server.cluster;
 
 import dev.tributary.cluster.LeadershipListener;
-import dev.tributary.common.exception.FencedException;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -10,14 +9,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes a server of several voters its cluster's coordinator when it becomes the metadata quorum's
- * leader (T49). Told on the metadata store's leadership thread, so the coordinator it starts loads
- * an image holding every committed entry.
+ * leader (T49), and only a server then. Told on the metadata store's leadership thread, so the
+ * coordinator it starts loads an image holding every committed entry.
  *
- * <p>A server that loses the leadership after it coordinated is stopped through {@code onFault}:
- * its coordinator's attempts are fenced by the next coordinator's epochs and a restart rejoins as a
- * follower. A coordinator that stops while its server keeps serving is not built: a lake commit it
- * still has in flight could land after its successor reconciled from the lake, and stopping the
- * process bounds that window.
+ * <p>A server that loses the leadership after it coordinated steps down: its coordinator is closed
+ * and the server goes on serving its buckets as any other. What the old coordinator still does is
+ * harmless: its attempts are fenced by the next coordinator's epochs, its metadata writes are
+ * refused by the quorum, and a lake commit it still has in flight is refused by the lake when the
+ * successor committed a newer round first, or else makes the successor's round of the same offsets
+ * the refused one (T19, the lake's fence). A failure to take over stops the server ({@code
+ * onFault}): a leader that cannot coordinate would leave the cluster without a coordinator.
  */
 public final class LeadershipFollower implements LeadershipListener {
     private static final Logger LOG = LoggerFactory.getLogger(LeadershipFollower.class);
@@ -25,21 +26,25 @@ public final class LeadershipFollower implements LeadershipListener {
     private final CoordinatorRole role;
     private final BooleanSupplier stopping;
     private final Runnable takeOver;
+    private final Runnable stepDown;
     private final Consumer<Throwable> onFault;
 
     /**
      * @param stopping whether the server is closing (it then takes nothing over)
      * @param takeOver starts the coordinator and what comes with it (registration, assignments)
+     * @param stepDown stops the coordinator; the server keeps serving
      * @param onFault stops the server, with the reason
      */
     public LeadershipFollower(
             CoordinatorRole role,
             BooleanSupplier stopping,
             Runnable takeOver,
+            Runnable stepDown,
             Consumer<Throwable> onFault) {
         this.role = role;
         this.stopping = stopping;
         this.takeOver = takeOver;
+        this.stepDown = stepDown;
         this.onFault = onFault;
     }
 
@@ -59,12 +64,11 @@ public final class LeadershipFollower implements LeadershipListener {
     @Override
     public void onNotLeader(Optional<String> leaderId) {
         if (role.running().isPresent()) {
-            LOG.error(
+            LOG.warn(
                     "this server lost the leadership of the cluster metadata (leader now {}): it"
-                            + " stops",
+                            + " stops coordinating and goes on serving its buckets",
                     leaderId.orElse("unknown"));
-            onFault.accept(
-                    new FencedException("this server lost the leadership of the cluster metadata"));
+            stepDown.run();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.tributary.server.cluster;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.ReportedBucket;
@@ -35,13 +36,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The coordinator's address is asked at every beat, so the heartbeats follow a failover; while
  * no coordinator is known, or the one asked answers that it no longer coordinates, the beat is
- * skipped. An unreachable coordinator is logged once per outage and when it answers again, and
- * retried at the next interval. A {@link FencedException} that is not a {@link
- * NotCoordinatorException} means a newer instance of this server replaced this one: it is logged
- * and heartbeating stops.
+ * skipped. A failover is followed at once rather than at the next interval: the address is also
+ * checked every {@value #FOLLOW_MILLIS} ms, and a beat goes out as soon as it names another server
+ * or, after an answer that the server asked is not (or not yet) coordinating, every {@value
+ * #FOLLOW_MILLIS} ms until one is accepted. A new coordinator plans a bucket of another server only
+ * once that server reported it, so this is what its first round after a failover waits for. An
+ * unreachable coordinator is logged once per outage and when it answers again, and retried at the
+ * next interval. A {@link FencedException} that is not a {@link NotCoordinatorException} means a
+ * newer instance of this server replaced this one: it is logged and heartbeating stops.
  */
 public final class ServerHeartbeater implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServerHeartbeater.class);
+
+    /** How often the coordinator's address is checked between beats. */
+    static final long FOLLOW_MILLIS = 100;
 
     private final int serverId;
     private final String instanceId;
@@ -58,6 +66,8 @@ public final class ServerHeartbeater implements AutoCloseable {
     private ManagedChannel channel;
     private ClusterServiceGrpc.ClusterServiceBlockingStub stub;
     private int failuresInARow;
+    // the last beat was answered "not the coordinator": a failover is under way
+    private boolean followSoon;
     private volatile boolean fenced;
 
     /**
@@ -121,6 +131,15 @@ public final class ServerHeartbeater implements AutoCloseable {
     /** Heartbeats now, then every interval until {@link #close()} or a fence. */
     public void start() {
         timer.scheduleWithFixedDelay(this::beat, 0, intervalMillis, TimeUnit.MILLISECONDS);
+        long follow = Math.min(FOLLOW_MILLIS, intervalMillis);
+        timer.scheduleWithFixedDelay(this::follow, follow, follow, TimeUnit.MILLISECONDS);
+    }
+
+    /** Beats now when the coordinator moved or a failover is under way; else waits for the beat. */
+    private void follow() {
+        if (followSoon || coordinatorTarget.get().filter(t -> !t.equals(target)).isPresent()) {
+            beat();
+        }
     }
 
     private void beat() {
@@ -154,10 +173,16 @@ public final class ServerHeartbeater implements AutoCloseable {
                         failuresInARow);
             }
             failuresInARow = 0;
+            followSoon = false;
         } catch (RuntimeException e) {
             TributaryException typed = GrpcErrors.fromThrowable(e);
+            // the server asked answered that it does not coordinate (yet): a failover under way
+            followSoon =
+                    typed instanceof NotCoordinatorException
+                            || (typed instanceof RetriableException
+                                    && GrpcErrors.answeredByServer(e));
             if (typed instanceof NotCoordinatorException) {
-                // a failover in progress: the next beat asks where the coordinator is now
+                // the next beat asks where the coordinator is now
                 LOG.debug("{} no longer coordinates: {}", target, typed.getMessage());
                 return;
             }
@@ -174,11 +199,9 @@ public final class ServerHeartbeater implements AutoCloseable {
             failuresInARow++;
             if (failuresInARow == 1) {
                 LOG.warn(
-                        "heartbeat of server {} to the coordinator at {} failed, retrying every"
-                                + " {} ms: {}",
+                        "heartbeat of server {} to the coordinator at {} failed, retrying: {}",
                         serverId,
                         target,
-                        intervalMillis,
                         typed.getMessage());
             } else {
                 LOG.debug("heartbeat failed again ({} in a row): {}", failuresInARow, typed);

@@ -2,6 +2,7 @@ package dev.tributary.server.metrics;
 
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
 import dev.tributary.server.status.MaintenanceView;
 import dev.tributary.server.status.TableStatusView;
@@ -22,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The server's Prometheus metrics: write counters per table, and gauges per table and bucket (end
  * offsets, lake lag, tiering state and epoch), the pending queue length and live tiering jobs, and
- * per lake table its live data files and snapshots as lake maintenance last read them (T38, T39).
- * Gauges over dynamic sets of tables are refreshed right before each scrape.
+ * per lake table its live data files and snapshots as lake maintenance last read them (T38, T39),
+ * and the latency of the coordinator's metadata writes ({@link TimedMetadataStore}). Gauges over
+ * dynamic sets of tables are refreshed right before each scrape.
  */
 public final class ServerMetrics {
     private final PrometheusMeterRegistry registry =
@@ -221,6 +223,11 @@ public final class ServerMetrics {
         compactions.register(cp, true);
         bytesReclaimed.register(br, true);
         objectStore.refresh();
+    }
+
+    /** {@code store} with its writes' latency published here ({@link TimedMetadataStore}). */
+    public MetadataStore timed(MetadataStore store) {
+        return new TimedMetadataStore(store, registry);
     }
 
     public void close() {

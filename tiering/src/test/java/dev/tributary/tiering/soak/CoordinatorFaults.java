@@ -37,6 +37,9 @@ final class CoordinatorFaults {
     /** What a server prints when it finds it lost the leadership (it stops coordinating). */
     private static final String STEPPED_DOWN = "lost the leadership of the cluster metadata";
 
+    /** What a server prints when it SIGSTOPs itself before a lake commit (SoakServerMain). */
+    private static final String PAUSED_ITSELF = "pausing myself ";
+
     CoordinatorFaults(
             SoakServers servers,
             Connection probe,
@@ -152,8 +155,19 @@ final class CoordinatorFaults {
     /** SIGSTOP of the coordinator's server at a random moment, then as {@link #afterPause}. */
     String pause() throws Exception {
         int old = coordinator();
+        int steppedDown = count(servers.process(old), STEPPED_DOWN);
         servers.process(old).stop();
-        return "SIGSTOP of the coordinator's server " + old + ": " + afterPause(old);
+        return "SIGSTOP of the coordinator's server " + old + ": " + afterPause(old, steppedDown);
+    }
+
+    /** How often this run of {@code p} printed {@code text} (a server now outlives faults). */
+    private static int count(SoakProcess p, String text) {
+        String out = p.outputOfThisRun();
+        int n = 0;
+        for (int at = out.indexOf(text); at >= 0; at = out.indexOf(text, at + text.length())) {
+            n++;
+        }
+        return n;
     }
 
     /**
@@ -161,24 +175,29 @@ final class CoordinatorFaults {
      * there, then as {@link #afterPause}.
      */
     String pauseInCommit() throws Exception {
+        int[] paused = new int[servers.count() + 1];
+        int[] steppedDown = new int[servers.count() + 1];
+        for (int id : servers.ids().toArray()) {
+            paused[id] = count(servers.process(id), PAUSED_ITSELF);
+            steppedDown[id] = count(servers.process(id), STEPPED_DOWN);
+        }
         control.arm(SoakControl.PAUSE_BEFORE_COMMIT, 1);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             for (int id : servers.ids().toArray()) {
-                String line =
+                List<String> lines =
                         servers.process(id)
                                 .outputOfThisRun()
                                 .lines()
-                                .filter(l -> l.startsWith("pausing myself"))
-                                .findFirst()
-                                .orElse(null);
-                if (line != null) {
+                                .filter(l -> l.startsWith(PAUSED_ITSELF))
+                                .toList();
+                if (lines.size() > paused[id]) {
                     return "server "
                             + id
                             + " stopped itself "
-                            + line.substring("pausing myself ".length())
+                            + lines.get(lines.size() - 1).substring(PAUSED_ITSELF.length())
                             + ": "
-                            + afterPause(id);
+                            + afterPause(id, steppedDown[id]);
                 }
             }
             Thread.sleep(50);
@@ -189,11 +208,11 @@ final class CoordinatorFaults {
 
     /**
      * Server {@code old}, the coordinator's, is stopped (SIGSTOP): waits until another server
-     * coordinates, resumes it up to 2 s later and expects it to stop itself (exit 1), then restarts
-     * it. A lake commit it had under way runs on after it wakes; the lake's fence refuses it, or
-     * the successor's round of the same offsets (T19).
+     * coordinates, resumes it up to 2 s later and expects it to step down (stop coordinating, its
+     * {@code steppedDown}-th such line) and serve on. A lake commit it had under way runs on after
+     * it wakes; the lake's fence refuses it, or the successor's round of the same offsets (T19).
      */
-    private String afterPause(int old) throws Exception {
+    private String afterPause(int old, int steppedDown) throws Exception {
         SoakProcess p = servers.process(old);
         long t0 = System.nanoTime();
         int next = -1;
@@ -210,45 +229,67 @@ final class CoordinatorFaults {
         long extra = random.nextInt(2_000);
         Thread.sleep(extra);
         p.resume();
-        long woke = System.nanoTime();
         if (next < 0) {
             problems.add(
                     "no other server coordinated within 60 s while server " + old + " was stopped");
             return "stopped for 60 s: no other server coordinated";
         }
-        int rc = p.awaitExit(Duration.ofSeconds(30));
+        long toStepDown = awaitStepDown(p, steppedDown, Duration.ofSeconds(30));
         String woken;
-        if (rc == -1) {
+        if (!p.isAlive()) {
             problems.add(
                     "server "
                             + old
-                            + " kept running 30 s after it woke up with server "
+                            + " exited after it woke up with server "
+                            + next
+                            + " coordinating, instead of stepping down:\n"
+                            + StandaloneJobs.tail(p.outputOfThisRun()));
+            servers.start(old);
+            woken = "it exited (restarted)";
+        } else if (toStepDown < 0) {
+            problems.add(
+                    "server "
+                            + old
+                            + " did not step down within 30 s after it woke up with server "
                             + next
                             + " coordinating");
             servers.kill(old);
-            woken = "it was still running 30 s after SIGCONT: killed";
+            servers.start(old);
+            woken = "it did not step down within 30 s after SIGCONT: killed, restarted";
         } else {
-            woken =
-                    "it stopped itself "
-                            + FaultSoak.millisSince(woke)
-                            + " ms after SIGCONT (exit "
-                            + rc
-                            + ")";
+            woken = "it stepped down " + toStepDown + " ms after SIGCONT and serves on";
         }
-        servers.start(old);
         return String.format(
-                "server %d coordinates after %d ms, SIGCONT %d ms later; %s; restarted",
+                "server %d coordinates after %d ms, SIGCONT %d ms later; %s",
                 next, toCoordinator, extra, woken);
+    }
+
+    /**
+     * Milliseconds until {@code p} printed its {@code before + 1}-th step-down line, or -1 when it
+     * did not within {@code timeout} or exited.
+     */
+    private static long awaitStepDown(SoakProcess p, int before, Duration timeout)
+            throws InterruptedException {
+        long t0 = System.nanoTime();
+        long deadline = t0 + timeout.toNanos();
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            if (count(p, STEPPED_DOWN) > before) {
+                return FaultSoak.millisSince(t0);
+            }
+            Thread.sleep(50);
+        }
+        return -1;
     }
 
     /**
      * Cuts one server off from every other server and client, every other time the coordinator's,
      * else a random one. A cut coordinator: the others must elect another one, and it must stop
      * acting as coordinator on its own (its Ratis leader steps down without a majority, and the
-     * server stops); whatever it commits to the lake until then (the lake is a shared file system,
-     * not cut) meets the lake's fence. Measured from the cut to another server coordinating and to
-     * the cut server's exit; then the cut heals and the server restarts. A cut follower stays cut
-     * for {@code followerCutMillis} and must rejoin when it heals.
+     * server stops coordinating but keeps running); whatever it commits to the lake until then (the
+     * lake is a shared file system, not cut) meets the lake's fence. Measured from the cut to
+     * another server coordinating and to the cut server's step-down; then the cut heals and the
+     * server rejoins as a follower. A cut follower stays cut for {@code followerCutMillis} and must
+     * rejoin when it heals.
      */
     String partition(long followerCutMillis) throws Exception {
         boolean ofCoordinator = partitions++ % 2 == 0;
@@ -277,6 +318,7 @@ final class CoordinatorFaults {
             long toStepDown = -1;
             int next = -1;
             SoakProcess p = servers.process(cut);
+            int steppedDown = count(p, STEPPED_DOWN);
             try (Connection others =
                     Connection.builder()
                             .address(servers.addressListWithout(cut))
@@ -289,14 +331,12 @@ final class CoordinatorFaults {
                         next = c.getAsInt();
                         toCoordinator = FaultSoak.millisSince(t0);
                     }
-                    if (toStepDown < 0 && p.outputOfThisRun().contains(STEPPED_DOWN)) {
+                    if (toStepDown < 0 && count(p, STEPPED_DOWN) > steppedDown) {
                         toStepDown = FaultSoak.millisSince(t0);
                     }
                     Thread.sleep(100);
                 }
             }
-            int rc = p.awaitExit(Duration.ofSeconds(30));
-            long toExit = FaultSoak.millisSince(t0);
             if (next < 0) {
                 problems.add(
                         "no other server coordinated within 60 s of cutting off server " + cut);
@@ -307,26 +347,26 @@ final class CoordinatorFaults {
                 problems.add(
                         "server " + cut + ", the coordinator's, did not step down within 60 s");
             }
-            if (rc == -1) {
+            servers.heal(cut);
+            boolean alive = p.isAlive();
+            if (!alive) {
                 problems.add(
                         "server "
                                 + cut
-                                + ", the coordinator's, kept running 30 s after it was cut off");
-                servers.kill(cut);
+                                + ", the coordinator's, exited after it was cut off instead of"
+                                + " stepping down:\n"
+                                + StandaloneJobs.tail(p.outputOfThisRun()));
+                servers.start(cut);
             }
-            servers.heal(cut);
-            servers.start(cut);
             return String.format(
                     "server %d, the coordinator's, cut off: server %d coordinates after %d ms,"
-                            + " server %d stops coordinating after %d ms and %s after %d ms;"
-                            + " healed, restarted",
+                            + " server %d stops coordinating after %d ms; healed, %s",
                     cut,
                     next,
                     toCoordinator,
                     cut,
                     toStepDown,
-                    rc == -1 ? "still ran (killed)" : "exits (" + rc + ")",
-                    toExit);
+                    alive ? "it serves on" : "it had exited (restarted)");
         } finally {
             servers.heal(cut);
         }

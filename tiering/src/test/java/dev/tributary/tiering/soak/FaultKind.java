@@ -23,14 +23,14 @@ public enum FaultKind {
     /**
      * SIGSTOP of the coordinator's server for longer than an election, then SIGCONT: the others
      * elect a new coordinator meanwhile, and the old one, on waking, must stop acting as
-     * coordinator (its server stops; the soak restarts it).
+     * coordinator (its server steps down and serves on).
      */
     COORDINATOR_PAUSE(6, Needs.CLUSTER),
     /**
      * The coordinator's server SIGSTOPs itself right before a lake commit and is SIGCONTed once
      * another server coordinates: the woken commit was planned before the failover, so the lake
      * must refuse it or, if it lands first, the successor's round of the same offsets (the lake
-     * fence, T19, T49). The woken server stops itself; the soak restarts it.
+     * fence, T19, T49). The woken server steps down and serves on.
      */
     COORDINATOR_PAUSE_IN_COMMIT(6, Needs.CLUSTER),
     /**

@@ -45,7 +45,7 @@ public final class SoakServerMain {
         System.out.println("started " + server.rpcTarget());
         System.out.flush();
         server.awaitTermination();
-        // a server stopped by a fault (e.g. a coordinator that lost the leadership) exits non-zero,
+        // a server stopped by a fault (e.g. its coordinator failed to take over) exits non-zero,
         // whatever threads are left
         Optional<Throwable> fatal = server.fatalError();
         System.out.println("stopped" + fatal.map(e -> ": " + e).orElse(""));
