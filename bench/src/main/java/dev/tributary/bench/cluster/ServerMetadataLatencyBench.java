@@ -151,7 +151,9 @@ public final class ServerMetadataLatencyBench {
             int round, Deployment dep, int tables, int warmup, int tieringSeconds)
             throws Exception {
         try (Connection conn = Connection.builder().address(dep.addresses()).build()) {
-            say("round %d %s: load %s, CREATE TABLE", round, dep.name(), load());
+            say(
+                    "round %d %s: load %s, CREATE TABLE",
+                    round, dep.name(), MetadataBenchData.loadAverage());
             conn.admin().createDatabase("bench", true);
             for (int i = 0; i < warmup; i++) {
                 create(conn, "warm_" + i, false);
@@ -166,7 +168,7 @@ public final class ServerMetadataLatencyBench {
             Written table = written(get(dep.metrics(conn)), "put_table");
             say(
                     "round %d %s: load %s, %d s of rounds of a lake table",
-                    round, dep.name(), load(), tieringSeconds);
+                    round, dep.name(), MetadataBenchData.loadAverage(), tieringSeconds);
             TablePath lake = create(conn, "lake", true);
             write(conn, lake, Duration.ofSeconds(tieringSeconds));
             return new Result(
@@ -418,15 +420,11 @@ public final class ServerMetadataLatencyBench {
         }
     }
 
-    private static String load() {
-        return MetadataBenchData.loadAverage();
-    }
-
     private static void say(String format, Object... args) {
         System.out.printf(
                 Locale.ROOT,
                 "[%tT] %s%n",
-                System.currentTimeMillis(),
+                CLOCK.currentTimeMillis(),
                 String.format(Locale.ROOT, format, args));
     }
 }
