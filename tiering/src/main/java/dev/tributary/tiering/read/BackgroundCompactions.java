@@ -41,6 +41,9 @@ public final class BackgroundCompactions implements AutoCloseable {
     private Future<?> running;
     private CompactionEvent current;
 
+    /** Whether the running compaction was stopped on purpose, so its failure is no surprise. */
+    private volatile boolean stopped;
+
     public BackgroundCompactions(LakeStorage lake, Describer describer, Runnable wake) {
         this.lake = lake;
         this.describer = describer;
@@ -62,6 +65,7 @@ public final class BackgroundCompactions implements AutoCloseable {
                             });
         }
         current = e;
+        stopped = false;
         running =
                 thread.submit(
                         () -> {
@@ -93,12 +97,21 @@ public final class BackgroundCompactions implements AutoCloseable {
                         null);
             }
         } catch (Throwable t) {
-            LOG.warn(
-                    "compaction {} of {} of {} failed",
-                    e.maintenanceId(),
-                    e.unit(),
-                    e.tablePath(),
-                    t);
+            if (stopped) {
+                LOG.info(
+                        "compaction {} of {} of {} stopped: {}",
+                        e.maintenanceId(),
+                        e.unit(),
+                        e.tablePath(),
+                        t.toString());
+            } else {
+                LOG.warn(
+                        "compaction {} of {} of {} failed",
+                        e.maintenanceId(),
+                        e.unit(),
+                        e.tablePath(),
+                        t);
+            }
             return new CompactionResultEvent(
                     e.tableId(),
                     e.maintenanceId(),
@@ -115,6 +128,7 @@ public final class BackgroundCompactions implements AutoCloseable {
                 && running != null
                 && current.tableId() == e.tableId()
                 && current.maintenanceId() == e.maintenanceId()) {
+            stopped = true;
             running.cancel(true);
         }
     }
@@ -135,6 +149,7 @@ public final class BackgroundCompactions implements AutoCloseable {
 
     @Override
     public void close() {
+        stopped = true;
         if (running != null) {
             running.cancel(true);
         }

@@ -38,8 +38,9 @@ import org.apache.paimon.types.RowKind;
  * target file size) instead of one per Paimon bucket (T36).
  *
  * <p>A KV snapshot split (a PK table's first round, T54) bypasses Paimon's merge writer: {@link
- * PaimonSnapshotWriter} sorts it once and writes one sorted run per Paimon bucket, unless the table
- * has options that writer does not handle ({@link PaimonSnapshotWriter#unsupportedReason}).
+ * PaimonSnapshotWriter} writes one sorted run per Paimon bucket (streamed when the split arrives in
+ * Paimon's key order, sorted once otherwise), unless the table has options that writer does not
+ * handle ({@link PaimonSnapshotWriter#unsupportedReason}).
  *
  * <p>In a primary-key table with deletion vectors (T48) Paimon's readers skip level-0 files, so the
  * writer of such a table ({@link PaimonSchemas#roundsCompact}) is not write-only: before it

@@ -16,6 +16,7 @@ import org.apache.paimon.codegen.RecordComparator;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.io.CompactIncrement;
@@ -60,8 +61,34 @@ import org.apache.paimon.utils.ProjectedRow;
  * need deletion vectors for the rows it replaces: there the writer writes only top-level runs (an
  * empty bucket of its own holds nothing to delete) and hands every other bucket's rows back to
  * Paimon's merge writer ({@link #finish}).
+ *
+ * <p>A snapshot that arrives in Paimon's key order (a store bucket whose KV keys are stored in the
+ * lake's key order, T54) is not sorted at all: once its first {@link #ORDER_PROBE_ROWS} rows are
+ * buffered and found ascending in the split's own bucket (which holds no file yet), the writer
+ * streams them and every later row straight into the top-level run, checking each key against the
+ * one before. A row out of order after that ends the streamed run; the split's remaining rows are
+ * sorted as above and become a second run one level below it, which keeps the bucket valid for
+ * every reader (one sorted run per level, newer runs lower, and no key in both, since a snapshot
+ * holds each key once; a key twice across the two runs is the one promise the writer then does not
+ * check).
  */
 final class PaimonSnapshotWriter implements AutoCloseable {
+    /**
+     * Rows of a split buffered and checked for key order before the writer streams it: enough that
+     * a shuffled split is told apart before anything is written, few enough to cost nothing.
+     */
+    static final int ORDER_PROBE_ROWS = 1024;
+
+    /** Where the split's rows go. */
+    private enum Phase {
+        /** Into the sort buffer, while every row so far ascends in the split's own bucket. */
+        PROBING,
+        /** Straight into the top-level run of the split's own bucket. */
+        STREAMING,
+        /** Into the sort buffer, sorted at {@link #finish}. */
+        SORTING
+    }
+
     private final FileStoreTable table;
     private final LakeWriterContext context;
     private final boolean alignedBuckets;
@@ -75,6 +102,28 @@ final class PaimonSnapshotWriter implements AutoCloseable {
     private final int[] keyFields;
     private final int rowArity;
     private final InternalRow.FieldGetter[] getters;
+
+    private final RecordComparator keyOrder;
+    private final ProjectedRow keyOfRow;
+    private final ProjectedRow valueOfRow;
+    private final KeyValue kv = new KeyValue();
+
+    /**
+     * Two key serializers, alternating: each keeps the last key it made until its next one, so the
+     * last key taken stays intact for the next check (and for Paimon's file writer, which holds the
+     * last key it wrote as the file's maximum) without copying it.
+     */
+    private final InternalRowSerializer[] keys;
+
+    private int keySlot;
+    private BinaryRow lastKey;
+    private Phase phase;
+    private long probed;
+
+    /** The bucket whose top-level run was streamed (-1 if none) and its next sequence number. */
+    private int streamedBucket = -1;
+
+    private long streamedSequence;
 
     private BinaryRow partition;
     private boolean foreignBucket;
@@ -160,6 +209,15 @@ final class PaimonSnapshotWriter implements AutoCloseable {
         System.arraycopy(keyFields, 0, sortKey, 1, keyFields.length);
         this.keyComparator =
                 CodeGenUtils.newRecordComparator(sortType.getFieldTypes(), keyFields, true);
+        this.keyOrder = CodeGenUtils.newRecordComparator(keyType.getFieldTypes());
+        this.keyOfRow = ProjectedRow.from(keyFields);
+        this.valueOfRow = ProjectedRow.from(IntStream.range(0, bucketField).toArray());
+        this.keys =
+                new InternalRowSerializer[] {
+                    new InternalRowSerializer(keyType), new InternalRowSerializer(keyType)
+                };
+        // a second run goes one level below the streamed one, which must not be level 0
+        this.phase = alignedBuckets && options.numLevels() >= 3 ? Phase.PROBING : Phase.SORTING;
         this.ioManager = IOManager.create(System.getProperty("java.io.tmpdir"));
         this.buffer =
                 BinaryExternalSortBuffer.create(
@@ -193,7 +251,17 @@ final class PaimonSnapshotWriter implements AutoCloseable {
                             + "' holds rows of two partitions; a split reads one partition");
         }
         int bucket = extractor.bucket();
-        foreignBucket |= bucket != context.bucket();
+        boolean own = bucket == context.bucket();
+        if (phase == Phase.STREAMING) {
+            if (own && ascends(row)) {
+                writeStreamed(row);
+                return;
+            }
+            endStream();
+        } else if (phase == Phase.PROBING && !(own && ascends(row))) {
+            phase = Phase.SORTING;
+        }
+        foreignBucket |= !own;
         row.setField(bucketField, bucket);
         // a full buffer spills a sorted run to local disk and takes the row
         if (!buffer.write(row)) {
@@ -202,6 +270,77 @@ final class PaimonSnapshotWriter implements AutoCloseable {
                             + context.tablePath()
                             + "' refused a row");
         }
+        if (phase == Phase.PROBING && ++probed == ORDER_PROBE_ROWS) {
+            startStream();
+        }
+    }
+
+    /**
+     * Whether the row's key is above the last key taken, which it then becomes. A key equal to the
+     * last one is refused while streaming (the sorted path finds it at {@link #finish}).
+     */
+    private boolean ascends(InternalRow row) {
+        BinaryRow key = keys[keySlot].toBinaryRow(keyOfRow.replaceRow(row));
+        if (lastKey != null) {
+            int c = keyOrder.compare(lastKey, key);
+            if (c == 0 && phase == Phase.STREAMING) {
+                throw keyTwice();
+            }
+            if (c >= 0) {
+                return false;
+            }
+        }
+        lastKey = key;
+        keySlot ^= 1;
+        return true;
+    }
+
+    /**
+     * The probed rows ascend: opens the top-level run of the split's bucket and writes them into
+     * it, unless the bucket holds files already (then the split is sorted as any other).
+     */
+    private void startStream() throws IOException {
+        if (!existingFiles(context.bucket()).isEmpty()) {
+            phase = Phase.SORTING;
+            return;
+        }
+        phase = Phase.STREAMING;
+        streamedBucket = context.bucket();
+        open =
+                factories
+                        .build(partition, streamedBucket, options)
+                        .createRollingMergeTreeFileWriter(maxLevel(), FileSource.APPEND);
+        MutableObjectIterator<BinaryRow> it = buffer.sortedIterator();
+        BinaryRow reuse = new BinaryRow(rowArity);
+        lastKey = null;
+        for (BinaryRow row = it.next(reuse); row != null; row = it.next(reuse)) {
+            if (!ascends(row)) {
+                throw new IllegalStateException("probed rows of a snapshot split out of order");
+            }
+            writeStreamed(row);
+        }
+        buffer.clear();
+    }
+
+    /** Writes a row whose key {@link #ascends} just took into the streamed run. */
+    private void writeStreamed(InternalRow row) throws IOException {
+        kv.replace(lastKey, streamedSequence++, RowKind.INSERT, valueOfRow.replaceRow(row));
+        open.write(kv);
+    }
+
+    /** A row out of order: the streamed run ends, the split's other rows are sorted. */
+    private void endStream() throws IOException {
+        closeRun(streamedBucket);
+        phase = Phase.SORTING;
+    }
+
+    private InvalidInputException keyTwice() {
+        return new InvalidInputException(
+                "a KV snapshot split of table '"
+                        + context.tablePath()
+                        + "' bucket "
+                        + context.bucket()
+                        + " holds one key twice; a snapshot holds each key once");
     }
 
     /** Takes a row the writer does not write itself (see {@link #finish}). */
@@ -217,12 +356,11 @@ final class PaimonSnapshotWriter implements AutoCloseable {
      *     an insert row of the table's columns
      */
     List<CommitMessage> finish(Fallback fallback) throws Exception {
+        if (phase == Phase.STREAMING) {
+            endStream();
+        }
         MutableObjectIterator<BinaryRow> it = buffer.sortedIterator();
         BinaryRow[] reuse = {new BinaryRow(rowArity), new BinaryRow(rowArity)};
-        int[] valueFields = IntStream.range(0, bucketField).toArray();
-        ProjectedRow value = ProjectedRow.from(valueFields);
-        ProjectedRow key = ProjectedRow.from(keyFields);
-        KeyValue kv = new KeyValue();
         BinaryRow previous = null;
         boolean handBack = false;
         int bucket = -1;
@@ -234,9 +372,15 @@ final class PaimonSnapshotWriter implements AutoCloseable {
             if (rowBucket != bucket) {
                 closeRun(bucket);
                 bucket = rowBucket;
-                List<DataFileMeta> existing = existingFiles(bucket);
-                sequence = DataFileMeta.getMaxSequenceNumber(existing) + 1;
-                level = alignedBuckets && !foreignBucket && existing.isEmpty() ? maxLevel() : 0;
+                if (bucket == streamedBucket) {
+                    // the rows after the streamed run's end, a run of their own below it
+                    sequence = streamedSequence;
+                    level = maxLevel() - 1;
+                } else {
+                    List<DataFileMeta> existing = existingFiles(bucket);
+                    sequence = DataFileMeta.getMaxSequenceNumber(existing) + 1;
+                    level = alignedBuckets && !foreignBucket && existing.isEmpty() ? maxLevel() : 0;
+                }
                 handBack = level == 0 && fallback != null;
                 open =
                         handBack
@@ -245,18 +389,17 @@ final class PaimonSnapshotWriter implements AutoCloseable {
                                         .build(partition, bucket, options)
                                         .createRollingMergeTreeFileWriter(level, FileSource.APPEND);
             } else if (keyComparator.compare(previous, row) == 0) {
-                throw new InvalidInputException(
-                        "a KV snapshot split of table '"
-                                + context.tablePath()
-                                + "' bucket "
-                                + context.bucket()
-                                + " holds one key twice; a snapshot holds each key once");
+                throw keyTwice();
             }
             if (handBack) {
                 // Paimon's writer de-duplicates, so a key twice is still refused above
                 fallback.write(insertCopy(row));
             } else {
-                kv.replace(key.replaceRow(row), sequence++, RowKind.INSERT, value.replaceRow(row));
+                kv.replace(
+                        keyOfRow.replaceRow(row),
+                        sequence++,
+                        RowKind.INSERT,
+                        valueOfRow.replaceRow(row));
                 open.write(kv);
             }
             previous = row;

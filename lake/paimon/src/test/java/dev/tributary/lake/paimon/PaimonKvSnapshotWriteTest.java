@@ -467,6 +467,124 @@ class PaimonKvSnapshotWriteTest {
         }
     }
 
+    /**
+     * A snapshot in Paimon's key order (a store bucket with ordered KV keys) is streamed into the
+     * top-level run without a sort. Bucket 0's split ascends throughout: one run at the top level.
+     * Bucket 1's split ascends, then turns to random keys: the streamed run ends there and the rest
+     * becomes a sorted run one level below it. Both read back exactly, with deletion vectors and
+     * merge-on-read, also after a log round that updates and deletes keys of both runs.
+     */
+    @ParameterizedTest(name = "pk-deletes {0}")
+    @CsvSource({"position", "equality"})
+    void t54_aSnapshotInKeyOrderIsStreamedAndARowOutOfOrderStartsARunBelowIt(String deletes)
+            throws Exception {
+        TablePath path = TablePath.of("db", "ordered_" + deletes);
+        TableDescriptor t =
+                table(false, true, 2)
+                        .withProperties(
+                                Map.of(
+                                        TableOptions.BUCKET_FUNCTION.key(),
+                                        BucketFunctionType.PAIMON.value(),
+                                        TableOptions.DATALAKE_PK_DELETES.key(),
+                                        deletes));
+        storage.catalog().createTable(path, t);
+        BucketFunction f = BucketFunction.of(t);
+        Map<Long, Map<String, Object>> expected = new TreeMap<>();
+        Map<Integer, List<Row>> ordered = new TreeMap<>();
+        int streamed = PaimonSnapshotWriter.ORDER_PROBE_ROWS * 3;
+        for (long id = -streamed; ordered.getOrDefault(1, List.of()).size() < streamed; id++) {
+            Row r = row(t, id * 1000, 0);
+            ordered.computeIfAbsent(f.bucketOf(r), b -> new ArrayList<>()).add(r);
+        }
+        // bucket 1: after its ascending rows, keys at random (between and around them)
+        List<Row> tail = new ArrayList<>();
+        java.util.Set<Long> taken = new java.util.HashSet<>();
+        ordered.values().forEach(rows -> rows.forEach(r -> taken.add(r.getLong(0))));
+        while (tail.size() < 2000) {
+            Row r = row(t, (random.nextLong() >> 40) * 1000 + 1 + random.nextInt(998), 0);
+            if (f.bucketOf(r) == 1 && taken.add(r.getLong(0))) {
+                tail.add(r);
+            }
+        }
+        ordered.get(1).addAll(tail);
+        Map<Integer, Long> offsets = new TreeMap<>();
+        List<LakeWriteResult> results = new ArrayList<>();
+        for (Map.Entry<Integer, List<Row>> e : ordered.entrySet()) {
+            List<Rec> split = new ArrayList<>();
+            for (Row r : e.getValue()) {
+                split.add(new Rec(r, ChangeType.INSERT, split.size()));
+                expected.put(r.getLong(0), lakeRow(t, r, e.getKey(), split.size() - 1));
+            }
+            results.add(writeSplit(path, t, e.getKey(), 1, SplitSource.KV_SNAPSHOT, split));
+            offsets.put(e.getKey(), (long) split.size());
+        }
+        commit(path, t, 1, results, offsets);
+        assertThat(readWithPaimon(path)).as("seed %d", seed).isEqualTo(expected);
+        Map<Integer, List<Integer>> levels = new TreeMap<>();
+        for (DataSplit s : splits(path)) {
+            s.dataFiles()
+                    .forEach(
+                            file ->
+                                    levels.computeIfAbsent(s.bucket(), b -> new ArrayList<>())
+                                            .add(file.level()));
+            long rows = s.dataFiles().stream().mapToLong(DataFileMeta::rowCount).sum();
+            assertThat(s.dataFiles().stream().mapToLong(DataFileMeta::maxSequenceNumber).max())
+                    .as("sequence numbers of bucket %d run on across its runs", s.bucket())
+                    .hasValue(rows - 1);
+        }
+        assertThat(levels.get(0)).as("one streamed run").containsOnly(5);
+        assertThat(levels.get(1))
+                .as("the streamed run and the sorted rest")
+                .contains(5, 4)
+                .containsOnly(5, 4);
+
+        // a log round: updates and deletes of keys in both of bucket 1's runs and in bucket 0
+        Map<Integer, List<Rec>> second = new TreeMap<>();
+        List<Long> ids = new ArrayList<>(expected.keySet());
+        Collections.shuffle(ids, random);
+        for (int i = 0; i < 1500; i++) {
+            long id = ids.get(i);
+            Row old = rowOf(t, expected.get(id));
+            int b = f.bucketOf(old);
+            List<Rec> split = second.computeIfAbsent(b, x -> new ArrayList<>());
+            long next = offsets.get(b) + split.size();
+            if (i % 2 == 0) {
+                Row updated = row(t, id, 1);
+                split.add(new Rec(old, ChangeType.UPDATE_BEFORE, next));
+                split.add(new Rec(updated, ChangeType.UPDATE_AFTER, next + 1));
+                expected.put(id, lakeRow(t, updated, b, next + 1));
+            } else {
+                split.add(new Rec(old, ChangeType.DELETE, next));
+                expected.remove(id);
+            }
+        }
+        results.clear();
+        for (Map.Entry<Integer, List<Rec>> e : second.entrySet()) {
+            results.add(writeSplit(path, t, e.getKey(), 2, SplitSource.LOG, e.getValue()));
+            offsets.merge(e.getKey(), (long) e.getValue().size(), Long::sum);
+        }
+        commit(path, t, 2, results, offsets);
+        assertThat(readWithPaimon(path))
+                .as("after a log round (seed %d)", seed)
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void t54_aKeyTwiceInAStreamedSnapshotIsRefusedAsItComes() {
+        TablePath path = TablePath.of("db", "twice_streamed");
+        TableDescriptor t = table(false, true, 1);
+        storage.catalog().createTable(path, t);
+        try (LakeWriter w = storage.createWriter(context(path, t, 0, 1, SplitSource.KV_SNAPSHOT))) {
+            long n = PaimonSnapshotWriter.ORDER_PROBE_ROWS + 10;
+            for (long i = 0; i < n; i++) {
+                w.write(row(t, i, 0), ChangeType.INSERT, 0, i, BASE_TS + i);
+            }
+            assertThatThrownBy(() -> w.write(row(t, n - 1, 1), ChangeType.INSERT, 0, n, BASE_TS))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("holds one key twice");
+        }
+    }
+
     @Test
     void t54_abortDeletesTheSnapshotRunsFiles() throws Exception {
         TablePath path = TablePath.of("db", "aborted");
