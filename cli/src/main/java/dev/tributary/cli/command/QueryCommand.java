@@ -3,6 +3,7 @@ package dev.tributary.cli.command;
 import dev.tributary.cli.output.LogDirectory;
 import dev.tributary.cli.output.TextTable;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.Throwables;
 import dev.tributary.common.exception.TributaryException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -171,11 +172,9 @@ public final class QueryCommand implements Callable<Integer> {
         try {
             return statement.call();
         } catch (ValidationException | SqlParserException e) {
-            for (Throwable c = e; c != null; c = c.getCause()) {
-                if (c instanceof TributaryException) {
-                    // Tributary's own error (unknown table, server down) says it best
-                    throw e;
-                }
+            if (Throwables.causedBy(e, TributaryException.class)) {
+                // Tributary's own error (unknown table, server down) says it best
+                throw e;
             }
             String message =
                     e instanceof SqlParserException

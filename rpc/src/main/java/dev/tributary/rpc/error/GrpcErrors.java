@@ -2,12 +2,14 @@ package dev.tributary.rpc.error;
 
 import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.Throwables;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.exception.UnauthenticatedException;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
 
 /**
  * Converts typed exceptions to gRPC statuses and back. The server puts the {@link ErrorCode} in a
@@ -116,7 +118,8 @@ public final class GrpcErrors {
             ex.addSuppressed(t);
             return ex;
         }
-        if (causedByIo(status.getCause()) || causedByIo(t.getCause())) {
+        if (Throwables.causedBy(status.getCause(), IOException.class)
+                || Throwables.causedBy(t.getCause(), IOException.class)) {
             return new RetriableException(
                     "the connection to the server broke (" + status.getCode() + "): " + description,
                     t);
@@ -157,14 +160,5 @@ public final class GrpcErrors {
             }
         }
         return true;
-    }
-
-    private static boolean causedByIo(Throwable t) {
-        for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
-            if (t instanceof java.io.IOException) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -2,6 +2,7 @@ package dev.tributary.server.cluster;
 
 import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.Throwables;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import java.time.Duration;
@@ -108,7 +109,9 @@ public final class CoordinatorSuccession {
             LOG.warn("the coordinator this server stepped down from failed while closing: {}", e);
             return;
         }
-        if (quorum != null && !quorum.isLeader() && causedBy(e, NotCoordinatorException.class)) {
+        if (quorum != null
+                && !quorum.isLeader()
+                && Throwables.causedBy(e, NotCoordinatorException.class)) {
             LOG.warn(
                     "this server lost the leadership of the cluster metadata (its coordinator's"
                             + " write was refused: {}): it stops coordinating and goes on serving"
@@ -118,14 +121,5 @@ public final class CoordinatorSuccession {
             return;
         }
         stopServer.accept(e);
-    }
-
-    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

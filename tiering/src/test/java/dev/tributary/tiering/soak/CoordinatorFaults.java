@@ -162,7 +162,10 @@ final class CoordinatorFaults {
 
     /** How often this run of {@code p} printed {@code text} (a server now outlives faults). */
     private static int count(SoakProcess p, String text) {
-        String out = p.outputOfThisRun();
+        return count(p.outputOfThisRun(), text);
+    }
+
+    private static int count(String out, String text) {
         int n = 0;
         for (int at = out.indexOf(text); at >= 0; at = out.indexOf(text, at + text.length())) {
             n++;
@@ -185,17 +188,13 @@ final class CoordinatorFaults {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             for (int id : servers.ids().toArray()) {
-                List<String> lines =
-                        servers.process(id)
-                                .outputOfThisRun()
-                                .lines()
-                                .filter(l -> l.startsWith(PAUSED_ITSELF))
-                                .toList();
-                if (lines.size() > paused[id]) {
+                String out = servers.process(id).outputOfThisRun();
+                if (count(out, PAUSED_ITSELF) > paused[id]) {
+                    String why = out.substring(out.lastIndexOf(PAUSED_ITSELF));
                     return "server "
                             + id
                             + " stopped itself "
-                            + lines.get(lines.size() - 1).substring(PAUSED_ITSELF.length())
+                            + why.substring(PAUSED_ITSELF.length()).lines().findFirst().orElse("")
                             + ": "
                             + afterPause(id, steppedDown[id]);
                 }
