@@ -37,6 +37,8 @@ final class GroupCommitter {
     private final Object lock = new Object();
     private final List<Waiter> waiters = new ArrayList<>();
     private boolean leaderActive;
+    // bumped by each truncate: an fsync round that began before one must not advance past the cut
+    private long truncations;
     private volatile long durableOffset;
     private volatile StorageException failure;
 
@@ -66,7 +68,8 @@ final class GroupCommitter {
             return CompletableFuture.failedFuture(failure);
         }
         if (policy == FlushPolicy.OS_CACHE) {
-            advanceTo(target.writtenEndOffset());
+            long generation = generation();
+            advanceTo(target.writtenEndOffset(), generation);
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> future = new CompletableFuture<>();
@@ -94,6 +97,7 @@ final class GroupCommitter {
 
     private void lead() {
         while (true) {
+            long generation = generation();
             long covered = target.writtenEndOffset();
             StorageException error = null;
             try {
@@ -106,7 +110,7 @@ final class GroupCommitter {
             boolean more;
             synchronized (lock) {
                 if (error == null) {
-                    advanceTo(covered);
+                    advanceTo(covered, generation);
                 }
                 long durable = durableOffset;
                 waiters.removeIf(
@@ -141,6 +145,7 @@ final class GroupCommitter {
         if (failure != null) {
             throw failure;
         }
+        long generation = generation();
         long covered = target.writtenEndOffset();
         try {
             target.sync();
@@ -149,12 +154,41 @@ final class GroupCommitter {
             failure = new StorageException("fsync of the log failed: " + e, e);
             throw failure;
         }
-        advanceTo(covered);
+        advanceTo(covered, generation);
     }
 
-    private void advanceTo(long offset) {
+    /**
+     * The log was cut at {@code newEnd} (and the cut fsync'd): the durable offset falls to it if it
+     * was past it, and appends waiting for records past it fail with {@code cause}.
+     */
+    void truncate(long newEnd, RuntimeException cause) {
+        List<Waiter> cut = new ArrayList<>();
         synchronized (lock) {
-            if (offset > durableOffset) {
+            truncations++;
+            durableOffset = Math.min(durableOffset, newEnd);
+            waiters.removeIf(
+                    w -> {
+                        if (w.endOffset > newEnd) {
+                            cut.add(w);
+                            return true;
+                        }
+                        return false;
+                    });
+        }
+        for (Waiter w : cut) {
+            w.future.completeExceptionally(cause);
+        }
+    }
+
+    private long generation() {
+        synchronized (lock) {
+            return truncations;
+        }
+    }
+
+    private void advanceTo(long offset, long generation) {
+        synchronized (lock) {
+            if (generation == truncations && offset > durableOffset) {
                 durableOffset = offset;
             }
         }

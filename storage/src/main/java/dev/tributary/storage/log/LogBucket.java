@@ -5,6 +5,7 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import java.io.IOException;
@@ -184,7 +185,7 @@ public final class LogBucket implements AutoCloseable {
             LogBucket log = new LogBucket(bucket, dir, config, recovered, flushExecutor);
             try {
                 log.active.force(); // whatever survived is now durable: the high watermark
-                log.recoverWriters();
+                WriterStateRecovery.recover(dir, bucket, log.segments, log.writtenEnd, log.writers);
             } catch (IOException | RuntimeException e) {
                 for (LogSegment s : recovered) {
                     s.close();
@@ -246,52 +247,6 @@ public final class LogBucket implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
-        }
-    }
-
-    /**
-     * Loads the newest writer state snapshot at or below the log's end and replays the writer
-     * fields of the batches after it (from the log start if there is none, e.g. a log written
-     * before T42).
-     */
-    private void recoverWriters() throws IOException {
-        long end = writtenEnd;
-        long from = startOffset();
-        var snapshot = WriterStateFiles.loadNewest(dir, bucket, end);
-        if (snapshot.isPresent()) {
-            writers.putAll(snapshot.get().states());
-            from = Math.max(from, snapshot.get().offset());
-        }
-        if (from >= end) {
-            return;
-        }
-        byte[] chunk = new byte[1 << 20];
-        for (LogSegment s : segments.tailMap(segments.floorKey(from)).values()) {
-            long pos = s.index().lookup(Math.max(from, s.baseOffset));
-            long limit = s.size();
-            long chunkStart = 0;
-            int chunkLength = 0;
-            while (pos < limit) {
-                int need = (int) Math.min(LogBatch.HEADER_SIZE, limit - pos);
-                if (pos < chunkStart || pos + need > chunkStart + chunkLength) {
-                    chunkStart = pos;
-                    chunkLength = (int) Math.min(chunk.length, limit - pos);
-                    s.readFully(ByteBuffer.wrap(chunk, 0, chunkLength), pos);
-                }
-                // only the header is read: the segment was verified when it was opened
-                LogBatch b = LogBatch.wrap(chunk, (int) (pos - chunkStart), Integer.MAX_VALUE);
-                if (b.baseOffset() >= from && b.writerId() != 0) {
-                    writers.record(
-                            b.writerId(),
-                            new WriterStates.Entry(
-                                    b.writerSequence(),
-                                    b.baseOffset(),
-                                    b.nextOffset(),
-                                    b.lastTimestamp(),
-                                    WriterStates.NONE));
-                }
-                pos += b.sizeInBytes();
-            }
         }
     }
 
@@ -358,6 +313,141 @@ public final class LogBucket implements AutoCloseable {
             return duplicateAnswer(repeated);
         }
         return new Appended(base, end, committer.awaitDurable(end), false, details);
+    }
+
+    /**
+     * Appends batches that the bucket's leader already numbered, keeping their offsets: a
+     * follower's copy of the leader's log (T50). The batches must follow one another without a gap
+     * and the first must start at this log's written end; each is checked against its CRC before
+     * any is written, since they came over the network. Writers' last batches advance from the
+     * batch headers as they did on the leader, so once this replica leads it answers an idempotent
+     * writer's retry as the old leader would have (T51). The returned future completes when the
+     * batches are durable.
+     *
+     * @throws InvalidInputException if the bytes are not whole intact batches, leave a gap, or do
+     *     not start at this log's end; nothing is written then
+     */
+    public Appended appendAsFollower(byte[] records) {
+        List<LogBatch> batches = fetchedBatches(records);
+        appendLock.lock();
+        try {
+            ensureOpen();
+            long base = batches.isEmpty() ? writtenEnd : batches.get(0).baseOffset();
+            if (base != writtenEnd) {
+                throw new InvalidInputException(
+                        "fetched batches of bucket "
+                                + bucket
+                                + " start at offset "
+                                + base
+                                + " but this replica's log ends at "
+                                + writtenEnd
+                                + "; nothing was appended, fetch from "
+                                + writtenEnd);
+            }
+            int at = 0;
+            for (LogBatch b : batches) {
+                int size = b.sizeInBytes();
+                if (active.size() > 0 && active.size() + size > config.segmentSize()) {
+                    roll();
+                }
+                active.append(records, at, size, b.baseOffset(), b.nextOffset(), b.lastTimestamp());
+                writtenEnd = b.nextOffset();
+                if (b.writerId() != 0) {
+                    writers.record(
+                            b.writerId(),
+                            new WriterStates.Entry(
+                                    b.writerSequence(),
+                                    b.baseOffset(),
+                                    b.nextOffset(),
+                                    b.lastTimestamp(),
+                                    WriterStates.NONE));
+                }
+                at += size;
+            }
+            return new Appended(base, writtenEnd, committer.awaitDurable(writtenEnd));
+        } catch (IOException e) {
+            throw new StorageException("cannot write to the log of bucket " + bucket + ": " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private List<LogBatch> fetchedBatches(byte[] records) {
+        List<LogBatch> out = new ArrayList<>();
+        try {
+            for (LogBatch b : LogBatches.of(records)) {
+                b.ensureValid();
+                LogBatch previous = out.isEmpty() ? null : out.get(out.size() - 1);
+                if (previous != null && b.baseOffset() != previous.nextOffset()) {
+                    throw new CorruptDataException(
+                            "the batch at offset "
+                                    + b.baseOffset()
+                                    + " follows one that ends at "
+                                    + previous.nextOffset());
+                }
+                out.add(b);
+            }
+        } catch (CorruptDataException e) {
+            throw new InvalidInputException(
+                    "fetched records of bucket "
+                            + bucket
+                            + " are damaged: "
+                            + e.getMessage()
+                            + "; nothing was appended, fetch them again",
+                    e);
+        }
+        return out;
+    }
+
+    /**
+     * Removes the records at and after {@code offset}: a follower's tail that the bucket's leader
+     * does not have (found through its {@link LeaderEpochCache}, T50). The log is cut at the start
+     * of the batch holding {@code offset}, so it may end below it (batches are never split); later
+     * segments are deleted newest first and the cut is fsync'd before this returns, so a crash
+     * leaves a prefix of the old log. Writers' last batches are rebuilt as of the new end: a retry
+     * of a writer's batch that was cut away is appended again, not answered as a duplicate. Appends
+     * still waiting to be durable past the new end fail with {@code pendingFailWith}.
+     *
+     * @return the log's new end
+     * @throws InvalidInputException if {@code offset} is below the log's start
+     */
+    public long truncateTo(long offset, RuntimeException pendingFailWith) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            if (offset < startOffset()) {
+                throw new InvalidInputException(
+                        "cannot cut the log of bucket "
+                                + bucket
+                                + " at offset "
+                                + offset
+                                + ": it starts at "
+                                + startOffset());
+            }
+            if (offset >= writtenEnd) {
+                return writtenEnd;
+            }
+            long holder = segments.floorKey(offset);
+            for (LogSegment s :
+                    new ArrayList<>(segments.tailMap(holder, false).descendingMap().values())) {
+                segments.remove(s.baseOffset);
+                s.delete();
+            }
+            LogSegment last = segments.get(holder);
+            long newEnd = last.truncateTo(offset);
+            DurableFiles.syncDirectory(dir);
+            active = last;
+            writtenEnd = newEnd;
+            writers.clear();
+            WriterStateRecovery.recover(dir, bucket, segments, newEnd, writers);
+            committer.truncate(newEnd, pendingFailWith);
+            LOG.info("bucket {}: log cut at offset {} (asked for {})", bucket, newEnd, offset);
+            return newEnd;
+        } catch (IOException e) {
+            throw new StorageException("cannot cut the log of bucket " + bucket + ": " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.tributary.storage.log;
 
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.io.DurableFiles;
+import dev.tributary.common.record.LogBatch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -124,20 +125,67 @@ final class LogSegment {
     /** Appends one encoded batch; the caller holds the log's append lock. */
     void append(byte[] batch, long batchBase, long batchNext, long batchMaxTimestamp)
             throws IOException {
+        append(batch, 0, batch.length, batchBase, batchNext, batchMaxTimestamp);
+    }
+
+    /** Appends the batch in {@code buf[from, from + length)}; the caller holds the append lock. */
+    void append(
+            byte[] buf,
+            int from,
+            int length,
+            long batchBase,
+            long batchNext,
+            long batchMaxTimestamp)
+            throws IOException {
         long pos = size;
-        ByteBuffer buf = ByteBuffer.wrap(batch);
+        ByteBuffer src = ByteBuffer.wrap(buf, from, length);
         long at = pos;
-        while (buf.hasRemaining()) {
-            at += channel.write(buf, at);
+        while (src.hasRemaining()) {
+            at += channel.write(src, at);
         }
         if (bytesSinceIndexEntry >= indexInterval) {
             index.add(batchBase, Math.toIntExact(pos));
             bytesSinceIndexEntry = 0;
         }
-        bytesSinceIndexEntry += batch.length;
+        bytesSinceIndexEntry += length;
         maxTimestamp = Math.max(maxTimestamp, batchMaxTimestamp);
         nextOffset = batchNext;
-        size = pos + batch.length; // publish last: readers trust bytes below size
+        size = pos + length; // publish last: readers trust bytes below size
+    }
+
+    /**
+     * Cuts the segment before the first batch that holds {@code offset} or a later one, fsyncs the
+     * cut and makes the segment take appends again (its index file, if sealed, is deleted: the
+     * segment is active now). The caller holds the append lock.
+     *
+     * @return the segment's new next offset ({@code <= offset}: batches are never split)
+     */
+    long truncateTo(long offset) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(LogBatch.MIN_HEADER_SIZE);
+        long pos = 0;
+        long next = baseOffset;
+        long maxTs = Long.MIN_VALUE;
+        // from the start, not the index: the newest timestamp below the cut is needed too
+        while (pos < size) {
+            header.clear();
+            readFully(header, pos);
+            LogBatch b = LogBatch.wrap(header.array(), 0, Integer.MAX_VALUE);
+            if (b.nextOffset() > offset) {
+                break;
+            }
+            maxTs = Math.max(maxTs, b.lastTimestamp());
+            next = b.nextOffset();
+            pos += b.sizeInBytes();
+        }
+        Files.deleteIfExists(indexFile);
+        size = pos; // before the file shrinks: readers trust bytes below size
+        channel.truncate(pos);
+        channel.force(true);
+        index.truncateTo(pos);
+        bytesSinceIndexEntry = indexInterval;
+        nextOffset = next;
+        maxTimestamp = maxTs;
+        return next;
     }
 
     /** Reads exactly {@code dst.remaining()} bytes at {@code position}. */

@@ -89,6 +89,11 @@ final class WriterStates {
         byWriter.putAll(other.byWriter);
     }
 
+    /** Forgets every writer (before a rebuild from the log). */
+    void clear() {
+        byWriter.clear();
+    }
+
     /** Records a writer's newest batch. */
     void record(long writerId, Entry entry) {
         byWriter.put(writerId, entry);

@@ -65,6 +65,31 @@ class GroupCommitterTest {
     }
 
     @Test
+    void t50_aCutLogFailsTheWaitersPastTheCutAndAnFsyncThatBeganBeforeItDoesNotPassIt()
+            throws Exception {
+        BlockingTarget log = new BlockingTarget();
+        GroupCommitter committer = new GroupCommitter(log, FlushPolicy.FSYNC, 0);
+        log.written = 10;
+        CompletableFuture<CompletableFuture<Void>> leader = new CompletableFuture<>();
+        Thread t = new Thread(() -> leader.complete(committer.awaitDurable(10)));
+        t.start();
+        assertThat(log.inFirstSync.await(30, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> below = committer.awaitDurable(4);
+
+        // the log is cut at 4 while the fsync covering 10 runs
+        log.written = 4;
+        IllegalStateException cause = new IllegalStateException("cut");
+        committer.truncate(4, cause);
+        log.releaseFirstSync.countDown();
+        t.join(30_000);
+
+        assertThat(leader.get()).isCompletedExceptionally();
+        assertThat(below.get(30, TimeUnit.SECONDS)).isNull();
+        assertThat(committer.durableOffset()).isEqualTo(4);
+        assertThat(log.syncs.get()).as("the round after the cut fsyncs again").isEqualTo(2);
+    }
+
+    @Test
     void alreadyDurableOffsetsCompleteWithoutAnFsync() {
         BlockingTarget log = new BlockingTarget();
         log.releaseFirstSync.countDown();
