@@ -105,7 +105,7 @@ class FollowerLogTest {
     }
 
     @Test
-    void t50_t51_aReturningLeaderCutsTheTailNoReplicaHadAndCopiesTheNewLeadersLog() {
+    void aReturningLeaderCutsTheTailNoReplicaHadAndCopiesTheNewLeadersLog() {
         Replica a = open("a");
         Replica b = open("b");
         a.epochs().assign(1, 0);
@@ -164,7 +164,7 @@ class FollowerLogTest {
     }
 
     @Test
-    void t50_aCutInsideABatchKeepsTheWholeBatchesBelowItAcrossSegments() {
+    void aCutInsideABatchKeepsTheWholeBatchesBelowItAcrossSegments() {
         Replica a = open("a");
         for (long seq = 0; seq < 20; seq++) {
             lead(a, 3, seq, 5); // 100 offsets over several small segments
@@ -200,7 +200,7 @@ class FollowerLogTest {
     }
 
     @Test
-    void t50_fetchedBatchesThatAreDamagedOrDoNotContinueTheLogAreRefusedWhole() {
+    void fetchedBatchesThatAreDamagedOrDoNotContinueTheLogAreRefusedWhole() {
         Replica leader = open("leader");
         for (long seq = 0; seq < 3; seq++) {
             lead(leader, 5, seq, 4);

@@ -65,7 +65,7 @@ class GroupCommitterTest {
     }
 
     @Test
-    void t50_aCutLogFailsTheWaitersPastTheCutAndAnFsyncThatBeganBeforeItDoesNotPassIt()
+    void aCutLogFailsTheWaitersPastTheCutAndAnFsyncThatBeganBeforeItDoesNotPassIt()
             throws Exception {
         BlockingTarget log = new BlockingTarget();
         GroupCommitter committer = new GroupCommitter(log, FlushPolicy.FSYNC, 0);

@@ -23,7 +23,7 @@ class LeaderEpochCacheTest {
     }
 
     @Test
-    void t50_epochsAreKeptOnDiskAndAnEpochWithoutRecordsIsReplaced() {
+    void epochsAreKeptOnDiskAndAnEpochWithoutRecordsIsReplaced() {
         LeaderEpochCache cache = LeaderEpochCache.open(file());
         assertThat(cache.latest()).isEmpty();
         cache.assign(1, 0);
@@ -39,7 +39,7 @@ class LeaderEpochCacheTest {
     }
 
     @Test
-    void t50_aDeposedLeadersEpochAndAStartBelowTheLatestAreRefused() {
+    void aDeposedLeadersEpochAndAStartBelowTheLatestAreRefused() {
         LeaderEpochCache cache = LeaderEpochCache.open(file());
         cache.assign(5, 100);
         assertThatThrownBy(() -> cache.assign(4, 200))
@@ -52,7 +52,7 @@ class LeaderEpochCacheTest {
     }
 
     @Test
-    void t50_theEndOfAnEpochIsTheNextOnesStartOrTheLogsEnd() {
+    void theEndOfAnEpochIsTheNextOnesStartOrTheLogsEnd() {
         LeaderEpochCache cache = LeaderEpochCache.open(file());
         cache.assign(2, 10);
         cache.assign(4, 30);
@@ -67,7 +67,7 @@ class LeaderEpochCacheTest {
     }
 
     @Test
-    void t50_aReturningReplicaCutsWhereTheNewestEpochBothHaveEnds() {
+    void aReturningReplicaCutsWhereTheNewestEpochBothHaveEnds() {
         // the replica led epoch 3 from 40 and wrote to 70; nobody copied past 55
         LeaderEpochCache replica = LeaderEpochCache.open(file());
         replica.assign(1, 0);
@@ -103,7 +103,7 @@ class LeaderEpochCacheTest {
     }
 
     @Test
-    void t50_cuttingTheLogAtEitherEndCutsTheEpochs() {
+    void cuttingTheLogAtEitherEndCutsTheEpochs() {
         LeaderEpochCache cache = LeaderEpochCache.open(file());
         cache.assign(1, 0);
         cache.assign(2, 10);
@@ -121,7 +121,7 @@ class LeaderEpochCacheTest {
     }
 
     @Test
-    void t50_aDamagedFileIsRefusedWithWhatToDo() throws Exception {
+    void aDamagedFileIsRefusedWithWhatToDo() throws Exception {
         LeaderEpochCache cache = LeaderEpochCache.open(file());
         cache.assign(1, 0);
         cache.assign(2, 10);

@@ -1,0 +1,309 @@
+package dev.tributary.storage.replica;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotEnoughReplicasException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A bucket leader's view of its replicas (T50): how far each follower's log reaches, which replicas
+ * are in sync, the high watermark, and the appends waiting for it.
+ *
+ * <p>A follower's progress comes from its fetches: a fetch from offset {@code f} says its log holds
+ * every record below {@code f}. A follower is caught up when a fetch reaches the leader's log end
+ * as it was at that fetch or at the follower's previous one (Kafka's rule: a follower fetching
+ * steadily behind a busy leader stays in sync; one that stops fetching or falls further behind does
+ * not). A member not caught up for {@code lagTimeMaxMillis} is proposed for removal from the
+ * in-sync set; a follower outside it whose log reaches the high watermark and the start of this
+ * leader's epoch is proposed to join.
+ *
+ * <p>The in-sync set is metadata, written by the coordinator: a change is proposed here, one at a
+ * time, and takes effect with {@link #onIsrCommitted}. Meanwhile the high watermark is computed
+ * over the <em>maximal</em> set (KIP-497): the committed members, still including one proposed for
+ * removal, plus one proposed to join. So the leader never acknowledges a record that a replica the
+ * committed set names, one an election may pick, does not have.
+ *
+ * <p>The high watermark is the lowest log end among the leader and the maximal set, and never goes
+ * back. An append is acknowledged once it is below it while the committed set has at least {@code
+ * minInsync} members; with fewer, appends are refused before they are written ({@link
+ * #checkCanAppend}), and waiting ones fail with {@link NotEnoughReplicasException} (written, not
+ * acknowledged: an idempotent writer's retry adds no duplicate).
+ *
+ * <p>Thread safe (one monitor); futures complete outside it, since their callbacks may append.
+ */
+public final class InSyncReplicas {
+    /** What the leader answers a follower's fetch with, besides the records. */
+    public record FetchOutcome(long highWatermark, Optional<Set<Integer>> proposedIsr) {}
+
+    private static final class Follower {
+        long logEnd = -1; // unknown until its first fetch to this leader
+        long lastFetchMillis;
+        long leaderEndAtLastFetch;
+        long lastCaughtUpMillis;
+    }
+
+    private final TableBucket bucket;
+    private final int leaderId;
+    private final long epochStartOffset;
+    private final int minInsync;
+    private final long lagTimeMaxMillis;
+    private final Clock clock;
+    private final Map<Integer, Follower> followers = new TreeMap<>();
+    private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
+    private Set<Integer> committed;
+    private Set<Integer> pending; // a proposed in-sync set not yet committed, or null
+    private long leaderEnd;
+    private long highWatermark;
+
+    /**
+     * Starts leading: every committed member gets a full {@code lagTimeMaxMillis} to fetch.
+     *
+     * @param replicas every replica of the bucket, the leader included
+     * @param isr the committed in-sync set, the leader included
+     * @param epochStartOffset the leader's log end when this epoch began
+     * @param highWatermark the leader's high watermark so far
+     */
+    public InSyncReplicas(
+            TableBucket bucket,
+            int leaderId,
+            List<Integer> replicas,
+            Set<Integer> isr,
+            long epochStartOffset,
+            long highWatermark,
+            int minInsync,
+            long lagTimeMaxMillis,
+            Clock clock) {
+        if (!replicas.contains(leaderId) || !isr.contains(leaderId)) {
+            throw new IllegalArgumentException(
+                    "leader "
+                            + leaderId
+                            + " must be a replica and in sync: "
+                            + replicas
+                            + ", "
+                            + isr);
+        }
+        if (!replicas.containsAll(isr)) {
+            throw new IllegalArgumentException("in-sync set " + isr + " is not within " + replicas);
+        }
+        this.bucket = bucket;
+        this.leaderId = leaderId;
+        this.epochStartOffset = epochStartOffset;
+        this.minInsync = minInsync;
+        this.lagTimeMaxMillis = lagTimeMaxMillis;
+        this.clock = clock;
+        this.committed = Set.copyOf(isr);
+        this.leaderEnd = epochStartOffset;
+        this.highWatermark = Math.min(highWatermark, epochStartOffset);
+        long now = clock.currentTimeMillis();
+        for (int r : replicas) {
+            if (r != leaderId) {
+                Follower f = new Follower();
+                f.lastCaughtUpMillis = now;
+                f.lastFetchMillis = now;
+                followers.put(r, f);
+            }
+        }
+    }
+
+    /**
+     * Refuses an append before it is written if too few replicas are in sync.
+     *
+     * @throws NotEnoughReplicasException nothing may be appended now
+     */
+    public synchronized void checkCanAppend() {
+        if (committed.size() < minInsync) {
+            throw notEnough("nothing was appended");
+        }
+    }
+
+    /**
+     * The leader's own log advanced to {@code durableEnd} (records it wrote and made durable).
+     *
+     * @return a future completed once every record below {@code awaitEnd} is acknowledged
+     */
+    public CompletableFuture<Void> onLeaderAppend(long durableEnd, long awaitEnd) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        List<Runnable> ready;
+        synchronized (this) {
+            leaderEnd = Math.max(leaderEnd, durableEnd);
+            waiting.computeIfAbsent(awaitEnd, e -> new ArrayList<>()).add(f);
+            ready = advance();
+        }
+        complete(ready);
+        return f;
+    }
+
+    /**
+     * A follower fetched from {@code fetchOffset}: its log holds every record below it.
+     *
+     * @throws InvalidInputException if it is not a replica of the bucket, or claims records the
+     *     leader does not have (it must cut its log first)
+     */
+    public FetchOutcome onFollowerFetch(int followerId, long fetchOffset) {
+        List<Runnable> ready;
+        FetchOutcome outcome;
+        synchronized (this) {
+            Follower f = followers.get(followerId);
+            if (f == null) {
+                throw new InvalidInputException(
+                        "server " + followerId + " is not a follower of bucket " + bucket);
+            }
+            if (fetchOffset > leaderEnd || fetchOffset < 0) {
+                throw new InvalidInputException(
+                        "server "
+                                + followerId
+                                + " fetches bucket "
+                                + bucket
+                                + " from offset "
+                                + fetchOffset
+                                + ", past the leader's end "
+                                + leaderEnd
+                                + ": it must cut its log to the leader's first");
+            }
+            long now = clock.currentTimeMillis();
+            if (fetchOffset >= leaderEnd) {
+                f.lastCaughtUpMillis = now;
+            } else if (fetchOffset >= f.leaderEndAtLastFetch) {
+                f.lastCaughtUpMillis = Math.max(f.lastCaughtUpMillis, f.lastFetchMillis);
+            }
+            f.logEnd = fetchOffset;
+            f.lastFetchMillis = now;
+            f.leaderEndAtLastFetch = leaderEnd;
+            Optional<Set<Integer>> proposal = Optional.empty();
+            if (pending == null
+                    && !committed.contains(followerId)
+                    && fetchOffset >= highWatermark
+                    && fetchOffset >= epochStartOffset) {
+                Set<Integer> grown = new TreeSet<>(committed);
+                grown.add(followerId);
+                pending = Collections.unmodifiableSet(grown);
+                proposal = Optional.of(pending);
+            }
+            ready = advance();
+            outcome = new FetchOutcome(highWatermark, proposal);
+        }
+        complete(ready);
+        return outcome;
+    }
+
+    /**
+     * Proposes removing the members not caught up for {@code lagTimeMaxMillis}, unless a change is
+     * pending already. Called periodically.
+     */
+    public synchronized Optional<Set<Integer>> proposeShrink() {
+        if (pending != null) {
+            return Optional.empty();
+        }
+        long now = clock.currentTimeMillis();
+        Set<Integer> kept = new TreeSet<>(committed);
+        kept.removeIf(
+                r -> r != leaderId && now - followers.get(r).lastCaughtUpMillis > lagTimeMaxMillis);
+        if (kept.size() == committed.size()) {
+            return Optional.empty();
+        }
+        pending = Collections.unmodifiableSet(kept);
+        return Optional.of(pending);
+    }
+
+    /**
+     * The coordinator wrote {@code isr} as the bucket's in-sync set (the pending change, or not).
+     */
+    public void onIsrCommitted(Set<Integer> isr) {
+        List<Runnable> ready;
+        synchronized (this) {
+            if (!isr.contains(leaderId) || !followers.keySet().containsAll(without(isr))) {
+                throw new IllegalArgumentException(
+                        "in-sync set " + isr + " of bucket " + bucket + " must hold its leader");
+            }
+            committed = Set.copyOf(isr);
+            pending = null;
+            ready = advance();
+        }
+        complete(ready);
+    }
+
+    /** The coordinator refused the pending change (e.g. a newer epoch); a new one may follow. */
+    public synchronized void onIsrChangeRefused() {
+        pending = null;
+    }
+
+    public synchronized long highWatermark() {
+        return highWatermark;
+    }
+
+    public synchronized Set<Integer> committedIsr() {
+        return committed;
+    }
+
+    public synchronized Optional<Set<Integer>> pendingIsr() {
+        return Optional.ofNullable(pending);
+    }
+
+    private Set<Integer> without(Set<Integer> isr) {
+        Set<Integer> out = new TreeSet<>(isr);
+        out.remove(leaderId);
+        return out;
+    }
+
+    /** Recomputes the high watermark; returns how to complete the covered waiters. */
+    private List<Runnable> advance() {
+        Set<Integer> maximal = new TreeSet<>(committed);
+        if (pending != null) {
+            maximal.addAll(pending);
+        }
+        long hw = leaderEnd;
+        for (int r : maximal) {
+            if (r != leaderId) {
+                hw = Math.min(hw, followers.get(r).logEnd);
+            }
+        }
+        highWatermark = Math.max(highWatermark, hw);
+        List<Runnable> ready = new ArrayList<>();
+        var covered = waiting.headMap(highWatermark, true);
+        if (covered.isEmpty()) {
+            return ready;
+        }
+        RuntimeException tooFew =
+                committed.size() < minInsync
+                        ? notEnough("the records were written but not acknowledged")
+                        : null;
+        for (List<CompletableFuture<Void>> fs : covered.values()) {
+            for (CompletableFuture<Void> f : fs) {
+                ready.add(
+                        tooFew != null
+                                ? () -> f.completeExceptionally(tooFew)
+                                : () -> f.complete(null));
+            }
+        }
+        covered.clear();
+        return ready;
+    }
+
+    private NotEnoughReplicasException notEnough(String what) {
+        return new NotEnoughReplicasException(
+                "bucket "
+                        + bucket
+                        + " has "
+                        + committed.size()
+                        + " in-sync replicas "
+                        + new TreeSet<>(committed)
+                        + ", fewer than its min.insync.replicas "
+                        + minInsync
+                        + ": "
+                        + what
+                        + "; retry once the replicas catch up");
+    }
+
+    private static void complete(List<Runnable> ready) {
+        ready.forEach(Runnable::run);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.tributary.storage.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotEnoughReplicasException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.time.ManualClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class InSyncReplicasTest {
+    private static final TableBucket TB = new TableBucket(4, 1);
+    private static final long LAG_MS = 5_000;
+
+    private final ManualClock clock = new ManualClock(1_000_000);
+
+    private InSyncReplicas leading(Set<Integer> isr, int minInsync) {
+        return new InSyncReplicas(TB, 1, List.of(1, 2, 3), isr, 0, 0, minInsync, LAG_MS, clock);
+    }
+
+    @Test
+    void aWriteIsAcknowledgedOnlyOnceEveryInSyncReplicaHasIt() {
+        InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
+        CompletableFuture<Void> ack = r.onLeaderAppend(10, 10);
+        assertThat(ack).isNotDone();
+
+        assertThat(r.onFollowerFetch(2, 10).highWatermark()).isZero();
+        assertThat(r.onFollowerFetch(3, 5).highWatermark()).isEqualTo(5);
+        assertThat(ack).isNotDone();
+        assertThat(r.onFollowerFetch(3, 10).highWatermark()).isEqualTo(10);
+        assertThat(ack).isCompleted();
+    }
+
+    @Test
+    void aSilentFollowerLeavesTheSetAndHoldsTheHighWatermarkBackUntilThatIsCommitted() {
+        InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
+        r.onLeaderAppend(10, 10);
+        r.onFollowerFetch(2, 10);
+        r.onFollowerFetch(3, 10);
+        clock.advance(Duration.ofMillis(LAG_MS));
+        r.onFollowerFetch(2, 10);
+        assertThat(r.proposeShrink()).as("exactly the lag is still in sync").isEmpty();
+
+        clock.advance(Duration.ofMillis(1));
+        CompletableFuture<Void> ack = r.onLeaderAppend(20, 20);
+        r.onFollowerFetch(2, 20);
+        assertThat(r.proposeShrink()).hasValue(Set.of(1, 2));
+        assertThat(r.proposeShrink()).as("one change at a time").isEmpty();
+        assertThat(r.highWatermark()).as("3 is in sync until its removal is written").isEqualTo(10);
+        assertThat(ack).isNotDone();
+
+        r.onIsrCommitted(Set.of(1, 2));
+        assertThat(r.highWatermark()).isEqualTo(20);
+        assertThat(ack).isCompleted();
+    }
+
+    @Test
+    void aFollowerFetchingSteadilyBehindABusyLeaderStaysInSync() {
+        InSyncReplicas r = leading(Set.of(1, 2), 2);
+        long end = 0;
+        for (int i = 0; i < 100; i++) {
+            long fetched = end; // each fetch reaches where the leader was at the previous one
+            end += 7;
+            r.onLeaderAppend(end, end);
+            clock.advance(Duration.ofMillis(LAG_MS / 3));
+            r.onFollowerFetch(2, fetched);
+            assertThat(r.proposeShrink()).as("fetch %d", i).isEmpty();
+        }
+        // one that falls further behind is out
+        r.onLeaderAppend(end + 7, end + 7);
+        clock.advance(Duration.ofMillis(LAG_MS / 3));
+        r.onFollowerFetch(2, end - 7);
+        clock.advance(Duration.ofMillis(LAG_MS));
+        r.onFollowerFetch(2, end - 6);
+        assertThat(r.proposeShrink()).hasValue(Set.of(1));
+    }
+
+    @Test
+    void aFollowerRejoinsOnceItReachesTheHighWatermarkAndCountsFromTheProposal() {
+        InSyncReplicas r = leading(Set.of(1, 2), 1);
+        r.onLeaderAppend(50, 50);
+        r.onFollowerFetch(2, 50);
+        assertThat(r.onFollowerFetch(3, 20).proposedIsr()).isEmpty();
+        InSyncReplicas.FetchOutcome joined = r.onFollowerFetch(3, 50);
+        assertThat(joined.proposedIsr()).hasValue(Set.of(1, 2, 3));
+        assertThat(r.pendingIsr()).hasValue(Set.of(1, 2, 3));
+
+        CompletableFuture<Void> ack = r.onLeaderAppend(60, 60);
+        r.onFollowerFetch(2, 60);
+        assertThat(ack).as("the joiner counts as soon as it is proposed").isNotDone();
+        r.onFollowerFetch(3, 60);
+        assertThat(ack).isCompleted();
+        r.onIsrCommitted(Set.of(1, 2, 3));
+        assertThat(r.committedIsr()).isEqualTo(Set.of(1, 2, 3));
+        assertThat(r.pendingIsr()).isEmpty();
+    }
+
+    @Test
+    void tooFewInSyncReplicasRefuseAppendsAndFailWaitingOnesAsNotAcknowledged() {
+        InSyncReplicas r = leading(Set.of(1, 2), 2);
+        r.checkCanAppend();
+        CompletableFuture<Void> ack = r.onLeaderAppend(10, 10);
+        r.onIsrCommitted(Set.of(1));
+        assertThat(ack)
+                .isCompletedExceptionally()
+                .failsWithin(Duration.ZERO)
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(NotEnoughReplicasException.class)
+                .withMessageContaining("written but not acknowledged");
+        assertThatThrownBy(r::checkCanAppend)
+                .isInstanceOf(NotEnoughReplicasException.class)
+                .hasMessageContaining("fewer than its min.insync.replicas 2: nothing was appended");
+    }
+
+    @Test
+    void aLoneReplicaAcknowledgesAtOnceAndBadFetchesAreRefused() {
+        InSyncReplicas alone =
+                new InSyncReplicas(TB, 1, List.of(1), Set.of(1), 0, 0, 1, LAG_MS, clock);
+        assertThat(alone.onLeaderAppend(3, 3)).isCompleted();
+        assertThat(alone.highWatermark()).isEqualTo(3);
+
+        InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
+        r.onLeaderAppend(10, 10);
+        assertThatThrownBy(() -> r.onFollowerFetch(9, 0))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("not a follower");
+        assertThatThrownBy(() -> r.onFollowerFetch(2, 11))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("must cut its log");
+        assertThat(r.onFollowerFetch(2, 10).proposedIsr()).isEqualTo(Optional.empty());
+        assertThat(r.highWatermark()).isZero();
+    }
+}
