@@ -63,11 +63,12 @@ public final class BucketAssignments {
             // only when some server is left: every bucket needs a server, expired or not
             servers = eligible;
         }
-        BucketAssignment a =
-                new BucketAssignment(
-                        table.tableId(),
-                        partitionId,
-                        balance(table.descriptor().bucketCount(), servers, load));
+        List<BucketReplicas> buckets = new ArrayList<>();
+        // one replica per bucket until servers replicate (T50's next steps)
+        for (List<Integer> replicas : balance(table.descriptor().bucketCount(), 1, servers, load)) {
+            buckets.add(BucketReplicas.initial(replicas));
+        }
+        BucketAssignment a = new BucketAssignment(table.tableId(), partitionId, buckets);
         if (!store.putAssignment(a)) {
             return Optional.empty();
         }
@@ -116,7 +117,7 @@ public final class BucketAssignments {
         return List.copyOf(new TreeMap<>(byGroup).values());
     }
 
-    /** The number of buckets assigned to each server (servers without any are absent). */
+    /** The number of replicas assigned to each server (servers without any are absent). */
     public Map<Integer, Integer> load() {
         return Map.copyOf(load);
     }
@@ -151,35 +152,47 @@ public final class BucketAssignments {
     }
 
     private void count(BucketAssignment a, int sign) {
-        for (int s : a.servers()) {
-            load.merge(s, sign, (x, y) -> x + y == 0 ? null : x + y);
+        for (BucketReplicas b : a.buckets()) {
+            for (int s : b.replicas()) {
+                load.merge(s, sign, (x, y) -> x + y == 0 ? null : x + y);
+            }
         }
     }
 
     /**
-     * Each bucket to the server holding the fewest buckets, counting those already assigned and
-     * those assigned so far in this call; ties go to the lowest id, so equal servers take a new
-     * table's buckets round robin.
+     * The replicas of each bucket: each replica to the server holding the fewest replicas among
+     * those the bucket is not on yet, counting those already assigned and those assigned so far in
+     * this call; ties go to the lowest id, so equal servers take a new table's buckets round robin
+     * and a bucket's replicas land on distinct servers.
      *
-     * @param load buckets already held per server; servers missing from it hold none
+     * @param replicationFactor replicas per bucket, at most the number of servers
+     * @param load replicas already held per server; servers missing from it hold none
      */
-    static List<Integer> balance(
-            int buckets, SortedSet<Integer> servers, Map<Integer, Integer> load) {
-        if (servers.isEmpty()) {
-            throw new IllegalArgumentException("no server to assign buckets to");
+    static List<List<Integer>> balance(
+            int buckets,
+            int replicationFactor,
+            SortedSet<Integer> servers,
+            Map<Integer, Integer> load) {
+        if (servers.size() < replicationFactor || replicationFactor < 1) {
+            throw new IllegalArgumentException(
+                    replicationFactor + " replicas per bucket need as many servers: " + servers);
         }
         Map<Integer, Integer> held = new HashMap<>();
         servers.forEach(s -> held.put(s, load.getOrDefault(s, 0)));
-        List<Integer> out = new ArrayList<>(buckets);
+        List<List<Integer>> out = new ArrayList<>(buckets);
         for (int b = 0; b < buckets; b++) {
-            int best = servers.first();
-            for (int s : servers) {
-                if (held.get(s) < held.get(best)) {
-                    best = s;
+            List<Integer> replicas = new ArrayList<>(replicationFactor);
+            for (int r = 0; r < replicationFactor; r++) {
+                int best = -1;
+                for (int s : servers) {
+                    if (!replicas.contains(s) && (best < 0 || held.get(s) < held.get(best))) {
+                        best = s;
+                    }
                 }
+                replicas.add(best);
+                held.merge(best, 1, Integer::sum);
             }
-            out.add(best);
-            held.merge(best, 1, Integer::sum);
+            out.add(replicas);
         }
         return out;
     }

@@ -12,6 +12,7 @@ import dev.tributary.common.types.DataTypeParser;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionState;
@@ -336,29 +337,60 @@ final class MetadataCodec {
         w.writeLong(s.registeredAtMillis());
     }
 
+    /** The layout with each bucket's replicas, leader, epoch and in-sync set (T50). */
     static void writeAssignment(BinaryWriter w, BucketAssignment a) {
         w.writeLong(a.tableId());
         w.writeLong(a.partitionId());
         w.writeVarInt(a.bucketCount());
-        a.servers().forEach(w::writeVarInt);
+        for (BucketReplicas b : a.buckets()) {
+            writeServerIds(w, b.replicas());
+            w.writeVarInt(b.leader() + 1); // NO_LEADER is -1
+            w.writeVarInt(b.leaderEpoch());
+            writeServerIds(w, b.isr());
+        }
     }
 
-    static BucketAssignment readAssignment(BinaryReader r) {
+    private static void writeServerIds(BinaryWriter w, List<Integer> ids) {
+        w.writeVarInt(ids.size());
+        ids.forEach(w::writeVarInt);
+    }
+
+    /**
+     * Reads an assignment in the layout of {@link #writeAssignment}, or with {@code singleReplica}
+     * in the layout before T50: one server id per bucket.
+     */
+    static BucketAssignment readAssignment(BinaryReader r, boolean singleReplica) {
         long tableId = r.readLong();
         long partitionId = r.readLong();
         int n = r.readCount(1);
-        List<Integer> servers = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            servers.add(r.readVarInt());
-        }
         try {
-            return new BucketAssignment(tableId, partitionId, servers);
+            List<BucketReplicas> buckets = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                if (singleReplica) {
+                    buckets.add(BucketReplicas.single(r.readVarInt()));
+                } else {
+                    List<Integer> replicas = readServerIds(r);
+                    int leader = r.readVarInt() - 1;
+                    int epoch = r.readVarInt();
+                    buckets.add(new BucketReplicas(replicas, leader, epoch, readServerIds(r)));
+                }
+            }
+            return new BucketAssignment(tableId, partitionId, buckets);
         } catch (InvalidInputException e) {
             // a writer only writes assignments it could construct
             throw new CorruptDataException(
                     "malformed bucket assignment in the coordinator metadata: " + e.getMessage(),
                     e);
         }
+    }
+
+    private static List<Integer> readServerIds(BinaryReader r) {
+        int n = r.readCount(1);
+        List<Integer> ids = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            ids.add(r.readVarInt());
+        }
+        return ids;
     }
 
     static ServerRegistration readServer(BinaryReader r) {

@@ -4,6 +4,7 @@ import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -23,10 +24,11 @@ public final class MetadataImage {
     private static final int CHECKPOINT_MAGIC = 0x54524d43; // "TRMC"
 
     /**
-     * Version 3 adds the registered servers and the bucket assignments (T49); versions 1 (before
-     * partitions, T30) and 2 are still read.
+     * Version 3 adds the registered servers and the bucket assignments (T49), version 4 each
+     * bucket's replicas, leader and in-sync set (T50); versions 1 (before partitions, T30) to 3 are
+     * still read.
      */
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
 
     private final MutableState state = new MutableState();
     private long checkpointSeq;
@@ -84,6 +86,7 @@ public final class MetadataImage {
                 return new BinaryReader(buf, offset + 1, length - 1).readLong();
             case MetadataRecords.PUT_PARTITION:
             case MetadataRecords.PUT_ASSIGNMENT:
+            case MetadataRecords.PUT_ASSIGNMENT_V2:
                 // nothing changed when the table (or partition) was gone
                 return result == 1 ? new BinaryReader(buf, offset + 1, length - 1).readLong() : -1;
             default:
@@ -152,7 +155,12 @@ public final class MetadataImage {
                     state.putServer(end(r, MetadataCodec.readServer(r)));
                     return 0;
                 case MetadataRecords.PUT_ASSIGNMENT:
-                    return state.putAssignment(end(r, MetadataCodec.readAssignment(r))) ? 1 : 0;
+                case MetadataRecords.PUT_ASSIGNMENT_V2:
+                    {
+                        boolean single = type == MetadataRecords.PUT_ASSIGNMENT;
+                        BucketAssignment a = MetadataCodec.readAssignment(r, single);
+                        return state.putAssignment(end(r, a)) ? 1 : 0;
+                    }
                 case MetadataRecords.NEXT_INCARNATION:
                     end(r, null);
                     return ++state.incarnation;
@@ -303,7 +311,7 @@ public final class MetadataImage {
                 }
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {
-                    if (!state.putAssignment(MetadataCodec.readAssignment(r))) {
+                    if (!state.putAssignment(MetadataCodec.readAssignment(r, version < 4))) {
                         throw new CorruptDataException(
                                 "coordinator checkpoint "
                                         + source

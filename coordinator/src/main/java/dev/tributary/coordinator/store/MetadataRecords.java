@@ -48,6 +48,12 @@ public final class MetadataRecords {
      */
     static final byte PUT_ASSIGNMENT = 13;
 
+    /**
+     * {@link #PUT_ASSIGNMENT} with each bucket's replicas, leader, leader epoch and in-sync set
+     * (T50); the one this build writes.
+     */
+    static final byte PUT_ASSIGNMENT_V2 = 14;
+
     private MetadataRecords() {}
 
     public static byte[] putDatabase(DatabaseInfo database) {
@@ -107,13 +113,13 @@ public final class MetadataRecords {
 
     /** Applied only if the table and partition still exist; the apply result says which. */
     public static byte[] putAssignment(BucketAssignment assignment) {
-        BinaryWriter w = new BinaryWriter(32 + 2 * assignment.bucketCount());
+        BinaryWriter w = new BinaryWriter(32 + 8 * assignment.bucketCount());
         writePutAssignment(w, assignment);
         return w.toByteArray();
     }
 
     static void writePutAssignment(BinaryWriter w, BucketAssignment assignment) {
-        w.writeByte(PUT_ASSIGNMENT);
+        w.writeByte(PUT_ASSIGNMENT_V2);
         MetadataCodec.writeAssignment(w, assignment);
     }
 

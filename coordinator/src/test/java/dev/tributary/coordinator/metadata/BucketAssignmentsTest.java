@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,15 +25,33 @@ class BucketAssignmentsTest {
 
     @Test
     void t49_eachBucketGoesToTheServerHoldingFewestTiesToTheLowestId() {
-        assertThat(BucketAssignments.balance(6, new TreeSet<>(List.of(1, 2, 3)), Map.of()))
-                .containsExactly(1, 2, 3, 1, 2, 3);
+        assertThat(BucketAssignments.balance(6, 1, new TreeSet<>(List.of(1, 2, 3)), Map.of()))
+                .containsExactly(
+                        List.of(1), List.of(2), List.of(3), List.of(1), List.of(2), List.of(3));
         assertThat(
                         BucketAssignments.balance(
-                                4, new TreeSet<>(List.of(1, 2, 3)), Map.of(1, 4, 3, 1, 9, 100)))
+                                4, 1, new TreeSet<>(List.of(1, 2, 3)), Map.of(1, 4, 3, 1, 9, 100)))
                 .as("what servers already hold counts; unknown servers do not")
-                .containsExactly(2, 2, 3, 2);
-        assertThatThrownBy(() -> BucketAssignments.balance(1, new TreeSet<>(), Map.of()))
+                .containsExactly(List.of(2), List.of(2), List.of(3), List.of(2));
+        assertThatThrownBy(() -> BucketAssignments.balance(1, 1, new TreeSet<>(), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void eachBucketsReplicasLandOnDistinctServersBalancedByReplicasHeld() {
+        SortedSet<Integer> three = new TreeSet<>(List.of(1, 2, 3));
+        assertThat(BucketAssignments.balance(3, 3, three, Map.of()))
+                .containsExactly(List.of(1, 2, 3), List.of(1, 2, 3), List.of(1, 2, 3));
+        SortedSet<Integer> four = new TreeSet<>(List.of(1, 2, 3, 4));
+        List<List<Integer>> placed = BucketAssignments.balance(8, 3, four, Map.of(1, 2));
+        assertThat(placed).allSatisfy(r -> assertThat(r).doesNotHaveDuplicates().hasSize(3));
+        Map<Integer, Integer> held = new java.util.HashMap<>(Map.of(1, 2));
+        placed.forEach(r -> r.forEach(s -> held.merge(s, 1, Integer::sum)));
+        assertThat(held).as("26 replicas over 4 servers").containsValues(6, 7);
+        assertThat(held.values()).allSatisfy(n -> assertThat(n).isBetween(6, 7));
+        assertThatThrownBy(() -> BucketAssignments.balance(1, 4, three, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("4 replicas per bucket need as many servers");
     }
 
     @Test

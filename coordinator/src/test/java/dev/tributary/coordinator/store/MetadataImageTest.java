@@ -13,6 +13,7 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -146,22 +147,23 @@ class MetadataImageTest {
                                 .build(),
                         10);
         image.apply(MetadataRecords.putTable(plain));
-        BucketAssignment p5 = new BucketAssignment(1, 5, List.of(1, 2));
-        BucketAssignment p6 = new BucketAssignment(1, 6, List.of(2, 1));
-        BucketAssignment t2 = new BucketAssignment(2, TableBucket.NO_PARTITION, List.of(1, 2, 1));
+        BucketAssignment p5 = BucketAssignment.ofServers(1, 5, List.of(1, 2));
+        BucketAssignment p6 = BucketAssignment.ofServers(1, 6, List.of(2, 1));
+        BucketAssignment t2 =
+                BucketAssignment.ofServers(2, TableBucket.NO_PARTITION, List.of(1, 2, 1));
         assertThat(image.apply(MetadataRecords.putAssignment(p5))).isEqualTo(1);
         assertThat(image.apply(MetadataRecords.putAssignment(p6))).isEqualTo(1);
         assertThat(image.apply(MetadataRecords.putAssignment(t2))).isEqualTo(1);
         assertThat(
                         image.apply(
                                 MetadataRecords.putAssignment(
-                                        new BucketAssignment(9, -1, List.of(1)))))
+                                        BucketAssignment.ofServers(9, -1, List.of(1)))))
                 .as("unknown table")
                 .isZero();
         assertThat(
                         image.apply(
                                 MetadataRecords.putAssignment(
-                                        new BucketAssignment(2, 5, List.of(1)))))
+                                        BucketAssignment.ofServers(2, 5, List.of(1)))))
                 .as("a partition of another table")
                 .isZero();
         assertThat(image.snapshot().assignments().values()).containsExactly(p5, p6, t2);
@@ -175,8 +177,85 @@ class MetadataImageTest {
         assertThat(back.snapshot().assignments().values()).containsExactly(p6, t2);
         back.apply(MetadataRecords.removeTable(1));
         assertThat(back.snapshot().assignments().values()).containsExactly(t2);
-        assertThatThrownBy(() -> new BucketAssignment(2, -1, List.of()))
+        assertThatThrownBy(() -> BucketAssignment.ofServers(2, -1, List.of()))
                 .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class);
+    }
+
+    @Test
+    @DisplayName(
+            "replicas, leaders and in-sync sets round-trip through records and checkpoints; the"
+                    + " single-replica layout before them is still read")
+    void replicatedAssignments() {
+        MetadataImage image = new MetadataImage();
+        image.apply(MetadataRecords.putTable(table(1, "t1")));
+        image.apply(MetadataRecords.putTable(table(2, "t2")));
+        BucketAssignment replicated =
+                new BucketAssignment(
+                        1,
+                        TableBucket.NO_PARTITION,
+                        List.of(
+                                new BucketReplicas(List.of(1, 2, 3), 2, 7, List.of(1, 2)),
+                                new BucketReplicas(
+                                        List.of(3, 1, 2),
+                                        BucketReplicas.NO_LEADER,
+                                        2,
+                                        List.of(3))));
+        assertThat(image.apply(MetadataRecords.putAssignment(replicated))).isEqualTo(1);
+
+        // a record written before T50: type 13, one server id per bucket
+        BinaryWriter w = new BinaryWriter(64);
+        w.writeByte(MetadataRecords.PUT_ASSIGNMENT);
+        w.writeLong(2);
+        w.writeLong(TableBucket.NO_PARTITION);
+        w.writeVarInt(2);
+        w.writeVarInt(4);
+        w.writeVarInt(5);
+        assertThat(image.apply(w.toByteArray())).isEqualTo(1);
+        BucketAssignment old =
+                BucketAssignment.ofServers(2, TableBucket.NO_PARTITION, List.of(4, 5));
+        assertThat(image.snapshot().assignments().values()).containsExactly(replicated, old);
+        assertThat(old.replicasOf(1)).isEqualTo(BucketReplicas.single(5));
+
+        MetadataImage back = MetadataImage.fromCheckpoint(image.toCheckpoint(8), "test");
+        assertThat(back.snapshot()).isEqualTo(image.snapshot());
+        assertThat(back.snapshot().assignments().values().iterator().next().serverOf(1))
+                .isEqualTo(BucketReplicas.NO_LEADER);
+    }
+
+    @Test
+    @DisplayName("a version 3 checkpoint (one replica per bucket) is still read")
+    void versionThreeCheckpointStillRead() {
+        TableInfo t = table(3, "v3");
+        BinaryWriter w = new BinaryWriter(1024);
+        w.writeInt(0x54524d43);
+        w.writeInt(3);
+        w.writeLong(11); // sequence
+        w.writeLong(5); // incarnation
+        w.writeLong(3); // max table id
+        w.writeVarInt(1);
+        MetadataCodec.writeDatabase(w, new DatabaseInfo("db", null, 1));
+        w.writeVarInt(1);
+        MetadataCodec.writeTable(w, t, 3);
+        w.writeVarInt(0); // tiering records
+        w.writeVarInt(0); // partitions
+        w.writeLong(0); // max partition id
+        w.writeVarInt(1);
+        MetadataCodec.writeServer(w, new ServerRegistration(1, "localhost:1", "", 2));
+        w.writeVarInt(1); // assignments, in the layout before T50
+        w.writeLong(3);
+        w.writeLong(TableBucket.NO_PARTITION);
+        w.writeVarInt(3);
+        w.writeVarInt(1);
+        w.writeVarInt(1);
+        w.writeVarInt(1);
+        CRC32C crc = new CRC32C();
+        crc.update(w.buffer(), 0, w.position());
+        w.writeInt((int) crc.getValue());
+
+        StoredState s = MetadataImage.fromCheckpoint(w.toByteArray(), "v3").snapshot();
+        assertThat(s.assignments().values())
+                .containsExactly(
+                        BucketAssignment.ofServers(3, TableBucket.NO_PARTITION, List.of(1, 1, 1)));
     }
 
     @Test

@@ -70,14 +70,15 @@ class MetadataListenerTest {
         image.apply(
                 MetadataRecords.putPartition(
                         PartitionInfo.create(1, 5, PartitionSpec.of("dt", "x"), 3)));
-        image.apply(MetadataRecords.putAssignment(new BucketAssignment(1, 5, List.of(1, 2))));
+        image.apply(MetadataRecords.putAssignment(BucketAssignment.ofServers(1, 5, List.of(1, 2))));
         image.apply(MetadataRecords.putTieringRecord(record(1, 10)));
         image.apply(MetadataRecords.nextIncarnation());
         // records about a table that is gone change nothing and tell nothing
         image.apply(
                 MetadataRecords.putPartition(
                         PartitionInfo.create(9, 6, PartitionSpec.of("dt", "y"), 3)));
-        image.apply(MetadataRecords.putAssignment(new BucketAssignment(9, -1, List.of(1, 2))));
+        image.apply(
+                MetadataRecords.putAssignment(BucketAssignment.ofServers(9, -1, List.of(1, 2))));
         image.apply(MetadataRecords.removePartition(1, 5));
         image.apply(MetadataRecords.removeTable(1));
 
@@ -132,9 +133,9 @@ class MetadataListenerTest {
         var assignments = new java.util.HashMap<BucketAssignment.Group, BucketAssignment>();
         for (BucketAssignment a :
                 List.of(
-                        new BucketAssignment(2, 10, List.of(1)),
-                        new BucketAssignment(1, -1, List.of(2)),
-                        new BucketAssignment(7, 13, List.of(3)))) {
+                        BucketAssignment.ofServers(2, 10, List.of(1)),
+                        BucketAssignment.ofServers(1, -1, List.of(2)),
+                        BucketAssignment.ofServers(7, 13, List.of(3)))) {
             assignments.put(a.group(), a);
         }
         List<AppliedTable> all = AppliedTable.allOf(List.of(t1, t2), partitions, assignments);

@@ -81,15 +81,15 @@ class LocalBucketsTest {
             LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES);
             metadata.setListener(buckets);
             assertThat(store.hasTable(1)).isFalse(); // not assigned yet, and not this server's
-            metadata.putAssignment(new BucketAssignment(1, -1, List.of(OTHER, ME)));
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, ME)));
             metadata.putTable(theirs);
-            metadata.putAssignment(new BucketAssignment(2, -1, List.of(OTHER, OTHER)));
+            metadata.putAssignment(BucketAssignment.ofServers(2, -1, List.of(OTHER, OTHER)));
             metadata.putTable(unassigned);
             metadata.putTable(byPartition);
             metadata.putPartition(p5);
-            metadata.putAssignment(new BucketAssignment(4, 5, List.of(OTHER, OTHER)));
+            metadata.putAssignment(BucketAssignment.ofServers(4, 5, List.of(OTHER, OTHER)));
             metadata.putPartition(p6);
-            metadata.putAssignment(new BucketAssignment(4, 6, List.of(ME, OTHER)));
+            metadata.putAssignment(BucketAssignment.ofServers(4, 6, List.of(ME, OTHER)));
 
             assertThat(store.hasTable(1)).isTrue();
             assertThat(store.hasTable(2)).isFalse();

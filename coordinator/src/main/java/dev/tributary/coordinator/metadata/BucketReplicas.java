@@ -1,0 +1,151 @@
+package dev.tributary.coordinator.metadata;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+/**
+ * The replicas of one bucket and which of them leads (T50), as the coordinator metadata records
+ * them: the leader takes writes and serves reads, followers copy its log, and the in-sync set holds
+ * the replicas that have every acknowledged record. Only a member of the in-sync set ever becomes
+ * leader (no unclean election), and every leader change raises the leader epoch, with which
+ * replicas fence a deposed leader and cut a divergent tail.
+ *
+ * <p>The transitions are the methods below; each returns a new value and refuses what would break
+ * the rules above. When no in-sync replica is alive the bucket has no leader ({@link #NO_LEADER})
+ * and keeps its in-sync set as it was, since any of those replicas may hold acknowledged records
+ * the others lack: the first of them to come back leads again.
+ *
+ * @param replicas the servers holding a copy, distinct, the preferred leader first
+ * @param leader the leading server, a member of {@code isr}, or {@link #NO_LEADER}
+ * @param leaderEpoch raised by every leader change, from 0
+ * @param isr the in-sync replicas, a non-empty subset of {@code replicas} in their order
+ */
+public record BucketReplicas(
+        List<Integer> replicas, int leader, int leaderEpoch, List<Integer> isr) {
+    /** The leader of a bucket none of whose in-sync replicas is alive. */
+    public static final int NO_LEADER = -1;
+
+    public BucketReplicas {
+        replicas = List.copyOf(replicas);
+        isr = List.copyOf(isr);
+        if (replicas.isEmpty() || new HashSet<>(replicas).size() != replicas.size()) {
+            throw new InvalidInputException(
+                    "a bucket's replicas are one or more distinct servers, not " + replicas);
+        }
+        for (int s : replicas) {
+            if (s < 0) {
+                throw new InvalidInputException("a server id is never negative: " + s);
+            }
+        }
+        if (isr.isEmpty() || !replicas.containsAll(isr) || !inReplicaOrder(replicas, isr)) {
+            throw new InvalidInputException(
+                    "in-sync set " + isr + " is not a non-empty subset of replicas " + replicas);
+        }
+        if (leader != NO_LEADER && !isr.contains(leader)) {
+            throw new InvalidInputException(
+                    "leader " + leader + " is not in the in-sync set " + isr);
+        }
+        if (leaderEpoch < 0) {
+            throw new InvalidInputException("a leader epoch is never negative: " + leaderEpoch);
+        }
+    }
+
+    /** One replica on {@code server}, leading in epoch 0 (a lone server's bucket). */
+    public static BucketReplicas single(int server) {
+        return new BucketReplicas(List.of(server), server, 0, List.of(server));
+    }
+
+    /** A new bucket: every replica in sync, the first leading in epoch 0. */
+    public static BucketReplicas initial(List<Integer> replicas) {
+        return new BucketReplicas(replicas, replicas.get(0), 0, replicas);
+    }
+
+    public boolean hasLeader() {
+        return leader != NO_LEADER;
+    }
+
+    /**
+     * The metadata after {@code server} was found dead (its registration expired): it leaves the
+     * in-sync set unless it is the last member; if it led, the first alive in-sync replica leads in
+     * the next epoch, or nobody does.
+     *
+     * @param alive whether a server is alive now
+     */
+    public BucketReplicas afterServerDied(int server, IntPredicate alive) {
+        if (!hasLeader() || !isr.contains(server)) {
+            // (without a leader every member may hold acknowledged records: none is dropped)
+            return this;
+        }
+        List<Integer> kept = new ArrayList<>(isr);
+        kept.removeIf(s -> s == server);
+        if (leader != server) {
+            return kept.isEmpty() ? this : new BucketReplicas(replicas, leader, leaderEpoch, kept);
+        }
+        for (int candidate : kept) {
+            if (alive.test(candidate)) {
+                return new BucketReplicas(replicas, candidate, leaderEpoch + 1, kept);
+            }
+        }
+        // no in-sync replica alive: keep every member, any of them may hold acknowledged records
+        return new BucketReplicas(replicas, NO_LEADER, leaderEpoch + 1, isr);
+    }
+
+    /**
+     * The metadata after {@code server} came back: if the bucket has no leader and the server is in
+     * sync, it leads in the next epoch. A server outside the in-sync set rejoins it only through
+     * its leader's {@link #withIsr} once it has caught up.
+     */
+    public BucketReplicas afterServerReturned(int server) {
+        if (hasLeader() || !isr.contains(server)) {
+            return this;
+        }
+        return new BucketReplicas(replicas, server, leaderEpoch + 1, isr);
+    }
+
+    /**
+     * The in-sync set the leader of {@code leaderEpoch} asks for (it shrinks when a follower lags,
+     * grows when one caught up).
+     *
+     * @throws FencedException if the request comes from another epoch than the current one
+     * @throws InvalidInputException if the set is not made of replicas or drops the leader
+     */
+    public BucketReplicas withIsr(int requesterEpoch, List<Integer> newIsr) {
+        if (requesterEpoch != leaderEpoch || !hasLeader()) {
+            throw new FencedException(
+                    "an in-sync set change from leader epoch "
+                            + requesterEpoch
+                            + " is stale: the bucket is at epoch "
+                            + leaderEpoch
+                            + (hasLeader() ? ", led by server " + leader : ", with no leader"));
+        }
+        if (!newIsr.contains(leader)) {
+            throw new InvalidInputException(
+                    "in-sync set " + newIsr + " drops its leader " + leader);
+        }
+        Set<Integer> asked = new HashSet<>(newIsr);
+        List<Integer> ordered = new ArrayList<>(replicas);
+        ordered.removeIf(r -> !asked.contains(r));
+        if (ordered.size() != asked.size()) {
+            throw new InvalidInputException(
+                    "in-sync set " + newIsr + " names servers that are not replicas " + replicas);
+        }
+        return new BucketReplicas(replicas, leader, leaderEpoch, ordered);
+    }
+
+    private static boolean inReplicaOrder(List<Integer> replicas, List<Integer> subset) {
+        int at = -1;
+        for (int s : subset) {
+            int i = replicas.indexOf(s);
+            if (i <= at) {
+                return false;
+            }
+            at = i;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.tributary.coordinator.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A bucket's replicas, leader and in-sync set, and the transitions the coordinator applies. */
+class BucketReplicasTest {
+    private static final BucketReplicas THREE = BucketReplicas.initial(List.of(2, 3, 1));
+
+    @Test
+    void aNewBucketIsLedByItsFirstReplicaWithEveryReplicaInSync() {
+        assertThat(THREE.leader()).isEqualTo(2);
+        assertThat(THREE.leaderEpoch()).isZero();
+        assertThat(THREE.isr()).containsExactly(2, 3, 1);
+        assertThat(BucketReplicas.single(7))
+                .isEqualTo(new BucketReplicas(List.of(7), 7, 0, List.of(7)));
+    }
+
+    @Test
+    void aDeadLeaderIsFollowedByTheFirstAliveInSyncReplicaInTheNextEpoch() {
+        BucketReplicas after = THREE.afterServerDied(2, Set.of(1, 3)::contains);
+        assertThat(after).isEqualTo(new BucketReplicas(List.of(2, 3, 1), 3, 1, List.of(3, 1)));
+
+        // a replica that is not in sync never leads, however alive
+        BucketReplicas lagging = new BucketReplicas(List.of(2, 3, 1), 2, 4, List.of(2, 1));
+        assertThat(lagging.afterServerDied(2, Set.of(1, 3)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 1, 5, List.of(1)));
+    }
+
+    @Test
+    void aDeadFollowerOnlyLeavesTheInSyncSet() {
+        assertThat(THREE.afterServerDied(3, Set.of(1, 2)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 2, 0, List.of(2, 1)));
+        BucketReplicas outOfSync = new BucketReplicas(List.of(2, 3, 1), 2, 0, List.of(2));
+        assertThat(outOfSync.afterServerDied(3, s -> false)).isSameAs(outOfSync);
+    }
+
+    @Test
+    void withNoInSyncReplicaAliveTheBucketWaitsForOneOfThemNotForAnyReplica() {
+        BucketReplicas lastOne = new BucketReplicas(List.of(2, 3, 1), 2, 3, List.of(2, 1));
+        BucketReplicas leaderless =
+                lastOne.afterServerDied(2, Set.of(3)::contains).afterServerDied(1, s -> false);
+        assertThat(leaderless.hasLeader()).isFalse();
+        assertThat(leaderless.leaderEpoch()).isEqualTo(4);
+        assertThat(leaderless.isr())
+                .as("both may hold acknowledged records: neither is dropped")
+                .containsExactly(2, 1);
+
+        assertThat(leaderless.afterServerReturned(3))
+                .as("3 was not in sync: no unclean election")
+                .isSameAs(leaderless);
+        assertThat(leaderless.afterServerReturned(1))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 1, 5, List.of(2, 1)));
+    }
+
+    @Test
+    void theLeaderChangesItsInSyncSetOnlyInItsOwnEpochAndKeepsItself() {
+        BucketReplicas shrunk = THREE.withIsr(0, List.of(1, 2));
+        assertThat(shrunk.isr()).as("kept in replica order").containsExactly(2, 1);
+        assertThat(shrunk.withIsr(0, List.of(2, 3, 1)).isr()).containsExactly(2, 3, 1);
+
+        BucketReplicas next = THREE.afterServerDied(2, s -> true);
+        assertThatThrownBy(() -> next.withIsr(0, List.of(3)))
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("is at epoch 1, led by server 3");
+        assertThatThrownBy(() -> THREE.withIsr(0, List.of(3, 1)))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("drops its leader 2");
+        assertThatThrownBy(() -> THREE.withIsr(0, List.of(2, 9)))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("not replicas");
+    }
+
+    @Test
+    void malformedReplicaSetsAreRefused() {
+        assertThatThrownBy(() -> new BucketReplicas(List.of(1, 1), 1, 0, List.of(1)))
+                .isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new BucketReplicas(List.of(1, 2), 2, 0, List.of(1)))
+                .hasMessageContaining("not in the in-sync set");
+        assertThatThrownBy(() -> new BucketReplicas(List.of(1, 2), 1, 0, List.of(2, 1)))
+                .hasMessageContaining("not a non-empty subset");
+        assertThatThrownBy(() -> new BucketReplicas(List.of(1, 2), 1, 0, List.of()))
+                .isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new BucketReplicas(List.of(1, -2), 1, 0, List.of(1)))
+                .hasMessageContaining("never negative");
+    }
+}
