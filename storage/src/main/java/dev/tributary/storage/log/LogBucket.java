@@ -441,7 +441,6 @@ public final class LogBucket implements AutoCloseable {
             writers.clear();
             WriterStateRecovery.recover(dir, bucket, segments, newEnd, writers);
             committer.truncate(newEnd, pendingFailWith);
-            LOG.info("bucket {}: log cut at offset {} (asked for {})", bucket, newEnd, offset);
             return newEnd;
         } catch (IOException e) {
             throw new StorageException("cannot cut the log of bucket " + bucket + ": " + e, e);

@@ -236,6 +236,19 @@ public final class InSyncReplicas {
         pending = null;
     }
 
+    /**
+     * This replica stopped leading: every append still waiting fails with {@code cause} (its
+     * records may be cut away by the next leader's log, so they are never acknowledged here).
+     */
+    public void stopLeading(RuntimeException cause) {
+        List<CompletableFuture<Void>> cut = new ArrayList<>();
+        synchronized (this) {
+            waiting.values().forEach(cut::addAll);
+            waiting.clear();
+        }
+        cut.forEach(f -> f.completeExceptionally(cause));
+    }
+
     public synchronized long highWatermark() {
         return highWatermark;
     }

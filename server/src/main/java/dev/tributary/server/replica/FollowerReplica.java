@@ -1,0 +1,103 @@
+package dev.tributary.server.replica;
+
+import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.storage.log.LeaderEpochCache;
+import dev.tributary.storage.log.LeaderEpochCache.Divergence;
+import dev.tributary.storage.log.LeaderEpochCache.EpochStart;
+import dev.tributary.storage.log.LogBucket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This server copying one bucket's log from its leader (T50): each fetch asks for the records after
+ * the end of this log, naming the epoch of its last record; the answer's records are appended with
+ * the leader's offsets and epochs, or, if this log diverged (a tail written by a leader that lost
+ * its leadership before any in-sync replica copied it), the log is cut where the leader says the
+ * epochs part and the next fetch continues from there.
+ *
+ * <p>Driven by one thread at a time (its {@link ReplicaFetcher}).
+ */
+public final class FollowerReplica {
+    private static final Logger LOG = LoggerFactory.getLogger(FollowerReplica.class);
+
+    private final TableBucket bucket;
+    private final int serverId;
+    private final LogBucket log;
+    private final LeaderEpochCache epochs;
+    private volatile long highWatermark;
+
+    /**
+     * @param highWatermark the high watermark known so far (0 if none)
+     */
+    public FollowerReplica(
+            TableBucket bucket,
+            int serverId,
+            LogBucket log,
+            LeaderEpochCache epochs,
+            long highWatermark) {
+        this.bucket = bucket;
+        this.serverId = serverId;
+        this.log = log;
+        this.epochs = epochs;
+        // epochs are recorded before the records they start, so a crash that cost the log its
+        // unsynced tail can leave an epoch starting past the end: no record of it is here
+        epochs.truncateFromEnd(log.writtenEndOffset() + 1);
+        this.highWatermark = Math.min(highWatermark, log.writtenEndOffset());
+    }
+
+    /** The next fetch from the leader of {@code leaderEpoch}. */
+    public ReplicaFetch.Request nextFetch(int leaderEpoch, int maxBytes) {
+        int last = epochs.latest().map(EpochStart::epoch).orElse(-1);
+        return new ReplicaFetch.Request(
+                serverId, bucket, leaderEpoch, log.writtenEndOffset(), last, maxBytes);
+    }
+
+    /**
+     * Applies the leader's answer: appends its records (durably) or cuts a divergent tail.
+     *
+     * @return whether the log changed (another fetch should follow at once)
+     * @throws dev.tributary.common.exception.InvalidInputException if the records are damaged or do
+     *     not continue this log (nothing is appended)
+     */
+    public boolean apply(ReplicaFetch.Answer answer) {
+        if (answer.divergingEpochEnd().isPresent()) {
+            long end = log.writtenEndOffset();
+            Divergence d = epochs.divergence(answer.divergingEpochEnd().get(), end, highWatermark);
+            long cut =
+                    log.truncateTo(
+                            d.cutAt(),
+                            new NotLeaderForBucketException(
+                                    "bucket " + bucket + " is followed here, not led"));
+            epochs.truncateFromEnd(cut);
+            LOG.info(
+                    "bucket {}: log diverged from the leader's; cut from {} to {}",
+                    bucket,
+                    end,
+                    cut);
+            return cut < end;
+        }
+        if (answer.records().length == 0) {
+            highWatermark = Math.min(answer.highWatermark(), log.writtenEndOffset());
+            return false;
+        }
+        long from = log.writtenEndOffset();
+        for (EpochStart e : answer.epochs()) {
+            if (epochs.latest().map(l -> l.epoch() < e.epoch()).orElse(true)) {
+                epochs.assign(e.epoch(), Math.max(e.startOffset(), from));
+            }
+        }
+        log.appendAsFollower(answer.records()).durable().join();
+        highWatermark = Math.min(answer.highWatermark(), log.writtenEndOffset());
+        return true;
+    }
+
+    /** The leader's high watermark as last fetched, capped at this log's end. */
+    public long highWatermark() {
+        return highWatermark;
+    }
+
+    public TableBucket bucket() {
+        return bucket;
+    }
+}

@@ -1,0 +1,194 @@
+package dev.tributary.server.replica;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.storage.log.LeaderEpochCache;
+import dev.tributary.storage.log.LeaderEpochCache.EpochEnd;
+import dev.tributary.storage.log.LeaderEpochCache.EpochStart;
+import dev.tributary.storage.log.LogBucket;
+import dev.tributary.storage.replica.InSyncReplicas;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * This server leading one bucket's log in one leader epoch (T50): appends are acknowledged once
+ * every in-sync replica has them, and followers fetch the log from here. The epoch begins at the
+ * log's end when leadership starts; records below it belong to earlier epochs (or to none, for a
+ * log written before replication).
+ */
+public final class LeaderReplica {
+    private final TableBucket bucket;
+    private final int leaderEpoch;
+    private final LogBucket log;
+    private final LeaderEpochCache epochs;
+    private final InSyncReplicas isr;
+
+    private LeaderReplica(
+            TableBucket bucket,
+            int leaderEpoch,
+            LogBucket log,
+            LeaderEpochCache epochs,
+            InSyncReplicas isr) {
+        this.bucket = bucket;
+        this.leaderEpoch = leaderEpoch;
+        this.log = log;
+        this.epochs = epochs;
+        this.isr = isr;
+    }
+
+    /**
+     * Starts leading as the metadata says: records the epoch's start at the log's end (after making
+     * the log durable, so the epoch never starts past a record a crash could take back).
+     *
+     * @param highWatermark the high watermark this replica knew as a follower (0 if none)
+     * @throws IllegalArgumentException if the metadata does not name {@code serverId} as leader
+     */
+    public static LeaderReplica start(
+            TableBucket bucket,
+            int serverId,
+            BucketReplicas replicas,
+            LogBucket log,
+            LeaderEpochCache epochs,
+            long highWatermark,
+            int minInsync,
+            long lagTimeMaxMillis,
+            Clock clock) {
+        if (replicas.leader() != serverId) {
+            throw new IllegalArgumentException(
+                    "server " + serverId + " does not lead bucket " + bucket + ": " + replicas);
+        }
+        log.flush();
+        long start = log.endOffset();
+        epochs.assign(replicas.leaderEpoch(), start);
+        InSyncReplicas isr =
+                new InSyncReplicas(
+                        bucket,
+                        serverId,
+                        replicas.replicas(),
+                        Set.copyOf(replicas.isr()),
+                        start,
+                        highWatermark,
+                        minInsync,
+                        lagTimeMaxMillis,
+                        clock);
+        return new LeaderReplica(bucket, replicas.leaderEpoch(), log, epochs, isr);
+    }
+
+    /**
+     * Appends one encoded batch (see {@link LogBucket#append(byte[])}).
+     *
+     * @return completes with the batch's offsets once every in-sync replica has it
+     * @throws dev.tributary.common.exception.NotEnoughReplicasException if too few replicas are in
+     *     sync: nothing was appended
+     */
+    public CompletableFuture<LogBucket.Appended> append(byte[] batch) {
+        isr.checkCanAppend();
+        LogBucket.Appended a = log.append(batch);
+        return a.durable()
+                .thenCompose(v -> isr.onLeaderAppend(log.endOffset(), a.endOffset()))
+                .thenApply(v -> a);
+    }
+
+    /**
+     * Answers a follower's fetch: the records from its log's end, or where its last epoch ended
+     * here if its log diverged from this one.
+     *
+     * @throws FencedException if the follower names an older epoch than this leader's
+     * @throws NotLeaderForBucketException if it names a newer one (this server was replaced)
+     */
+    public ReplicaFetch.Answer fetch(ReplicaFetch.Request r) {
+        if (r.leaderEpoch() < leaderEpoch) {
+            throw new FencedException(
+                    "server "
+                            + r.followerId()
+                            + " fetches bucket "
+                            + bucket
+                            + " in leader epoch "
+                            + r.leaderEpoch()
+                            + ", but this leader's epoch is "
+                            + leaderEpoch
+                            + ": it must apply the newer metadata first");
+        }
+        if (r.leaderEpoch() > leaderEpoch) {
+            throw new NotLeaderForBucketException(
+                    "this server led bucket "
+                            + bucket
+                            + " in epoch "
+                            + leaderEpoch
+                            + ", not in epoch "
+                            + r.leaderEpoch()
+                            + "; fetch from that epoch's leader");
+        }
+        if (r.fetchOffset() < 0 || r.maxBytes() <= 0) {
+            throw new InvalidInputException(
+                    "a fetch needs an offset >= 0 and a size > 0, not "
+                            + r.fetchOffset()
+                            + " and "
+                            + r.maxBytes());
+        }
+        long end = log.endOffset();
+        long hw = isr.highWatermark();
+        long start = log.startOffset();
+        if (r.lastFetchedEpoch() >= 0) {
+            EpochEnd mine = epochs.endOffsetFor(r.lastFetchedEpoch(), end);
+            if (mine.epoch() < r.lastFetchedEpoch() || mine.endOffset() < r.fetchOffset()) {
+                return ReplicaFetch.Answer.diverged(mine, hw, start);
+            }
+        } else if (r.fetchOffset() > end) {
+            return ReplicaFetch.Answer.diverged(EpochEnd.UNKNOWN, hw, start);
+        }
+        hw = isr.onFollowerFetch(r.followerId(), r.fetchOffset()).highWatermark();
+        LogBucket.Read read = log.read(r.fetchOffset(), r.maxBytes());
+        return new ReplicaFetch.Answer(
+                read.records(),
+                epochsCovering(r.fetchOffset(), read.nextOffset()),
+                hw,
+                start,
+                java.util.Optional.empty());
+    }
+
+    private List<EpochStart> epochsCovering(long from, long to) {
+        List<EpochStart> out = new ArrayList<>();
+        for (EpochStart e : epochs.entries()) {
+            if (e.startOffset() < to) {
+                if (e.startOffset() <= from && !out.isEmpty()) {
+                    out.clear(); // a newer epoch also starts at or below from
+                }
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    public long highWatermark() {
+        return isr.highWatermark();
+    }
+
+    public int leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    /** The in-sync set this leader would change, if any (for the coordinator). */
+    public InSyncReplicas inSyncReplicas() {
+        return isr;
+    }
+
+    /** Stops leading: appends still waiting for followers fail as not led here any more. */
+    public void stop() {
+        isr.stopLeading(
+                new NotLeaderForBucketException(
+                        "this server stopped leading bucket "
+                                + bucket
+                                + " (epoch "
+                                + leaderEpoch
+                                + ") before the write reached every in-sync replica; it may or"
+                                + " may not be in the bucket: an idempotent writer's retry is"
+                                + " safe"));
+    }
+}

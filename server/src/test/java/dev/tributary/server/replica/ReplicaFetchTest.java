@@ -1,0 +1,214 @@
+package dev.tributary.server.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatchBuilder;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.server.rpc.ReplicaServiceImpl;
+import dev.tributary.storage.log.FlushPolicy;
+import dev.tributary.storage.log.LeaderEpochCache;
+import dev.tributary.storage.log.LogBucket;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two replicas of a bucket copying each other's logs over real gRPC on loopback: a follower's
+ * fetches acknowledge the leader's writes, and after a leader change the old leader cuts the tail
+ * nobody copied and copies the new leader's log (the replication protocol of T50; servers do not
+ * run it yet, so no spec id is claimed).
+ */
+class ReplicaFetchTest {
+    private static final TableBucket TB = new TableBucket(5, 0);
+    private static final Schema SCHEMA =
+            Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT())
+                    .column("s", DataTypes.STRING())
+                    .build();
+    private static final RowCodec CODEC = RowCodec.of(SCHEMA);
+    private static final LogBucket.Config CONFIG =
+            new LogBucket.Config(4096, 256, FlushPolicy.FSYNC);
+    private static final long LAG_MS = 60_000;
+
+    @TempDir Path dir;
+
+    private final ManualClock clock = new ManualClock(1_000);
+    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    /** One server: a replica of the bucket and the gRPC endpoint that serves it when it leads. */
+    private final class Node {
+        final int id;
+        final LogBucket log;
+        final LeaderEpochCache epochs;
+        final AtomicReference<LeaderReplica> leading = new AtomicReference<>();
+        final Server grpc;
+
+        Node(int id) throws Exception {
+            this.id = id;
+            Path d = dir.resolve("server-" + id);
+            log = LogBucket.open(TB, d.resolve("log"), CONFIG);
+            epochs = LeaderEpochCache.open(d.resolve("leader-epochs"));
+            grpc =
+                    NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                            .addService(
+                                    new ReplicaServiceImpl(
+                                            b ->
+                                                    b.equals(TB)
+                                                            ? Optional.ofNullable(leading.get())
+                                                            : Optional.empty()))
+                            .build()
+                            .start();
+            closing.add(() -> grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
+            closing.add(log);
+        }
+
+        LeaderReplica lead(BucketReplicas replicas, long highWatermark, int minInsync) {
+            LeaderReplica l =
+                    LeaderReplica.start(
+                            TB, id, replicas, log, epochs, highWatermark, minInsync, LAG_MS, clock);
+            leading.set(l);
+            return l;
+        }
+
+        GrpcLeaderClient client() {
+            GrpcLeaderClient c =
+                    new GrpcLeaderClient("127.0.0.1:" + grpc.getPort(), "", 8 << 20, 10_000);
+            closing.add(c);
+            return c;
+        }
+
+        ReplicaFetcher follow(Node leader, int leaderEpoch, long highWatermark) {
+            FollowerReplica f = new FollowerReplica(TB, id, log, epochs, highWatermark);
+            ReplicaFetcher fetcher =
+                    new ReplicaFetcher(f, leaderEpoch, leader.client(), executor, 5, 1 << 20);
+            closing.add(fetcher);
+            fetcher.start();
+            return fetcher;
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+        executor.shutdownNow();
+    }
+
+    private static byte[] batch(long writer, long sequence) {
+        LogBatchBuilder b = new LogBatchBuilder(0, 256);
+        for (int i = 0; i < 4; i++) {
+            b.add(
+                    ChangeType.APPEND_ONLY,
+                    1_000 + i,
+                    Row.of(writer * 100 + sequence, "r" + i),
+                    CODEC);
+        }
+        return b.writer(writer, sequence).build();
+    }
+
+    private static byte[] all(LogBucket log) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long at = log.startOffset();
+        while (at < log.endOffset()) {
+            LogBucket.Read r = log.read(at, 1 << 20);
+            out.writeBytes(r.records());
+            at = r.nextOffset();
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void writesAreAcknowledgedOnceTheFollowerHasThemAndALeaderChangeCutsTheUncopiedTail()
+            throws Exception {
+        Node a = new Node(1);
+        Node b = new Node(2);
+        BucketReplicas epoch0 = BucketReplicas.initial(List.of(1, 2));
+        LeaderReplica aLeads = a.lead(epoch0, 0, 2);
+        ReplicaFetcher bFollows = b.follow(a, 0, 0);
+
+        for (long seq = 0; seq < 5; seq++) {
+            LogBucket.Appended acked = aLeads.append(batch(7, seq)).get(30, TimeUnit.SECONDS);
+            assertThat(b.log.writtenEndOffset())
+                    .as("acknowledged only once the follower has it")
+                    .isGreaterThanOrEqualTo(acked.endOffset());
+        }
+        assertThat(aLeads.highWatermark()).isEqualTo(20);
+
+        // the follower stops; two more writes reach only the leader, and are not acknowledged
+        bFollows.close();
+        await().until(() -> b.log.writtenEndOffset() == 20);
+        CompletableFuture<LogBucket.Appended> tail1 = aLeads.append(batch(7, 5));
+        CompletableFuture<LogBucket.Appended> tail2 = aLeads.append(batch(7, 6));
+        await().until(() -> a.log.endOffset() == 28);
+        assertThat(tail1).isNotDone();
+
+        // a dies; b leads epoch 1 alone. Writer 7's retry of batch 5 is new there
+        a.leading.set(null);
+        aLeads.stop();
+        assertThatThrownBy(() -> tail2.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(NotLeaderForBucketException.class);
+        BucketReplicas epoch1 = epoch0.afterServerDied(1, Set.of(2)::contains);
+        assertThat(epoch1.leader()).isEqualTo(2);
+        LeaderReplica bLeads = b.lead(epoch1, 20, 1);
+        LogBucket.Appended retried = bLeads.append(batch(7, 5)).get(30, TimeUnit.SECONDS);
+        assertThat(retried.duplicate()).isFalse();
+        assertThat(retried.baseOffset()).isEqualTo(20);
+        bLeads.append(batch(9, 0)).get(30, TimeUnit.SECONDS);
+        assertThat(b.log.endOffset()).isEqualTo(28);
+
+        // a returns as b's follower: its tail (offsets 20..27 of epoch 0) is cut, b's log copied
+        a.follow(b, 1, 20);
+        await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () ->
+                                a.log.endOffset() == 28
+                                        && bLeads.inSyncReplicas().pendingIsr().isPresent());
+        assertThat(all(a.log)).isEqualTo(all(b.log));
+        assertThat(a.epochs.entries()).isEqualTo(b.epochs.entries());
+        assertThat(a.log.duplicateOf(7, 5))
+                .hasValueSatisfying(d -> assertThat(d.baseOffset()).isEqualTo(20));
+        assertThat(bLeads.inSyncReplicas().pendingIsr())
+                .as("caught up: b proposes a back into the in-sync set")
+                .hasValue(Set.of(1, 2));
+
+        // fetches naming another epoch, or a server that does not lead, are refused with what
+        // the follower must do
+        GrpcLeaderClient toB = b.client();
+        assertThatThrownBy(() -> toB.fetch(new ReplicaFetch.Request(1, TB, 0, 28, 1, 1024)).join())
+                .hasCauseInstanceOf(FencedException.class)
+                .hasMessageContaining("must apply the newer metadata first");
+        GrpcLeaderClient toA = a.client();
+        assertThatThrownBy(() -> toA.fetch(new ReplicaFetch.Request(2, TB, 1, 28, 1, 1024)).join())
+                .hasCauseInstanceOf(NotLeaderForBucketException.class);
+    }
+}
