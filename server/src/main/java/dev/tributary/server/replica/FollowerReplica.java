@@ -6,6 +6,7 @@ import dev.tributary.storage.log.LeaderEpochCache;
 import dev.tributary.storage.log.LeaderEpochCache.Divergence;
 import dev.tributary.storage.log.LeaderEpochCache.EpochStart;
 import dev.tributary.storage.log.LogBucket;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,34 +17,59 @@ import org.slf4j.LoggerFactory;
  * its leadership before any in-sync replica copied it), the log is cut where the leader says the
  * epochs part and the next fetch continues from there.
  *
- * <p>Driven by one thread at a time (its {@link ReplicaFetcher}).
+ * <p>As the log's {@link LogBucket.Replication} it refuses appends from writers and lets readers
+ * see the leader's high watermark only. Driven by one thread at a time (its {@link
+ * ReplicaFetcher}).
  */
-public final class FollowerReplica {
+public final class FollowerReplica implements LogBucket.Replication {
     private static final Logger LOG = LoggerFactory.getLogger(FollowerReplica.class);
 
     private final TableBucket bucket;
     private final int serverId;
+    private final int leaderId;
     private final LogBucket log;
     private final LeaderEpochCache epochs;
     private volatile long highWatermark;
 
     /**
+     * Starts following: from now on the log takes records from the leader only.
+     *
      * @param highWatermark the high watermark known so far (0 if none)
      */
     public FollowerReplica(
             TableBucket bucket,
             int serverId,
+            int leaderId,
             LogBucket log,
             LeaderEpochCache epochs,
             long highWatermark) {
         this.bucket = bucket;
         this.serverId = serverId;
+        this.leaderId = leaderId;
         this.log = log;
         this.epochs = epochs;
         // epochs are recorded before the records they start, so a crash that cost the log its
         // unsynced tail can leave an epoch starting past the end: no record of it is here
         epochs.truncateFromEnd(log.writtenEndOffset() + 1);
         this.highWatermark = Math.min(highWatermark, log.writtenEndOffset());
+        log.replicate(this);
+    }
+
+    @Override
+    public void checkCanAppend() {
+        throw new NotLeaderForBucketException(
+                "this server follows bucket "
+                        + bucket
+                        + "; server "
+                        + leaderId
+                        + " leads it: send the write there");
+    }
+
+    @Override
+    public CompletableFuture<Void> acknowledged(long durableEnd, long endOffset) {
+        // never reached: checkCanAppend refused the append
+        return CompletableFuture.failedFuture(
+                new IllegalStateException("a follower acknowledges nothing"));
     }
 
     /** The next fetch from the leader of {@code leaderEpoch}. */
@@ -93,6 +119,7 @@ public final class FollowerReplica {
     }
 
     /** The leader's high watermark as last fetched, capped at this log's end. */
+    @Override
     public long highWatermark() {
         return highWatermark;
     }

@@ -17,12 +17,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * This server leading one bucket's log in one leader epoch (T50): appends are acknowledged once
- * every in-sync replica has them, and followers fetch the log from here. The epoch begins at the
- * log's end when leadership starts; records below it belong to earlier epochs (or to none, for a
- * log written before replication).
+ * This server leading one bucket's log in one leader epoch (T50): as the log's {@link
+ * LogBucket.Replication}, appends are admitted only with enough replicas in sync and acknowledged
+ * once every in-sync replica has them, and readers see the high watermark; followers fetch the log
+ * from here. The epoch begins at the log's end when leadership starts; records below it belong to
+ * earlier epochs (or to none, for a log written before replication).
  */
-public final class LeaderReplica {
+public final class LeaderReplica implements LogBucket.Replication {
     private final TableBucket bucket;
     private final int leaderEpoch;
     private final LogBucket log;
@@ -77,22 +78,19 @@ public final class LeaderReplica {
                         minInsync,
                         lagTimeMaxMillis,
                         clock);
-        return new LeaderReplica(bucket, replicas.leaderEpoch(), log, epochs, isr);
+        LeaderReplica leader = new LeaderReplica(bucket, replicas.leaderEpoch(), log, epochs, isr);
+        log.replicate(leader);
+        return leader;
     }
 
-    /**
-     * Appends one encoded batch (see {@link LogBucket#append(byte[])}).
-     *
-     * @return completes with the batch's offsets once every in-sync replica has it
-     * @throws dev.tributary.common.exception.NotEnoughReplicasException if too few replicas are in
-     *     sync: nothing was appended
-     */
-    public CompletableFuture<LogBucket.Appended> append(byte[] batch) {
+    @Override
+    public void checkCanAppend() {
         isr.checkCanAppend();
-        LogBucket.Appended a = log.append(batch);
-        return a.durable()
-                .thenCompose(v -> isr.onLeaderAppend(log.endOffset(), a.endOffset()))
-                .thenApply(v -> a);
+    }
+
+    @Override
+    public CompletableFuture<Void> acknowledged(long durableEnd, long endOffset) {
+        return isr.onLeaderAppend(durableEnd, endOffset);
     }
 
     /**
@@ -132,7 +130,7 @@ public final class LeaderReplica {
                             + " and "
                             + r.maxBytes());
         }
-        long end = log.endOffset();
+        long end = log.durableEndOffset();
         long hw = isr.highWatermark();
         long start = log.startOffset();
         if (r.lastFetchedEpoch() >= 0) {
@@ -144,7 +142,7 @@ public final class LeaderReplica {
             return ReplicaFetch.Answer.diverged(EpochEnd.UNKNOWN, hw, start);
         }
         hw = isr.onFollowerFetch(r.followerId(), r.fetchOffset()).highWatermark();
-        LogBucket.Read read = log.read(r.fetchOffset(), r.maxBytes());
+        LogBucket.Read read = log.readForFollower(r.fetchOffset(), r.maxBytes());
         return new ReplicaFetch.Answer(
                 read.records(),
                 epochsCovering(r.fetchOffset(), read.nextOffset()),
@@ -166,6 +164,7 @@ public final class LeaderReplica {
         return out;
     }
 
+    @Override
     public long highWatermark() {
         return isr.highWatermark();
     }
@@ -179,7 +178,10 @@ public final class LeaderReplica {
         return isr;
     }
 
-    /** Stops leading: appends still waiting for followers fail as not led here any more. */
+    /**
+     * Stops leading: appends still waiting for followers fail as not led here any more. The caller
+     * gives the log its next role ({@link LogBucket#replicate}).
+     */
     public void stop() {
         isr.stopLeading(
                 new NotLeaderForBucketException(

@@ -106,7 +106,7 @@ class ReplicaFetchTest {
         }
 
         ReplicaFetcher follow(Node leader, int leaderEpoch, long highWatermark) {
-            FollowerReplica f = new FollowerReplica(TB, id, log, epochs, highWatermark);
+            FollowerReplica f = new FollowerReplica(TB, id, leader.id, log, epochs, highWatermark);
             ReplicaFetcher fetcher =
                     new ReplicaFetcher(f, leaderEpoch, leader.client(), executor, 5, 1 << 20);
             closing.add(fetcher);
@@ -156,20 +156,26 @@ class ReplicaFetchTest {
         ReplicaFetcher bFollows = b.follow(a, 0, 0);
 
         for (long seq = 0; seq < 5; seq++) {
-            LogBucket.Appended acked = aLeads.append(batch(7, seq)).get(30, TimeUnit.SECONDS);
+            LogBucket.Appended acked = a.log.append(batch(7, seq));
+            acked.durable().get(30, TimeUnit.SECONDS);
             assertThat(b.log.writtenEndOffset())
                     .as("acknowledged only once the follower has it")
                     .isGreaterThanOrEqualTo(acked.endOffset());
         }
         assertThat(aLeads.highWatermark()).isEqualTo(20);
+        assertThatThrownBy(() -> b.log.append(batch(8, 0)))
+                .isInstanceOf(NotLeaderForBucketException.class)
+                .hasMessageContaining("server 1 leads it");
 
         // the follower stops; two more writes reach only the leader, and are not acknowledged
         bFollows.close();
         await().until(() -> b.log.writtenEndOffset() == 20);
-        CompletableFuture<LogBucket.Appended> tail1 = aLeads.append(batch(7, 5));
-        CompletableFuture<LogBucket.Appended> tail2 = aLeads.append(batch(7, 6));
-        await().until(() -> a.log.endOffset() == 28);
+        CompletableFuture<Void> tail1 = a.log.append(batch(7, 5)).durable();
+        CompletableFuture<Void> tail2 = a.log.append(batch(7, 6)).durable();
+        await().until(() -> a.log.durableEndOffset() == 28);
         assertThat(tail1).isNotDone();
+        assertThat(a.log.endOffset()).as("readers see the high watermark only").isEqualTo(20);
+        assertThat(a.log.read(0, 1 << 20).nextOffset()).isEqualTo(20);
 
         // a dies; b leads epoch 1 alone. Writer 7's retry of batch 5 is new there
         a.leading.set(null);
@@ -180,10 +186,11 @@ class ReplicaFetchTest {
         BucketReplicas epoch1 = epoch0.afterServerDied(1, Set.of(2)::contains);
         assertThat(epoch1.leader()).isEqualTo(2);
         LeaderReplica bLeads = b.lead(epoch1, 20, 1);
-        LogBucket.Appended retried = bLeads.append(batch(7, 5)).get(30, TimeUnit.SECONDS);
+        LogBucket.Appended retried = b.log.append(batch(7, 5));
+        retried.durable().get(30, TimeUnit.SECONDS);
         assertThat(retried.duplicate()).isFalse();
         assertThat(retried.baseOffset()).isEqualTo(20);
-        bLeads.append(batch(9, 0)).get(30, TimeUnit.SECONDS);
+        b.log.append(batch(9, 0)).durable().get(30, TimeUnit.SECONDS);
         assertThat(b.log.endOffset()).isEqualTo(28);
 
         // a returns as b's follower: its tail (offsets 20..27 of epoch 0) is cut, b's log copied

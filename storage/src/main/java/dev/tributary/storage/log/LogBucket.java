@@ -9,12 +9,9 @@ import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +81,27 @@ public final class LogBucket implements AutoCloseable {
         }
     }
 
+    /**
+     * How a replicated bucket's log is acknowledged and read (T50): set on the bucket's replica
+     * while it leads or follows; a log without one has a single copy, acknowledged once durable.
+     */
+    public interface Replication {
+        /**
+         * Before an append: throws a typed, retriable error if this replica may not take one now
+         * (it follows, or too few replicas are in sync); nothing is written then.
+         */
+        void checkCanAppend();
+
+        /**
+         * Records below {@code endOffset} are durable here (the log is durable to {@code
+         * durableEnd}): completes when they are acknowledged, i.e. every in-sync replica has them.
+         */
+        CompletableFuture<Void> acknowledged(long durableEnd, long endOffset);
+
+        /** Readers see the records below this offset only (the high watermark). */
+        long highWatermark();
+    }
+
     private final TableBucket bucket;
     private final Path dir;
     private final Config config;
@@ -94,6 +112,7 @@ public final class LogBucket implements AutoCloseable {
     private volatile LogSegment active;
     private volatile long writtenEnd;
     private volatile boolean closed;
+    private volatile Replication replication;
 
     private LogBucket(
             TableBucket bucket,
@@ -178,7 +197,7 @@ public final class LogBucket implements AutoCloseable {
                                     + expected);
                 }
                 boolean last = i == bases.size() - 1;
-                LogSegment s = openSegment(bucket, dir, base, config, last);
+                LogSegment s = LogSegment.recover(bucket, dir, base, config.indexInterval(), last);
                 recovered.add(s);
                 expected = s.nextOffset();
             }
@@ -195,58 +214,6 @@ public final class LogBucket implements AutoCloseable {
             return log;
         } catch (IOException e) {
             throw new StorageException("cannot open the log of bucket " + bucket + ": " + e, e);
-        }
-    }
-
-    private static LogSegment openSegment(
-            TableBucket bucket, Path dir, long base, Config config, boolean last)
-            throws IOException {
-        Path file = dir.resolve(LogSegment.fileName(base, ".log"));
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
-            if (!last) {
-                var loaded =
-                        OffsetIndex.load(
-                                dir.resolve(LogSegment.fileName(base, ".index")), base, ch.size());
-                if (loaded.isPresent()) {
-                    var s = loaded.get().summary();
-                    return LogSegment.open(
-                            dir,
-                            base,
-                            ch,
-                            loaded.get().index(),
-                            config.indexInterval(),
-                            s.segmentSize(),
-                            s.nextOffset(),
-                            s.maxTimestamp());
-                }
-            }
-            SegmentScanner.Result r =
-                    SegmentScanner.scan(file, ch, base, config.indexInterval(), last);
-            if (r.torn()) {
-                LOG.warn(
-                        "bucket {}: truncating torn tail of {} from byte {} ({} bytes); records"
-                                + " from offset {} were never acknowledged",
-                        bucket,
-                        file.getFileName(),
-                        r.validSize(),
-                        ch.size() - r.validSize(),
-                        r.nextOffset());
-                ch.truncate(r.validSize());
-                ch.force(true);
-            }
-            return LogSegment.open(
-                    dir,
-                    base,
-                    ch,
-                    r.index(),
-                    config.indexInterval(),
-                    r.validSize(),
-                    r.nextOffset(),
-                    r.maxTimestamp());
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
         }
     }
 
@@ -273,6 +240,10 @@ public final class LogBucket implements AutoCloseable {
      *     neither repeats nor follows its last batch (nothing is written)
      */
     public Appended append(byte[] batch, int[] details) {
+        Replication r = replication;
+        if (r != null) {
+            r.checkCanAppend();
+        }
         LogBatch header = LogBatch.wrap(batch, 0, batch.length);
         int count = header.recordCount();
         long lastTs = header.lastTimestamp();
@@ -312,7 +283,7 @@ public final class LogBucket implements AutoCloseable {
         if (repeated != null) {
             return duplicateAnswer(repeated);
         }
-        return new Appended(base, end, committer.awaitDurable(end), false, details);
+        return new Appended(base, end, acknowledged(end), false, details);
     }
 
     /**
@@ -511,17 +482,13 @@ public final class LogBucket implements AutoCloseable {
         if (repeated != null) {
             return duplicateAnswer(repeated);
         }
-        return new Appended(end, end, committer.awaitDurable(end), false, details);
+        return new Appended(end, end, acknowledged(end), false, details);
     }
 
     private Appended duplicateAnswer(WriterStates.Entry e) {
         // the first attempt may still wait for its fsync: answer only once it is durable
         return new Appended(
-                e.baseOffset(),
-                e.endOffset(),
-                committer.awaitDurable(e.endOffset()),
-                true,
-                e.details());
+                e.baseOffset(), e.endOffset(), acknowledged(e.endOffset()), true, e.details());
     }
 
     /**
@@ -554,6 +521,23 @@ public final class LogBucket implements AutoCloseable {
         return committer.awaitDurable(endOffset);
     }
 
+    /** Durable here, and with replication acknowledged by every in-sync replica. */
+    private CompletableFuture<Void> acknowledged(long endOffset) {
+        CompletableFuture<Void> durable = committer.awaitDurable(endOffset);
+        Replication r = replication;
+        return r == null
+                ? durable
+                : durable.thenCompose(v -> r.acknowledged(committer.durableOffset(), endOffset));
+    }
+
+    /**
+     * Makes this log a replica's (T50): from now on {@code replication} admits appends,
+     * acknowledges them and bounds what readers see; {@code null} makes it a single copy again.
+     */
+    public void replicate(Replication replication) {
+        this.replication = replication;
+    }
+
     private void roll() throws IOException {
         active.seal();
         // recovery then replays writer fields from the new segment on only
@@ -563,8 +547,18 @@ public final class LogBucket implements AutoCloseable {
         active = next;
     }
 
-    /** The high watermark: offset after the last durable record. */
+    /**
+     * The high watermark: offset after the last record readers may see: durable here, and when
+     * replicated, on every in-sync replica.
+     */
     public long endOffset() {
+        long durable = committer.durableOffset();
+        Replication r = replication;
+        return r == null ? durable : Math.min(durable, r.highWatermark());
+    }
+
+    /** Offset after the last durable record here, whether replicas have it or not. */
+    public long durableEndOffset() {
         return committer.durableOffset();
     }
 
@@ -593,7 +587,19 @@ public final class LogBucket implements AutoCloseable {
      * one batch), below the high watermark, checked against their CRC.
      */
     public Read read(long fromOffset, int maxBytes) {
-        long hw = endOffset();
+        return read(fromOffset, maxBytes, endOffset());
+    }
+
+    /**
+     * Whole batches for a follower's fetch (T50): like {@link #read(long, int)}, up to the durable
+     * end rather than the high watermark, since followers copy what the leader has not yet
+     * acknowledged.
+     */
+    public Read readForFollower(long fromOffset, int maxBytes) {
+        return read(fromOffset, maxBytes, durableEndOffset());
+    }
+
+    private Read read(long fromOffset, int maxBytes, long hw) {
         long start = startOffset();
         if (fromOffset < start) {
             throw new NotFoundException(
@@ -622,7 +628,7 @@ public final class LogBucket implements AutoCloseable {
             while (e != null) {
                 LogSegment s = e.getValue();
                 if (fromOffset < s.nextOffset()) {
-                    Read r = readSegment(s, fromOffset, maxBytes, hw);
+                    LogSegment.Batches r = s.readBatches(fromOffset, maxBytes, hw);
                     if (r.records().length > 0) {
                         return new Read(r.records(), r.nextOffset(), hw, start);
                     }
@@ -649,48 +655,6 @@ public final class LogBucket implements AutoCloseable {
 
     /** Batches read from a log. */
     public record Read(byte[] records, long nextOffset, long highWatermark, long logStartOffset) {}
-
-    private Read readSegment(LogSegment s, long fromOffset, int maxBytes, long hw)
-            throws IOException {
-        long limit = s.size();
-        long pos = s.index().lookup(fromOffset);
-        ByteBuffer header = ByteBuffer.allocate(LogBatch.MIN_HEADER_SIZE);
-        // skip batches that end before fromOffset
-        while (pos < limit) {
-            header.clear();
-            s.readFully(header, pos);
-            byte[] h = header.array();
-            LogBatch b = LogBatch.wrap(h, 0, Integer.MAX_VALUE);
-            if (b.nextOffset() > fromOffset) {
-                break;
-            }
-            pos += b.sizeInBytes();
-        }
-        long startPos = pos;
-        long total = 0;
-        long next = fromOffset;
-        while (pos < limit) {
-            header.clear();
-            s.readFully(header, pos);
-            LogBatch b = LogBatch.wrap(header.array(), 0, Integer.MAX_VALUE);
-            if (b.nextOffset() > hw) {
-                break;
-            }
-            int size = b.sizeInBytes();
-            if (total > 0 && total + size > maxBytes) {
-                break;
-            }
-            total += size;
-            pos += size;
-            next = b.nextOffset();
-        }
-        byte[] out = new byte[Math.toIntExact(total)];
-        s.readFully(ByteBuffer.wrap(out), startPos);
-        for (LogBatch b : LogBatches.of(out)) {
-            b.ensureValid();
-        }
-        return new Read(out, next, hw, 0);
-    }
 
     /** A summary of a sealed segment, for retention decisions. */
     public record SegmentInfo(

@@ -1,14 +1,18 @@
 package dev.tributary.storage.log;
 
 import dev.tributary.common.exception.StorageException;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.LogBatch;
+import dev.tributary.common.record.LogBatches;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One segment file of a bucket log: batches back to back, named by the base offset of its first
@@ -16,6 +20,7 @@ import java.nio.file.StandardOpenOption;
  * run concurrently with appends.
  */
 final class LogSegment {
+    private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
     final long baseOffset;
     final Path file;
     final Path indexFile;
@@ -88,18 +93,62 @@ final class LogSegment {
         }
     }
 
-    /** Opens an existing segment whose valid extent and index are already known. */
-    static LogSegment open(
-            Path dir,
-            long baseOffset,
-            FileChannel channel,
-            OffsetIndex index,
-            int indexInterval,
-            long size,
-            long nextOffset,
-            long maxTimestamp) {
-        return new LogSegment(
-                dir, baseOffset, channel, index, indexInterval, size, nextOffset, maxTimestamp);
+    /**
+     * Opens an existing segment file: a sealed one from its index file when that is intact, else
+     * (and always the last one) by scanning it; the last segment's torn tail is truncated.
+     *
+     * @throws dev.tributary.common.exception.CorruptDataException if it is damaged anywhere but in
+     *     the last segment's torn tail
+     */
+    static LogSegment recover(
+            TableBucket bucket, Path dir, long base, int indexInterval, boolean last)
+            throws IOException {
+        Path file = dir.resolve(LogSegment.fileName(base, ".log"));
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            if (!last) {
+                var loaded =
+                        OffsetIndex.load(
+                                dir.resolve(LogSegment.fileName(base, ".index")), base, ch.size());
+                if (loaded.isPresent()) {
+                    var s = loaded.get().summary();
+                    return new LogSegment(
+                            dir,
+                            base,
+                            ch,
+                            loaded.get().index(),
+                            indexInterval,
+                            s.segmentSize(),
+                            s.nextOffset(),
+                            s.maxTimestamp());
+                }
+            }
+            SegmentScanner.Result r = SegmentScanner.scan(file, ch, base, indexInterval, last);
+            if (r.torn()) {
+                LOG.warn(
+                        "bucket {}: truncating torn tail of {} from byte {} ({} bytes); records"
+                                + " from offset {} were never acknowledged",
+                        bucket,
+                        file.getFileName(),
+                        r.validSize(),
+                        ch.size() - r.validSize(),
+                        r.nextOffset());
+                ch.truncate(r.validSize());
+                ch.force(true);
+            }
+            return new LogSegment(
+                    dir,
+                    base,
+                    ch,
+                    r.index(),
+                    indexInterval,
+                    r.validSize(),
+                    r.nextOffset(),
+                    r.maxTimestamp());
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
     }
 
     long size() {
@@ -186,6 +235,53 @@ final class LogSegment {
         nextOffset = next;
         maxTimestamp = maxTs;
         return next;
+    }
+
+    /** Whole batches read from a segment, and the offset after the last of them. */
+    record Batches(byte[] records, long nextOffset) {}
+
+    /**
+     * Whole batches from the one holding {@code fromOffset}, up to about {@code maxBytes} (at least
+     * one batch), none reaching past {@code limitOffset}, checked against their CRC.
+     */
+    Batches readBatches(long fromOffset, int maxBytes, long limitOffset) throws IOException {
+        long limit = size;
+        long pos = index.lookup(fromOffset);
+        ByteBuffer header = ByteBuffer.allocate(LogBatch.MIN_HEADER_SIZE);
+        // skip batches that end before fromOffset
+        while (pos < limit) {
+            header.clear();
+            readFully(header, pos);
+            LogBatch b = LogBatch.wrap(header.array(), 0, Integer.MAX_VALUE);
+            if (b.nextOffset() > fromOffset) {
+                break;
+            }
+            pos += b.sizeInBytes();
+        }
+        long startPos = pos;
+        long total = 0;
+        long next = fromOffset;
+        while (pos < limit) {
+            header.clear();
+            readFully(header, pos);
+            LogBatch b = LogBatch.wrap(header.array(), 0, Integer.MAX_VALUE);
+            if (b.nextOffset() > limitOffset) {
+                break;
+            }
+            int batchSize = b.sizeInBytes();
+            if (total > 0 && total + batchSize > maxBytes) {
+                break;
+            }
+            total += batchSize;
+            pos += batchSize;
+            next = b.nextOffset();
+        }
+        byte[] out = new byte[Math.toIntExact(total)];
+        readFully(ByteBuffer.wrap(out), startPos);
+        for (LogBatch b : LogBatches.of(out)) {
+            b.ensureValid();
+        }
+        return new Batches(out, next);
     }
 
     /** Reads exactly {@code dst.remaining()} bytes at {@code position}. */
