@@ -57,7 +57,7 @@ class OptionKeysTest {
                             }
                         });
         assertThat(outside).as("table options declared outside TableOptions").isEmpty();
-        assertThat(TableOptions.all()).hasSize(23);
+        assertThat(TableOptions.all()).hasSize(24);
     }
 
     /** Every option declared by a static field of a product class, with where it is declared. */

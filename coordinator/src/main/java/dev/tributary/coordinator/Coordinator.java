@@ -2,9 +2,11 @@ package dev.tributary.coordinator;
 
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.Schema;
@@ -20,6 +22,7 @@ import dev.tributary.coordinator.cluster.ServerLivenessView;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
@@ -324,6 +327,36 @@ public final class Coordinator implements AutoCloseable {
                             .map(b -> new ReportedBucketStates.Reported(b, stale))
                             .toList();
                 });
+    }
+
+    /**
+     * Writes the in-sync set a bucket's leader asks for (T50), on the loop.
+     *
+     * @throws dev.tributary.common.exception.FencedException (in the future) if {@code serverId}
+     *     does not lead the bucket in {@code leaderEpoch}
+     */
+    public CompletableFuture<BucketReplicas> alterInSyncReplicas(
+            int serverId, TableBucket bucket, int leaderEpoch, List<Integer> isr) {
+        return call(
+                () ->
+                        core.assignments()
+                                .changeBucket(
+                                        bucket,
+                                        r -> {
+                                            if (r.leader() != serverId) {
+                                                throw new FencedException(
+                                                        "server "
+                                                                + serverId
+                                                                + " does not lead bucket "
+                                                                + bucket
+                                                                + " (server "
+                                                                + r.leader()
+                                                                + " does, in epoch "
+                                                                + r.leaderEpoch()
+                                                                + ")");
+                                            }
+                                            return r.withIsr(leaderEpoch, isr);
+                                        }));
     }
 
     /** Every registered server's liveness as this coordinator sees it, in id order. */

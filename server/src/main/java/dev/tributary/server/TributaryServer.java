@@ -25,6 +25,7 @@ import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorMetadata;
 import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.cluster.CoordinatorSuccession;
+import dev.tributary.server.cluster.InSyncChangeSender;
 import dev.tributary.server.cluster.LeadershipFollower;
 import dev.tributary.server.cluster.ServerHeartbeater;
 import dev.tributary.server.config.ServerOptions;
@@ -41,10 +42,13 @@ import dev.tributary.server.partition.PartitionService;
 import dev.tributary.server.plan.RoundObservations;
 import dev.tributary.server.plan.TieringPlanService;
 import dev.tributary.server.plan.WriteRates;
+import dev.tributary.server.replica.ReplicaManager;
+import dev.tributary.server.replica.ReplicaOptions;
 import dev.tributary.server.rpc.AdminServiceImpl;
 import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.rpc.ClusterServiceImpl;
 import dev.tributary.server.rpc.ReadServiceImpl;
+import dev.tributary.server.rpc.ReplicaServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
 import dev.tributary.server.status.LagHistory;
@@ -112,6 +116,8 @@ public final class TributaryServer implements AutoCloseable {
     private LakeStorage lake;
     private CoordinatorRole coordinatorRole;
     private ServerHeartbeater heartbeater;
+    private ReplicaManager replicas;
+    private InSyncChangeSender inSyncChanges;
     private String advertisedRpcAddress;
 
     /** This process's instance id (T49): a restart is a new instance, fencing the old one. */
@@ -154,6 +160,7 @@ public final class TributaryServer implements AutoCloseable {
         conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
         conf.validate(ClusterOptions.all());
+        conf.validate(ReplicaOptions.all());
         ServerLivenessOptions.validate(conf);
         conf.validate(
                 List.of(
@@ -214,6 +221,18 @@ public final class TributaryServer implements AutoCloseable {
                         id ->
                                 Optional.ofNullable(metadata.servers().get(id))
                                         .map(ServerRegistration::rpcAddress));
+        String token = conf.get(ServerOptions.SECURITY_TOKEN);
+        replicas =
+                new ReplicaManager(
+                        membership.serverId(),
+                        store::replicaLog,
+                        id ->
+                                Optional.ofNullable(metadata.servers().get(id))
+                                        .map(ServerRegistration::rpcAddress),
+                        token,
+                        ReplicaOptions.Settings.of(conf),
+                        clock);
+        held.useReplicas(replicas);
         metadata.setListener(held);
         lakeConf = lakeConfiguration(conf, dataDir);
         lake = openLake(lakeConf);
@@ -284,7 +303,6 @@ public final class TributaryServer implements AutoCloseable {
                         LakeLocation.of(lakeConf),
                         partitions::list,
                         objectStoreCosts::view);
-        String token = conf.get(ServerOptions.SECURITY_TOKEN);
         AuthInterceptor auth = token.isEmpty() ? null : new AuthInterceptor(token);
         String host = conf.get(ServerOptions.BIND_HOST);
         List<BindableService> services =
@@ -298,6 +316,7 @@ public final class TributaryServer implements AutoCloseable {
                                 membership),
                         new WriteServiceImpl(store, held, metrics, partitions),
                         new ClusterServiceImpl(coordinatorRole, membership),
+                        new ReplicaServiceImpl(replicas::leaderOf),
                         new ReadServiceImpl(
                                 store, held, conf.get(ServerOptions.READ_CHUNK_BYTES), partitions),
                         new TieringServiceImpl(
@@ -431,6 +450,12 @@ public final class TributaryServer implements AutoCloseable {
                         conf.get(ServerLivenessOptions.HEARTBEAT_INTERVAL),
                         localBuckets::heldBuckets);
         heartbeater.start();
+        inSyncChanges =
+                new InSyncChangeSender(
+                        membership.serverId(),
+                        () -> membership.coordinatorRpcAddress(rpcTarget()),
+                        token);
+        replicas.useInSyncChanges(inSyncChanges);
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-maintenance"));
         long every = conf.get(ServerOptions.MAINTENANCE_INTERVAL).toMillis();
@@ -654,6 +679,7 @@ public final class TributaryServer implements AutoCloseable {
                 quietly(e);
             }
             quietly(heartbeater);
+            quietly(inSyncChanges);
             if (grpc != null) {
                 grpc.shutdown();
                 try {
@@ -667,6 +693,8 @@ public final class TributaryServer implements AutoCloseable {
                 }
             }
             quietly(http);
+            // fetchers stop before the metadata and the logs they read and append to close
+            quietly(replicas);
             if (maintenance != null) {
                 maintenance.shutdown();
                 try {

@@ -296,6 +296,16 @@ public final class BucketStore implements AutoCloseable {
                 r.records(), r.nextOffset(), r.highWatermark(), r.logStartOffset());
     }
 
+    /**
+     * The log of an open bucket, for the replication layer (T50), which makes it a leader's or a
+     * follower's ({@link LogBucket#replicate}).
+     *
+     * @throws dev.tributary.common.exception.NotFoundException if the bucket is not open here
+     */
+    public LogBucket replicaLog(TableBucket bucket) {
+        return log(bucket);
+    }
+
     /** The first offset still stored in the bucket's log. */
     public long startOffset(TableBucket bucket) {
         return log(bucket).startOffset();

@@ -215,6 +215,19 @@ public final class TableOptions {
                                     + " never changed: the store's data is placed by it. Absent"
                                     + " on tables created before it existed: 'tributary'.");
 
+    public static final ConfigOption<Integer> REPLICATION_FACTOR =
+            ConfigOptions.key("table.replication.factor")
+                    .intType()
+                    .check(n -> n >= 1 && n <= 7, "between 1 and 7")
+                    .defaultValue(1)
+                    .withDescription(
+                            "Copies of each bucket on distinct servers (T50): one leader takes"
+                                    + " writes and serves reads, the others copy its log, and a"
+                                    + " write is acknowledged once every in-sync copy has it"
+                                    + " (at least min.insync.replicas of them). Set when the table"
+                                    + " is created, at most the number of registered servers;"
+                                    + " log tables only for now.");
+
     public static final ConfigOption<Duration> LOG_TTL =
             ConfigOptions.key("table.log.ttl")
                     .durationType()
@@ -319,6 +332,7 @@ public final class TableOptions {
                     SNAPSHOT_NUM_RETAINED,
                     SNAPSHOT_TIME_RETAINED,
                     BUCKET_FUNCTION,
+                    REPLICATION_FACTOR,
                     LOG_TTL,
                     LOG_RETENTION_SIZE,
                     PARTITION_DYNAMIC_CREATE,

@@ -1,5 +1,6 @@
 package dev.tributary.coordinator.metadata;
 
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.BucketAssignment.Group;
 import dev.tributary.coordinator.store.MetadataStore;
@@ -14,6 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
+import java.util.function.UnaryOperator;
 
 /**
  * Which server holds each bucket (T49): the coordinator assigns the buckets of every new
@@ -57,15 +59,18 @@ public final class BucketAssignments {
         if (servers.isEmpty()) {
             return Optional.empty();
         }
+        // expired servers get no new buckets while enough others are left: every bucket needs
+        // its copies, on expired servers if need be
         SortedSet<Integer> eligible = new TreeSet<>(servers);
         eligible.removeIf(skipped::test);
-        if (!eligible.isEmpty()) {
-            // only when some server is left: every bucket needs a server, expired or not
+        // the rules refused a factor above the registered servers when the table was created
+        int rf = Math.min(ReplicationRules.replicationFactor(table.descriptor()), servers.size());
+        if (eligible.size() >= rf) {
             servers = eligible;
         }
         List<BucketReplicas> buckets = new ArrayList<>();
-        // one replica per bucket until servers replicate (T50's next steps)
-        for (List<Integer> replicas : balance(table.descriptor().bucketCount(), 1, servers, load)) {
+        for (List<Integer> replicas :
+                balance(table.descriptor().bucketCount(), rf, servers, load)) {
             buckets.add(BucketReplicas.initial(replicas));
         }
         BucketAssignment a = new BucketAssignment(table.tableId(), partitionId, buckets);
@@ -74,6 +79,31 @@ public final class BucketAssignments {
         }
         put(a);
         return Optional.of(a);
+    }
+
+    /**
+     * Changes one bucket's replicas (its in-sync set, or its leader after a server died, T50) and
+     * writes the group's assignment with the change before it becomes visible.
+     *
+     * @return the bucket's replicas as written
+     * @throws NotFoundException if the bucket has no assignment (its table or partition is gone)
+     */
+    public BucketReplicas changeBucket(TableBucket bucket, UnaryOperator<BucketReplicas> change) {
+        BucketAssignment a = byGroup.get(new Group(bucket.tableId(), bucket.partitionId()));
+        if (a == null || bucket.bucket() >= a.bucketCount()) {
+            throw new NotFoundException("bucket " + bucket + " has no assignment");
+        }
+        BucketReplicas before = a.replicasOf(bucket.bucket());
+        BucketReplicas after = change.apply(before);
+        if (after.equals(before)) {
+            return before;
+        }
+        BucketAssignment next = a.withBucket(bucket.bucket(), after);
+        if (!store.putAssignment(next)) {
+            throw new NotFoundException("the table or partition of bucket " + bucket + " is gone");
+        }
+        put(next);
+        return after;
     }
 
     /**

@@ -123,6 +123,7 @@ public final class TableRegistry {
         TableOptionsValidator.validate(descriptor.properties());
         validateBucketNum(descriptor.properties());
         BucketFunctionRules.validateCreate(descriptor);
+        ReplicationRules.validateCreate(descriptor, store.servers().size());
         long now = clock.currentTimeMillis();
         TableInfo table = TableInfo.create(maxTableId + 1, path, descriptor, now);
         store.putTable(table);
@@ -168,6 +169,7 @@ public final class TableRegistry {
         }
         validateBucketNum(props);
         BucketFunctionRules.checkAlter(path, before.descriptor(), props);
+        ReplicationRules.checkAlter(path, before.descriptor(), props);
         TableDescriptor descriptor = before.descriptor().withSchema(schema).withProperties(props);
         TableInfo after =
                 new TableInfo(

@@ -37,17 +37,12 @@ public final class FollowerReplica implements LogBucket.Replication {
      * @param highWatermark the high watermark known so far (0 if none)
      */
     public FollowerReplica(
-            TableBucket bucket,
-            int serverId,
-            int leaderId,
-            LogBucket log,
-            LeaderEpochCache epochs,
-            long highWatermark) {
+            TableBucket bucket, int serverId, int leaderId, LogBucket log, long highWatermark) {
         this.bucket = bucket;
         this.serverId = serverId;
         this.leaderId = leaderId;
         this.log = log;
-        this.epochs = epochs;
+        this.epochs = log.leaderEpochs();
         // epochs are recorded before the records they start, so a crash that cost the log its
         // unsynced tail can leave an epoch starting past the end: no record of it is here
         epochs.truncateFromEnd(log.writtenEndOffset() + 1);

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * This server leading one bucket's log in one leader epoch (T50): as the log's {@link
@@ -29,18 +30,21 @@ public final class LeaderReplica implements LogBucket.Replication {
     private final LogBucket log;
     private final LeaderEpochCache epochs;
     private final InSyncReplicas isr;
+    private final Consumer<Set<Integer>> proposeIsr;
 
     private LeaderReplica(
             TableBucket bucket,
             int leaderEpoch,
             LogBucket log,
             LeaderEpochCache epochs,
-            InSyncReplicas isr) {
+            InSyncReplicas isr,
+            Consumer<Set<Integer>> proposeIsr) {
         this.bucket = bucket;
         this.leaderEpoch = leaderEpoch;
         this.log = log;
         this.epochs = epochs;
         this.isr = isr;
+        this.proposeIsr = proposeIsr;
     }
 
     /**
@@ -48,6 +52,8 @@ public final class LeaderReplica implements LogBucket.Replication {
      * the log durable, so the epoch never starts past a record a crash could take back).
      *
      * @param highWatermark the high watermark this replica knew as a follower (0 if none)
+     * @param proposeIsr where the in-sync set changes this leader asks for go (to the coordinator,
+     *     which writes them to the metadata)
      * @throws IllegalArgumentException if the metadata does not name {@code serverId} as leader
      */
     public static LeaderReplica start(
@@ -55,17 +61,18 @@ public final class LeaderReplica implements LogBucket.Replication {
             int serverId,
             BucketReplicas replicas,
             LogBucket log,
-            LeaderEpochCache epochs,
             long highWatermark,
             int minInsync,
             long lagTimeMaxMillis,
-            Clock clock) {
+            Clock clock,
+            Consumer<Set<Integer>> proposeIsr) {
         if (replicas.leader() != serverId) {
             throw new IllegalArgumentException(
                     "server " + serverId + " does not lead bucket " + bucket + ": " + replicas);
         }
         log.flush();
-        long start = log.endOffset();
+        long start = log.durableEndOffset();
+        LeaderEpochCache epochs = log.leaderEpochs();
         epochs.assign(replicas.leaderEpoch(), start);
         InSyncReplicas isr =
                 new InSyncReplicas(
@@ -78,7 +85,8 @@ public final class LeaderReplica implements LogBucket.Replication {
                         minInsync,
                         lagTimeMaxMillis,
                         clock);
-        LeaderReplica leader = new LeaderReplica(bucket, replicas.leaderEpoch(), log, epochs, isr);
+        LeaderReplica leader =
+                new LeaderReplica(bucket, replicas.leaderEpoch(), log, epochs, isr, proposeIsr);
         log.replicate(leader);
         return leader;
     }
@@ -141,7 +149,9 @@ public final class LeaderReplica implements LogBucket.Replication {
         } else if (r.fetchOffset() > end) {
             return ReplicaFetch.Answer.diverged(EpochEnd.UNKNOWN, hw, start);
         }
-        hw = isr.onFollowerFetch(r.followerId(), r.fetchOffset()).highWatermark();
+        InSyncReplicas.FetchOutcome outcome = isr.onFollowerFetch(r.followerId(), r.fetchOffset());
+        outcome.proposedIsr().ifPresent(proposeIsr);
+        hw = outcome.highWatermark();
         LogBucket.Read read = log.readForFollower(r.fetchOffset(), r.maxBytes());
         return new ReplicaFetch.Answer(
                 read.records(),
@@ -173,9 +183,14 @@ public final class LeaderReplica implements LogBucket.Replication {
         return leaderEpoch;
     }
 
-    /** The in-sync set this leader would change, if any (for the coordinator). */
+    /** This leader's view of its followers. */
     public InSyncReplicas inSyncReplicas() {
         return isr;
+    }
+
+    /** Proposes dropping the followers that stopped catching up, if any. Called periodically. */
+    public void checkInSync() {
+        isr.proposeShrink().ifPresent(proposeIsr);
     }
 
     /**

@@ -2,12 +2,15 @@ package dev.tributary.server.rpc;
 
 import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.HeartbeatAnswer;
 import dev.tributary.coordinator.cluster.HeartbeatOutcome;
 import dev.tributary.coordinator.cluster.ServerLiveness;
 import dev.tributary.coordinator.metadata.ServerRegistration;
+import dev.tributary.rpc.proto.AlterInSyncReplicasRequest;
+import dev.tributary.rpc.proto.AlterInSyncReplicasResponse;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
@@ -15,6 +18,7 @@ import dev.tributary.server.cluster.BucketReportCodec;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorRole;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 
 /**
  * Server heartbeats to the coordinator and the bucket states they report (T49), answered on the
@@ -24,6 +28,9 @@ import io.grpc.stub.StreamObserver;
  * still beating cannot put its old addresses back.
  */
 public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceImplBase {
+    /** More servers than any bucket's replicas (the replication factor is at most 7). */
+    private static final int MAX_REPLICAS = 64;
+
     private final CoordinatorRole coordinator;
     private final ClusterMembership membership;
 
@@ -56,6 +63,38 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                                         }
                                         return answer(c, a, serverId, instanceId);
                                     });
+                });
+    }
+
+    @Override
+    public void alterInSyncReplicas(
+            AlterInSyncReplicasRequest req, StreamObserver<AlterInSyncReplicasResponse> out) {
+        Calls.async(
+                out,
+                () -> {
+                    Coordinator c = coordinator.current();
+                    if (req.getIsrCount() == 0 || req.getIsrCount() > MAX_REPLICAS) {
+                        throw new InvalidInputException(
+                                "an in-sync set has 1 to "
+                                        + MAX_REPLICAS
+                                        + " servers, not "
+                                        + req.getIsrCount());
+                    }
+                    TableBucket bucket =
+                            new TableBucket(
+                                    req.getTableId(), req.getPartitionId(), req.getBucket());
+                    return c.alterInSyncReplicas(
+                                    req.getServerId(),
+                                    bucket,
+                                    req.getLeaderEpoch(),
+                                    List.copyOf(req.getIsrList()))
+                            .thenApply(
+                                    r ->
+                                            AlterInSyncReplicasResponse.newBuilder()
+                                                    .setLeader(r.leader())
+                                                    .setLeaderEpoch(r.leaderEpoch())
+                                                    .addAllIsr(r.isr())
+                                                    .build());
                 });
     }
 

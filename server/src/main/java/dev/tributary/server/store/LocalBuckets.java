@@ -13,6 +13,7 @@ import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.AppliedTable;
 import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.StoredState;
+import dev.tributary.server.replica.ReplicaManager;
 import dev.tributary.storage.BucketStore;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,12 +49,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalBuckets implements MetadataListener {
     private static final Logger LOG = LoggerFactory.getLogger(LocalBuckets.class);
+    private static final long ALL_PARTITIONS = Long.MIN_VALUE;
 
     private final int serverId;
     private final boolean holdsUnassigned;
     private final BucketStore store;
     private final TableCatalog catalog;
     private final IntFunction<Optional<String>> addresses;
+    private volatile ReplicaManager replicas;
 
     /** Every table of the metadata, held here or not: who holds a bucket. */
     private final Map<Long, AppliedTable> applied = new ConcurrentHashMap<>();
@@ -80,6 +83,14 @@ public final class LocalBuckets implements MetadataListener {
         this.store = store;
         this.catalog = catalog;
         this.addresses = addresses;
+    }
+
+    /**
+     * Gives the replicated buckets held here their leader and follower roles from now on (T50), as
+     * the metadata applied after this call names them.
+     */
+    public void useReplicas(ReplicaManager replicas) {
+        this.replicas = replicas;
     }
 
     /**
@@ -361,6 +372,34 @@ public final class LocalBuckets implements MetadataListener {
         }
         catalog.put(t);
         indexPartitions(applied);
+        applyReplicaRoles(applied);
+    }
+
+    private void applyReplicaRoles(AppliedTable applied) {
+        ReplicaManager r = replicas;
+        if (r == null) {
+            return;
+        }
+        for (BucketAssignment a : applied.assignments().values()) {
+            boolean open =
+                    a.partitionId() == TableBucket.NO_PARTITION
+                            ? store.hasTable(a.tableId())
+                            : store.hasPartition(a.tableId(), a.partitionId());
+            if (open) {
+                r.apply(a);
+            }
+        }
+    }
+
+    private void forgetReplicaRoles(long tableId, long partitionId) {
+        ReplicaManager r = replicas;
+        if (r != null) {
+            r.forget(
+                    b ->
+                            b.tableId() == tableId
+                                    && (partitionId == ALL_PARTITIONS
+                                            || b.partitionId() == partitionId));
+        }
     }
 
     /**
@@ -393,6 +432,7 @@ public final class LocalBuckets implements MetadataListener {
         }
         for (long open : List.copyOf(store.partitionIds(id))) {
             if (!inMetadata.contains(open)) {
+                forgetReplicaRoles(id, open);
                 store.dropPartition(id, open);
                 LOG.info("removed partition id {} of {}", open, applied.table().path());
             }
@@ -417,9 +457,12 @@ public final class LocalBuckets implements MetadataListener {
                 : holds(applied, TableBucket.NO_PARTITION);
     }
 
+    /** Whether a replica of some bucket of the group is this server's (leader or follower). */
     private boolean holds(AppliedTable applied, long partitionId) {
         Optional<BucketAssignment> a = applied.assignment(partitionId);
-        return a.isEmpty() ? holdsUnassigned : a.get().servers().contains(serverId);
+        return a.isEmpty()
+                ? holdsUnassigned
+                : a.get().buckets().stream().anyMatch(b -> b.replicas().contains(serverId));
     }
 
     private void remove(long tableId) {
@@ -428,6 +471,7 @@ public final class LocalBuckets implements MetadataListener {
         Optional<TableInfo> t = catalog.find(tableId);
         catalog.remove(tableId);
         if (t.isPresent() || store.hasTable(tableId)) {
+            forgetReplicaRoles(tableId, ALL_PARTITIONS);
             store.dropTable(tableId);
             LOG.info(
                     "dropped table {} (id {})",

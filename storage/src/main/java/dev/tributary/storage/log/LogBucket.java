@@ -113,6 +113,7 @@ public final class LogBucket implements AutoCloseable {
     private volatile long writtenEnd;
     private volatile boolean closed;
     private volatile Replication replication;
+    private LeaderEpochCache epochs; // opened on first use, guarded by this
 
     private LogBucket(
             TableBucket bucket,
@@ -531,6 +532,17 @@ public final class LogBucket implements AutoCloseable {
     }
 
     /**
+     * This log's leader epochs (T50), kept in {@code leader-epochs} beside its segments; opened on
+     * first use (a log that never replicated has none).
+     */
+    public synchronized LeaderEpochCache leaderEpochs() {
+        if (epochs == null) {
+            epochs = LeaderEpochCache.open(dir.resolve("leader-epochs"));
+        }
+        return epochs;
+    }
+
+    /**
      * Makes this log a replica's (T50): from now on {@code replication} admits appends,
      * acknowledges them and bounds what readers see; {@code null} makes it a single copy again.
      */
@@ -698,6 +710,11 @@ public final class LogBucket implements AutoCloseable {
                 }
                 segments.remove(s.baseOffset);
                 bytes += s.size();
+                synchronized (this) {
+                    if (epochs != null) {
+                        epochs.truncateFromStart(startOffset());
+                    }
+                }
                 try {
                     s.delete();
                 } catch (IOException e) {

@@ -231,9 +231,30 @@ public final class InSyncReplicas {
         complete(ready);
     }
 
-    /** The coordinator refused the pending change (e.g. a newer epoch); a new one may follow. */
-    public synchronized void onIsrChangeRefused() {
-        pending = null;
+    /**
+     * The coordinator answered the proposal {@code proposed} with the set it wrote. Ignored unless
+     * that proposal is still pending: the applied metadata may have moved past it already.
+     */
+    public void onIsrWritten(Set<Integer> proposed, Set<Integer> written) {
+        List<Runnable> ready = List.of();
+        synchronized (this) {
+            if (proposed.equals(pending)) {
+                committed = Set.copyOf(written);
+                pending = null;
+                ready = advance();
+            }
+        }
+        complete(ready);
+    }
+
+    /**
+     * The proposal {@code proposed} failed or was refused (e.g. a newer epoch): if still pending, a
+     * new one may follow.
+     */
+    public synchronized void onIsrChangeRefused(Set<Integer> proposed) {
+        if (proposed.equals(pending)) {
+            pending = null;
+        }
     }
 
     /**

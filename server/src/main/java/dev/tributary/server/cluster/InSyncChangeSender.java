@@ -1,0 +1,111 @@
+package dev.tributary.server.cluster;
+
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.TributaryException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.rpc.AuthHeaders;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.AlterInSyncReplicasRequest;
+import dev.tributary.rpc.proto.AlterInSyncReplicasResponse;
+import dev.tributary.rpc.proto.ClusterServiceGrpc;
+import dev.tributary.server.replica.ReplicaManager;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the in-sync set changes this server's bucket leaders ask for to the coordinator (T50), one
+ * at a time on its own thread. The answer is the in-sync set as written; a failure is typed (the
+ * leader then proposes again at its next check).
+ */
+public final class InSyncChangeSender implements ReplicaManager.InSyncChanges, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InSyncChangeSender.class);
+
+    private final int serverId;
+    private final Supplier<Optional<String>> coordinator;
+    private final String token;
+    private final ExecutorService thread =
+            Executors.newSingleThreadExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "in-sync-changes");
+                        t.setDaemon(true);
+                        return t;
+                    });
+    private ManagedChannel channel;
+    private String target;
+
+    public InSyncChangeSender(int serverId, Supplier<Optional<String>> coordinator, String token) {
+        this.serverId = serverId;
+        this.coordinator = coordinator;
+        this.token = token;
+    }
+
+    @Override
+    public CompletableFuture<List<Integer>> propose(
+            TableBucket bucket, int leaderEpoch, List<Integer> isr) {
+        return CompletableFuture.supplyAsync(() -> send(bucket, leaderEpoch, isr), thread);
+    }
+
+    private List<Integer> send(TableBucket bucket, int leaderEpoch, List<Integer> isr) {
+        Optional<String> now = coordinator.get();
+        if (now.isEmpty()) {
+            throw new RetriableException("no coordinator known yet");
+        }
+        AlterInSyncReplicasResponse written;
+        try {
+            written =
+                    ClusterServiceGrpc.newBlockingStub(channelTo(now.get()))
+                            .withDeadlineAfter(30, TimeUnit.SECONDS)
+                            .alterInSyncReplicas(
+                                    AlterInSyncReplicasRequest.newBuilder()
+                                            .setServerId(serverId)
+                                            .setTableId(bucket.tableId())
+                                            .setPartitionId(bucket.partitionId())
+                                            .setBucket(bucket.bucket())
+                                            .setLeaderEpoch(leaderEpoch)
+                                            .addAllIsr(isr)
+                                            .build());
+        } catch (RuntimeException e) {
+            TributaryException typed = GrpcErrors.fromThrowable(e);
+            LOG.warn("bucket {}: in-sync set {} not written: {}", bucket, isr, typed.getMessage());
+            throw typed;
+        }
+        LOG.info("bucket {}: in-sync set {} written (epoch {})", bucket, isr, leaderEpoch);
+        return List.copyOf(written.getIsrList());
+    }
+
+    private ManagedChannel channelTo(String address) {
+        if (!address.equals(target)) {
+            if (channel != null) {
+                channel.shutdownNow();
+            }
+            NettyChannelBuilder builder = NettyChannelBuilder.forTarget(address).usePlaintext();
+            if (!token.isEmpty()) {
+                Metadata headers = new Metadata();
+                headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
+                builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+            }
+            channel = builder.build();
+            target = address;
+        }
+        return channel;
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        if (channel != null) {
+            channel.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package dev.tributary.server.replica;
+
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.storage.log.LogBucket;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gives each replicated bucket held on this server the role the metadata names (T50): the leader of
+ * an epoch starts a {@link LeaderReplica} (its log then acknowledges writes once the in-sync
+ * replicas have them and shows readers the high watermark), a follower a {@link FollowerReplica}
+ * with a {@link ReplicaFetcher} on the leader, a bucket without a leader refuses writes. A change
+ * of leader or epoch ends the old role first: a deposed leader's waiting writes fail, a follower
+ * stops fetching from its old leader. A new in-sync set for the same leader and epoch is handed to
+ * the leader. Buckets with one replica are left alone: their log acknowledges once durable.
+ *
+ * <p>{@link #apply} runs on the metadata apply thread, one change at a time; fetches and the
+ * periodic in-sync check run on this manager's threads.
+ */
+public final class ReplicaManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+
+    /** Where the in-sync set changes this server's leaders ask for go (the coordinator). */
+    public interface InSyncChanges {
+        /** Completes with the bucket's in-sync set as written, or fails typed. */
+        CompletableFuture<List<Integer>> propose(
+                TableBucket bucket, int leaderEpoch, List<Integer> isr);
+    }
+
+    private sealed interface Role {
+        BucketReplicas meta();
+
+        long highWatermark();
+
+        void end();
+    }
+
+    private record Leading(BucketReplicas meta, LeaderReplica leader) implements Role {
+        public long highWatermark() {
+            return leader.highWatermark();
+        }
+
+        public void end() {
+            leader.stop();
+        }
+    }
+
+    private record Following(BucketReplicas meta, FollowerReplica follower, ReplicaFetcher fetcher)
+            implements Role {
+        public long highWatermark() {
+            return follower.highWatermark();
+        }
+
+        public void end() {
+            if (fetcher != null) {
+                fetcher.close();
+            }
+        }
+    }
+
+    private final int serverId;
+    private final Function<TableBucket, LogBucket> logs;
+    private final ReplicaOptions.Settings settings;
+    private final Clock clock;
+    private final LeaderClients clients;
+    private final ScheduledExecutorService executor;
+    private final Map<TableBucket, Role> roles = new ConcurrentHashMap<>();
+    private volatile InSyncChanges changes =
+            (bucket, epoch, isr) ->
+                    CompletableFuture.failedFuture(
+                            new IllegalStateException("no coordinator to write in-sync sets"));
+
+    /**
+     * @param logs the log of a bucket open in this server's store
+     * @param addresses the registered RPC address of a server id
+     * @param token the cluster's bearer token, or empty
+     */
+    public ReplicaManager(
+            int serverId,
+            Function<TableBucket, LogBucket> logs,
+            IntFunction<Optional<String>> addresses,
+            String token,
+            ReplicaOptions.Settings settings,
+            Clock clock) {
+        this.serverId = serverId;
+        this.logs = logs;
+        this.settings = settings;
+        this.clock = clock;
+        this.clients = new LeaderClients(addresses, token, settings.maxBytes() + (1 << 20), 30_000);
+        this.executor =
+                Executors.newScheduledThreadPool(
+                        2,
+                        r -> {
+                            Thread t = new Thread(r, "replica-fetcher");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        long check = Math.max(1, settings.lagTimeMaxMillis() / 4);
+        executor.scheduleWithFixedDelay(this::checkInSync, check, check, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sends in-sync set changes to {@code changes} from now on. */
+    public void useInSyncChanges(InSyncChanges changes) {
+        this.changes = changes;
+    }
+
+    /** Applies the roles an assignment gives this server's replicas of a bucket group. */
+    public void apply(BucketAssignment assignment) {
+        for (int b = 0; b < assignment.bucketCount(); b++) {
+            apply(
+                    new TableBucket(assignment.tableId(), assignment.partitionId(), b),
+                    assignment.replicasOf(b));
+        }
+    }
+
+    /** Applies one bucket's metadata to its replica on this server. */
+    public synchronized void apply(TableBucket bucket, BucketReplicas meta) {
+        Role current = roles.get(bucket);
+        if (meta.replicas().size() == 1 || !meta.replicas().contains(serverId)) {
+            if (current != null) {
+                current.end();
+                roles.remove(bucket);
+                logs.apply(bucket).replicate(null);
+            }
+            return;
+        }
+        if (current != null
+                && current.meta().leader() == meta.leader()
+                && current.meta().leaderEpoch() == meta.leaderEpoch()) {
+            if (current instanceof Leading l) {
+                l.leader().inSyncReplicas().onIsrCommitted(Set.copyOf(meta.isr()));
+                roles.put(bucket, new Leading(meta, l.leader()));
+            } else if (current instanceof Following f) {
+                roles.put(bucket, new Following(meta, f.follower(), f.fetcher()));
+            }
+            return;
+        }
+        long highWatermark = current == null ? 0 : current.highWatermark();
+        if (current != null) {
+            current.end();
+        }
+        LogBucket log = logs.apply(bucket);
+        if (meta.leader() == serverId) {
+            int epoch = meta.leaderEpoch();
+            LeaderReplica leader =
+                    LeaderReplica.start(
+                            bucket,
+                            serverId,
+                            meta,
+                            log,
+                            highWatermark,
+                            Math.min(settings.minInsync(), meta.replicas().size()),
+                            settings.lagTimeMaxMillis(),
+                            clock,
+                            isr -> propose(bucket, epoch, isr));
+            roles.put(bucket, new Leading(meta, leader));
+            LOG.info("bucket {}: leading in epoch {}, in sync {}", bucket, epoch, meta.isr());
+        } else {
+            FollowerReplica follower =
+                    new FollowerReplica(bucket, serverId, meta.leader(), log, highWatermark);
+            ReplicaFetcher fetcher = null;
+            if (meta.hasLeader()) {
+                fetcher =
+                        new ReplicaFetcher(
+                                follower,
+                                meta.leaderEpoch(),
+                                clients.to(meta.leader()),
+                                executor,
+                                settings.backoffMillis(),
+                                settings.maxBytes());
+                fetcher.start();
+            }
+            roles.put(bucket, new Following(meta, follower, fetcher));
+            LOG.info(
+                    "bucket {}: following server {} in epoch {}",
+                    bucket,
+                    meta.leader(),
+                    meta.leaderEpoch());
+        }
+    }
+
+    /**
+     * Sends a leader's in-sync set change; the answer (or a refusal) reaches the leader if it still
+     * leads in that epoch, so a change the metadata already had, or one that failed, does not stay
+     * pending (a failed one is proposed again at the next check or fetch).
+     */
+    private void propose(TableBucket bucket, int epoch, Set<Integer> isr) {
+        changes.propose(bucket, epoch, List.copyOf(isr))
+                .whenComplete(
+                        (written, error) -> {
+                            if (!(roles.get(bucket) instanceof Leading l)
+                                    || l.leader().leaderEpoch() != epoch) {
+                                return;
+                            }
+                            if (error == null) {
+                                l.leader().inSyncReplicas().onIsrWritten(isr, Set.copyOf(written));
+                            } else {
+                                l.leader().inSyncReplicas().onIsrChangeRefused(isr);
+                            }
+                        });
+    }
+
+    /** Ends the roles of the buckets {@code which} names (their table or partition is going). */
+    public synchronized void forget(Predicate<TableBucket> which) {
+        for (TableBucket b : List.copyOf(roles.keySet())) {
+            if (which.test(b)) {
+                roles.remove(b).end();
+            }
+        }
+    }
+
+    /** The leader replica of a bucket this server leads, for followers' fetches. */
+    public Optional<LeaderReplica> leaderOf(TableBucket bucket) {
+        return roles.get(bucket) instanceof Leading l ? Optional.of(l.leader()) : Optional.empty();
+    }
+
+    private void checkInSync() {
+        for (Role r : roles.values()) {
+            if (r instanceof Leading l) {
+                try {
+                    l.leader().checkInSync();
+                } catch (RuntimeException e) {
+                    LOG.warn("in-sync check of a bucket failed", e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        roles.values().forEach(Role::end);
+        roles.clear();
+        executor.shutdownNow();
+        clients.close();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.tributary.server.replica;
+
+import dev.tributary.common.config.ConfigOption;
+import dev.tributary.common.config.ConfigOptions;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.config.MemorySize;
+import java.time.Duration;
+import java.util.List;
+
+/** Options of a server's replicas of replicated buckets (T50). */
+public final class ReplicaOptions {
+    private ReplicaOptions() {}
+
+    public static final ConfigOption<Integer> MIN_INSYNC_REPLICAS =
+            ConfigOptions.key("min.insync.replicas")
+                    .intType()
+                    .check(n -> n >= 1, "must be >= 1")
+                    .defaultValue(2)
+                    .withDescription(
+                            "A write to a replicated bucket is refused (retriable) while fewer"
+                                    + " replicas than this are in sync, and acknowledged only once"
+                                    + " every in-sync replica has it; capped at the table's"
+                                    + " replication factor.");
+
+    public static final ConfigOption<Duration> LAG_TIME_MAX =
+            ConfigOptions.key("replica.lag.time.max")
+                    .durationType()
+                    .check(d -> d.toMillis() > 0, "must be positive")
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "A follower that has not caught up with its leader's log for this long"
+                                    + " leaves the bucket's in-sync set, so writes stop waiting"
+                                    + " for it; it rejoins once it catches up.");
+
+    public static final ConfigOption<Duration> FETCH_BACKOFF =
+            ConfigOptions.key("replica.fetch.backoff")
+                    .durationType()
+                    .check(d -> d.toMillis() > 0, "must be positive")
+                    .defaultValue(Duration.ofMillis(20))
+                    .withDescription(
+                            "A follower whose last fetch brought nothing new, or failed, fetches"
+                                    + " again after this long; after records, at once.");
+
+    public static final ConfigOption<MemorySize> FETCH_MAX_BYTES =
+            ConfigOptions.key("replica.fetch.max-bytes")
+                    .memoryType()
+                    .check(s -> s.bytes() >= 1024 && s.bytes() <= (32 << 20), "1kb..32mb")
+                    .defaultValue(MemorySize.ofMebiBytes(1))
+                    .withDescription(
+                            "Records one fetch of a follower asks for (at least one batch comes).");
+
+    public static List<ConfigOption<?>> all() {
+        return List.of(MIN_INSYNC_REPLICAS, LAG_TIME_MAX, FETCH_BACKOFF, FETCH_MAX_BYTES);
+    }
+
+    /** The values a server's replicas use. */
+    public record Settings(int minInsync, long lagTimeMaxMillis, long backoffMillis, int maxBytes) {
+        public static Settings of(Configuration conf) {
+            return new Settings(
+                    conf.get(MIN_INSYNC_REPLICAS),
+                    conf.get(LAG_TIME_MAX).toMillis(),
+                    conf.get(FETCH_BACKOFF).toMillis(),
+                    (int) conf.get(FETCH_MAX_BYTES).bytes());
+        }
+    }
+}
