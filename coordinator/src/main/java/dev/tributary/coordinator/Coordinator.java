@@ -16,6 +16,7 @@ import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.CoordinatorLiveness;
 import dev.tributary.coordinator.cluster.HeartbeatAnswer;
 import dev.tributary.coordinator.cluster.HeartbeatOutcome;
+import dev.tributary.coordinator.cluster.LeaderElections;
 import dev.tributary.coordinator.cluster.ReportedBucketStates;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessView;
@@ -225,6 +226,10 @@ public final class Coordinator implements AutoCloseable {
                                                 liveness.timeout());
                                 c.liveness.start();
                                 c.core.assignments().skipServersWhen(c.liveness::expired);
+                                CoordinatorLiveness live = c.liveness;
+                                live.useElections(
+                                        new LeaderElections(
+                                                c.core.assignments(), id -> !live.expired(id)));
                                 if (assigned != null) {
                                     assigned.use(c.core.assignments(), c.liveness.reported());
                                 }

@@ -25,6 +25,7 @@ public final class CoordinatorLiveness {
     private final Clock clock;
     private final TimerService timers;
     private final long checkEveryMillis;
+    private LeaderElections elections;
 
     /**
      * The views as of the last heartbeat or check and when they were taken: status pages read them
@@ -53,6 +54,11 @@ public final class CoordinatorLiveness {
         this.checkEveryMillis = interval.toMillis();
     }
 
+    /** Moves replicated buckets' leadership as servers expire and return (T51), from now on. */
+    public void useElections(LeaderElections elections) {
+        this.elections = elections;
+    }
+
     /**
      * Starts tracking the registered servers (each gets a full timeout from now, as a new
      * coordinator cannot know when they last heartbeat) and the periodic expiry check. On the loop.
@@ -75,10 +81,17 @@ public final class CoordinatorLiveness {
             // a server registers after the coordinator started (its own server does too)
             syncRegistered();
         }
+        boolean wasAlive =
+                tracker.view(serverId, nowMillis())
+                        .map(v -> v.state() == LivenessState.ALIVE)
+                        .orElse(false);
         HeartbeatOutcome outcome = tracker.heartbeat(serverId, instanceId, nowMillis());
         try {
             if (outcome != HeartbeatOutcome.ACCEPTED) {
                 return new HeartbeatAnswer(outcome, false);
+            }
+            if (!wasAlive && elections != null) {
+                elections.onAlive(serverId);
             }
             return new HeartbeatAnswer(outcome, reported.report(serverId, instanceId, report));
         } finally {
@@ -107,7 +120,11 @@ public final class CoordinatorLiveness {
     private void check() {
         try {
             syncRegistered();
-            reported.markStale(tracker.expire(nowMillis()));
+            List<Integer> expired = tracker.expire(nowMillis());
+            reported.markStale(expired);
+            if (!expired.isEmpty() && elections != null) {
+                elections.onExpired(expired);
+            }
             publish();
         } finally {
             timers.schedule(checkEveryMillis, this::check);

@@ -70,7 +70,7 @@ public final class BucketAssignments {
         }
         List<BucketReplicas> buckets = new ArrayList<>();
         for (List<Integer> replicas :
-                balance(table.descriptor().bucketCount(), rf, servers, load)) {
+                balance(table.descriptor().bucketCount(), rf, servers, load, leaders())) {
             buckets.add(BucketReplicas.initial(replicas));
         }
         BucketAssignment a = new BucketAssignment(table.tableId(), partitionId, buckets);
@@ -189,26 +189,44 @@ public final class BucketAssignments {
         }
     }
 
+    /** Buckets led per server, over every assignment. */
+    private Map<Integer, Integer> leaders() {
+        Map<Integer, Integer> leads = new HashMap<>();
+        for (BucketAssignment a : byGroup.values()) {
+            for (BucketReplicas b : a.buckets()) {
+                if (b.hasLeader()) {
+                    leads.merge(b.leader(), 1, Integer::sum);
+                }
+            }
+        }
+        return leads;
+    }
+
     /**
      * The replicas of each bucket: each replica to the server holding the fewest replicas among
      * those the bucket is not on yet, counting those already assigned and those assigned so far in
      * this call; ties go to the lowest id, so equal servers take a new table's buckets round robin
-     * and a bucket's replicas land on distinct servers.
+     * and a bucket's replicas land on distinct servers. The replica leading fewest buckets so far
+     * comes first, and leads: with every server holding a replica of every bucket, leadership still
+     * rotates.
      *
      * @param replicationFactor replicas per bucket, at most the number of servers
      * @param load replicas already held per server; servers missing from it hold none
+     * @param leads buckets already led per server; servers missing from it lead none
      */
     static List<List<Integer>> balance(
             int buckets,
             int replicationFactor,
             SortedSet<Integer> servers,
-            Map<Integer, Integer> load) {
+            Map<Integer, Integer> load,
+            Map<Integer, Integer> leads) {
         if (servers.size() < replicationFactor || replicationFactor < 1) {
             throw new IllegalArgumentException(
                     replicationFactor + " replicas per bucket need as many servers: " + servers);
         }
         Map<Integer, Integer> held = new HashMap<>();
         servers.forEach(s -> held.put(s, load.getOrDefault(s, 0)));
+        Map<Integer, Integer> led = new HashMap<>(leads);
         List<List<Integer>> out = new ArrayList<>(buckets);
         for (int b = 0; b < buckets; b++) {
             List<Integer> replicas = new ArrayList<>(replicationFactor);
@@ -222,6 +240,17 @@ public final class BucketAssignments {
                 replicas.add(best);
                 held.merge(best, 1, Integer::sum);
             }
+            int leader = replicas.get(0);
+            for (int r : replicas) {
+                int mine = led.getOrDefault(r, 0);
+                int theirs = led.getOrDefault(leader, 0);
+                if (mine < theirs || (mine == theirs && r < leader)) {
+                    leader = r;
+                }
+            }
+            replicas.remove(Integer.valueOf(leader));
+            replicas.add(0, leader);
+            led.merge(leader, 1, Integer::sum);
             out.add(replicas);
         }
         return out;

@@ -25,31 +25,42 @@ class BucketAssignmentsTest {
 
     @Test
     void t49_eachBucketGoesToTheServerHoldingFewestTiesToTheLowestId() {
-        assertThat(BucketAssignments.balance(6, 1, new TreeSet<>(List.of(1, 2, 3)), Map.of()))
+        assertThat(
+                        BucketAssignments.balance(
+                                6, 1, new TreeSet<>(List.of(1, 2, 3)), Map.of(), Map.of()))
                 .containsExactly(
                         List.of(1), List.of(2), List.of(3), List.of(1), List.of(2), List.of(3));
         assertThat(
                         BucketAssignments.balance(
-                                4, 1, new TreeSet<>(List.of(1, 2, 3)), Map.of(1, 4, 3, 1, 9, 100)))
+                                4,
+                                1,
+                                new TreeSet<>(List.of(1, 2, 3)),
+                                Map.of(1, 4, 3, 1, 9, 100),
+                                Map.of()))
                 .as("what servers already hold counts; unknown servers do not")
                 .containsExactly(List.of(2), List.of(2), List.of(3), List.of(2));
-        assertThatThrownBy(() -> BucketAssignments.balance(1, 1, new TreeSet<>(), Map.of()))
+        assertThatThrownBy(
+                        () -> BucketAssignments.balance(1, 1, new TreeSet<>(), Map.of(), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void eachBucketsReplicasLandOnDistinctServersBalancedByReplicasHeld() {
         SortedSet<Integer> three = new TreeSet<>(List.of(1, 2, 3));
-        assertThat(BucketAssignments.balance(3, 3, three, Map.of()))
-                .containsExactly(List.of(1, 2, 3), List.of(1, 2, 3), List.of(1, 2, 3));
+        assertThat(BucketAssignments.balance(3, 3, three, Map.of(), Map.of()))
+                .as("every server holds every bucket, and each leads one")
+                .containsExactly(List.of(1, 2, 3), List.of(2, 1, 3), List.of(3, 1, 2));
+        assertThat(BucketAssignments.balance(1, 3, three, Map.of(), Map.of(1, 1, 2, 1)))
+                .as("the replica leading fewest buckets leads")
+                .containsExactly(List.of(3, 1, 2));
         SortedSet<Integer> four = new TreeSet<>(List.of(1, 2, 3, 4));
-        List<List<Integer>> placed = BucketAssignments.balance(8, 3, four, Map.of(1, 2));
+        List<List<Integer>> placed = BucketAssignments.balance(8, 3, four, Map.of(1, 2), Map.of());
         assertThat(placed).allSatisfy(r -> assertThat(r).doesNotHaveDuplicates().hasSize(3));
         Map<Integer, Integer> held = new java.util.HashMap<>(Map.of(1, 2));
         placed.forEach(r -> r.forEach(s -> held.merge(s, 1, Integer::sum)));
         assertThat(held).as("26 replicas over 4 servers").containsValues(6, 7);
         assertThat(held.values()).allSatisfy(n -> assertThat(n).isBetween(6, 7));
-        assertThatThrownBy(() -> BucketAssignments.balance(1, 4, three, Map.of()))
+        assertThatThrownBy(() -> BucketAssignments.balance(1, 4, three, Map.of(), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("4 replicas per bucket need as many servers");
     }

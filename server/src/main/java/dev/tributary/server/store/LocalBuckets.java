@@ -8,6 +8,7 @@ import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.PartitionRouter;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.AppliedTable;
@@ -140,6 +141,13 @@ public final class LocalBuckets implements MetadataListener {
             return; // the caller's range check names the problem
         }
         int holder = a.get().serverOf(bucket);
+        if (holder == BucketReplicas.NO_LEADER) {
+            throw new NotLeaderForBucketException(
+                    describe(table, partitionId, bucket)
+                            + " has no leader: none of its in-sync replicas "
+                            + a.get().replicasOf(bucket).isr()
+                            + " is alive; retry once one of them is back");
+        }
         if (holder != serverId) {
             throw new NotLeaderForBucketException(
                     describe(table, partitionId, bucket)
@@ -271,7 +279,9 @@ public final class LocalBuckets implements MetadataListener {
         } else {
             for (int b = 0; b < Math.min(count, a.get().bucketCount()); b++) {
                 int holder = a.get().serverOf(b);
-                out.add(new Leader(b, holder, addresses.apply(holder)));
+                if (holder != BucketReplicas.NO_LEADER) {
+                    out.add(new Leader(b, holder, addresses.apply(holder)));
+                }
             }
         }
         return new Leaders(pid, count, out);
@@ -312,6 +322,7 @@ public final class LocalBuckets implements MetadataListener {
     private String holders(AppliedTable t) {
         Set<Integer> ids = new java.util.TreeSet<>();
         t.assignments().values().forEach(a -> ids.addAll(a.servers()));
+        ids.remove(BucketReplicas.NO_LEADER);
         return ids.isEmpty()
                 ? "no server yet"
                 : ids.stream().map(this::server).collect(Collectors.joining(", "));

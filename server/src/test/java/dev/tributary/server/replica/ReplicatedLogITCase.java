@@ -154,6 +154,98 @@ class ReplicatedLogITCase {
         }
     }
 
+    @Test
+    void aDeadLeadersBucketIsLedByAnInSyncFollowerAndNoAcknowledgedRowIsLost() throws Exception {
+        voters =
+                "1@127.0.0.1:"
+                        + freePort()
+                        + ",2@127.0.0.1:"
+                        + freePort()
+                        + ",3@127.0.0.1:"
+                        + freePort();
+        for (int id = 1; id <= 3; id++) {
+            servers.add(start(id));
+        }
+        TributaryServer coordinator = awaitOneCoordinator();
+        TablePath table = null;
+        long tableId = -1;
+        int oldLeader = -1;
+        Set<Integer> written = new HashSet<>();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            // leadership rotates over the servers: of two tables, one is led by a server that
+            // does not coordinate (the coordinator's own failover is T49's, tested elsewhere)
+            for (String name : List.of("first", "second")) {
+                TablePath p = TablePath.of("db", name);
+                conn.admin().createTable(p, descriptor(3, false), false);
+                long id = coordinator.coordinator().describeTable(p).join().tableId();
+                int leader = replicasOf(coordinator, id).leader();
+                if (server(leader) != coordinator) {
+                    table = p;
+                    tableId = id;
+                    oldLeader = leader;
+                }
+            }
+            assertThat(table).isNotNull();
+            write(conn, table, 0, 200, written);
+            // the followers hold every acknowledged row before the leader goes
+            TableBucket bucket = new TableBucket(tableId, 0);
+            for (int id : replicasOf(coordinator, tableId).replicas()) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+            }
+        }
+        int dead = oldLeader;
+        long deadTableId = tableId;
+        server(dead).close();
+        // the dead server stays silent past cluster.server.heartbeat-timeout (8s) while the
+        // others keep beating: time moves a second at a time, each step after every live server
+        // beat again
+        for (int step = 0; step < 10; step++) {
+            clock.advance(Duration.ofSeconds(1));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () ->
+                                    coordinator.coordinator().serverLiveness().join().stream()
+                                            .filter(v -> v.serverId() != dead)
+                                            .allMatch(
+                                                    v ->
+                                                            v.millisSinceHeartbeat()
+                                                                    .map(ms -> ms < 1000)
+                                                                    .orElse(false)));
+        }
+        BucketReplicas after =
+                await().atMost(Duration.ofSeconds(30))
+                        .until(
+                                () -> replicasOf(coordinator, deadTableId),
+                                r -> r.leader() != dead && r.hasLeader());
+        assertThat(after.leaderEpoch()).isEqualTo(1);
+        assertThat(after.isr()).doesNotContain(dead).hasSize(2);
+
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            // clients follow the new leader; it holds every row acknowledged before
+            write(conn, table, 200, 250, written);
+            // the old leader comes back as a follower of the new one and catches up
+            servers.set(servers.indexOf(server(dead)), start(dead));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> replicasOf(coordinator, deadTableId).isr().contains(dead));
+            TableBucket bucket = new TableBucket(deadTableId, 0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> logOf(server(dead), bucket).durableEndOffset() == 250);
+            assertThat(bytes(logOf(server(dead), bucket)))
+                    .isEqualTo(bytes(logOf(server(after.leader()), bucket)));
+
+            List<Integer> read = new ArrayList<>();
+            for (LogRecord r : conn.logScanner(table).readAll(0)) {
+                read.add(r.row().getInt(0));
+            }
+            assertThat(read).hasSize(250).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(read)).isEqualTo(written);
+        }
+    }
+
     private static TableDescriptor descriptor(int replicationFactor, boolean primaryKey) {
         Schema schema =
                 primaryKey
@@ -170,18 +262,28 @@ class ReplicatedLogITCase {
     }
 
     private void write(Connection conn, int from, int to, Set<Integer> written) throws Exception {
-        writeAsync(conn, from, to, written).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        write(conn, TABLE, from, to, written);
+    }
+
+    private void write(Connection conn, TablePath path, int from, int to, Set<Integer> written)
+            throws Exception {
+        writeAsync(conn, path, from, to, written).get(60, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     /** Writes on another thread: a flush waits until every row is acknowledged. */
     private CompletableFuture<Void> writeAsync(
             Connection conn, int from, int to, Set<Integer> written) {
+        return writeAsync(conn, TABLE, from, to, written);
+    }
+
+    private CompletableFuture<Void> writeAsync(
+            Connection conn, TablePath path, int from, int to, Set<Integer> written) {
         for (int i = from; i < to; i++) {
             written.add(i);
         }
         return CompletableFuture.runAsync(
                 () -> {
-                    try (AppendWriter w = conn.appendWriter(TABLE)) {
+                    try (AppendWriter w = conn.appendWriter(path)) {
                         for (int i = from; i < to; i++) {
                             w.append(Row.of(i, "row-" + i));
                         }
@@ -191,6 +293,7 @@ class ReplicatedLogITCase {
     }
 
     private static BucketReplicas replicasOf(TributaryServer coordinator, long tableId) {
+        // (one bucket per table here)
         return coordinator.coordinator().bucketAssignments().stream()
                 .filter(a -> a.tableId() == tableId)
                 .map((BucketAssignment a) -> a.replicasOf(0))
