@@ -95,7 +95,7 @@ class TableOptionsTest {
             assertThat(TableOptions.isLakePassThrough(o.key())).as(o.key()).isFalse();
             assertThat(TableOptions.find(o.key())).containsSame(o);
         }
-        assertThat(keys).hasSize(23);
+        assertThat(keys).hasSize(24);
     }
 
     @Test

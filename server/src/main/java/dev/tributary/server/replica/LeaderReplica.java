@@ -149,6 +149,9 @@ public final class LeaderReplica implements LogBucket.Replication {
         } else if (r.fetchOffset() > end) {
             return ReplicaFetch.Answer.diverged(EpochEnd.UNKNOWN, hw, start);
         }
+        // records a follower already has may be durable here before their append asked for
+        // acknowledgement: the follower's offset is checked against what this log really holds
+        isr.onLeaderDurable(end);
         InSyncReplicas.FetchOutcome outcome = isr.onFollowerFetch(r.followerId(), r.fetchOffset());
         outcome.proposedIsr().ifPresent(proposeIsr);
         hw = outcome.highWatermark();

@@ -155,7 +155,7 @@ public final class ReplicaManager implements AutoCloseable {
             current.end();
         }
         LogBucket log = logs.apply(bucket);
-        if (meta.leader() == serverId) {
+        if (meta.leader() == serverId && !knowsNewerEpoch(log, meta)) {
             int epoch = meta.leaderEpoch();
             LeaderReplica leader =
                     LeaderReplica.start(
@@ -174,7 +174,7 @@ public final class ReplicaManager implements AutoCloseable {
             FollowerReplica follower =
                     new FollowerReplica(bucket, serverId, meta.leader(), log, highWatermark);
             ReplicaFetcher fetcher = null;
-            if (meta.hasLeader()) {
+            if (meta.hasLeader() && meta.leader() != serverId) {
                 fetcher =
                         new ReplicaFetcher(
                                 follower,
@@ -213,6 +213,15 @@ public final class ReplicaManager implements AutoCloseable {
                                 l.leader().inSyncReplicas().onIsrChangeRefused(isr);
                             }
                         });
+    }
+
+    /**
+     * Whether this replica's log already holds a newer epoch than the metadata names: the metadata
+     * applied here is behind (a restart replays it from an older point). The replica then waits,
+     * taking no writes, for the newer metadata instead of leading an old epoch again.
+     */
+    private static boolean knowsNewerEpoch(LogBucket log, BucketReplicas meta) {
+        return log.leaderEpochs().latest().map(e -> e.epoch() > meta.leaderEpoch()).orElse(false);
     }
 
     /** Ends the roles of the buckets {@code which} names (their table or partition is going). */

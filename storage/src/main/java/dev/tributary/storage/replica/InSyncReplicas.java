@@ -143,6 +143,19 @@ public final class InSyncReplicas {
     }
 
     /**
+     * The leader's own log is durable to {@code durableEnd} (it may have got there before the
+     * append that wrote it asked for its acknowledgement).
+     */
+    public void onLeaderDurable(long durableEnd) {
+        List<Runnable> ready;
+        synchronized (this) {
+            leaderEnd = Math.max(leaderEnd, durableEnd);
+            ready = advance();
+        }
+        complete(ready);
+    }
+
+    /**
      * A follower fetched from {@code fetchOffset}: its log holds every record below it.
      *
      * @throws InvalidInputException if it is not a replica of the bucket, or claims records the

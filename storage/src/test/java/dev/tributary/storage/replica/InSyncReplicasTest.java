@@ -102,6 +102,17 @@ class InSyncReplicasTest {
     }
 
     @Test
+    void aFollowerMayHaveRecordsBeforeTheirAppendAskedForAcknowledgement() {
+        InSyncReplicas r = leading(Set.of(1, 2), 2);
+        assertThatThrownBy(() -> r.onFollowerFetch(2, 10))
+                .as("the leader does not know it holds 10 records yet")
+                .isInstanceOf(InvalidInputException.class);
+        r.onLeaderDurable(10);
+        assertThat(r.onFollowerFetch(2, 10).highWatermark()).isEqualTo(10);
+        assertThat(r.onLeaderAppend(10, 10)).as("already replicated").isCompleted();
+    }
+
+    @Test
     void tooFewInSyncReplicasRefuseAppendsAndFailWaitingOnesAsNotAcknowledged() {
         InSyncReplicas r = leading(Set.of(1, 2), 2);
         r.checkCanAppend();
