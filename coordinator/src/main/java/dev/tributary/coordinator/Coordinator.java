@@ -3,6 +3,7 @@ package dev.tributary.coordinator;
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.PartitionSpec;
@@ -359,6 +360,22 @@ public final class Coordinator implements AutoCloseable {
                                                                 + " does, in epoch "
                                                                 + r.leaderEpoch()
                                                                 + ")");
+                                            }
+                                            for (int id : isr) {
+                                                if (!r.isr().contains(id)
+                                                        && liveness != null
+                                                        && liveness.expired(id)) {
+                                                    // (KIP-841) a server the coordinator holds
+                                                    // dead rejoins once it heartbeats again
+                                                    throw new InvalidInputException(
+                                                            "server "
+                                                                    + id
+                                                                    + " cannot rejoin the in-sync"
+                                                                    + " set of bucket "
+                                                                    + bucket
+                                                                    + ": it is expired (no"
+                                                                    + " heartbeat)");
+                                                }
                                             }
                                             return r.withIsr(leaderEpoch, isr);
                                         }));

@@ -680,6 +680,9 @@ public final class TributaryServer implements AutoCloseable {
             }
             quietly(heartbeater);
             quietly(inSyncChanges);
+            // a stopping server's fetchers stop first: fetching on while calls drain would tell
+            // the leaders it is in sync, and they would ask to add it back to in-sync sets
+            quietly(replicas);
             if (grpc != null) {
                 grpc.shutdown();
                 try {
@@ -693,8 +696,6 @@ public final class TributaryServer implements AutoCloseable {
                 }
             }
             quietly(http);
-            // fetchers stop before the metadata and the logs they read and append to close
-            quietly(replicas);
             if (maintenance != null) {
                 maintenance.shutdown();
                 try {

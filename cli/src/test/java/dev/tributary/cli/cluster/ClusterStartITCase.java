@@ -295,12 +295,24 @@ class ClusterStartITCase {
         return Long.parseLong(Files.readString(layout.serverDir(id).resolve("server.pid")).trim());
     }
 
-    /** The first of {@code count} consecutive free loopback ports, none of them in taken. */
+    /**
+     * The first of {@code count} consecutive free loopback ports, none of them in taken, below the
+     * kernel's ephemeral range: a port in it can be taken as the local end of any outgoing
+     * connection (the first server's own Raft and gRPC calls) before the server meant to listen on
+     * it starts.
+     */
     private static int freeRange(int count, Set<Integer> taken) throws IOException {
+        int below = ephemeralLow();
+        // spread by process id, so parallel builds on one machine start in different places
+        long spread = ProcessHandle.current().pid() * 31;
         for (int attempt = 0; attempt < 100; attempt++) {
             int first;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                first = s.getLocalPort();
+            if (below > 20_000 + count) {
+                first = 20_000 + (int) ((spread + attempt * 97L) % (below - 20_000 - count));
+            } else {
+                try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    first = s.getLocalPort();
+                }
             }
             boolean ok = first + count - 1 <= 65535;
             for (int p = first; ok && p < first + count; p++) {
@@ -314,6 +326,16 @@ class ClusterStartITCase {
             }
         }
         throw new IOException("no " + count + " consecutive free ports");
+    }
+
+    /** The lowest ephemeral port, or 0 when the kernel does not say. */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+            return Integer.parseInt(range.trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private static boolean free(int port) {

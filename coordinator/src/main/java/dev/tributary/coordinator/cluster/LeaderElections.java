@@ -7,6 +7,7 @@ import dev.tributary.coordinator.metadata.BucketAssignments;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import java.util.List;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,7 @@ public final class LeaderElections {
     }
 
     private void change(
-            java.util.function.Predicate<BucketReplicas> concerned,
+            Predicate<BucketReplicas> concerned,
             UnaryOperator<BucketReplicas> transition,
             String what,
             int server) {

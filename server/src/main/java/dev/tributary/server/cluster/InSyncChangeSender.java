@@ -3,16 +3,13 @@ package dev.tributary.server.cluster;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
-import dev.tributary.rpc.AuthHeaders;
+import dev.tributary.rpc.PeerChannels;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.AlterInSyncReplicasRequest;
 import dev.tributary.rpc.proto.AlterInSyncReplicasResponse;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.server.replica.ReplicaManager;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -89,13 +86,7 @@ public final class InSyncChangeSender implements ReplicaManager.InSyncChanges, A
             if (channel != null) {
                 channel.shutdownNow();
             }
-            NettyChannelBuilder builder = NettyChannelBuilder.forTarget(address).usePlaintext();
-            if (!token.isEmpty()) {
-                Metadata headers = new Metadata();
-                headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
-                builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
-            }
-            channel = builder.build();
+            channel = PeerChannels.open(address, token, 4 << 20);
             target = address;
         }
         return channel;

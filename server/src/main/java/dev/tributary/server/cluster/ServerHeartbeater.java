@@ -7,15 +7,12 @@ import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.ReportedBucket;
-import dev.tributary.rpc.AuthHeaders;
+import dev.tributary.rpc.PeerChannels;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -115,14 +112,8 @@ public final class ServerHeartbeater implements AutoCloseable {
                 channel.shutdownNow();
                 LOG.info("the coordinator moved from {} to {}", target, now.get());
             }
-            NettyChannelBuilder builder = NettyChannelBuilder.forTarget(now.get()).usePlaintext();
-            if (!token.isEmpty()) {
-                Metadata headers = new Metadata();
-                headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
-                builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
-            }
             target = now.get();
-            channel = builder.build();
+            channel = PeerChannels.open(target, token, 4 << 20);
             stub = ClusterServiceGrpc.newBlockingStub(channel);
         }
         return true;

@@ -3,14 +3,11 @@ package dev.tributary.server.replica;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
-import dev.tributary.rpc.AuthHeaders;
+import dev.tributary.rpc.PeerChannels;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.FetchReplicaResponse;
 import dev.tributary.rpc.proto.ReplicaServiceGrpc;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -27,16 +24,7 @@ public final class GrpcLeaderClient implements ReplicaFetcher.LeaderClient, Auto
      *     server allocate)
      */
     public GrpcLeaderClient(String target, String token, int maxAnswerBytes, long timeoutMillis) {
-        NettyChannelBuilder builder =
-                NettyChannelBuilder.forTarget(target)
-                        .usePlaintext()
-                        .maxInboundMessageSize(maxAnswerBytes);
-        if (!token.isEmpty()) {
-            Metadata headers = new Metadata();
-            headers.put(AuthHeaders.AUTHORIZATION, AuthHeaders.bearer(token));
-            builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
-        }
-        this.channel = builder.build();
+        this.channel = PeerChannels.open(target, token, maxAnswerBytes);
         this.stub = ReplicaServiceGrpc.newFutureStub(channel);
         this.timeoutMillis = timeoutMillis;
     }

@@ -13,6 +13,7 @@ import dev.tributary.storage.log.LogBucket;
 import dev.tributary.storage.replica.InSyncReplicas;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -161,7 +162,7 @@ public final class LeaderReplica implements LogBucket.Replication {
                 epochsCovering(r.fetchOffset(), read.nextOffset()),
                 hw,
                 start,
-                java.util.Optional.empty());
+                Optional.empty());
     }
 
     private List<EpochStart> epochsCovering(long from, long to) {

@@ -61,19 +61,9 @@ class ReplicatedLogITCase {
     }
 
     @Test
-    void aReplicatedLogIsCopiedAcknowledgedByItsInSyncReplicasAndSurvivesAFollowerStopping()
+    void t50_aReplicatedLogIsCopiedAcknowledgedByItsInSyncReplicasAndSurvivesAFollowerStopping()
             throws Exception {
-        voters =
-                "1@127.0.0.1:"
-                        + freePort()
-                        + ",2@127.0.0.1:"
-                        + freePort()
-                        + ",3@127.0.0.1:"
-                        + freePort();
-        for (int id = 1; id <= 3; id++) {
-            servers.add(start(id));
-        }
-        TributaryServer coordinator = awaitOneCoordinator();
+        TributaryServer coordinator = startThree();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> conn.admin().describeCluster().servers().size() == 3);
@@ -155,18 +145,9 @@ class ReplicatedLogITCase {
     }
 
     @Test
-    void aDeadLeadersBucketIsLedByAnInSyncFollowerAndNoAcknowledgedRowIsLost() throws Exception {
-        voters =
-                "1@127.0.0.1:"
-                        + freePort()
-                        + ",2@127.0.0.1:"
-                        + freePort()
-                        + ",3@127.0.0.1:"
-                        + freePort();
-        for (int id = 1; id <= 3; id++) {
-            servers.add(start(id));
-        }
-        TributaryServer coordinator = awaitOneCoordinator();
+    void t51_logTable_aDeadLeadersBucketIsLedByAnInSyncFollowerAndNoAcknowledgedRowIsLost()
+            throws Exception {
+        TributaryServer coordinator = startThree();
         TablePath table = null;
         long tableId = -1;
         int oldLeader = -1;
@@ -321,6 +302,21 @@ class ReplicatedLogITCase {
                 .filter(s -> s.dataDir().getFileName().toString().equals("server-" + id))
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /** Starts servers 1 to 3 of one cluster; returns the one that coordinates. */
+    private TributaryServer startThree() throws Exception {
+        voters =
+                "1@127.0.0.1:"
+                        + freePort()
+                        + ",2@127.0.0.1:"
+                        + freePort()
+                        + ",3@127.0.0.1:"
+                        + freePort();
+        for (int id = 1; id <= 3; id++) {
+            servers.add(start(id));
+        }
+        return awaitOneCoordinator();
     }
 
     private TributaryServer start(int id) {

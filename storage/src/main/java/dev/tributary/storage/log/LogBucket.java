@@ -325,14 +325,7 @@ public final class LogBucket implements AutoCloseable {
                 active.append(records, at, size, b.baseOffset(), b.nextOffset(), b.lastTimestamp());
                 writtenEnd = b.nextOffset();
                 if (b.writerId() != 0) {
-                    writers.record(
-                            b.writerId(),
-                            new WriterStates.Entry(
-                                    b.writerSequence(),
-                                    b.baseOffset(),
-                                    b.nextOffset(),
-                                    b.lastTimestamp(),
-                                    WriterStates.NONE));
+                    writers.record(b.writerId(), WriterStates.Entry.of(b));
                 }
                 at += size;
             }

@@ -50,14 +50,7 @@ final class WriterStateRecovery {
                 }
                 LogBatch b = LogBatch.wrap(chunk, (int) (pos - chunkStart), Integer.MAX_VALUE);
                 if (b.baseOffset() >= from && b.writerId() != 0) {
-                    into.record(
-                            b.writerId(),
-                            new WriterStates.Entry(
-                                    b.writerSequence(),
-                                    b.baseOffset(),
-                                    b.nextOffset(),
-                                    b.lastTimestamp(),
-                                    WriterStates.NONE));
+                    into.record(b.writerId(), WriterStates.Entry.of(b));
                 }
                 pos += b.sizeInBytes();
             }

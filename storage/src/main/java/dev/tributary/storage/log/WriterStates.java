@@ -5,6 +5,7 @@ import dev.tributary.common.exception.OutOfOrderSequenceException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.record.LogBatch;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -35,7 +36,18 @@ final class WriterStates {
      *     kept in memory only, so empty for entries recovered from disk
      */
     record Entry(
-            long sequence, long baseOffset, long endOffset, long timestampMillis, int[] details) {}
+            long sequence, long baseOffset, long endOffset, long timestampMillis, int[] details) {
+
+        /** The entry a stored batch's header describes (recovery and followers). */
+        static Entry of(LogBatch batch) {
+            return new Entry(
+                    batch.writerSequence(),
+                    batch.baseOffset(),
+                    batch.nextOffset(),
+                    batch.lastTimestamp(),
+                    NONE);
+        }
+    }
 
     private final TableBucket bucket;
     private final Map<Long, Entry> byWriter = new HashMap<>();

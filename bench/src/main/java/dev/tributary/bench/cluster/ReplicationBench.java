@@ -1,0 +1,291 @@
+package dev.tributary.bench.cluster;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.Clock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.server.TributaryServer;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Replicated buckets on three real servers of one cluster in this JVM, over loopback (T50/T51).
+ *
+ * <p>Throughput: one client writer appends ~100-byte rows (BIGINT id, BIGINT ts, 80-char STRING) as
+ * fast as its back-pressure allows to a 4-bucket log table with one replica per bucket, then to one
+ * with three (acknowledged once every in-sync replica has a batch), alternating, {@code --rounds}
+ * times {@code --seconds} each; the figure is rows acknowledged by the final flush. Both tables
+ * live on the same three servers, so the runs share the machine alike.
+ *
+ * <p>Failover: a one-bucket table with three replicas; a writer appends and flushes one row at a
+ * time; the bucket's leader (never the coordinator's server) is stopped ({@code close()}, not a
+ * kill -9: this is one JVM), and the time from the stop to the first write acknowledged after it is
+ * measured; the stopped server is started again and rejoins the in-sync set before the next round.
+ * Heartbeat interval 200 ms, timeout 2 s.
+ *
+ * <p>Usage: {@code ReplicationBench [--seconds N] [--rounds N] [--failovers N] [--dir PATH]}.
+ */
+public final class ReplicationBench {
+    private static final Schema LOG =
+            Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT())
+                    .column("ts", DataTypes.BIGINT())
+                    .column("payload", DataTypes.STRING())
+                    .build();
+
+    private final Path dir;
+    private final Clock clock = Clock.system();
+    private final List<TributaryServer> servers = new ArrayList<>();
+    private final String[] payloads = new String[1024];
+    private String voters;
+
+    private ReplicationBench(Path dir) {
+        this.dir = dir;
+        Random random = new Random(42);
+        for (int i = 0; i < payloads.length; i++) {
+            StringBuilder sb = new StringBuilder(80);
+            for (int c = 0; c < 80; c++) {
+                sb.append((char) ('a' + random.nextInt(26)));
+            }
+            payloads[i] = sb.toString();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = 10;
+        int rounds = 3;
+        int failovers = 10;
+        Path dir = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--failovers" -> failovers = Integer.parseInt(args[++i]);
+                case "--dir" -> dir = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Path base = dir != null ? dir : Files.createTempDirectory("replication-bench");
+        ReplicationBench bench = new ReplicationBench(base);
+        try {
+            bench.run(seconds, rounds, failovers);
+        } finally {
+            bench.servers.forEach(TributaryServer::close);
+        }
+        System.exit(0);
+    }
+
+    private void run(int seconds, int rounds, int failovers) throws Exception {
+        voters =
+                "1@127.0.0.1:"
+                        + freePort()
+                        + ",2@127.0.0.1:"
+                        + freePort()
+                        + ",3@127.0.0.1:"
+                        + freePort();
+        for (int id = 1; id <= 3; id++) {
+            servers.add(start(id));
+        }
+        TributaryServer coordinator = awaitCoordinator();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            waitFor(() -> conn.admin().describeCluster().servers().size() == 3, 60_000);
+            conn.admin().createDatabase("bench", true);
+            TablePath rf1 = table(conn, "rf1", 1, 4);
+            TablePath rf3 = table(conn, "rf3", 3, 4);
+            List<Double> one = new ArrayList<>();
+            List<Double> three = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                one.add(throughput(conn, rf1, seconds, "RF 1"));
+                three.add(throughput(conn, rf3, seconds, "RF 3"));
+            }
+            double m1 = median(one);
+            double m3 = median(three);
+            System.out.printf(
+                    Locale.ROOT,
+                    "append median: RF 1 %,.0f rows/s, RF 3 %,.0f rows/s: RF 3 / RF 1 = %.2f%n",
+                    m1,
+                    m3,
+                    m3 / m1);
+
+            List<Long> millis = new ArrayList<>();
+            for (int f = 0; f < failovers; f++) {
+                millis.add(failover(conn, coordinator, f));
+            }
+            Collections.sort(millis);
+            System.out.printf(
+                    Locale.ROOT,
+                    "failover, leader stopped -> first acknowledged write (%d): p50 %d ms, p99 %d"
+                            + " ms, all %s%n",
+                    millis.size(),
+                    millis.get(millis.size() / 2),
+                    millis.get(
+                            Math.min(millis.size() - 1, (int) Math.ceil(millis.size() * 0.99) - 1)),
+                    millis);
+        }
+    }
+
+    private double throughput(Connection conn, TablePath table, int seconds, String name) {
+        long rows = 0;
+        long start = clock.nanoTime();
+        long end = start + seconds * 1_000_000_000L;
+        try (AppendWriter w = conn.appendWriter(table)) {
+            while (clock.nanoTime() < end) {
+                for (int i = 0; i < 1000; i++) {
+                    w.append(Row.of(rows, rows, payloads[(int) (rows % payloads.length)]));
+                    rows++;
+                }
+            }
+            w.flush();
+        }
+        double secs = (clock.nanoTime() - start) / 1e9;
+        double perSecond = rows / secs;
+        System.out.printf(
+                Locale.ROOT,
+                "%s: %,d rows in %.1f s = %,.0f rows/s (~%.1f MB/s)%n",
+                name,
+                rows,
+                secs,
+                perSecond,
+                perSecond * 100 / 1e6);
+        return perSecond;
+    }
+
+    /** Stops the leader of a fresh table's bucket; returns ms to the first write acked after. */
+    private long failover(Connection conn, TributaryServer coordinator, int round)
+            throws Exception {
+        TablePath table = null;
+        long tableId = -1;
+        for (int i = 0; table == null; i++) {
+            TablePath p = TablePath.of("bench", "failover_" + round + "_" + i);
+            table(conn, p.table(), 3, 1);
+            long id = coordinator.coordinator().describeTable(p).join().tableId();
+            if (server(leaderOf(coordinator, id).leader()) != coordinator) {
+                table = p;
+                tableId = id;
+            }
+        }
+        long id = tableId;
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong stoppedAt = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong firstAckAfter = new AtomicLong(-1);
+        TablePath target = table;
+        Thread writer =
+                new Thread(
+                        () -> {
+                            try (AppendWriter w = conn.appendWriter(target)) {
+                                long n = 0;
+                                while (!stop.get()) {
+                                    long began = clock.nanoTime();
+                                    try {
+                                        w.append(Row.of(n, n, payloads[(int) (n % 1024)]));
+                                        w.flush();
+                                        n++;
+                                        if (began >= stoppedAt.get() && firstAckAfter.get() < 0) {
+                                            firstAckAfter.set(clock.nanoTime());
+                                        }
+                                    } catch (RuntimeException e) {
+                                        // retried by the next iteration
+                                    }
+                                }
+                            }
+                        });
+        writer.start();
+        Thread.sleep(500);
+        int leader = leaderOf(coordinator, id).leader();
+        stoppedAt.set(clock.nanoTime());
+        server(leader).close();
+        waitFor(() -> firstAckAfter.get() > 0, 120_000);
+        long ms = (firstAckAfter.get() - stoppedAt.get()) / 1_000_000;
+        stop.set(true);
+        writer.join();
+        System.out.printf(
+                Locale.ROOT, "failover %d: server %d stopped, %d ms%n", round, leader, ms);
+        servers.set(servers.indexOf(server(leader)), start(leader));
+        waitFor(() -> leaderOf(coordinator, id).isr().contains(leader), 120_000);
+        return ms;
+    }
+
+    private TablePath table(Connection conn, String name, int rf, int buckets) {
+        TablePath p = TablePath.of("bench", name);
+        conn.admin()
+                .createTable(
+                        p,
+                        TableDescriptor.builder(LOG)
+                                .bucketCount(buckets)
+                                .property("table.replication.factor", Integer.toString(rf))
+                                .build(),
+                        false);
+        return p;
+    }
+
+    private static BucketReplicas leaderOf(TributaryServer coordinator, long tableId) {
+        return coordinator.coordinator().bucketAssignments().stream()
+                .filter(a -> a.tableId() == tableId)
+                .map(a -> a.replicasOf(0))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private TributaryServer server(int id) {
+        return servers.stream()
+                .filter(s -> s.dataDir().getFileName().toString().equals("server-" + id))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private TributaryServer start(int id) {
+        Configuration conf = new Configuration();
+        conf.setString("data.dir", dir.resolve("server-" + id).toString());
+        conf.setString("server.rpc.port", "0");
+        conf.setString("server.http.port", "-1");
+        conf.setString("cluster.id", "bench");
+        conf.setString("cluster.server-id", Integer.toString(id));
+        conf.setString("cluster.voters", voters);
+        conf.setString("cluster.election-timeout", "1s");
+        conf.setString("cluster.server.heartbeat-interval", "200ms");
+        conf.setString("cluster.server.heartbeat-timeout", "2s");
+        return TributaryServer.start(conf, clock, List.of());
+    }
+
+    private TributaryServer awaitCoordinator() throws InterruptedException {
+        waitFor(() -> servers.stream().filter(TributaryServer::coordinates).count() == 1, 60_000);
+        return servers.stream().filter(TributaryServer::coordinates).findFirst().orElseThrow();
+    }
+
+    private void waitFor(java.util.function.BooleanSupplier done, long timeoutMillis)
+            throws InterruptedException {
+        long deadline = clock.currentTimeMillis() + timeoutMillis;
+        while (!done.getAsBoolean()) {
+            if (clock.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("timed out after " + timeoutMillis + " ms");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        Collections.sort(s);
+        return s.get(s.size() / 2);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
