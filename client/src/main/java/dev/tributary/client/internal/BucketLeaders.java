@@ -10,6 +10,7 @@ import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
+import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -254,11 +255,17 @@ public final class BucketLeaders {
         return true;
     }
 
-    /** Whether a request's failure means the client's idea of the bucket's holder is stale. */
+    /**
+     * Whether a request's failure means the client's idea of the bucket's holder may be stale: the
+     * server said it does not lead the bucket, or the server at the cached address cannot be
+     * reached (it stopped; its buckets get new leaders once the coordinator notices, and only
+     * asking again finds them: a route kept after that would send every retry to a dead address).
+     */
     static boolean refreshesLeaders(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < 5; depth++, t = t.getCause()) {
-            if (t instanceof NotLeaderForBucketException) {
+            if (t instanceof NotLeaderForBucketException
+                    || Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE) {
                 return true;
             }
         }

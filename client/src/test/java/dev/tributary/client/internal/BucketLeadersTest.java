@@ -3,15 +3,18 @@ package dev.tributary.client.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.exception.NotEnoughReplicasException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
+import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.error.ServerInternalException;
 import dev.tributary.rpc.proto.BucketLeaderPb;
 import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.GetBucketLeadersResponse;
 import dev.tributary.rpc.proto.ListDatabasesRequest;
+import io.grpc.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -205,6 +208,36 @@ class BucketLeadersTest {
         int before = pool.openedCount();
         assertThat(new BucketLeaders(pool, bad).clientFor(key, 0)).isSameAs(pool.bootstrap());
         assertThat(pool.openedCount()).isEqualTo(before);
+    }
+
+    @Test
+    @DisplayName(
+            "a holder that cannot be reached is asked about again (it stopped; its buckets get new"
+                    + " leaders): a refused write or a slow answer keeps the cached holders")
+    void anUnreachableHolderIsAskedAboutAgain() {
+        BucketLeaders.Key key = BucketLeaders.Key.table(5);
+        Answers answers = new Answers(answer(1, 1, 7), answer(1, 1, 8));
+        BucketLeaders leaders = new BucketLeaders(pool, answers);
+        RpcClient dead = leaders.clientFor(key, 1);
+        assertThat(leaders.isCached(key)).isTrue();
+
+        // what the write path sees: the transport's status wrapped as a retriable error
+        TributaryException busy =
+                GrpcErrors.fromThrowable(Status.RESOURCE_EXHAUSTED.asRuntimeException());
+        assertThat(leaders.onFailure(key, busy)).isFalse();
+        assertThat(leaders.onFailure(key, new NotEnoughReplicasException("one in sync"))).isFalse();
+        assertThat(leaders.isCached(key)).isTrue();
+
+        TributaryException unreachable =
+                GrpcErrors.fromThrowable(
+                        Status.UNAVAILABLE
+                                .withDescription("Connection refused")
+                                .asRuntimeException());
+        assertThat(unreachable).isInstanceOf(RetriableException.class);
+        assertThat(leaders.onFailure(key, unreachable)).isTrue();
+        assertThat(leaders.isCached(key)).isFalse();
+        assertThat(leaders.clientFor(key, 1)).isNotSameAs(dead);
+        assertThat(answers.asked).hasSize(2);
     }
 
     @Test

@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,7 +120,7 @@ class ReplicatedLogITCase {
             server(stopped).close();
             CompletableFuture<Void> waiting = writeAsync(conn, 200, 250, written);
             clock.advance(Duration.ofSeconds(6));
-            waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            waiting.get(60, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> !replicasOf(coordinator, tableId).isr().contains(stopped));
 
@@ -152,6 +153,7 @@ class ReplicatedLogITCase {
         long tableId = -1;
         int oldLeader = -1;
         Set<Integer> written = new HashSet<>();
+        // one connection throughout: its cached route names the leader that stops
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> conn.admin().describeCluster().servers().size() == 3);
@@ -177,42 +179,42 @@ class ReplicatedLogITCase {
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
             }
-        }
-        int dead = oldLeader;
-        long deadTableId = tableId;
-        server(dead).close();
-        // the dead server stays silent past cluster.server.heartbeat-timeout (8s) while the
-        // others keep beating: time moves a second at a time, each step after every live server
-        // beat again
-        for (int step = 0; step < 10; step++) {
-            clock.advance(Duration.ofSeconds(1));
-            await().atMost(Duration.ofSeconds(30))
-                    .until(
-                            () ->
-                                    coordinator.coordinator().serverLiveness().join().stream()
-                                            .filter(v -> v.serverId() != dead)
-                                            .allMatch(
-                                                    v ->
-                                                            v.millisSinceHeartbeat()
-                                                                    .map(ms -> ms < 1000)
-                                                                    .orElse(false)));
-        }
-        BucketReplicas after =
+            int dead = oldLeader;
+            long deadTableId = tableId;
+            server(dead).close();
+            // a write to the stopped leader's address is retried until the bucket's new leader
+            // is known, and lands there
+            CompletableFuture<Void> duringFailover = writeAsync(conn, table, 200, 230, written);
+            // the dead server stays silent past cluster.server.heartbeat-timeout (8s) while the
+            // others keep beating: time moves a second at a time, each step after every live server
+            // beat again
+            for (int step = 0; step < 10; step++) {
+                clock.advance(Duration.ofSeconds(1));
                 await().atMost(Duration.ofSeconds(30))
                         .until(
-                                () -> replicasOf(coordinator, deadTableId),
-                                r -> r.leader() != dead && r.hasLeader());
-        assertThat(after.leaderEpoch()).isEqualTo(1);
-        assertThat(after.isr()).doesNotContain(dead).hasSize(2);
-
-        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+                                () ->
+                                        coordinator.coordinator().serverLiveness().join().stream()
+                                                .filter(v -> v.serverId() != dead)
+                                                .allMatch(
+                                                        v ->
+                                                                v.millisSinceHeartbeat()
+                                                                        .map(ms -> ms < 1000)
+                                                                        .orElse(false)));
+            }
+            BucketReplicas after =
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(
+                                    () -> replicasOf(coordinator, deadTableId),
+                                    r -> r.leader() != dead && r.hasLeader());
+            assertThat(after.leaderEpoch()).isEqualTo(1);
+            assertThat(after.isr()).doesNotContain(dead).hasSize(2);
+            duringFailover.get(60, TimeUnit.SECONDS);
             // clients follow the new leader; it holds every row acknowledged before
-            write(conn, table, 200, 250, written);
+            write(conn, table, 230, 250, written);
             // the old leader comes back as a follower of the new one and catches up
             servers.set(servers.indexOf(server(dead)), start(dead));
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> replicasOf(coordinator, deadTableId).isr().contains(dead));
-            TableBucket bucket = new TableBucket(deadTableId, 0);
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> logOf(server(dead), bucket).durableEndOffset() == 250);
             assertThat(bytes(logOf(server(dead), bucket)))
@@ -248,7 +250,7 @@ class ReplicatedLogITCase {
 
     private void write(Connection conn, TablePath path, int from, int to, Set<Integer> written)
             throws Exception {
-        writeAsync(conn, path, from, to, written).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        writeAsync(conn, path, from, to, written).get(60, TimeUnit.SECONDS);
     }
 
     /** Writes on another thread: a flush waits until every row is acknowledged. */
@@ -270,7 +272,9 @@ class ReplicatedLogITCase {
                         }
                         w.flush();
                     }
-                });
+                },
+                // its own thread: a flush may wait long, and the common pool may have one
+                task -> new Thread(task, "test-writer").start());
     }
 
     private static BucketReplicas replicasOf(TributaryServer coordinator, long tableId) {
