@@ -2,8 +2,6 @@ package dev.tributary.coordinator;
 
 import dev.tributary.common.concurrent.DaemonThreads;
 import dev.tributary.common.config.Configuration;
-import dev.tributary.common.exception.FencedException;
-import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.PartitionSpec;
@@ -96,6 +94,7 @@ public final class Coordinator implements AutoCloseable {
     private volatile CoordinatorCore core;
     // touched on the loop only
     private CoordinatorLiveness liveness;
+    private LeaderElections elections;
 
     private Coordinator(
             Clock clock, int lakeThreads, int maintenanceThreads, Consumer<Throwable> onFatal) {
@@ -228,9 +227,10 @@ public final class Coordinator implements AutoCloseable {
                                 c.liveness.start();
                                 c.core.assignments().skipServersWhen(c.liveness::expired);
                                 CoordinatorLiveness live = c.liveness;
-                                live.useElections(
+                                c.elections =
                                         new LeaderElections(
-                                                c.core.assignments(), id -> !live.expired(id)));
+                                                c.core.assignments(), id -> !live.expired(id));
+                                live.useElections(c.elections);
                                 if (assigned != null) {
                                     assigned.use(c.core.assignments(), c.liveness.reported());
                                 }
@@ -343,42 +343,16 @@ public final class Coordinator implements AutoCloseable {
      */
     public CompletableFuture<BucketReplicas> alterInSyncReplicas(
             int serverId, TableBucket bucket, int leaderEpoch, List<Integer> isr) {
-        return call(
-                () ->
-                        core.assignments()
-                                .changeBucket(
-                                        bucket,
-                                        r -> {
-                                            if (r.leader() != serverId) {
-                                                throw new FencedException(
-                                                        "server "
-                                                                + serverId
-                                                                + " does not lead bucket "
-                                                                + bucket
-                                                                + " (server "
-                                                                + r.leader()
-                                                                + " does, in epoch "
-                                                                + r.leaderEpoch()
-                                                                + ")");
-                                            }
-                                            for (int id : isr) {
-                                                if (!r.isr().contains(id)
-                                                        && liveness != null
-                                                        && liveness.expired(id)) {
-                                                    // (KIP-841) a server the coordinator holds
-                                                    // dead rejoins once it heartbeats again
-                                                    throw new InvalidInputException(
-                                                            "server "
-                                                                    + id
-                                                                    + " cannot rejoin the in-sync"
-                                                                    + " set of bucket "
-                                                                    + bucket
-                                                                    + ": it is expired (no"
-                                                                    + " heartbeat)");
-                                                }
-                                            }
-                                            return r.withIsr(leaderEpoch, isr);
-                                        }));
+        return call(() -> elections.alterInSyncReplicas(serverId, bucket, leaderEpoch, isr));
+    }
+
+    /**
+     * A server instance about to stop (a controlled shutdown, T51), on the loop: expired now, so
+     * the buckets it leads get in-sync followers as leaders and it leaves every in-sync set.
+     */
+    public CompletableFuture<CoordinatorLiveness.StopAnswer> serverStopping(
+            int serverId, String instanceId) {
+        return call(() -> liveness.retire(serverId, instanceId));
     }
 
     /** Every registered server's liveness as this coordinator sees it, in id order. */

@@ -678,6 +678,13 @@ public final class TributaryServer implements AutoCloseable {
             for (ServerExtension e : extensions) {
                 quietly(e);
             }
+            if (heartbeater != null
+                    && replicas != null
+                    && replicas.holdsReplicas()
+                    && conf.get(ReplicaOptions.CONTROLLED_SHUTDOWN)) {
+                // while this server still answers: clients and followers move to the new leaders
+                heartbeater.stopAndRetire(conf.get(ServerOptions.SHUTDOWN_TIMEOUT));
+            }
             quietly(heartbeater);
             quietly(inSyncChanges);
             // a stopping server's fetchers stop first: fetching on while calls drain would tell

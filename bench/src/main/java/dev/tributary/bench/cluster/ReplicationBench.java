@@ -35,9 +35,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * time; the bucket's leader (never the coordinator's server) is stopped ({@code close()}, not a
  * kill -9: this is one JVM), and the time from the stop to the first write acknowledged after it is
  * measured; the stopped server is started again and rejoins the in-sync set before the next round.
- * Heartbeat interval 200 ms, timeout 2 s.
+ * With {@code --controlled-shutdown true} (the default, as in production) the stopping server hands
+ * its leadership over; with {@code false} it just goes silent, which is what a crash costs: the
+ * coordinator moves its buckets at {@code --heartbeat-timeout} (default 2s; interval 200 ms).
  *
- * <p>Usage: {@code ReplicationBench [--seconds N] [--rounds N] [--failovers N] [--dir PATH]}.
+ * <p>Usage: {@code ReplicationBench [--seconds N] [--rounds N] [--failovers N] [--dir PATH]
+ * [--controlled-shutdown BOOL] [--heartbeat-timeout DURATION]}.
  */
 public final class ReplicationBench {
     private static final Schema LOG =
@@ -51,10 +54,14 @@ public final class ReplicationBench {
     private final Clock clock = Clock.system();
     private final List<TributaryServer> servers = new ArrayList<>();
     private final String[] payloads = new String[1024];
+    private final boolean controlledShutdown;
+    private final String heartbeatTimeout;
     private String voters;
 
-    private ReplicationBench(Path dir) {
+    private ReplicationBench(Path dir, boolean controlledShutdown, String heartbeatTimeout) {
         this.dir = dir;
+        this.controlledShutdown = controlledShutdown;
+        this.heartbeatTimeout = heartbeatTimeout;
         Random random = new Random(42);
         for (int i = 0; i < payloads.length; i++) {
             StringBuilder sb = new StringBuilder(80);
@@ -70,17 +77,21 @@ public final class ReplicationBench {
         int rounds = 3;
         int failovers = 10;
         Path dir = null;
+        boolean controlled = true;
+        String heartbeatTimeout = "2s";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--failovers" -> failovers = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
+                case "--controlled-shutdown" -> controlled = Boolean.parseBoolean(args[++i]);
+                case "--heartbeat-timeout" -> heartbeatTimeout = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Path base = dir != null ? dir : Files.createTempDirectory("replication-bench");
-        ReplicationBench bench = new ReplicationBench(base);
+        ReplicationBench bench = new ReplicationBench(base, controlled, heartbeatTimeout);
         try {
             bench.run(seconds, rounds, failovers);
         } finally {
@@ -128,8 +139,10 @@ public final class ReplicationBench {
             Collections.sort(millis);
             System.out.printf(
                     Locale.ROOT,
-                    "failover, leader stopped -> first acknowledged write (%d): p50 %d ms, p99 %d"
-                            + " ms, all %s%n",
+                    "failover (controlled shutdown %s, heartbeat timeout %s), leader stopped ->"
+                            + " first acknowledged write (%d): p50 %d ms, p99 %d ms, all %s%n",
+                    controlledShutdown,
+                    heartbeatTimeout,
                     millis.size(),
                     millis.get(millis.size() / 2),
                     millis.get(
@@ -257,7 +270,8 @@ public final class ReplicationBench {
         conf.setString("cluster.voters", voters);
         conf.setString("cluster.election-timeout", "1s");
         conf.setString("cluster.server.heartbeat-interval", "200ms");
-        conf.setString("cluster.server.heartbeat-timeout", "2s");
+        conf.setString("cluster.server.heartbeat-timeout", heartbeatTimeout);
+        conf.setString("replica.controlled-shutdown", Boolean.toString(controlledShutdown));
         return TributaryServer.start(conf, clock, List.of());
     }
 

@@ -99,6 +99,33 @@ public final class CoordinatorLiveness {
         }
     }
 
+    /**
+     * Instance {@code instanceId} of server {@code serverId} is stopping ({@link
+     * ServerLiveness#retire}): expired now, its bucket reports stale, and its leaderships and
+     * in-sync memberships moved as after a heartbeat timeout.
+     *
+     * @return how many buckets' leaders moved away from it, with the outcome
+     */
+    public StopAnswer retire(int serverId, String instanceId) {
+        if (!tracker.tracks(serverId)) {
+            syncRegistered();
+        }
+        HeartbeatOutcome outcome = tracker.retire(serverId, instanceId);
+        try {
+            if (outcome != HeartbeatOutcome.ACCEPTED) {
+                return new StopAnswer(outcome, 0);
+            }
+            reported.markStale(List.of(serverId));
+            int moved = elections == null ? 0 : elections.onExpired(List.of(serverId));
+            return new StopAnswer(outcome, moved);
+        } finally {
+            publish();
+        }
+    }
+
+    /** The answer to a stopping server: accepted or why not, and the leaders moved. */
+    public record StopAnswer(HeartbeatOutcome outcome, int leadersMoved) {}
+
     /** The bucket states the servers reported (read and changed on the loop only). */
     public ReportedBucketStates reported() {
         return reported;

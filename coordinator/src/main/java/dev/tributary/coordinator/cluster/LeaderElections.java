@@ -1,5 +1,7 @@
 package dev.tributary.coordinator.cluster;
 
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.BucketAssignment;
@@ -36,11 +38,22 @@ public final class LeaderElections {
         this.alive = alive;
     }
 
-    /** Servers expired just now. */
-    public void onExpired(List<Integer> servers) {
+    /**
+     * Servers expired just now.
+     *
+     * @return how many buckets' leaders moved (or were lost) as a result
+     */
+    public int onExpired(List<Integer> servers) {
+        int moved = 0;
         for (int dead : servers) {
-            change(r -> r.isr().contains(dead), r -> r.afterServerDied(dead, alive), "died", dead);
+            moved +=
+                    change(
+                            r -> r.isr().contains(dead),
+                            r -> r.afterServerDied(dead, alive),
+                            "died",
+                            dead);
         }
+        return moved;
     }
 
     /**
@@ -54,11 +67,54 @@ public final class LeaderElections {
                 server);
     }
 
-    private void change(
+    /**
+     * Writes the in-sync set a bucket's leader asks for (T50): only from the bucket's leader in its
+     * epoch ({@link BucketReplicas#withIsr}), and a server held expired does not join (KIP-841: a
+     * follower of a stopped or silent server may still fetch for a while; it rejoins once it
+     * heartbeats again).
+     *
+     * @return the bucket's replicas as written
+     * @throws FencedException if {@code sender} does not lead the bucket
+     * @throws InvalidInputException if the set adds an expired server, or {@code withIsr} refuses
+     */
+    public BucketReplicas alterInSyncReplicas(
+            int sender, TableBucket bucket, int leaderEpoch, List<Integer> isr) {
+        return assignments.changeBucket(
+                bucket,
+                r -> {
+                    if (r.leader() != sender) {
+                        throw new FencedException(
+                                "server "
+                                        + sender
+                                        + " does not lead bucket "
+                                        + bucket
+                                        + " (server "
+                                        + r.leader()
+                                        + " does, in epoch "
+                                        + r.leaderEpoch()
+                                        + ")");
+                    }
+                    for (int id : isr) {
+                        if (!r.isr().contains(id) && !alive.test(id)) {
+                            throw new InvalidInputException(
+                                    "server "
+                                            + id
+                                            + " cannot rejoin the in-sync set of bucket "
+                                            + bucket
+                                            + ": it is expired (no heartbeat)");
+                        }
+                    }
+                    return r.withIsr(leaderEpoch, isr);
+                });
+    }
+
+    /** Applies {@code transition} to the concerned buckets; returns how many changed leader. */
+    private int change(
             Predicate<BucketReplicas> concerned,
             UnaryOperator<BucketReplicas> transition,
             String what,
             int server) {
+        int moved = 0;
         for (BucketAssignment a : assignments.all()) {
             for (int b = 0; b < a.bucketCount(); b++) {
                 BucketReplicas before = a.replicasOf(b);
@@ -69,6 +125,7 @@ public final class LeaderElections {
                 try {
                     BucketReplicas after = assignments.changeBucket(bucket, transition);
                     if (after.leader() != before.leader()) {
+                        moved++;
                         LOG.info(
                                 "bucket {}: server {} {}; leader {} -> {} in epoch {}, in sync {}",
                                 bucket,
@@ -90,5 +147,6 @@ public final class LeaderElections {
                 }
             }
         }
+        return moved;
     }
 }

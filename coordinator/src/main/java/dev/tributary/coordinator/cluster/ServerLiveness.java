@@ -87,10 +87,7 @@ public final class ServerLiveness {
                     serverId,
                     instanceId,
                     s.instanceId);
-            if (s.replaced.size() == REPLACED_INSTANCES_KEPT) {
-                s.replaced.removeFirst();
-            }
-            s.replaced.addLast(s.instanceId);
+            s.replace(s.instanceId);
         }
         s.instanceId = instanceId;
         s.lastHeartbeatMillis = nowMillis;
@@ -100,6 +97,34 @@ public final class ServerLiveness {
             }
             s.state = s.state.moveTo(LivenessState.ALIVE);
         }
+        return HeartbeatOutcome.ACCEPTED;
+    }
+
+    /**
+     * Instance {@code instanceId} of server {@code serverId} is stopping (a controlled shutdown):
+     * the server is expired now, as if its heartbeat timeout had passed, and that instance's later
+     * heartbeats are fenced, so a beat still in flight cannot make it alive again. Its restart, a
+     * new instance, counts as alive at its first heartbeat.
+     *
+     * @return {@link HeartbeatOutcome#ACCEPTED} when the server is expired now; {@code FENCED} when
+     *     that instance was already replaced or stopped; {@code UNKNOWN_SERVER} when the id is not
+     *     tracked
+     */
+    public HeartbeatOutcome retire(int serverId, String instanceId) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        Tracked s = servers.get(serverId);
+        if (s == null) {
+            return HeartbeatOutcome.UNKNOWN_SERVER;
+        }
+        if (s.replaced.contains(instanceId)
+                || (s.instanceId != null && !s.instanceId.equals(instanceId))) {
+            return HeartbeatOutcome.FENCED;
+        }
+        s.replace(instanceId);
+        if (s.state != LivenessState.EXPIRED) {
+            s.state = s.state.moveTo(LivenessState.EXPIRED);
+        }
+        LOG.info("server {} is stopping (instance {}): expired now", serverId, instanceId);
         return HeartbeatOutcome.ACCEPTED;
     }
 
@@ -152,6 +177,17 @@ public final class ServerLiveness {
 
         Tracked(long nowMillis) {
             this.lastHeartbeatMillis = nowMillis;
+        }
+
+        /** Fences {@code instance} from now on, forgetting the oldest fenced one when full. */
+        void replace(String instance) {
+            if (replaced.contains(instance)) {
+                return;
+            }
+            if (replaced.size() == REPLACED_INSTANCES_KEPT) {
+                replaced.removeFirst();
+            }
+            replaced.addLast(instance);
         }
 
         ServerLivenessView view(int id, long nowMillis) {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidConfigException;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
@@ -14,12 +16,16 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.FakeBuckets;
 import dev.tributary.coordinator.FakeLake;
+import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,6 +89,92 @@ class CoordinatorLivenessTest {
 
             assertThat(beat(c, 1, "i2")).isEqualTo(HeartbeatOutcome.ACCEPTED);
             assertThat(beat(c, 1, "i1")).isEqualTo(HeartbeatOutcome.FENCED);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "T51 a stopping server's replicated buckets get in-sync followers as leaders at once;"
+                    + " it cannot rejoin an in-sync set until a new instance heartbeats")
+    void aStoppingServerHandsItsLeadershipOverAtOnce() {
+        try (FileMetadataStore store = FileMetadataStore.open(dir);
+                Coordinator c = start(store)) {
+            for (int id = 1; id <= 3; id++) {
+                store.putServer(new ServerRegistration(id, "h:" + id, "", 0));
+                assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            }
+            c.createDatabase("db", null, true).join();
+            TableInfo t =
+                    c.createTable(
+                                    TablePath.of("db", "replicated"),
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.INT())
+                                                            .build())
+                                            .bucketCount(3)
+                                            .property("table.replication.factor", "3")
+                                            .build(),
+                                    false)
+                            .join();
+            BucketAssignment before =
+                    c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION).orElseThrow();
+            // leadership rotates at creation: each server leads one bucket
+            assertThat(before.servers()).containsExactlyInAnyOrder(1, 2, 3);
+            int stopping = before.replicasOf(0).leader();
+
+            assertThat(c.serverStopping(stopping, "someone else").join().outcome())
+                    .isEqualTo(HeartbeatOutcome.FENCED);
+            CoordinatorLiveness.StopAnswer answer =
+                    c.serverStopping(stopping, "i" + stopping).join();
+            assertThat(answer.outcome()).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(answer.leadersMoved()).isEqualTo(1);
+            // no time passed: the stop, not a heartbeat timeout, moved the leader
+            BucketAssignment after =
+                    c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION).orElseThrow();
+            for (int b = 0; b < 3; b++) {
+                BucketReplicas r = after.replicasOf(b);
+                assertThat(r.isr()).hasSize(2).doesNotContain(stopping);
+                assertThat(r.leader()).isNotEqualTo(stopping);
+                assertThat(r.leaderEpoch())
+                        .isEqualTo(before.replicasOf(b).leader() == stopping ? 1 : 0);
+            }
+            assertThat(beat(c, stopping, "i" + stopping)).isEqualTo(HeartbeatOutcome.FENCED);
+
+            // its fetchers may still run while it drains: its bucket's new leader cannot add it
+            BucketReplicas moved = after.replicasOf(0);
+            TableBucket bucket0 = new TableBucket(t.tableId(), 0);
+            assertThat(
+                            c.alterInSyncReplicas(
+                                    moved.leader(), bucket0, moved.leaderEpoch(), List.of(1, 2, 3)))
+                    .failsWithin(Duration.ofSeconds(10))
+                    .withThrowableThat()
+                    .havingRootCause()
+                    .isInstanceOf(InvalidInputException.class)
+                    .withMessageContaining("server " + stopping + " cannot rejoin")
+                    .withMessageContaining("expired");
+            // a follower does not write in-sync sets
+            int follower =
+                    moved.isr().stream()
+                            .filter(id -> id != moved.leader())
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(c.alterInSyncReplicas(follower, bucket0, moved.leaderEpoch(), moved.isr()))
+                    .failsWithin(Duration.ofSeconds(10))
+                    .withThrowableThat()
+                    .havingRootCause()
+                    .isInstanceOf(FencedException.class);
+
+            // restarted, it heartbeats as a new instance and may rejoin
+            assertThat(beat(c, stopping, "restarted")).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            assertThat(
+                            c.alterInSyncReplicas(
+                                            moved.leader(),
+                                            bucket0,
+                                            moved.leaderEpoch(),
+                                            List.of(1, 2, 3))
+                                    .join()
+                                    .isr())
+                    .containsExactlyInAnyOrder(1, 2, 3);
         }
     }
 

@@ -98,6 +98,40 @@ class ServerLivenessTest {
     }
 
     @Test
+    void aStoppingInstanceExpiresAtOnceAndItsLateBeatsAreFencedUntilARestart() {
+        liveness.syncRegistered(List.of(1, 2), now());
+        assertThat(liveness.retire(3, "x")).isEqualTo(HeartbeatOutcome.UNKNOWN_SERVER);
+        liveness.heartbeat(1, "first", now());
+        liveness.heartbeat(2, "other", now());
+
+        // not one of server 1's instances: refused, nothing changes
+        assertThat(liveness.retire(1, "stranger")).isEqualTo(HeartbeatOutcome.FENCED);
+        assertThat(alive()).containsExactly(1, 2);
+
+        assertThat(liveness.retire(1, "first")).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(liveness.view(1, now()).orElseThrow().state()).isEqualTo(LivenessState.EXPIRED);
+        assertThat(alive()).containsExactly(2);
+        // expired once: the periodic check does not report it again
+        clock.advanceMillis(TIMEOUT.toMillis());
+        liveness.heartbeat(2, "other", now());
+        assertThat(liveness.expire(now())).isEmpty();
+        // a beat of the stopping instance still in flight, or a second stop, changes nothing
+        assertThat(liveness.heartbeat(1, "first", now())).isEqualTo(HeartbeatOutcome.FENCED);
+        assertThat(liveness.retire(1, "first")).isEqualTo(HeartbeatOutcome.FENCED);
+        assertThat(alive()).containsExactly(2);
+
+        // the restart is a new instance: alive at its first beat
+        assertThat(liveness.heartbeat(1, "second", now())).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(alive()).containsExactly(1, 2);
+        assertThat(liveness.heartbeat(1, "first", now())).isEqualTo(HeartbeatOutcome.FENCED);
+
+        // a server that never heartbeat under this coordinator can stop too
+        liveness.syncRegistered(List.of(1, 2, 4), now());
+        assertThat(liveness.retire(4, "only")).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(liveness.view(4, now()).orElseThrow().state()).isEqualTo(LivenessState.EXPIRED);
+    }
+
+    @Test
     void replacedInstancesAreRememberedBoundedly() {
         long seed = System.nanoTime();
         System.out.println("ServerLivenessTest seed: " + seed);

@@ -12,6 +12,8 @@ import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
+import dev.tributary.rpc.proto.ServerStoppingRequest;
+import dev.tributary.rpc.proto.ServerStoppingResponse;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.Collection;
@@ -200,14 +202,58 @@ public final class ServerHeartbeater implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Stops heartbeating and tells the coordinator that this instance is stopping (a controlled
+     * shutdown, T51): the replicated buckets this server leads get in-sync followers as leaders and
+     * it leaves every in-sync set now, instead of after {@code cluster.server.heartbeat-timeout}.
+     * Waits at most {@code timeout} for the answer; a failure is logged, and the coordinator then
+     * notices the stop at the heartbeat timeout, as after a crash.
+     */
+    public void stopAndRetire(Duration timeout) {
+        stopBeating();
+        if (fenced) {
+            return;
+        }
+        try {
+            if (!connect()) {
+                LOG.warn(
+                        "no coordinator known: the stop of server {} is not handed over", serverId);
+                return;
+            }
+            ServerStoppingResponse answer =
+                    stub.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .serverStopping(
+                                    ServerStoppingRequest.newBuilder()
+                                            .setServerId(serverId)
+                                            .setInstanceId(instanceId)
+                                            .build());
+            LOG.info(
+                    "server {} stopping: the coordinator moved the leaders of {} buckets",
+                    serverId,
+                    answer.getLeadersMoved());
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "server {} stopping: the coordinator at {} was not told ({}); its buckets"
+                            + " move after the heartbeat timeout",
+                    serverId,
+                    target,
+                    GrpcErrors.fromThrowable(e).getMessage());
+        }
+    }
+
+    /** Stops the beats; one under way ends first (the channel is then this thread's). */
+    private void stopBeating() {
         timer.shutdownNow();
         try {
             timer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    @Override
+    public void close() {
+        stopBeating();
         if (channel != null) {
             channel.shutdownNow();
         }

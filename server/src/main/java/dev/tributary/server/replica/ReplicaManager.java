@@ -233,6 +233,11 @@ public final class ReplicaManager implements AutoCloseable {
         }
     }
 
+    /** Whether this server holds a replica of a replicated bucket (leading or following). */
+    public boolean holdsReplicas() {
+        return !roles.isEmpty();
+    }
+
     /** The leader replica of a bucket this server leads, for followers' fetches. */
     public Optional<LeaderReplica> leaderOf(TableBucket bucket) {
         return roles.get(bucket) instanceof Leading l ? Optional.of(l.leader()) : Optional.empty();

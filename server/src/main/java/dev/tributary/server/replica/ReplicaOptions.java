@@ -49,8 +49,24 @@ public final class ReplicaOptions {
                     .withDescription(
                             "Records one fetch of a follower asks for (at least one batch comes).");
 
+    public static final ConfigOption<Boolean> CONTROLLED_SHUTDOWN =
+            ConfigOptions.key("replica.controlled-shutdown")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A stopping server that holds replicas of replicated buckets first"
+                                    + " asks the coordinator to move their leadership to in-sync"
+                                    + " followers and to drop it from in-sync sets, so writes move"
+                                    + " on at once; off, a stop costs what a crash does"
+                                    + " (cluster.server.heartbeat-timeout).");
+
     public static List<ConfigOption<?>> all() {
-        return List.of(MIN_INSYNC_REPLICAS, LAG_TIME_MAX, FETCH_BACKOFF, FETCH_MAX_BYTES);
+        return List.of(
+                MIN_INSYNC_REPLICAS,
+                LAG_TIME_MAX,
+                FETCH_BACKOFF,
+                FETCH_MAX_BYTES,
+                CONTROLLED_SHUTDOWN);
     }
 
     /** The values a server's replicas use. */

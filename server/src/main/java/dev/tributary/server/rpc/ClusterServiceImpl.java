@@ -14,6 +14,8 @@ import dev.tributary.rpc.proto.AlterInSyncReplicasResponse;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
+import dev.tributary.rpc.proto.ServerStoppingRequest;
+import dev.tributary.rpc.proto.ServerStoppingResponse;
 import dev.tributary.server.cluster.BucketReportCodec;
 import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorRole;
@@ -98,22 +100,47 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                 });
     }
 
+    @Override
+    public void serverStopping(
+            ServerStoppingRequest req, StreamObserver<ServerStoppingResponse> out) {
+        Calls.async(
+                out,
+                () -> {
+                    Coordinator c = coordinator.current();
+                    int serverId = req.getServerId();
+                    String instanceId = checkedInstanceId(req.getInstanceId());
+                    return c.serverStopping(serverId, instanceId)
+                            .thenApply(
+                                    a -> {
+                                        refuseUnless(a.outcome(), serverId, instanceId);
+                                        return ServerStoppingResponse.newBuilder()
+                                                .setLeadersMoved(a.leadersMoved())
+                                                .build();
+                                    });
+                });
+    }
+
     private static ServerHeartbeatResponse answer(
             Coordinator c, HeartbeatAnswer a, int serverId, String instance) {
-        return switch (a.outcome()) {
-            case ACCEPTED ->
-                    ServerHeartbeatResponse.newBuilder()
-                            .setCoordinatorIncarnation(c.incarnation())
-                            .setSendFullReport(a.sendFullReport())
-                            .build();
+        refuseUnless(a.outcome(), serverId, instance);
+        return ServerHeartbeatResponse.newBuilder()
+                .setCoordinatorIncarnation(c.incarnation())
+                .setSendFullReport(a.sendFullReport())
+                .build();
+    }
+
+    /** Throws the typed refusal for an outcome other than {@code ACCEPTED}. */
+    private static void refuseUnless(HeartbeatOutcome outcome, int serverId, String instance) {
+        switch (outcome) {
+            case ACCEPTED -> {}
             case FENCED ->
                     throw new FencedException(
                             "instance "
                                     + instance
                                     + " of server "
                                     + serverId
-                                    + " was replaced by a newer instance (a restart); this process must"
-                                    + " stop acting as server "
+                                    + " was replaced by a newer instance (a restart) or stopped;"
+                                    + " this process must stop acting as server "
                                     + serverId);
             case UNKNOWN_SERVER ->
                     throw new InvalidInputException(
@@ -121,7 +148,7 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                                     + serverId
                                     + " is not registered; a server registers before it"
                                     + " heartbeats");
-        };
+        }
     }
 
     /** The registration the heartbeat describes; null when it carries no addresses. */

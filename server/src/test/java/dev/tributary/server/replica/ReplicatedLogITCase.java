@@ -17,6 +17,7 @@ import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.cluster.LivenessState;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
@@ -36,11 +37,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three real servers of one cluster in one JVM over loopback, a log table with three replicas per
+ * Three real servers of one cluster in one JVM over loopback, log tables with three replicas per
  * bucket: the followers copy the leader's log byte for byte, writes are acknowledged once every
- * in-sync replica has them, a stopped follower leaves the in-sync set once it lagged for {@code
- * replica.lag.time.max} (the leader asks, the coordinator writes it), and back it catches up and
- * rejoins. Leader failover is not built yet, so the leader is never stopped here.
+ * in-sync replica has them, a silent follower leaves the in-sync set once it lagged for {@code
+ * replica.lag.time.max} and back it catches up and rejoins; a silent leader is replaced once the
+ * coordinator expired it, a stopping one at once (controlled shutdown), and clients follow.
+ * Stopping a server with {@code replica.controlled-shutdown} off is what a crash costs the others:
+ * silence until {@code cluster.server.heartbeat-timeout}.
  */
 class ReplicatedLogITCase {
     private static final TablePath TABLE = TablePath.of("db", "replicated");
@@ -55,6 +58,7 @@ class ReplicatedLogITCase {
     private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final List<TributaryServer> servers = new ArrayList<>();
     private String voters;
+    private boolean controlledShutdown = true;
 
     @AfterEach
     void stopAll() {
@@ -64,6 +68,7 @@ class ReplicatedLogITCase {
     @Test
     void t50_aReplicatedLogIsCopiedAcknowledgedByItsInSyncReplicasAndSurvivesAFollowerStopping()
             throws Exception {
+        controlledShutdown = false; // a follower that goes silent, as after a crash
         TributaryServer coordinator = startThree();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             await().atMost(Duration.ofSeconds(60))
@@ -148,30 +153,14 @@ class ReplicatedLogITCase {
     @Test
     void t51_logTable_aDeadLeadersBucketIsLedByAnInSyncFollowerAndNoAcknowledgedRowIsLost()
             throws Exception {
+        controlledShutdown = false; // a leader that goes silent, as after a crash
         TributaryServer coordinator = startThree();
-        TablePath table = null;
-        long tableId = -1;
-        int oldLeader = -1;
         Set<Integer> written = new HashSet<>();
         // one connection throughout: its cached route names the leader that stops
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
-            conn.admin().createDatabase("db", true);
-            // leadership rotates over the servers: of two tables, one is led by a server that
-            // does not coordinate (the coordinator's own failover is T49's, tested elsewhere)
-            for (String name : List.of("first", "second")) {
-                TablePath p = TablePath.of("db", name);
-                conn.admin().createTable(p, descriptor(3, false), false);
-                long id = coordinator.coordinator().describeTable(p).join().tableId();
-                int leader = replicasOf(coordinator, id).leader();
-                if (server(leader) != coordinator) {
-                    table = p;
-                    tableId = id;
-                    oldLeader = leader;
-                }
-            }
-            assertThat(table).isNotNull();
+            TablePath table = tableLedByAnotherServer(conn, coordinator);
+            long tableId = coordinator.coordinator().describeTable(table).join().tableId();
+            int dead = replicasOf(coordinator, tableId).leader();
             write(conn, table, 0, 200, written);
             // the followers hold every acknowledged row before the leader goes
             TableBucket bucket = new TableBucket(tableId, 0);
@@ -179,8 +168,6 @@ class ReplicatedLogITCase {
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
             }
-            int dead = oldLeader;
-            long deadTableId = tableId;
             server(dead).close();
             // a write to the stopped leader's address is retried until the bucket's new leader
             // is known, and lands there
@@ -204,7 +191,7 @@ class ReplicatedLogITCase {
             BucketReplicas after =
                     await().atMost(Duration.ofSeconds(30))
                             .until(
-                                    () -> replicasOf(coordinator, deadTableId),
+                                    () -> replicasOf(coordinator, tableId),
                                     r -> r.leader() != dead && r.hasLeader());
             assertThat(after.leaderEpoch()).isEqualTo(1);
             assertThat(after.isr()).doesNotContain(dead).hasSize(2);
@@ -214,7 +201,7 @@ class ReplicatedLogITCase {
             // the old leader comes back as a follower of the new one and catches up
             servers.set(servers.indexOf(server(dead)), start(dead));
             await().atMost(Duration.ofSeconds(60))
-                    .until(() -> replicasOf(coordinator, deadTableId).isr().contains(dead));
+                    .until(() -> replicasOf(coordinator, tableId).isr().contains(dead));
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> logOf(server(dead), bucket).durableEndOffset() == 250);
             assertThat(bytes(logOf(server(dead), bucket)))
@@ -227,6 +214,67 @@ class ReplicatedLogITCase {
             assertThat(read).hasSize(250).doesNotHaveDuplicates();
             assertThat(new HashSet<>(read)).isEqualTo(written);
         }
+    }
+
+    @Test
+    void t51_aStoppingLeaderHandsItsBucketsToInSyncFollowersAtOnce() throws Exception {
+        TributaryServer coordinator = startThree();
+        Set<Integer> written = new HashSet<>();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            TablePath table = tableLedByAnotherServer(conn, coordinator);
+            long tableId = coordinator.coordinator().describeTable(table).join().tableId();
+            BucketReplicas before = replicasOf(coordinator, tableId);
+            int stopping = before.leader();
+            write(conn, table, 0, 100, written);
+
+            // the clock stands still: no heartbeat timeout can pass, only the stop moves leaders
+            server(stopping).close();
+            BucketReplicas after = replicasOf(coordinator, tableId);
+            assertThat(after.leader()).isNotEqualTo(stopping);
+            assertThat(after.leaderEpoch()).isEqualTo(1);
+            assertThat(after.isr()).hasSize(2).doesNotContain(stopping);
+            assertThat(coordinator.coordinator().serverLiveness().join())
+                    .filteredOn(v -> v.serverId() == stopping)
+                    .singleElement()
+                    .satisfies(v -> assertThat(v.state()).isEqualTo(LivenessState.EXPIRED));
+            // clients whose route names the stopped server follow without waiting
+            write(conn, table, 100, 150, written);
+
+            // back as a new instance, it follows the new leader and rejoins the in-sync set
+            servers.set(servers.indexOf(server(stopping)), start(stopping));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> replicasOf(coordinator, tableId).isr().contains(stopping));
+            TableBucket bucket = new TableBucket(tableId, 0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> logOf(server(stopping), bucket).durableEndOffset() == 150);
+            assertThat(bytes(logOf(server(stopping), bucket)))
+                    .isEqualTo(bytes(logOf(server(after.leader()), bucket)));
+            List<Integer> read = new ArrayList<>();
+            for (LogRecord r : conn.logScanner(table).readAll(0)) {
+                read.add(r.row().getInt(0));
+            }
+            assertThat(read).hasSize(150).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(read)).isEqualTo(written);
+        }
+    }
+
+    /**
+     * Creates replicated tables until one is led by a server that does not coordinate (leadership
+     * rotates, so the second at the latest): the coordinator's own failover is T49's.
+     */
+    private TablePath tableLedByAnotherServer(Connection conn, TributaryServer coordinator) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> conn.admin().describeCluster().servers().size() == 3);
+        conn.admin().createDatabase("db", true);
+        for (int i = 0; i < 3; i++) {
+            TablePath p = TablePath.of("db", "led_" + i);
+            conn.admin().createTable(p, descriptor(3, false), false);
+            long id = coordinator.coordinator().describeTable(p).join().tableId();
+            if (server(replicasOf(coordinator, id).leader()) != coordinator) {
+                return p;
+            }
+        }
+        throw new AssertionError("three tables in a row led by the coordinator's server");
     }
 
     private static TableDescriptor descriptor(int replicationFactor, boolean primaryKey) {
@@ -334,6 +382,7 @@ class ReplicatedLogITCase {
         conf.setString("cluster.election-timeout", "1s");
         conf.setString("cluster.server.heartbeat-interval", "200ms");
         conf.setString("replica.lag.time.max", "5s");
+        conf.setString("replica.controlled-shutdown", Boolean.toString(controlledShutdown));
         return TributaryServer.start(conf, clock, List.of());
     }
 
