@@ -68,10 +68,16 @@ public final class FollowerReplica implements LogBucket.Replication {
     }
 
     /** The next fetch from the leader of {@code leaderEpoch}. */
-    public ReplicaFetch.Request nextFetch(int leaderEpoch, int maxBytes) {
+    public ReplicaFetch.Request nextFetch(int leaderEpoch, int maxBytes, int maxWaitMillis) {
         int last = epochs.latest().map(EpochStart::epoch).orElse(-1);
         return new ReplicaFetch.Request(
-                serverId, bucket, leaderEpoch, log.writtenEndOffset(), last, maxBytes);
+                serverId,
+                bucket,
+                leaderEpoch,
+                log.writtenEndOffset(),
+                last,
+                maxBytes,
+                maxWaitMillis);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +33,10 @@ public final class LeaderReplica implements LogBucket.Replication {
     private final LeaderEpochCache epochs;
     private final InSyncReplicas isr;
     private final Consumer<Set<Integer>> proposeIsr;
+    private final DelayedFetches delayed;
+
+    /** The longest a follower's fetch is held, whatever it asks for. */
+    static final int MAX_WAIT_MILLIS = 10_000;
 
     private LeaderReplica(
             TableBucket bucket,
@@ -39,13 +44,15 @@ public final class LeaderReplica implements LogBucket.Replication {
             LogBucket log,
             LeaderEpochCache epochs,
             InSyncReplicas isr,
-            Consumer<Set<Integer>> proposeIsr) {
+            Consumer<Set<Integer>> proposeIsr,
+            ScheduledExecutorService executor) {
         this.bucket = bucket;
         this.leaderEpoch = leaderEpoch;
         this.log = log;
         this.epochs = epochs;
         this.isr = isr;
         this.proposeIsr = proposeIsr;
+        this.delayed = new DelayedFetches(executor);
     }
 
     /**
@@ -55,6 +62,7 @@ public final class LeaderReplica implements LogBucket.Replication {
      * @param highWatermark the high watermark this replica knew as a follower (0 if none)
      * @param proposeIsr where the in-sync set changes this leader asks for go (to the coordinator,
      *     which writes them to the metadata)
+     * @param executor where held fetches are answered
      * @throws IllegalArgumentException if the metadata does not name {@code serverId} as leader
      */
     public static LeaderReplica start(
@@ -66,7 +74,8 @@ public final class LeaderReplica implements LogBucket.Replication {
             int minInsync,
             long lagTimeMaxMillis,
             Clock clock,
-            Consumer<Set<Integer>> proposeIsr) {
+            Consumer<Set<Integer>> proposeIsr,
+            ScheduledExecutorService executor) {
         if (replicas.leader() != serverId) {
             throw new IllegalArgumentException(
                     "server " + serverId + " does not lead bucket " + bucket + ": " + replicas);
@@ -87,7 +96,8 @@ public final class LeaderReplica implements LogBucket.Replication {
                         lagTimeMaxMillis,
                         clock);
         LeaderReplica leader =
-                new LeaderReplica(bucket, replicas.leaderEpoch(), log, epochs, isr, proposeIsr);
+                new LeaderReplica(
+                        bucket, replicas.leaderEpoch(), log, epochs, isr, proposeIsr, executor);
         log.replicate(leader);
         return leader;
     }
@@ -99,7 +109,36 @@ public final class LeaderReplica implements LogBucket.Replication {
 
     @Override
     public CompletableFuture<Void> acknowledged(long durableEnd, long endOffset) {
+        // followers waiting for these records fetch them now, so they can be acknowledged
+        delayed.onDurable(durableEnd);
         return isr.onLeaderAppend(durableEnd, endOffset);
+    }
+
+    /**
+     * Answers a follower's fetch like {@link #fetch}, but holds one that finds nothing new for up
+     * to its {@code maxWaitMillis} (at most {@value #MAX_WAIT_MILLIS}), until records past its
+     * offset are durable here (a long poll).
+     */
+    public CompletableFuture<ReplicaFetch.Answer> fetchOrWait(ReplicaFetch.Request r) {
+        ReplicaFetch.Answer now = fetch(r);
+        if (now.records().length > 0
+                || now.divergingEpochEnd().isPresent()
+                || r.maxWaitMillis() <= 0) {
+            return CompletableFuture.completedFuture(now);
+        }
+        CompletableFuture<ReplicaFetch.Answer> out = new CompletableFuture<>();
+        Runnable answer =
+                () -> {
+                    try {
+                        out.complete(fetch(r));
+                    } catch (RuntimeException e) {
+                        out.completeExceptionally(e);
+                    }
+                };
+        long wait = Math.min(r.maxWaitMillis(), MAX_WAIT_MILLIS);
+        return delayed.hold(r.fetchOffset(), wait, answer, log.durableEndOffset())
+                ? out
+                : CompletableFuture.completedFuture(now);
     }
 
     /**
@@ -187,6 +226,11 @@ public final class LeaderReplica implements LogBucket.Replication {
         return leaderEpoch;
     }
 
+    /** Followers' fetches held now, waiting for new records. */
+    public int heldFetches() {
+        return delayed.size();
+    }
+
     /** This leader's view of its followers. */
     public InSyncReplicas inSyncReplicas() {
         return isr;
@@ -202,6 +246,7 @@ public final class LeaderReplica implements LogBucket.Replication {
      * gives the log its next role ({@link LogBucket#replicate}).
      */
     public void stop() {
+        delayed.releaseAll();
         isr.stopLeading(
                 new NotLeaderForBucketException(
                         "this server stopped leading bucket "

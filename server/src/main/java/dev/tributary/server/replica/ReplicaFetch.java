@@ -16,6 +16,7 @@ public final class ReplicaFetch {
      * @param fetchOffset the end of the follower's log
      * @param lastFetchedEpoch the epoch of the follower's last record, -1 if it has none
      * @param maxBytes soft cap on the records returned
+     * @param maxWaitMillis how long the leader may hold a fetch that finds nothing new (0: not)
      */
     public record Request(
             int followerId,
@@ -23,7 +24,8 @@ public final class ReplicaFetch {
             int leaderEpoch,
             long fetchOffset,
             int lastFetchedEpoch,
-            int maxBytes) {}
+            int maxBytes,
+            int maxWaitMillis) {}
 
     /**
      * @param records whole batches from the fetch offset

@@ -32,6 +32,7 @@ public final class ReplicaFetchCodec {
                 .setFetchOffset(r.fetchOffset())
                 .setLastFetchedEpoch(r.lastFetchedEpoch())
                 .setMaxBytes(r.maxBytes())
+                .setMaxWaitMs(r.maxWaitMillis())
                 .build();
     }
 
@@ -46,7 +47,8 @@ public final class ReplicaFetchCodec {
                 p.getLeaderEpoch(),
                 p.getFetchOffset(),
                 p.getLastFetchedEpoch(),
-                p.getMaxBytes());
+                p.getMaxBytes(),
+                p.getMaxWaitMs());
     }
 
     public static FetchReplicaResponse toProto(ReplicaFetch.Answer a) {

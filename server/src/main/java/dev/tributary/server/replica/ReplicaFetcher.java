@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one {@link FollowerReplica} fetching from its leader (T50): the next fetch follows at once
- * when the last one changed the log, after {@code backoffMillis} when it found nothing new or
- * failed. Fetches and their answers run one at a time on the given executor, which may serve many
- * fetchers.
+ * when the last one changed the log or was held by the leader (a long poll, {@code maxWaitMillis}
+ * above 0), after {@code backoffMillis} when it failed or, without long polls, found nothing new.
+ * Fetches and their answers run one at a time on the given executor, which may serve many fetchers.
  */
 public final class ReplicaFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
@@ -27,6 +27,7 @@ public final class ReplicaFetcher implements AutoCloseable {
     private final LeaderClient leader;
     private final ScheduledExecutorService executor;
     private final long backoffMillis;
+    private final int maxWaitMillis;
     private final int maxBytes;
     private volatile boolean closed;
     private volatile int failuresInARow;
@@ -40,12 +41,14 @@ public final class ReplicaFetcher implements AutoCloseable {
             LeaderClient leader,
             ScheduledExecutorService executor,
             long backoffMillis,
+            int maxWaitMillis,
             int maxBytes) {
         this.follower = follower;
         this.leaderEpoch = leaderEpoch;
         this.leader = leader;
         this.executor = executor;
         this.backoffMillis = backoffMillis;
+        this.maxWaitMillis = maxWaitMillis;
         this.maxBytes = maxBytes;
     }
 
@@ -70,7 +73,7 @@ public final class ReplicaFetcher implements AutoCloseable {
         }
         CompletableFuture<ReplicaFetch.Answer> answer;
         try {
-            answer = leader.fetch(follower.nextFetch(leaderEpoch, maxBytes));
+            answer = leader.fetch(follower.nextFetch(leaderEpoch, maxBytes, maxWaitMillis));
         } catch (RuntimeException e) {
             failed(e);
             return;
@@ -87,7 +90,7 @@ public final class ReplicaFetcher implements AutoCloseable {
                     try {
                         boolean changed = follower.apply(a);
                         failuresInARow = 0;
-                        schedule(changed ? 0 : backoffMillis);
+                        schedule(changed || maxWaitMillis > 0 ? 0 : backoffMillis);
                     } catch (RuntimeException e) {
                         failed(e);
                     }
@@ -110,11 +113,6 @@ public final class ReplicaFetcher implements AutoCloseable {
                     cause.toString());
         }
         schedule(backoffMillis);
-    }
-
-    /** Fetches that failed since the last one that succeeded. */
-    public int failuresInARow() {
-        return failuresInARow;
     }
 
     /** Stops fetching; a fetch in flight is ignored when it returns. */

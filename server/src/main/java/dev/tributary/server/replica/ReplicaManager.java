@@ -167,7 +167,8 @@ public final class ReplicaManager implements AutoCloseable {
                             Math.min(settings.minInsync(), meta.replicas().size()),
                             settings.lagTimeMaxMillis(),
                             clock,
-                            isr -> propose(bucket, epoch, isr));
+                            isr -> propose(bucket, epoch, isr),
+                            executor);
             roles.put(bucket, new Leading(meta, leader));
             LOG.info("bucket {}: leading in epoch {}, in sync {}", bucket, epoch, meta.isr());
         } else {
@@ -182,6 +183,7 @@ public final class ReplicaManager implements AutoCloseable {
                                 clients.to(meta.leader()),
                                 executor,
                                 settings.backoffMillis(),
+                                settings.maxWaitMillis(),
                                 settings.maxBytes());
                 fetcher.start();
             }

@@ -41,6 +41,18 @@ public final class ReplicaOptions {
                             "A follower whose last fetch brought nothing new, or failed, fetches"
                                     + " again after this long; after records, at once.");
 
+    public static final ConfigOption<Duration> FETCH_MAX_WAIT =
+            ConfigOptions.key("replica.fetch.max-wait")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 0 && d.toMillis() <= 10_000, "0..10s")
+                    .defaultValue(Duration.ofMillis(500))
+                    .withDescription(
+                            "How long a leader holds a follower's fetch that finds nothing new,"
+                                    + " answering as soon as new records are durable (a long poll:"
+                                    + " an append is copied, and so acknowledged, without waiting"
+                                    + " for the follower's next poll); 0 polls every"
+                                    + " replica.fetch.backoff instead.");
+
     public static final ConfigOption<MemorySize> FETCH_MAX_BYTES =
             ConfigOptions.key("replica.fetch.max-bytes")
                     .memoryType()
@@ -65,17 +77,24 @@ public final class ReplicaOptions {
                 MIN_INSYNC_REPLICAS,
                 LAG_TIME_MAX,
                 FETCH_BACKOFF,
+                FETCH_MAX_WAIT,
                 FETCH_MAX_BYTES,
                 CONTROLLED_SHUTDOWN);
     }
 
     /** The values a server's replicas use. */
-    public record Settings(int minInsync, long lagTimeMaxMillis, long backoffMillis, int maxBytes) {
+    public record Settings(
+            int minInsync,
+            long lagTimeMaxMillis,
+            long backoffMillis,
+            int maxWaitMillis,
+            int maxBytes) {
         public static Settings of(Configuration conf) {
             return new Settings(
                     conf.get(MIN_INSYNC_REPLICAS),
                     conf.get(LAG_TIME_MAX).toMillis(),
                     conf.get(FETCH_BACKOFF).toMillis(),
+                    (int) conf.get(FETCH_MAX_WAIT).toMillis(),
                     (int) conf.get(FETCH_MAX_BYTES).bytes());
         }
     }

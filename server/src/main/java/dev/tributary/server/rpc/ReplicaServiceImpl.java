@@ -25,7 +25,7 @@ public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceI
 
     @Override
     public void fetchReplica(FetchReplicaRequest req, StreamObserver<FetchReplicaResponse> out) {
-        Calls.unary(
+        Calls.async(
                 out,
                 () -> {
                     ReplicaFetch.Request r = ReplicaFetchCodec.fromProto(req);
@@ -36,7 +36,7 @@ public final class ReplicaServiceImpl extends ReplicaServiceGrpc.ReplicaServiceI
                                                     new NotLeaderForBucketException(
                                                             "this server does not lead bucket "
                                                                     + r.bucket()));
-                    return ReplicaFetchCodec.toProto(leader.fetch(r));
+                    return leader.fetchOrWait(r).thenApply(ReplicaFetchCodec::toProto);
                 });
     }
 }

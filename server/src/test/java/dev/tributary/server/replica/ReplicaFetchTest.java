@@ -102,7 +102,8 @@ class ReplicaFetchTest {
                             minInsync,
                             LAG_MS,
                             clock,
-                            proposals::add);
+                            proposals::add,
+                            executor);
             leading.set(l);
             return l;
         }
@@ -115,9 +116,15 @@ class ReplicaFetchTest {
         }
 
         ReplicaFetcher follow(Node leader, int leaderEpoch, long highWatermark) {
+            return follow(leader, leaderEpoch, highWatermark, 5, 0);
+        }
+
+        ReplicaFetcher follow(
+                Node leader, int leaderEpoch, long highWatermark, long backoff, int maxWait) {
             FollowerReplica f = new FollowerReplica(TB, id, leader.id, log, highWatermark);
             ReplicaFetcher fetcher =
-                    new ReplicaFetcher(f, leaderEpoch, leader.client(), executor, 5, 1 << 20);
+                    new ReplicaFetcher(
+                            f, leaderEpoch, leader.client(), executor, backoff, maxWait, 1 << 20);
             closing.add(fetcher);
             fetcher.start();
             return fetcher;
@@ -220,11 +227,39 @@ class ReplicaFetchTest {
         // fetches naming another epoch, or a server that does not lead, are refused with what
         // the follower must do
         GrpcLeaderClient toB = b.client();
-        assertThatThrownBy(() -> toB.fetch(new ReplicaFetch.Request(1, TB, 0, 28, 1, 1024)).join())
+        assertThatThrownBy(
+                        () -> toB.fetch(new ReplicaFetch.Request(1, TB, 0, 28, 1, 1024, 0)).join())
                 .hasCauseInstanceOf(FencedException.class)
                 .hasMessageContaining("must apply the newer metadata first");
         GrpcLeaderClient toA = a.client();
-        assertThatThrownBy(() -> toA.fetch(new ReplicaFetch.Request(2, TB, 1, 28, 1, 1024)).join())
+        assertThatThrownBy(
+                        () -> toA.fetch(new ReplicaFetch.Request(2, TB, 1, 28, 1, 1024, 0)).join())
                 .hasCauseInstanceOf(NotLeaderForBucketException.class);
+    }
+
+    @Test
+    void aFollowersFetchWithNothingNewIsHeldUntilAnAppendIsDurable() throws Exception {
+        Node a = new Node(1);
+        Node b = new Node(2);
+        LeaderReplica aLeads = a.lead(BucketReplicas.initial(List.of(1, 2)), 0, 2);
+        // without the long poll the follower would fetch again only after a minute: each append
+        // below is acknowledged because the held fetch was answered when it became durable
+        b.follow(a, 0, 0, 60_000, 60_000);
+        for (long seq = 0; seq < 5; seq++) {
+            // the follower's fetch at the log's end is held before the append
+            await().atMost(Duration.ofSeconds(30)).until(() -> aLeads.heldFetches() == 1);
+            LogBucket.Appended acked = a.log.append(batch(7, seq));
+            acked.durable().get(30, TimeUnit.SECONDS);
+            assertThat(b.log.writtenEndOffset()).isGreaterThanOrEqualTo(acked.endOffset());
+        }
+        // (the follower's high watermark trails until its next answer: compare what it holds)
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.log.durableEndOffset() == 20);
+        assertThat(b.log.readForFollower(0, 1 << 20).records())
+                .isEqualTo(a.log.readForFollower(0, 1 << 20).records());
+
+        // a stopping leader answers the fetches it holds
+        await().atMost(Duration.ofSeconds(30)).until(() -> aLeads.heldFetches() == 1);
+        aLeads.stop();
+        assertThat(aLeads.heldFetches()).isZero();
     }
 }

@@ -210,7 +210,9 @@ public final class InSyncReplicas {
 
     /**
      * Proposes removing the members not caught up for {@code lagTimeMaxMillis}, unless a change is
-     * pending already. Called periodically.
+     * pending already. A follower whose last fetch asked from the leader's end is caught up however
+     * long ago that was (Kafka's rule): an idle bucket's follower, whose fetch the leader holds
+     * until new records come, is not lagging. Called periodically.
      */
     public synchronized Optional<Set<Integer>> proposeShrink() {
         if (pending != null) {
@@ -219,7 +221,12 @@ public final class InSyncReplicas {
         long now = clock.currentTimeMillis();
         Set<Integer> kept = new TreeSet<>(committed);
         kept.removeIf(
-                r -> r != leaderId && now - followers.get(r).lastCaughtUpMillis > lagTimeMaxMillis);
+                r -> {
+                    Follower f = followers.get(r);
+                    return r != leaderId
+                            && f.logEnd < leaderEnd
+                            && now - f.lastCaughtUpMillis > lagTimeMaxMillis;
+                });
         if (kept.size() == committed.size()) {
             return Optional.empty();
         }

@@ -61,6 +61,22 @@ class InSyncReplicasTest {
     }
 
     @Test
+    void aFollowerAtTheLeadersEndStaysInSyncHoweverLongTheBucketIsIdle() {
+        InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
+        r.onLeaderAppend(10, 10);
+        r.onFollowerFetch(2, 10);
+        r.onFollowerFetch(3, 10);
+        // no new records for a long time: the followers' fetches wait at the leader's end
+        clock.advance(Duration.ofMillis(LAG_MS * 10));
+        assertThat(r.proposeShrink()).isEmpty();
+
+        // a record comes; follower 3 never asks for it again
+        r.onLeaderAppend(20, 20);
+        r.onFollowerFetch(2, 20);
+        assertThat(r.proposeShrink()).hasValue(Set.of(1, 2));
+    }
+
+    @Test
     void aFollowerFetchingSteadilyBehindABusyLeaderStaysInSync() {
         InSyncReplicas r = leading(Set.of(1, 2), 2);
         long end = 0;
