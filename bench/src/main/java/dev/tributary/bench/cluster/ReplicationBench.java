@@ -16,8 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * coordinator moves its buckets at {@code --heartbeat-timeout} (default 2s; interval 200 ms).
  *
  * <p>Usage: {@code ReplicationBench [--seconds N] [--rounds N] [--failovers N] [--dir PATH]
- * [--controlled-shutdown BOOL] [--heartbeat-timeout DURATION]}.
+ * [--controlled-shutdown BOOL] [--heartbeat-timeout DURATION] [--set KEY=VALUE]...}; {@code --set}
+ * passes a server option to every server (say {@code replica.fetch.max-wait=0ms}).
  */
 public final class ReplicationBench {
     private static final Schema LOG =
@@ -56,10 +59,16 @@ public final class ReplicationBench {
     private final String[] payloads = new String[1024];
     private final boolean controlledShutdown;
     private final String heartbeatTimeout;
+    private final Map<String, String> extra;
     private String voters;
 
-    private ReplicationBench(Path dir, boolean controlledShutdown, String heartbeatTimeout) {
+    private ReplicationBench(
+            Path dir,
+            boolean controlledShutdown,
+            String heartbeatTimeout,
+            Map<String, String> extra) {
         this.dir = dir;
+        this.extra = extra;
         this.controlledShutdown = controlledShutdown;
         this.heartbeatTimeout = heartbeatTimeout;
         Random random = new Random(42);
@@ -79,6 +88,7 @@ public final class ReplicationBench {
         Path dir = null;
         boolean controlled = true;
         String heartbeatTimeout = "2s";
+        Map<String, String> extra = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
@@ -87,11 +97,18 @@ public final class ReplicationBench {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--controlled-shutdown" -> controlled = Boolean.parseBoolean(args[++i]);
                 case "--heartbeat-timeout" -> heartbeatTimeout = args[++i];
+                case "--set" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--set takes KEY=VALUE, not " + args[i]);
+                    }
+                    extra.put(kv[0], kv[1]);
+                }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Path base = dir != null ? dir : Files.createTempDirectory("replication-bench");
-        ReplicationBench bench = new ReplicationBench(base, controlled, heartbeatTimeout);
+        ReplicationBench bench = new ReplicationBench(base, controlled, heartbeatTimeout, extra);
         try {
             bench.run(seconds, rounds, failovers);
         } finally {
@@ -101,6 +118,12 @@ public final class ReplicationBench {
     }
 
     private void run(int seconds, int rounds, int failovers) throws Exception {
+        System.out.printf(
+                Locale.ROOT,
+                "three servers: controlled shutdown %s, heartbeat timeout %s, options %s%n",
+                controlledShutdown,
+                heartbeatTimeout,
+                extra);
         voters =
                 "1@127.0.0.1:"
                         + freePort()
@@ -272,6 +295,7 @@ public final class ReplicationBench {
         conf.setString("cluster.server.heartbeat-interval", "200ms");
         conf.setString("cluster.server.heartbeat-timeout", heartbeatTimeout);
         conf.setString("replica.controlled-shutdown", Boolean.toString(controlledShutdown));
+        extra.forEach(conf::setString);
         return TributaryServer.start(conf, clock, List.of());
     }
 

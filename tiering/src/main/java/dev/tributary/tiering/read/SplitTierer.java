@@ -1,5 +1,7 @@
 package dev.tributary.tiering.read;
 
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.exception.Throwables;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.TableDescriptor;
@@ -25,12 +27,19 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: {@link #step} until it returns true, or {@link #forceFinish} / {@link #abort}; then
  * {@link #result}. Not thread safe.
  *
- * <p>No method throws (T22): a failure of the server or of any lake I/O (open, write, flush, abort,
- * close) ends the split with a failed result, which fails only its table's round. What an abort
- * could not delete carries its attempt's name and is deleted by the table's next commit (T23), so
- * clean-up failures are logged, never thrown into the task that runs every table. "Any" includes
- * Errors: lake libraries throw them for I/O failures (Hadoop's local file system throws {@code
- * FSError} when a write hits a full disk). Only a {@link VirtualMachineError} is let through.
+ * <p>A log split whose read breaks with a retriable error (its bucket's leader stopped or moved,
+ * T52) reads on from the next offset it needs, from wherever the bucket is led then, after a
+ * backoff and up to {@value #MAX_REOPENS} times: what it wrote stays, so the round goes on and each
+ * record is written once (the leader serves only records below the high watermark, which no leader
+ * change takes back). A snapshot split is not reopened (its lease is on one server).
+ *
+ * <p>No method throws (T22): any other failure of the server or of any lake I/O (open, write,
+ * flush, abort, close) ends the split with a failed result, which fails only its table's round.
+ * What an abort could not delete carries its attempt's name and is deleted by the table's next
+ * commit (T23), so clean-up failures are logged, never thrown into the task that runs every table.
+ * "Any" includes Errors: lake libraries throw them for I/O failures (Hadoop's local file system
+ * throws {@code FSError} when a write hits a full disk). Only a {@link VirtualMachineError} is let
+ * through.
  */
 public final class SplitTierer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SplitTierer.class);
@@ -41,6 +50,14 @@ public final class SplitTierer implements AutoCloseable {
     private final Function<TieringSplit, TableDescriptor> descriptors;
     private final Clock clock;
 
+    /** Reopens of a log split's read after retriable failures. */
+    static final int MAX_REOPENS = 10;
+
+    private static final long FIRST_REOPEN_BACKOFF_NANOS = 100_000_000L;
+    private static final long MAX_REOPEN_BACKOFF_NANOS = 2_000_000_000L;
+
+    private int reopens;
+    private long reopenAtNanos;
     private TableDescriptor descriptor;
     private RecordCursor cursor;
     private SnapshotLease lease;
@@ -80,11 +97,30 @@ public final class SplitTierer implements AutoCloseable {
         }
         try {
             if (cursor == null) {
-                open();
+                if (reopenDelayNanos() > 0) {
+                    return false;
+                }
+                try {
+                    open();
+                } catch (RuntimeException e) {
+                    if (descriptor != null && reopenLater(e)) {
+                        return false;
+                    }
+                    throw e;
+                }
             }
             renewLeaseIfDue();
             for (int i = 0; i < maxRecords; i++) {
-                if (!cursor.next()) {
+                boolean more;
+                try {
+                    more = cursor.next();
+                } catch (RuntimeException e) {
+                    if (reopenLater(e)) {
+                        return false;
+                    }
+                    throw e;
+                }
+                if (!more) {
                     finish(split.endOffset());
                     return true;
                 }
@@ -95,6 +131,43 @@ public final class SplitTierer implements AutoCloseable {
             fail(e);
             return true;
         }
+    }
+
+    /** How long until a broken read is reopened; 0 when the split is not waiting to. */
+    public long reopenDelayNanos() {
+        return cursor == null && result == null && reopens > 0
+                ? Math.max(0, reopenAtNanos - clock.nanoTime())
+                : 0;
+    }
+
+    /**
+     * After a read failure: whether the split reads on later (a log split, a retriable failure,
+     * reopens left), with the cursor closed and the reopen scheduled.
+     */
+    private boolean reopenLater(RuntimeException e) {
+        if (split.isSnapshot()
+                || reopens >= MAX_REOPENS
+                || !Throwables.causedBy(e, RetriableException.class)) {
+            return false;
+        }
+        RecordCursor broken = cursor;
+        cursor = null;
+        quietly("the broken log cursor", broken);
+        long backoff =
+                Math.min(
+                        MAX_REOPEN_BACKOFF_NANOS,
+                        FIRST_REOPEN_BACKOFF_NANOS << Math.min(reopens, 10));
+        reopens++;
+        reopenAtNanos = clock.nanoTime() + backoff;
+        LOG.info(
+                "split {}: reading from offset {} broke ({}); reading on in {} ms ({} of {})",
+                split.splitId(),
+                nextOffset,
+                e.toString(),
+                backoff / 1_000_000,
+                reopens,
+                MAX_REOPENS);
+        return true;
     }
 
     /**
@@ -158,7 +231,8 @@ public final class SplitTierer implements AutoCloseable {
                     service.openSnapshot(
                             split.tableBucket(), split.snapshotId(), split.endOffset());
         } else {
-            cursor = service.openLog(split.tableBucket(), split.startOffset(), split.endOffset());
+            // after a broken read: on from the first offset not written yet
+            cursor = service.openLog(split.tableBucket(), nextOffset, split.endOffset());
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -104,6 +105,13 @@ final class TieringSourceReader implements SourceReader<Void, TieringSplit> {
         }
         if (current.step(stepRecords)) {
             endCurrent();
+        } else if (current.reopenDelayNanos() > 0) {
+            // its read broke (a leader change): wake when it reads on, not in a busy loop
+            CompletableFuture<Void> wake = new CompletableFuture<>();
+            available = wake;
+            CompletableFuture.delayedExecutor(current.reopenDelayNanos(), TimeUnit.NANOSECONDS)
+                    .execute(() -> wake.complete(null));
+            return InputStatus.NOTHING_AVAILABLE;
         }
         return InputStatus.MORE_AVAILABLE;
     }

@@ -103,6 +103,45 @@ class SplitTiererTest {
     }
 
     @Test
+    void t52_aLogSplitWhoseReadBreaksRetriablyReadsOnAndWritesEachRecordOnce() {
+        // the first two reads break after one and two batches (4 records each), as when the
+        // bucket's leader stops twice; the split reads on from where it was
+        store.breakReads(logId, 1, 1);
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 2, 3, 1, 0, 20));
+        assertThat(t.step(100)).isFalse();
+        assertThat(t.reopenDelayNanos()).as("waits before reading on").isPositive();
+        assertThat(t.step(100)).as("not before the backoff").isFalse();
+        assertThat(writers.get(0).offsets()).hasSize(4);
+        store.breakReads(logId, 2, 1);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(t.step(100)).isFalse();
+        clock.advance(Duration.ofSeconds(1));
+        while (!t.step(100)) {
+            clock.advance(Duration.ofSeconds(1));
+        }
+        assertThat(t.result().failed()).isFalse();
+        assertThat(t.result().offsetReached()).isEqualTo(20);
+        assertThat(writers).hasSize(1);
+        assertThat(writers.get(0).offsets())
+                .containsExactlyElementsOf(LongStream.range(0, 20).boxed().toList());
+    }
+
+    @Test
+    void t52_aReadThatKeepsBreakingFailsTheSplitAfterTheLastReopen() {
+        store.breakReads(logId, 0, SplitTierer.MAX_REOPENS + 1);
+        SplitTierer t = tierer(TieringSplit.log(logId, LOG, 2, 3, 1, 0, 20));
+        int steps = 0;
+        while (!t.step(100)) {
+            clock.advance(Duration.ofSeconds(5));
+            steps++;
+        }
+        assertThat(steps).isEqualTo(SplitTierer.MAX_REOPENS);
+        assertThat(t.result().failed()).isTrue();
+        assertThat(t.result().error()).contains("NotLeaderForBucketException");
+        assertThat(writers).as("nothing was read, so no writer was opened").isEmpty();
+    }
+
+    @Test
     void t13_forceFinishedLogSplitStopsAndReportsTheOffsetReached() {
         SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));
         assertThat(t.step(7)).isFalse();

@@ -14,6 +14,8 @@ import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.tiering.testutil.LakeCheck;
@@ -25,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,6 +128,144 @@ class ThreeServerTieringITCase {
         for (TributaryServer s : servers) {
             assertThat(s.fatalError()).as("server %s", s.dataDir()).isEmpty();
         }
+    }
+
+    @Test
+    void t52_aReplicatedLogTableIsTieredExactlyOnceAcrossALeaderChange() throws Exception {
+        String voters =
+                "1@127.0.0.1:"
+                        + freePort()
+                        + ",2@127.0.0.1:"
+                        + freePort()
+                        + ",3@127.0.0.1:"
+                        + freePort();
+        File warehouse = new File(dir, "lake");
+        servers.add(start(1, voters, warehouse, List.of(new EmbeddedTieringExtension())));
+        servers.add(start(2, voters, warehouse, List.of()));
+        servers.add(start(3, voters, warehouse, List.of()));
+        LakeCheck lake = new LakeCheck(warehouse, seed);
+        try (Connection conn = Connection.open(servers.get(0).rpcTarget())) {
+            awaitThreeAlive(conn);
+            conn.admin().createDatabase("shop", false);
+            TableInfo clicks =
+                    conn.admin()
+                            .createTable(
+                                    CLICKS,
+                                    TableDescriptor.builder(TestSchemas.LOG)
+                                            .bucketCount(3)
+                                            .property("table.replication.factor", "3")
+                                            .property("table.datalake.enabled", "true")
+                                            .property("table.datalake.freshness", "1s")
+                                            .build(),
+                                    false);
+            appendClicks(conn, 0);
+            lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
+
+            // a server leading buckets of the table stops (not the job's, not the
+            // coordinator's): its buckets get in-sync followers as leaders, the job reads there
+            TributaryServer coordinator =
+                    servers.stream().filter(TributaryServer::coordinates).findFirst().orElseThrow();
+            List<BucketReplicas> before = replicasOf(coordinator, clicks.tableId());
+            int stopping =
+                    before.stream()
+                            .map(BucketReplicas::leader)
+                            .filter(id -> id != 1 && server(id) != coordinator)
+                            .findFirst()
+                            .orElseThrow();
+            // the stop lands in the middle of a burst of writes, while rounds run
+            CountDownLatch halfWritten = new CountDownLatch(1);
+            CompletableFuture<Void> writing =
+                    CompletableFuture.runAsync(
+                            () -> appendClicks(conn, 1, halfWritten),
+                            task -> new Thread(task, "test-writer").start());
+            assertThat(halfWritten.await(60, TimeUnit.SECONDS)).isTrue();
+            server(stopping).close();
+            writing.get(60, TimeUnit.SECONDS);
+            assertThat(replicasOf(coordinator, clicks.tableId()))
+                    .as("seed %d", seed)
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.leader()).isNotEqualTo(stopping);
+                                assertThat(r.isr()).doesNotContain(stopping);
+                            });
+            lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
+
+            // back, it copies what it missed and rejoins; tiering goes on exactly once
+            servers.set(
+                    servers.indexOf(server(stopping)),
+                    start(stopping, voters, warehouse, List.of()));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () ->
+                                    replicasOf(coordinator, clicks.tableId()).stream()
+                                            .allMatch(r -> r.isr().contains(stopping)));
+            appendClicks(conn, 2);
+            assertThat(lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120)))
+                    .as("seed %d", seed)
+                    .isEqualTo(3 * 600);
+            // a read the stop broke read on from the bucket's new leader: no round failed
+            assertThat(conn.admin().tieringStatus().tables())
+                    .filteredOn(s -> s.path().equals(CLICKS))
+                    .singleElement()
+                    .satisfies(s -> assertThat(s.failures()).as("%s", s.lastFailure()).isZero());
+        }
+        for (TributaryServer s : servers) {
+            assertThat(s.fatalError()).as("server %s", s.dataDir()).isEmpty();
+        }
+    }
+
+    private static void awaitThreeAlive(Connection conn) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> conn.admin().describeCluster(),
+                        info ->
+                                info.servers().size() == 3
+                                        && info.servers().stream()
+                                                .allMatch(
+                                                        s ->
+                                                                s.liveness()
+                                                                        == ClusterInfo.Liveness
+                                                                                .ALIVE));
+    }
+
+    private void appendClicks(Connection conn, int burst) {
+        appendClicks(conn, burst, new CountDownLatch(1));
+    }
+
+    /** 600 rows in flushes of 50; {@code halfWritten} counts down after the sixth. */
+    private void appendClicks(Connection conn, int burst, CountDownLatch halfWritten) {
+        try (AppendWriter log = conn.appendWriter(CLICKS)) {
+            for (int i = 0; i < 600; i++) {
+                long id = random.nextLong();
+                log.append(Row.of(id, "click-" + burst + "-" + id));
+                if (i % 50 == 49) {
+                    log.flush();
+                    if (i == 299) {
+                        halfWritten.countDown();
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<BucketReplicas> replicasOf(TributaryServer coordinator, long tableId) {
+        BucketAssignment a =
+                coordinator.coordinator().bucketAssignments().stream()
+                        .filter(x -> x.tableId() == tableId)
+                        .findFirst()
+                        .orElseThrow();
+        List<BucketReplicas> out = new ArrayList<>();
+        for (int b = 0; b < a.bucketCount(); b++) {
+            out.add(a.replicasOf(b));
+        }
+        return out;
+    }
+
+    private TributaryServer server(int id) {
+        return servers.stream()
+                .filter(s -> s.dataDir().getFileName().toString().equals("server-" + id))
+                .findFirst()
+                .orElseThrow();
     }
 
     private void write(Connection conn, int burst) throws Exception {

@@ -1,6 +1,7 @@
 package dev.tributary.tiering.testutil;
 
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
@@ -23,6 +24,7 @@ import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +41,7 @@ public final class MemoryBuckets implements TieringService {
 
     private final Map<Long, Table> tables = new HashMap<>();
     private final Map<Long, AtomicInteger> readFailures = new HashMap<>();
+    private final Map<Long, int[]> readBreaks = new HashMap<>();
     private final Duration leaseTtl;
     private long nextTableId = 1;
     private int activeLeases;
@@ -63,6 +66,14 @@ public final class MemoryBuckets implements TieringService {
 
     public MemoryBucket bucket(long tableId, int bucket) {
         return table(tableId).buckets()[bucket];
+    }
+
+    /**
+     * The next {@code times} log reads of the table break after {@code batches} batches, as a read
+     * does when its bucket's leader stops: retriably.
+     */
+    public void breakReads(long tableId, int batches, int times) {
+        readBreaks.put(tableId, new int[] {batches, times});
     }
 
     /** The next {@code times} log reads of the table fail. */
@@ -129,12 +140,15 @@ public final class MemoryBuckets implements TieringService {
             throw new StorageException("injected read failure for " + bucket);
         }
         Table t = table(bucket.tableId());
+        Iterator<byte[]> batches =
+                t.buckets()[bucket.bucket()].batchesFor(fromOffset, toOffset).iterator();
+        int[] brk = readBreaks.get(bucket.tableId());
+        if (brk != null && brk[1] > 0) {
+            brk[1]--;
+            batches = breakingAfter(batches, brk[0], bucket);
+        }
         return BatchCursor.ofLog(
-                t.buckets()[bucket.bucket()].batchesFor(fromOffset, toOffset).iterator(),
-                RowCodec.of(t.descriptor().schema()),
-                fromOffset,
-                toOffset,
-                () -> {});
+                batches, RowCodec.of(t.descriptor().schema()), fromOffset, toOffset, () -> {});
     }
 
     @Override
@@ -193,4 +207,26 @@ public final class MemoryBuckets implements TieringService {
 
     @Override
     public void close() {}
+
+    private static Iterator<byte[]> breakingAfter(
+            Iterator<byte[]> batches, int count, TableBucket bucket) {
+        return new Iterator<>() {
+            int served;
+
+            @Override
+            public boolean hasNext() {
+                if (served == count) {
+                    throw new NotLeaderForBucketException(
+                            "injected: this server stopped leading " + bucket);
+                }
+                return batches.hasNext();
+            }
+
+            @Override
+            public byte[] next() {
+                served++;
+                return batches.next();
+            }
+        };
+    }
 }
