@@ -347,6 +347,17 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
+     * Server {@code serverId} came back without its data (T53; its storage id changed), on the
+     * loop: it leaves every in-sync set and the buckets it led get new leaders, before its new
+     * storage id is registered.
+     *
+     * @return how many buckets' leaders moved (or were lost)
+     */
+    public CompletableFuture<Integer> serverLostData(int serverId) {
+        return call(() -> elections.onDataLost(serverId));
+    }
+
+    /**
      * A server instance about to stop (a controlled shutdown, T51), on the loop: expired now, so
      * the buckets it leads get in-sync followers as leaders and it leaves every in-sync set.
      */

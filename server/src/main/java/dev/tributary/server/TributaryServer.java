@@ -123,6 +123,8 @@ public final class TributaryServer implements AutoCloseable {
     /** This process's instance id (T49): a restart is a new instance, fencing the old one. */
     private final String instanceId = UUID.randomUUID().toString();
 
+    private String storageId;
+
     private Server grpc;
     private HttpApi http;
     private ScheduledExecutorService maintenance;
@@ -192,6 +194,7 @@ public final class TributaryServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         // before anything touches the directory: a second server must fail here
         dataDirLock = DataDirLock.acquire(dataDir);
+        storageId = StorageId.readOrCreate(dataDir);
         store = BucketStore.open(dataDir.resolve("store"), conf, clock);
         metrics = new ServerMetrics();
         metadata =
@@ -231,7 +234,8 @@ public final class TributaryServer implements AutoCloseable {
                                         .map(ServerRegistration::rpcAddress),
                         token,
                         ReplicaOptions.Settings.of(conf),
-                        clock);
+                        clock,
+                        () -> membership.storageRegistered(storageId));
         held.useReplicas(replicas);
         metadata.setListener(held);
         lakeConf = lakeConfiguration(conf, dataDir);
@@ -419,7 +423,11 @@ public final class TributaryServer implements AutoCloseable {
                 httpAddress().map(a -> advertised + ":" + a.getPort()).orElse("");
         Runnable tookOver =
                 () -> {
-                    membership.register(advertisedRpcAddress, advertisedHttpAddress);
+                    if (membership.lostData(membership.serverId(), storageId)) {
+                        // T53: this server came back without its data and now coordinates
+                        coordinatorRole.current().serverLostData(membership.serverId()).join();
+                    }
+                    membership.register(advertisedRpcAddress, advertisedHttpAddress, storageId);
                     // tables created before any server registered (or before assignments
                     // existed) get theirs
                     coordinatorRole.current().assignMissingBuckets().join();
@@ -443,6 +451,7 @@ public final class TributaryServer implements AutoCloseable {
                 new ServerHeartbeater(
                         membership.serverId(),
                         instanceId,
+                        storageId,
                         advertisedRpcAddress,
                         advertisedHttpAddress,
                         () -> membership.coordinatorRpcAddress(rpcTarget()),

@@ -57,6 +57,20 @@ public final class LeaderElections {
     }
 
     /**
+     * A server came back without its data (T53): it leaves every in-sync set, and the buckets it
+     * led get new leaders ({@link BucketReplicas#afterServerLostData}).
+     *
+     * @return how many buckets' leaders moved (or were lost)
+     */
+    public int onDataLost(int server) {
+        return change(
+                r -> r.isr().contains(server),
+                r -> r.afterServerLostData(server, id -> id != server && alive.test(id)),
+                "lost its data",
+                server);
+    }
+
+    /**
      * A server heartbeats again after it expired (or for the first time under this coordinator).
      */
     public void onAlive(int server) {

@@ -96,6 +96,39 @@ public record BucketReplicas(
     }
 
     /**
+     * The metadata after {@code server} came back without its data (T53: a wiped or replaced disk):
+     * it leaves the in-sync set, since it holds none of the records it was acknowledged for, and
+     * rejoins only through its leader once it copied them again. A bucket it led, or one without a
+     * leader, is led by the first alive in-sync replica of the others in the next epoch. If it was
+     * the last in-sync replica the acknowledged records are gone with its disk: the bucket keeps no
+     * leader (only an unclean election could give it one).
+     *
+     * @param alive whether a server is alive now
+     */
+    public BucketReplicas afterServerLostData(int server, IntPredicate alive) {
+        if (!isr.contains(server)) {
+            return this;
+        }
+        List<Integer> kept = new ArrayList<>(isr);
+        kept.removeIf(s -> s == server);
+        if (kept.isEmpty()) {
+            return leader == server
+                    ? new BucketReplicas(replicas, NO_LEADER, leaderEpoch + 1, isr)
+                    : this;
+        }
+        if (hasLeader() && leader != server) {
+            return new BucketReplicas(replicas, leader, leaderEpoch, kept);
+        }
+        for (int candidate : kept) {
+            if (alive.test(candidate)) {
+                return new BucketReplicas(replicas, candidate, leaderEpoch + 1, kept);
+            }
+        }
+        return new BucketReplicas(
+                replicas, NO_LEADER, hasLeader() ? leaderEpoch + 1 : leaderEpoch, kept);
+    }
+
+    /**
      * The metadata after {@code server} came back: if the bucket has no leader and the server is in
      * sync, it leads in the next epoch. A server outside the in-sync set rejoins it only through
      * its leader's {@link #withIsr} once it has caught up.

@@ -13,12 +13,21 @@ import dev.tributary.common.exception.InvalidInputException;
  * @param httpAddress the HTTP API and console address, {@code host:port}, or empty when the server
  *     runs no HTTP endpoint
  * @param registeredAtMillis wall-clock time of the registration
+ * @param storageId the random id of the server's data directory (T53): another one means the server
+ *     came back without its data; empty when not known (registered before storage ids)
  */
 public record ServerRegistration(
-        int serverId, String rpcAddress, String httpAddress, long registeredAtMillis) {
+        int serverId,
+        String rpcAddress,
+        String httpAddress,
+        long registeredAtMillis,
+        String storageId) {
 
     /** Longest address accepted, so a registration stays small in every snapshot. */
     public static final int MAX_ADDRESS_LENGTH = 300;
+
+    /** Longest storage id accepted. */
+    public static final int MAX_STORAGE_ID_LENGTH = 64;
 
     public ServerRegistration {
         if (serverId < 0) {
@@ -26,6 +35,22 @@ public record ServerRegistration(
         }
         checkAddress("rpc", rpcAddress, false);
         checkAddress("http", httpAddress, true);
+        if (storageId == null || storageId.length() > MAX_STORAGE_ID_LENGTH) {
+            throw new InvalidInputException(
+                    "a server's storage id has at most " + MAX_STORAGE_ID_LENGTH + " characters");
+        }
+    }
+
+    /** A registration whose storage id is not known. */
+    public ServerRegistration(
+            int serverId, String rpcAddress, String httpAddress, long registeredAtMillis) {
+        this(serverId, rpcAddress, httpAddress, registeredAtMillis, "");
+    }
+
+    /** This registration with {@code storageId}. */
+    public ServerRegistration withStorageId(String storageId) {
+        return new ServerRegistration(
+                serverId, rpcAddress, httpAddress, registeredAtMillis, storageId);
     }
 
     /** Whether this server runs an HTTP endpoint. */

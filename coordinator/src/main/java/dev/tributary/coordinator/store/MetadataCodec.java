@@ -330,11 +330,13 @@ final class MetadataCodec {
                 r.readByte() != 0);
     }
 
+    /** The layout with the storage id (T53). */
     static void writeServer(BinaryWriter w, ServerRegistration s) {
         w.writeVarInt(s.serverId());
         w.writeString(s.rpcAddress());
         w.writeString(s.httpAddress());
         w.writeLong(s.registeredAtMillis());
+        w.writeString(s.storageId());
     }
 
     /** The layout with each bucket's replicas, leader, epoch and in-sync set (T50). */
@@ -393,13 +395,18 @@ final class MetadataCodec {
         return ids;
     }
 
-    static ServerRegistration readServer(BinaryReader r) {
+    /**
+     * Reads a registration in the layout of {@link #writeServer}, or without {@code withStorageId}
+     * in the layout before T53.
+     */
+    static ServerRegistration readServer(BinaryReader r, boolean withStorageId) {
         int id = r.readVarInt();
         String rpc = r.readString();
         String http = r.readString();
         long at = r.readLong();
+        String storageId = withStorageId ? r.readString() : "";
         try {
-            return new ServerRegistration(id, rpc, http, at);
+            return new ServerRegistration(id, rpc, http, at, storageId);
         } catch (InvalidInputException e) {
             // a writer only writes registrations it could construct
             throw new CorruptDataException(

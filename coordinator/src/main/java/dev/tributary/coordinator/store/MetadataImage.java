@@ -25,10 +25,10 @@ public final class MetadataImage {
 
     /**
      * Version 3 adds the registered servers and the bucket assignments (T49), version 4 each
-     * bucket's replicas, leader and in-sync set (T50); versions 1 (before partitions, T30) to 3 are
-     * still read.
+     * bucket's replicas, leader and in-sync set (T50), version 5 each server's storage id (T53);
+     * versions 1 (before partitions, T30) to 4 are still read.
      */
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
 
     private final MutableState state = new MutableState();
     private long checkpointSeq;
@@ -152,7 +152,12 @@ public final class MetadataImage {
                     state.incarnation = Math.max(state.incarnation, end(r, r.readLong()));
                     return state.incarnation;
                 case MetadataRecords.PUT_SERVER:
-                    state.putServer(end(r, MetadataCodec.readServer(r)));
+                case MetadataRecords.PUT_SERVER_V2:
+                    state.putServer(
+                            end(
+                                    r,
+                                    MetadataCodec.readServer(
+                                            r, type == MetadataRecords.PUT_SERVER_V2)));
                     return 0;
                 case MetadataRecords.PUT_ASSIGNMENT:
                 case MetadataRecords.PUT_ASSIGNMENT_V2:
@@ -307,7 +312,7 @@ public final class MetadataImage {
             if (version >= 3) {
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {
-                    state.putServer(MetadataCodec.readServer(r));
+                    state.putServer(MetadataCodec.readServer(r, version >= 5));
                 }
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {

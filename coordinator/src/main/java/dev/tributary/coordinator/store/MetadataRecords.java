@@ -54,6 +54,9 @@ public final class MetadataRecords {
      */
     static final byte PUT_ASSIGNMENT_V2 = 14;
 
+    /** {@link #PUT_SERVER} with the server's storage id (T53); the one this build writes. */
+    static final byte PUT_SERVER_V2 = 15;
+
     private MetadataRecords() {}
 
     public static byte[] putDatabase(DatabaseInfo database) {
@@ -124,7 +127,7 @@ public final class MetadataRecords {
     }
 
     static void writePutServer(BinaryWriter w, ServerRegistration server) {
-        w.writeByte(PUT_SERVER);
+        w.writeByte(PUT_SERVER_V2);
         MetadataCodec.writeServer(w, server);
     }
 

@@ -60,6 +60,31 @@ class BucketReplicasTest {
     }
 
     @Test
+    void aServerBackWithoutItsDataLeavesTheInSyncSetEvenAsItsLastMember() {
+        // it led: the first alive in-sync replica of the others leads in the next epoch
+        assertThat(THREE.afterServerLostData(2, Set.of(3, 1)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 3, 1, List.of(3, 1)));
+        // it followed: it only leaves the set
+        assertThat(THREE.afterServerLostData(1, Set.of(2, 3)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 2, 0, List.of(2, 3)));
+        // leaderless because both in-sync replicas were away: the other one leads when alive
+        BucketReplicas leaderless = new BucketReplicas(List.of(2, 3, 1), -1, 4, List.of(2, 1));
+        assertThat(leaderless.afterServerLostData(2, Set.of(1)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 1, 5, List.of(1)));
+        assertThat(leaderless.afterServerLostData(2, s -> false))
+                .as("it may not lead with nothing; the other in-sync replica leads once back")
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), -1, 4, List.of(1)));
+        // the last in-sync replica lost the acknowledged records: nobody leads without an
+        // unclean election
+        BucketReplicas alone = new BucketReplicas(List.of(2, 3, 1), 2, 6, List.of(2));
+        assertThat(alone.afterServerLostData(2, Set.of(3, 1)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), -1, 7, List.of(2)));
+        assertThat(THREE.afterServerLostData(2, s -> false).afterServerLostData(2, s -> true))
+                .as("once out of the set, nothing more changes")
+                .isEqualTo(THREE.afterServerLostData(2, s -> false));
+    }
+
+    @Test
     void theLeaderChangesItsInSyncSetOnlyInItsOwnEpochAndKeepsItself() {
         BucketReplicas shrunk = THREE.withIsr(0, List.of(1, 2));
         assertThat(shrunk.isr()).as("kept in replica order").containsExactly(2, 1);

@@ -126,6 +126,31 @@ class MetadataImageTest {
 
     @Test
     @DisplayName(
+            "T53 a server's storage id round-trips through records and checkpoints; a registration"
+                    + " record from before storage ids still applies, with none")
+    void storageIds() {
+        MetadataImage image = new MetadataImage();
+        ServerRegistration withId = new ServerRegistration(3, "h3:9123", "", 5, "disk-a");
+        image.apply(MetadataRecords.putServer(withId));
+        BinaryWriter old = new BinaryWriter(64);
+        old.writeByte(MetadataRecords.PUT_SERVER);
+        old.writeVarInt(4);
+        old.writeString("h4:9123");
+        old.writeString("");
+        old.writeLong(6);
+        image.apply(old.toByteArray());
+
+        StoredState s = image.snapshot();
+        assertThat(s.servers().get(3).storageId()).isEqualTo("disk-a");
+        assertThat(s.servers().get(4).storageId()).isEmpty();
+        MetadataImage back = MetadataImage.fromCheckpoint(image.toCheckpoint(3), "test");
+        assertThat(back.snapshot().servers()).isEqualTo(s.servers());
+        assertThatThrownBy(() -> withId.withStorageId("x".repeat(65)))
+                .isInstanceOf(dev.tributary.common.exception.InvalidInputException.class);
+    }
+
+    @Test
+    @DisplayName(
             "bucket assignments apply only for existing tables and partitions, go with them and"
                     + " survive a checkpoint")
     void bucketAssignments() {
@@ -239,8 +264,11 @@ class MetadataImageTest {
         w.writeVarInt(0); // tiering records
         w.writeVarInt(0); // partitions
         w.writeLong(0); // max partition id
+        w.writeVarInt(1); // a server, in the layout before T53
         w.writeVarInt(1);
-        MetadataCodec.writeServer(w, new ServerRegistration(1, "localhost:1", "", 2));
+        w.writeString("localhost:1");
+        w.writeString("");
+        w.writeLong(2);
         w.writeVarInt(1); // assignments, in the layout before T50
         w.writeLong(3);
         w.writeLong(TableBucket.NO_PARTITION);
@@ -253,6 +281,7 @@ class MetadataImageTest {
         w.writeInt((int) crc.getValue());
 
         StoredState s = MetadataImage.fromCheckpoint(w.toByteArray(), "v3").snapshot();
+        assertThat(s.servers().get(1)).isEqualTo(new ServerRegistration(1, "localhost:1", "", 2));
         assertThat(s.assignments().values())
                 .containsExactly(
                         BucketAssignment.ofServers(3, TableBucket.NO_PARTITION, List.of(1, 1, 1)));

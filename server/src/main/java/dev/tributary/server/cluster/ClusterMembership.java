@@ -78,10 +78,10 @@ public final class ClusterMembership {
      * @param rpcAddress {@code host:port} of the bound gRPC endpoint
      * @param httpAddress {@code host:port} of the bound HTTP endpoint, or empty without one
      */
-    public ServerRegistration register(String rpcAddress, String httpAddress) {
+    public ServerRegistration register(String rpcAddress, String httpAddress, String storageId) {
         ServerRegistration r =
                 new ServerRegistration(
-                        serverId, rpcAddress, httpAddress, clock.currentTimeMillis());
+                        serverId, rpcAddress, httpAddress, clock.currentTimeMillis(), storageId);
         metadata.putServer(r);
         LOG.info(
                 "registered server {} (rpc {}, http {}) in the {} metadata",
@@ -118,14 +118,42 @@ public final class ClusterMembership {
     }
 
     /**
+     * Whether {@code reported} (a server's heartbeat, or this server at start) names another
+     * storage id than the one registered for that server: it came back without its data (T53).
+     * Unknown ids on either side (servers registered before storage ids) count as the same.
+     */
+    public boolean lostData(int serverId, String storageId) {
+        ServerRegistration known = metadata.servers().get(serverId);
+        return known != null
+                && !known.storageId().isEmpty()
+                && !storageId.isEmpty()
+                && !known.storageId().equals(storageId);
+    }
+
+    /**
+     * Whether this server may act on what the metadata says it holds: unless its registration names
+     * another data directory than {@code storageId} (it came back without its data, T53, and the
+     * coordinator has not taken it out of the in-sync sets yet).
+     */
+    public boolean storageRegistered(String storageId) {
+        return !lostData(serverId, storageId);
+    }
+
+    /**
      * Registers another server as its heartbeat describes it (on the coordinator), unless it is
-     * registered with these addresses already; returns whether a registration was written.
+     * registered with these addresses and storage id already; returns whether a registration was
+     * written. A heartbeat without a storage id keeps the registered one.
      */
     public boolean registerPeer(ServerRegistration reported) {
         ServerRegistration known = metadata.servers().get(reported.serverId());
+        String storageId =
+                reported.storageId().isEmpty() && known != null
+                        ? known.storageId()
+                        : reported.storageId();
         if (known != null
                 && known.rpcAddress().equals(reported.rpcAddress())
-                && known.httpAddress().equals(reported.httpAddress())) {
+                && known.httpAddress().equals(reported.httpAddress())
+                && known.storageId().equals(storageId)) {
             return false;
         }
         ServerRegistration r =
@@ -133,7 +161,8 @@ public final class ClusterMembership {
                         reported.serverId(),
                         reported.rpcAddress(),
                         reported.httpAddress(),
-                        clock.currentTimeMillis());
+                        clock.currentTimeMillis(),
+                        storageId);
         metadata.putServer(r);
         LOG.info(
                 "registered server {} (rpc {}, http {}) from its heartbeat{}",

@@ -52,6 +52,7 @@ public final class ServerHeartbeater implements AutoCloseable {
 
     private final int serverId;
     private final String instanceId;
+    private final String storageId;
     private final String rpcAddress;
     private final String httpAddress;
     private final Supplier<Optional<String>> coordinatorTarget;
@@ -72,6 +73,7 @@ public final class ServerHeartbeater implements AutoCloseable {
     /**
      * @param serverId this server's id
      * @param instanceId this process's random instance id
+     * @param storageId the random id of this server's data directory (T53)
      * @param rpcAddress this server's registered gRPC address, {@code host:port}
      * @param httpAddress this server's HTTP address, or empty without one
      * @param coordinatorTarget {@code host:port} of the coordinator's gRPC endpoint, asked at every
@@ -83,6 +85,7 @@ public final class ServerHeartbeater implements AutoCloseable {
     public ServerHeartbeater(
             int serverId,
             String instanceId,
+            String storageId,
             String rpcAddress,
             String httpAddress,
             Supplier<Optional<String>> coordinatorTarget,
@@ -92,6 +95,7 @@ public final class ServerHeartbeater implements AutoCloseable {
         this.serverId = serverId;
         this.buckets = buckets;
         this.instanceId = instanceId;
+        this.storageId = storageId;
         this.rpcAddress = rpcAddress;
         this.httpAddress = httpAddress;
         this.coordinatorTarget = coordinatorTarget;
@@ -150,6 +154,7 @@ public final class ServerHeartbeater implements AutoCloseable {
                         ServerHeartbeatRequest.newBuilder()
                                 .setServerId(serverId)
                                 .setInstanceId(instanceId)
+                                .setStorageId(storageId)
                                 .setRpcAddress(rpcAddress)
                                 .setHttpAddress(httpAddress);
                 ServerHeartbeatResponse answer =

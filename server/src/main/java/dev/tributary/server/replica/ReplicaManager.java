@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
@@ -80,6 +81,7 @@ public final class ReplicaManager implements AutoCloseable {
     private final LeaderClients clients;
     private final ScheduledExecutorService executor;
     private final Map<TableBucket, Role> roles = new ConcurrentHashMap<>();
+    private final BooleanSupplier storageRegistered;
     private volatile InSyncChanges changes =
             (bucket, epoch, isr) ->
                     CompletableFuture.failedFuture(
@@ -89,6 +91,9 @@ public final class ReplicaManager implements AutoCloseable {
      * @param logs the log of a bucket open in this server's store
      * @param addresses the registered RPC address of a server id
      * @param token the cluster's bearer token, or empty
+     * @param storageRegistered whether the metadata knows this server's data directory: false while
+     *     it came back without its data and the coordinator has not yet taken it out of the in-sync
+     *     sets (T53); it leads nothing until then
      */
     public ReplicaManager(
             int serverId,
@@ -96,8 +101,10 @@ public final class ReplicaManager implements AutoCloseable {
             IntFunction<Optional<String>> addresses,
             String token,
             ReplicaOptions.Settings settings,
-            Clock clock) {
+            Clock clock,
+            BooleanSupplier storageRegistered) {
         this.serverId = serverId;
+        this.storageRegistered = storageRegistered;
         this.logs = logs;
         this.settings = settings;
         this.clock = clock;
@@ -112,6 +119,7 @@ public final class ReplicaManager implements AutoCloseable {
                         });
         long check = Math.max(1, settings.lagTimeMaxMillis() / 4);
         executor.scheduleWithFixedDelay(this::checkInSync, check, check, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(this::retryWaiting, check, check, TimeUnit.MILLISECONDS);
     }
 
     /** Sends in-sync set changes to {@code changes} from now on. */
@@ -155,7 +163,15 @@ public final class ReplicaManager implements AutoCloseable {
             current.end();
         }
         LogBucket log = logs.apply(bucket);
-        if (meta.leader() == serverId && !knowsNewerEpoch(log, meta)) {
+        boolean lostData = meta.leader() == serverId && !storageRegistered.getAsBoolean();
+        if (lostData) {
+            LOG.warn(
+                    "bucket {}: named leader in epoch {}, but this server came back without its"
+                            + " data; it waits for the coordinator to move the leadership",
+                    bucket,
+                    meta.leaderEpoch());
+        }
+        if (meta.leader() == serverId && !knowsNewerEpoch(log, meta) && !lostData) {
             int epoch = meta.leaderEpoch();
             LeaderReplica leader =
                     LeaderReplica.start(
@@ -224,6 +240,27 @@ public final class ReplicaManager implements AutoCloseable {
      */
     private static boolean knowsNewerEpoch(LogBucket log, BucketReplicas meta) {
         return log.leaderEpochs().latest().map(e -> e.epoch() > meta.leaderEpoch()).orElse(false);
+    }
+
+    /**
+     * Applies again the metadata of buckets this server was named to lead but did not (its data was
+     * lost and not yet recorded, or its log knew a newer epoch): the reason may be gone.
+     */
+    private synchronized void retryWaiting() {
+        for (Map.Entry<TableBucket, Role> e : List.copyOf(roles.entrySet())) {
+            if (e.getValue() instanceof Following f
+                    && f.fetcher() == null
+                    && f.meta().leader() == serverId
+                    && storageRegistered.getAsBoolean()
+                    && !knowsNewerEpoch(logs.apply(e.getKey()), f.meta())) {
+                roles.remove(e.getKey());
+                try {
+                    apply(e.getKey(), f.meta());
+                } catch (RuntimeException failure) {
+                    LOG.warn("bucket {}: cannot take its role", e.getKey(), failure);
+                }
+            }
+        }
     }
 
     /** Ends the roles of the buckets {@code which} names (their table or partition is going). */

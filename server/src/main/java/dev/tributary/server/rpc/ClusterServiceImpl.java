@@ -21,6 +21,7 @@ import dev.tributary.server.cluster.ClusterMembership;
 import dev.tributary.server.cluster.CoordinatorRole;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Server heartbeats to the coordinator and the bucket states they report (T49), answered on the
@@ -57,14 +58,26 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
                         membership.registerPeer(reported);
                     }
                     return c.serverHeartbeat(serverId, instanceId, report)
-                            .thenApply(
+                            .thenCompose(
                                     a -> {
-                                        if (reported != null
-                                                && a.outcome() == HeartbeatOutcome.ACCEPTED) {
-                                            membership.registerPeer(reported);
+                                        if (reported == null
+                                                || a.outcome() != HeartbeatOutcome.ACCEPTED) {
+                                            return CompletableFuture.completedFuture(a);
                                         }
-                                        return answer(c, a, serverId, instanceId);
-                                    });
+                                        // T53: a server back without its data leaves every
+                                        // in-sync set before its new storage is registered (it
+                                        // refuses to lead until then)
+                                        CompletableFuture<Integer> handled =
+                                                membership.lostData(serverId, reported.storageId())
+                                                        ? c.serverLostData(serverId)
+                                                        : CompletableFuture.completedFuture(0);
+                                        return handled.thenApply(
+                                                moved -> {
+                                                    membership.registerPeer(reported);
+                                                    return a;
+                                                });
+                                    })
+                            .thenApply(a -> answer(c, a, serverId, instanceId));
                 });
     }
 
@@ -158,7 +171,11 @@ public final class ClusterServiceImpl extends ClusterServiceGrpc.ClusterServiceI
         }
         // the record's checks bound and validate both addresses (InvalidInputException)
         return new ServerRegistration(
-                req.getServerId(), req.getRpcAddress(), req.getHttpAddress(), 0L);
+                req.getServerId(),
+                req.getRpcAddress(),
+                req.getHttpAddress(),
+                0L,
+                req.getStorageId());
     }
 
     private static String checkedInstanceId(String id) {

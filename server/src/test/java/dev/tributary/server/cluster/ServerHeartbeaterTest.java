@@ -48,7 +48,15 @@ class ServerHeartbeaterTest {
         coordinator.set(Optional.of(starting.address()));
         heartbeater =
                 new ServerHeartbeater(
-                        2, "instance", "127.0.0.1:1", "", coordinator::get, "", A_MINUTE, List::of);
+                        2,
+                        "instance",
+                        "storage",
+                        "127.0.0.1:1",
+                        "",
+                        coordinator::get,
+                        "",
+                        A_MINUTE,
+                        List::of);
         heartbeater.start();
         // "not (yet) the coordinator" is asked again within moments, not a minute later
         await().atMost(Duration.ofSeconds(20)).until(() -> starting.beats.get() >= 3);
@@ -66,7 +74,15 @@ class ServerHeartbeaterTest {
     void noCoordinatorKnownMeansNoBeat() {
         heartbeater =
                 new ServerHeartbeater(
-                        2, "instance", "127.0.0.1:1", "", coordinator::get, "", A_MINUTE, List::of);
+                        2,
+                        "instance",
+                        "storage",
+                        "127.0.0.1:1",
+                        "",
+                        coordinator::get,
+                        "",
+                        A_MINUTE,
+                        List::of);
         heartbeater.start();
         await().during(Duration.ofMillis(500))
                 .atMost(Duration.ofSeconds(2))

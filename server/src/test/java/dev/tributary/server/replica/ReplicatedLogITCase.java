@@ -11,6 +11,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.LogRecord;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
@@ -258,6 +259,81 @@ class ReplicatedLogITCase {
         }
     }
 
+    @Test
+    void t53_aLeaderBackWithAnEmptyDataDirectoryLeadsNothingAndCopiesItsReplicaAgain()
+            throws Exception {
+        controlledShutdown = false; // it stays the leader in the metadata: the dangerous case
+        TributaryServer first = startThree();
+        Set<Integer> written = new HashSet<>();
+        // the coordinator's server leads the table's bucket and loses its disk: the metadata
+        // quorum elects another leader, which copies the whole metadata to the wiped server
+        // (a Raft leader that stays keeps its idea of a wiped follower's log: see cluster/README)
+        int wiped = serverId(first);
+        TablePath table = null;
+        try (Connection conn = Connection.open(first.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            for (int i = 0; table == null && i < 3; i++) {
+                TablePath p = TablePath.of("db", "led_" + i);
+                conn.admin().createTable(p, descriptor(3, false), false);
+                long id = first.coordinator().describeTable(p).join().tableId();
+                if (replicasOf(first, id).leader() == wiped) {
+                    table = p;
+                }
+            }
+            assertThat(table).as("leadership rotates: one of three tables").isNotNull();
+            write(conn, table, 0, 200, written);
+        }
+        long tableId = first.coordinator().describeTable(table).join().tableId();
+        TableBucket bucket = new TableBucket(tableId, 0);
+        for (int id : replicasOf(first, tableId).replicas()) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+        }
+
+        // its disk is wiped; it is back before it could expire (the clock stands still):
+        // leading with an empty log would make the followers cut theirs to nothing
+        // on its old port, as a server with a fixed server.rpc.port comes back: its followers
+        // reach it at once
+        String port = first.rpcTarget().substring(first.rpcTarget().lastIndexOf(':') + 1);
+        first.close();
+        DurableFiles.deleteRecursively(dir.resolve("server-" + wiped));
+        servers.set(servers.indexOf(first), start(wiped, port));
+        TributaryServer coordinator = awaitOneCoordinator();
+        assertThat(serverId(coordinator)).isNotEqualTo(wiped);
+        BucketReplicas after =
+                await().atMost(Duration.ofSeconds(60))
+                        .until(
+                                () -> replicasOf(coordinator, tableId),
+                                r -> r.hasLeader() && r.leader() != wiped);
+        assertThat(after.leaderEpoch()).isEqualTo(1);
+        for (int id : List.of(1, 2, 3)) {
+            if (id != wiped) {
+                assertThat(logOf(server(id), bucket).durableEndOffset())
+                        .as("server %d kept every acknowledged record", id)
+                        .isGreaterThanOrEqualTo(200);
+            }
+        }
+
+        // writes go on; it copies the whole log again and rejoins the in-sync set
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            write(conn, table, 200, 250, written);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> replicasOf(coordinator, tableId).isr().contains(wiped));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> logOf(server(wiped), bucket).durableEndOffset() == 250);
+            assertThat(bytes(logOf(server(wiped), bucket)))
+                    .isEqualTo(bytes(logOf(server(after.leader()), bucket)));
+            List<Integer> read = new ArrayList<>();
+            for (LogRecord r : conn.logScanner(table).readAll(0)) {
+                read.add(r.row().getInt(0));
+            }
+            assertThat(read).hasSize(250).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(read)).isEqualTo(written);
+        }
+    }
+
     /**
      * Creates replicated tables until one is led by a server that does not coordinate (leadership
      * rotates, so the second at the latest): the coordinator's own failover is T49's.
@@ -349,6 +425,10 @@ class ReplicatedLogITCase {
         return out.toByteArray();
     }
 
+    private static int serverId(TributaryServer s) {
+        return Integer.parseInt(s.dataDir().getFileName().toString().substring("server-".length()));
+    }
+
     private TributaryServer server(int id) {
         return servers.stream()
                 .filter(s -> s.dataDir().getFileName().toString().equals("server-" + id))
@@ -372,9 +452,13 @@ class ReplicatedLogITCase {
     }
 
     private TributaryServer start(int id) {
+        return start(id, "0");
+    }
+
+    private TributaryServer start(int id, String rpcPort) {
         Configuration conf = new Configuration();
         conf.setString("data.dir", dir.resolve("server-" + id).toString());
-        conf.setString("server.rpc.port", "0");
+        conf.setString("server.rpc.port", rpcPort);
         conf.setString("server.http.port", "0");
         conf.setString("cluster.id", "replicated");
         conf.setString("cluster.server-id", Integer.toString(id));
