@@ -46,17 +46,7 @@ class ServerHeartbeaterTest {
     @Test
     void aNewCoordinatorIsBeatenAtOnceAndAStartingOneRetriedSoon() {
         coordinator.set(Optional.of(starting.address()));
-        heartbeater =
-                new ServerHeartbeater(
-                        2,
-                        "instance",
-                        "storage",
-                        "127.0.0.1:1",
-                        "",
-                        coordinator::get,
-                        "",
-                        A_MINUTE,
-                        List::of);
+        heartbeater = heartbeater();
         heartbeater.start();
         // "not (yet) the coordinator" is asked again within moments, not a minute later
         await().atMost(Duration.ofSeconds(20)).until(() -> starting.beats.get() >= 3);
@@ -72,17 +62,7 @@ class ServerHeartbeaterTest {
 
     @Test
     void noCoordinatorKnownMeansNoBeat() {
-        heartbeater =
-                new ServerHeartbeater(
-                        2,
-                        "instance",
-                        "storage",
-                        "127.0.0.1:1",
-                        "",
-                        coordinator::get,
-                        "",
-                        A_MINUTE,
-                        List::of);
+        heartbeater = heartbeater();
         heartbeater.start();
         await().during(Duration.ofMillis(500))
                 .atMost(Duration.ofSeconds(2))
@@ -138,5 +118,18 @@ class ServerHeartbeaterTest {
         public void close() {
             server.shutdownNow();
         }
+    }
+
+    private ServerHeartbeater heartbeater() {
+        return new ServerHeartbeater(
+                2,
+                "instance",
+                "storage",
+                "127.0.0.1:1",
+                "",
+                coordinator::get,
+                "",
+                A_MINUTE,
+                List::of);
     }
 }

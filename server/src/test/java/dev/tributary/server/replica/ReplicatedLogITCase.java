@@ -132,22 +132,10 @@ class ReplicatedLogITCase {
 
             // back with its data directory, it copies what it missed and rejoins the set
             servers.set(servers.indexOf(server(stopped)), start(stopped));
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> replicasOf(coordinator, tableId).isr().contains(stopped));
-            TributaryServer back = server(stopped);
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(back, bucket).durableEndOffset() == 250);
-            assertThat(bytes(logOf(back, bucket)))
-                    .isEqualTo(bytes(logOf(server(replicas.leader()), bucket)));
+            awaitRejoined(coordinator, bucket, stopped, 250);
 
             // readers see every acknowledged row exactly once
-            LogScanner scanner = conn.logScanner(TABLE);
-            List<Integer> read = new ArrayList<>();
-            for (LogRecord r : scanner.readAll(0)) {
-                read.add(r.row().getInt(0));
-            }
-            assertThat(read).hasSize(250).doesNotHaveDuplicates();
-            assertThat(new HashSet<>(read)).isEqualTo(written);
+            assertReadOnce(conn.logScanner(TABLE), written);
         }
     }
 
@@ -201,19 +189,9 @@ class ReplicatedLogITCase {
             write(conn, table, 230, 250, written);
             // the old leader comes back as a follower of the new one and catches up
             servers.set(servers.indexOf(server(dead)), start(dead));
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> replicasOf(coordinator, tableId).isr().contains(dead));
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(server(dead), bucket).durableEndOffset() == 250);
-            assertThat(bytes(logOf(server(dead), bucket)))
-                    .isEqualTo(bytes(logOf(server(after.leader()), bucket)));
+            awaitRejoined(coordinator, bucket, dead, 250);
 
-            List<Integer> read = new ArrayList<>();
-            for (LogRecord r : conn.logScanner(table).readAll(0)) {
-                read.add(r.row().getInt(0));
-            }
-            assertThat(read).hasSize(250).doesNotHaveDuplicates();
-            assertThat(new HashSet<>(read)).isEqualTo(written);
+            assertReadOnce(conn.logScanner(table), written);
         }
     }
 
@@ -243,19 +221,9 @@ class ReplicatedLogITCase {
 
             // back as a new instance, it follows the new leader and rejoins the in-sync set
             servers.set(servers.indexOf(server(stopping)), start(stopping));
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> replicasOf(coordinator, tableId).isr().contains(stopping));
             TableBucket bucket = new TableBucket(tableId, 0);
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(server(stopping), bucket).durableEndOffset() == 150);
-            assertThat(bytes(logOf(server(stopping), bucket)))
-                    .isEqualTo(bytes(logOf(server(after.leader()), bucket)));
-            List<Integer> read = new ArrayList<>();
-            for (LogRecord r : conn.logScanner(table).readAll(0)) {
-                read.add(r.row().getInt(0));
-            }
-            assertThat(read).hasSize(150).doesNotHaveDuplicates();
-            assertThat(new HashSet<>(read)).isEqualTo(written);
+            awaitRejoined(coordinator, bucket, stopping, 150);
+            assertReadOnce(conn.logScanner(table), written);
         }
     }
 
@@ -319,18 +287,8 @@ class ReplicatedLogITCase {
         // writes go on; it copies the whole log again and rejoins the in-sync set
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             write(conn, table, 200, 250, written);
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> replicasOf(coordinator, tableId).isr().contains(wiped));
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(server(wiped), bucket).durableEndOffset() == 250);
-            assertThat(bytes(logOf(server(wiped), bucket)))
-                    .isEqualTo(bytes(logOf(server(after.leader()), bucket)));
-            List<Integer> read = new ArrayList<>();
-            for (LogRecord r : conn.logScanner(table).readAll(0)) {
-                read.add(r.row().getInt(0));
-            }
-            assertThat(read).hasSize(250).doesNotHaveDuplicates();
-            assertThat(new HashSet<>(read)).isEqualTo(written);
+            awaitRejoined(coordinator, bucket, wiped, 250);
+            assertReadOnce(conn.logScanner(table), written);
         }
     }
 
@@ -351,6 +309,31 @@ class ReplicatedLogITCase {
             }
         }
         throw new AssertionError("three tables in a row led by the coordinator's server");
+    }
+
+    /** Every row written is read exactly once. */
+    private static void assertReadOnce(LogScanner scanner, Set<Integer> written) {
+        List<Integer> read = new ArrayList<>();
+        for (LogRecord r : scanner.readAll(0)) {
+            read.add(r.row().getInt(0));
+        }
+        assertThat(read).hasSize(written.size()).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(read)).isEqualTo(written);
+    }
+
+    /**
+     * Waits until {@code server} is back in the bucket's in-sync set and holds its leader's log up
+     * to {@code end}, byte for byte.
+     */
+    private void awaitRejoined(
+            TributaryServer coordinator, TableBucket bucket, int server, long end) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> replicasOf(coordinator, bucket.tableId()).isr().contains(server));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> logOf(server(server), bucket).durableEndOffset() == end);
+        int leader = replicasOf(coordinator, bucket.tableId()).leader();
+        assertThat(bytes(logOf(server(server), bucket)))
+                .isEqualTo(bytes(logOf(server(leader), bucket)));
     }
 
     private static TableDescriptor descriptor(int replicationFactor, boolean primaryKey) {

@@ -50,6 +50,8 @@ class ThreeServerTieringITCase {
     private final long seed = new Random().nextLong();
     private final Random random = new Random(seed);
     private final List<TributaryServer> servers = new ArrayList<>();
+    private File warehouse;
+    private String voters;
 
     @AfterEach
     void stopAll() {
@@ -58,31 +60,11 @@ class ThreeServerTieringITCase {
 
     @Test
     void t49_aJobTiersTheBucketsOfEveryServerExactlyOnce() throws Exception {
-        String voters =
-                "1@127.0.0.1:"
-                        + freePort()
-                        + ",2@127.0.0.1:"
-                        + freePort()
-                        + ",3@127.0.0.1:"
-                        + freePort();
-        File warehouse = new File(dir, "lake");
-        servers.add(start(1, voters, warehouse, List.of(new EmbeddedTieringExtension())));
-        servers.add(start(2, voters, warehouse, List.of()));
-        servers.add(start(3, voters, warehouse, List.of()));
+        startThree();
         LakeCheck lake = new LakeCheck(warehouse, seed);
         // the job's server is not necessarily the coordinator: connect where the job does
         try (Connection conn = Connection.open(servers.get(0).rpcTarget())) {
-            await().atMost(Duration.ofSeconds(60))
-                    .until(
-                            () -> conn.admin().describeCluster(),
-                            info ->
-                                    info.servers().size() == 3
-                                            && info.servers().stream()
-                                                    .allMatch(
-                                                            s ->
-                                                                    s.liveness()
-                                                                            == ClusterInfo.Liveness
-                                                                                    .ALIVE));
+            awaitThreeAlive(conn);
             conn.admin().createDatabase("shop", false);
             TableInfo clicks = conn.admin().createTable(CLICKS, lakeTable(false), false);
             TableInfo customers = conn.admin().createTable(CUSTOMERS, lakeTable(true), false);
@@ -132,17 +114,7 @@ class ThreeServerTieringITCase {
 
     @Test
     void t52_aReplicatedLogTableIsTieredExactlyOnceAcrossALeaderChange() throws Exception {
-        String voters =
-                "1@127.0.0.1:"
-                        + freePort()
-                        + ",2@127.0.0.1:"
-                        + freePort()
-                        + ",3@127.0.0.1:"
-                        + freePort();
-        File warehouse = new File(dir, "lake");
-        servers.add(start(1, voters, warehouse, List.of(new EmbeddedTieringExtension())));
-        servers.add(start(2, voters, warehouse, List.of()));
-        servers.add(start(3, voters, warehouse, List.of()));
+        startThree();
         LakeCheck lake = new LakeCheck(warehouse, seed);
         try (Connection conn = Connection.open(servers.get(0).rpcTarget())) {
             awaitThreeAlive(conn);
@@ -191,9 +163,7 @@ class ThreeServerTieringITCase {
             lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
 
             // back, it copies what it missed and rejoins; tiering goes on exactly once
-            servers.set(
-                    servers.indexOf(server(stopping)),
-                    start(stopping, voters, warehouse, List.of()));
+            servers.set(servers.indexOf(server(stopping)), start(stopping, List.of()));
             await().atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
@@ -297,8 +267,22 @@ class ThreeServerTieringITCase {
                 .build();
     }
 
-    private TributaryServer start(
-            int id, String voters, File warehouse, List<ServerExtension> extensions) {
+    /** Servers 1 to 3 of one cluster sharing one lake; server 1 runs the embedded tiering job. */
+    private void startThree() throws Exception {
+        warehouse = new File(dir, "lake");
+        voters =
+                "1@127.0.0.1:"
+                        + freePort()
+                        + ",2@127.0.0.1:"
+                        + freePort()
+                        + ",3@127.0.0.1:"
+                        + freePort();
+        servers.add(start(1, List.of(new EmbeddedTieringExtension())));
+        servers.add(start(2, List.of()));
+        servers.add(start(3, List.of()));
+    }
+
+    private TributaryServer start(int id, List<ServerExtension> extensions) {
         Configuration conf = new Configuration();
         conf.setString("data.dir", new File(dir, "server-" + id).getAbsolutePath());
         conf.setString("server.rpc.port", "0");
