@@ -3,13 +3,10 @@ package dev.tributary.server.cluster;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.TableBucket;
-import dev.tributary.rpc.PeerChannels;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.AlterInSyncReplicasRequest;
 import dev.tributary.rpc.proto.AlterInSyncReplicasResponse;
-import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.server.replica.ReplicaManager;
-import io.grpc.ManagedChannel;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +26,7 @@ public final class InSyncChangeSender implements ReplicaManager.InSyncChanges, A
     private static final Logger LOG = LoggerFactory.getLogger(InSyncChangeSender.class);
 
     private final int serverId;
-    private final Supplier<Optional<String>> coordinator;
-    private final String token;
+    private final CoordinatorChannel coordinator;
     private final ExecutorService thread =
             Executors.newSingleThreadExecutor(
                     r -> {
@@ -38,13 +34,10 @@ public final class InSyncChangeSender implements ReplicaManager.InSyncChanges, A
                         t.setDaemon(true);
                         return t;
                     });
-    private ManagedChannel channel;
-    private String target;
 
     public InSyncChangeSender(int serverId, Supplier<Optional<String>> coordinator, String token) {
         this.serverId = serverId;
-        this.coordinator = coordinator;
-        this.token = token;
+        this.coordinator = new CoordinatorChannel(coordinator, token);
     }
 
     @Override
@@ -54,14 +47,12 @@ public final class InSyncChangeSender implements ReplicaManager.InSyncChanges, A
     }
 
     private List<Integer> send(TableBucket bucket, int leaderEpoch, List<Integer> isr) {
-        Optional<String> now = coordinator.get();
-        if (now.isEmpty()) {
-            throw new RetriableException("no coordinator known yet");
-        }
         AlterInSyncReplicasResponse written;
         try {
             written =
-                    ClusterServiceGrpc.newBlockingStub(channelTo(now.get()))
+                    coordinator
+                            .stub()
+                            .orElseThrow(() -> new RetriableException("no coordinator known yet"))
                             .withDeadlineAfter(30, TimeUnit.SECONDS)
                             .alterInSyncReplicas(
                                     AlterInSyncReplicasRequest.newBuilder()
@@ -81,22 +72,9 @@ public final class InSyncChangeSender implements ReplicaManager.InSyncChanges, A
         return List.copyOf(written.getIsrList());
     }
 
-    private ManagedChannel channelTo(String address) {
-        if (!address.equals(target)) {
-            if (channel != null) {
-                channel.shutdownNow();
-            }
-            channel = PeerChannels.open(address, token, 4 << 20);
-            target = address;
-        }
-        return channel;
-    }
-
     @Override
     public void close() {
         thread.shutdownNow();
-        if (channel != null) {
-            channel.shutdownNow();
-        }
+        coordinator.close();
     }
 }

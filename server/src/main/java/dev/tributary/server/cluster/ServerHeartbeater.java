@@ -7,14 +7,12 @@ import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.coordinator.cluster.BucketReport;
 import dev.tributary.coordinator.cluster.ReportedBucket;
-import dev.tributary.rpc.PeerChannels;
 import dev.tributary.rpc.error.GrpcErrors;
 import dev.tributary.rpc.proto.ClusterServiceGrpc;
 import dev.tributary.rpc.proto.ServerHeartbeatRequest;
 import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import dev.tributary.rpc.proto.ServerStoppingRequest;
 import dev.tributary.rpc.proto.ServerStoppingResponse;
-import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -55,16 +53,13 @@ public final class ServerHeartbeater implements AutoCloseable {
     private final String storageId;
     private final String rpcAddress;
     private final String httpAddress;
-    private final Supplier<Optional<String>> coordinatorTarget;
+    private final CoordinatorChannel coordinator;
     private final String token;
     private final long intervalMillis;
     private final ScheduledExecutorService timer;
     private final Supplier<? extends Collection<ReportedBucket>> buckets;
     // only touched on the timer thread
     private final HeartbeatReports reports = new HeartbeatReports();
-    private String target;
-    private ManagedChannel channel;
-    private ClusterServiceGrpc.ClusterServiceBlockingStub stub;
     private int failuresInARow;
     // the last beat was answered "not the coordinator": a failover is under way
     private boolean followSoon;
@@ -98,31 +93,13 @@ public final class ServerHeartbeater implements AutoCloseable {
         this.storageId = storageId;
         this.rpcAddress = rpcAddress;
         this.httpAddress = httpAddress;
-        this.coordinatorTarget = coordinatorTarget;
+        this.coordinator = new CoordinatorChannel(coordinatorTarget, token);
         this.token = token;
         this.intervalMillis = interval.toMillis();
         ScheduledThreadPoolExecutor t =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("tributary-heartbeat"));
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.timer = t;
-    }
-
-    /** Points the channel at the coordinator's current address; false when none is known. */
-    private boolean connect() {
-        Optional<String> now = coordinatorTarget.get();
-        if (now.isEmpty()) {
-            return false;
-        }
-        if (!now.get().equals(target)) {
-            if (channel != null) {
-                channel.shutdownNow();
-                LOG.info("the coordinator moved from {} to {}", target, now.get());
-            }
-            target = now.get();
-            channel = PeerChannels.open(target, token, 4 << 20);
-            stub = ClusterServiceGrpc.newBlockingStub(channel);
-        }
-        return true;
     }
 
     /** Heartbeats now, then every interval until {@link #close()} or a fence. */
@@ -134,7 +111,7 @@ public final class ServerHeartbeater implements AutoCloseable {
 
     /** Beats now when the coordinator moved or a failover is under way; else waits for the beat. */
     private void follow() {
-        if (followSoon || coordinatorTarget.get().filter(t -> !t.equals(target)).isPresent()) {
+        if (followSoon || coordinator.moved()) {
             beat();
         }
     }
@@ -144,7 +121,8 @@ public final class ServerHeartbeater implements AutoCloseable {
             return;
         }
         try {
-            if (!connect()) {
+            Optional<ClusterServiceGrpc.ClusterServiceBlockingStub> stub = coordinator.stub();
+            if (stub.isEmpty()) {
                 return;
             }
             // parts of a large report go one after the other; the first failure ends the beat and
@@ -158,7 +136,8 @@ public final class ServerHeartbeater implements AutoCloseable {
                                 .setRpcAddress(rpcAddress)
                                 .setHttpAddress(httpAddress);
                 ServerHeartbeatResponse answer =
-                        stub.withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
+                        stub.get()
+                                .withDeadlineAfter(intervalMillis, TimeUnit.MILLISECONDS)
                                 .serverHeartbeat(BucketReportCodec.write(part, req).build());
                 reports.accepted(
                         part, answer.getCoordinatorIncarnation(), answer.getSendFullReport());
@@ -167,7 +146,7 @@ public final class ServerHeartbeater implements AutoCloseable {
                 LOG.info(
                         "the coordinator at {} accepts this server's heartbeats again after {}"
                                 + " failed",
-                        target,
+                        coordinator.target(),
                         failuresInARow);
             }
             failuresInARow = 0;
@@ -181,7 +160,7 @@ public final class ServerHeartbeater implements AutoCloseable {
                                     && GrpcErrors.answeredByServer(e));
             if (typed instanceof NotCoordinatorException) {
                 // the next beat asks where the coordinator is now
-                LOG.debug("{} no longer coordinates: {}", target, typed.getMessage());
+                LOG.debug("{} no longer coordinates: {}", coordinator.target(), typed.getMessage());
                 return;
             }
             if (typed instanceof FencedException) {
@@ -199,7 +178,7 @@ public final class ServerHeartbeater implements AutoCloseable {
                 LOG.warn(
                         "heartbeat of server {} to the coordinator at {} failed, retrying: {}",
                         serverId,
-                        target,
+                        coordinator.target(),
                         typed.getMessage());
             } else {
                 LOG.debug("heartbeat failed again ({} in a row): {}", failuresInARow, typed);
@@ -220,13 +199,15 @@ public final class ServerHeartbeater implements AutoCloseable {
             return;
         }
         try {
-            if (!connect()) {
+            Optional<ClusterServiceGrpc.ClusterServiceBlockingStub> stub = coordinator.stub();
+            if (stub.isEmpty()) {
                 LOG.warn(
                         "no coordinator known: the stop of server {} is not handed over", serverId);
                 return;
             }
             ServerStoppingResponse answer =
-                    stub.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    stub.get()
+                            .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
                             .serverStopping(
                                     ServerStoppingRequest.newBuilder()
                                             .setServerId(serverId)
@@ -241,7 +222,7 @@ public final class ServerHeartbeater implements AutoCloseable {
                     "server {} stopping: the coordinator at {} was not told ({}); its buckets"
                             + " move after the heartbeat timeout",
                     serverId,
-                    target,
+                    coordinator.target(),
                     GrpcErrors.fromThrowable(e).getMessage());
         }
     }
@@ -259,8 +240,6 @@ public final class ServerHeartbeater implements AutoCloseable {
     @Override
     public void close() {
         stopBeating();
-        if (channel != null) {
-            channel.shutdownNow();
-        }
+        coordinator.close();
     }
 }
