@@ -127,10 +127,17 @@ public final class LeaderReplica implements LogBucket.Replication {
             return CompletableFuture.completedFuture(now);
         }
         CompletableFuture<ReplicaFetch.Answer> out = new CompletableFuture<>();
+        // the follower's position counted when the fetch arrived; the late answer only reads: a
+        // follower gone meanwhile must not look caught up as of the answer
         Runnable answer =
                 () -> {
                     try {
-                        out.complete(fetch(r));
+                        out.complete(
+                                read(
+                                        r.fetchOffset(),
+                                        r.maxBytes(),
+                                        isr.highWatermark(),
+                                        log.startOffset()));
                     } catch (RuntimeException e) {
                         out.completeExceptionally(e);
                     }
@@ -194,12 +201,16 @@ public final class LeaderReplica implements LogBucket.Replication {
         isr.onLeaderDurable(end);
         InSyncReplicas.FetchOutcome outcome = isr.onFollowerFetch(r.followerId(), r.fetchOffset());
         outcome.proposedIsr().ifPresent(proposeIsr);
-        hw = outcome.highWatermark();
-        LogBucket.Read read = log.readForFollower(r.fetchOffset(), r.maxBytes());
+        return read(r.fetchOffset(), r.maxBytes(), outcome.highWatermark(), start);
+    }
+
+    /** The records from {@code from} with the epochs they were written in. */
+    private ReplicaFetch.Answer read(long from, int maxBytes, long highWatermark, long start) {
+        LogBucket.Read read = log.readForFollower(from, maxBytes);
         return new ReplicaFetch.Answer(
                 read.records(),
-                epochsCovering(r.fetchOffset(), read.nextOffset()),
-                hw,
+                epochsCovering(from, read.nextOffset()),
+                highWatermark,
                 start,
                 Optional.empty());
     }
