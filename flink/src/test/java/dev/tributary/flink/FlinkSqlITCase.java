@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
+import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
@@ -130,17 +131,21 @@ class FlinkSqlITCase {
 
         // first batch: tiered into the lake; second: stays in the store (the fresh tail)
         env.executeSql("INSERT INTO shop.orders VALUES " + values(0, 3000)).await();
-        await().atMost(Duration.ofSeconds(60))
-                .until(
-                        () ->
-                                conn.admin().tieringStatus(orders.path()).lagRecords().orElse(1)
-                                                == 0
-                                        && conn
-                                                .logScanner(orders.path())
-                                                .startOffsets()
-                                                .values()
-                                                .stream()
-                                                .anyMatch(o -> o > 0));
+        // the message names the tiering state and the store's start offsets: CI once timed out
+        // here with nothing else to go on
+        await().atMost(Duration.ofSeconds(120))
+                .untilAsserted(
+                        () -> {
+                            TableTieringStatus s = conn.admin().tieringStatus(orders.path());
+                            Map<Integer, Long> starts =
+                                    conn.logScanner(orders.path()).startOffsets();
+                            assertThat(
+                                            s.lagRecords().orElse(1) == 0
+                                                    && starts.values().stream()
+                                                            .anyMatch(o -> o > 0))
+                                    .as("tiered (%s) and retention ran (start offsets %s)", s, starts)
+                                    .isTrue();
+                        });
         env.executeSql("INSERT INTO shop.orders VALUES " + values(3000, 4000)).await();
 
         List<Row> all = collect(env.executeSql("SELECT id, item, amount FROM shop.orders"));
