@@ -143,6 +143,13 @@ class PartitionCliITCase {
 
         Result list = run("partition", "list", "shop.events");
         assertThat(list.out()).contains("dt=2026-12-01").contains("ACTIVE").contains("2");
+        assertThat(run("table", "describe", "shop.events").out())
+                .contains("replicas:    per partition: add --partition NAME");
+        assertThat(run("table", "describe", "shop.events", "--partition", "dt=2026-12-01").out())
+                .contains("replicas:    2 buckets, 0 under-replicated, 0 without a leader");
+        assertUserError(
+                run("table", "describe", "shop.events", "--partition", "dt=2026-12-09"),
+                "dt=2026-12-09");
         Result scan = run("scan", "shop.events", "--partition", "dt=2026-12-01");
         assertThat(scan.out().lines()).hasSize(2).allMatch(l -> l.startsWith("dt=2026-12-01\t"));
 

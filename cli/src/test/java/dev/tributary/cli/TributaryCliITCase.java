@@ -143,7 +143,11 @@ class TributaryCliITCase {
         assertThat(describe.out())
                 .contains("primary key [id]")
                 .contains("DECIMAL(10, 2)")
-                .contains("end offsets");
+                .contains("end offsets")
+                // a lone server (id 0) holds the one replica of each bucket
+                .contains("replicas:    2 buckets, 0 under-replicated, 0 without a leader")
+                .containsPattern("(?m)^0 +0 +0 +\\[0\\] +\\[0\\] +in sync$")
+                .containsPattern("(?m)^1 +0 +0 +\\[0\\] +\\[0\\] +in sync$");
         Result alter =
                 run(
                         "table",

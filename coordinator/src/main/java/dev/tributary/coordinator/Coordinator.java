@@ -26,6 +26,7 @@ import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
+import dev.tributary.coordinator.metadata.ReplicationHealth;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.metadata.TableRegistry;
@@ -531,6 +532,14 @@ public final class Coordinator implements AutoCloseable {
     /** The number of buckets assigned to each server, without a trip through the loop. */
     public Map<Integer, Integer> bucketsPerServer() {
         return core.assignments().load();
+    }
+
+    /**
+     * Under-replicated and leaderless buckets over every assignment, without a trip through the
+     * loop.
+     */
+    public ReplicationHealth replicationHealth() {
+        return ReplicationHealth.of(core.assignments().all());
     }
 
     /** Every bucket assignment, without a trip through the loop. */

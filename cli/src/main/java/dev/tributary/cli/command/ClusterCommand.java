@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
                     + " address, when it registered (its last start), its role, and whether the"
                     + " coordinator counts it as alive with the time since its last heartbeat (a"
                     + " stopped server stays listed, EXPIRED once its heartbeats stopped for"
-                    + " cluster.server.heartbeat-timeout).",
+                    + " cluster.server.heartbeat-timeout). The coordinator also counts the"
+                    + " buckets that are under-replicated (a replica outside the in-sync set)"
+                    + " or have no leader (T50).",
             "'tributary cluster start --servers 3' runs a cluster of server processes on this"
                     + " machine."
         })
@@ -57,6 +59,20 @@ public final class ClusterCommand implements Callable<Integer> {
                                     : "unknown");
         }
         out.println(head);
+        info.replication()
+                .ifPresent(
+                        r ->
+                                out.println(
+                                        "buckets: "
+                                                + r.buckets()
+                                                + "   under-replicated: "
+                                                + r.underReplicated()
+                                                + "   without a leader: "
+                                                + r.leaderless()
+                                                + (r.underReplicated() > 0
+                                                        ? "   (tributary table describe <table>"
+                                                                + " names them)"
+                                                        : "")));
         TextTable t =
                 new TextTable(
                         "SERVER",

@@ -3,6 +3,7 @@ package dev.tributary.cli.command;
 import dev.tributary.cli.input.SchemaParser;
 import dev.tributary.cli.output.TextTable;
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.BucketReplicaInfo;
 import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.exception.InvalidInputException;
@@ -230,9 +231,19 @@ public final class TableCommand {
     @Command(
             name = "describe",
             mixinStandardHelpOptions = true,
-            description = "Shows a table's columns, key, buckets, properties and end offsets.")
+            description =
+                    "Shows a table's columns, key, buckets, properties and end offsets, then each"
+                            + " bucket's leader, leader epoch, replicas and in-sync replicas"
+                            + " (T50; a partitioned table's for the partition named with"
+                            + " --partition).")
     static final class Describe implements Callable<Integer> {
         @Mixin TableArgument target;
+
+        @Option(
+                names = "--partition",
+                paramLabel = "NAME",
+                description = "For a partitioned table: whose buckets to show, e.g. dt=2026-12-01.")
+        String partition;
 
         @Override
         public Integer call() {
@@ -277,8 +288,41 @@ public final class TableCommand {
                 } else {
                     out.println("end offsets: " + c.logScanner(info.path()).endOffsets());
                 }
+                if (!info.descriptor().isPartitioned() || partition != null) {
+                    printReplicas(c.admin().describeBuckets(info.path(), partition), out);
+                } else {
+                    out.println(
+                            "replicas:    per partition: add --partition NAME to see its buckets");
+                }
             }
             return 0;
+        }
+
+        static void printReplicas(List<BucketReplicaInfo> buckets, PrintWriter out) {
+            long under = buckets.stream().filter(BucketReplicaInfo::underReplicated).count();
+            long leaderless = buckets.stream().filter(b -> b.leader().isEmpty()).count();
+            out.println(
+                    "replicas:    "
+                            + buckets.size()
+                            + " buckets, "
+                            + under
+                            + " under-replicated, "
+                            + leaderless
+                            + " without a leader");
+            TextTable t =
+                    new TextTable("BUCKET", "LEADER", "EPOCH", "REPLICAS", "IN-SYNC", "STATE");
+            for (BucketReplicaInfo b : buckets) {
+                t.row(
+                        b.bucket(),
+                        b.leader().isPresent() ? String.valueOf(b.leader().getAsInt()) : "none",
+                        b.leaderEpoch(),
+                        b.replicas().toString(),
+                        b.inSyncReplicas().toString(),
+                        b.leader().isEmpty()
+                                ? "no leader"
+                                : b.underReplicated() ? "under-replicated" : "in sync");
+            }
+            t.print(out);
         }
     }
 }

@@ -49,6 +49,8 @@ class ClusterCommandITCase {
             List<String> lines = r.out().lines().toList();
             assertThat(lines.get(0)).isEqualTo("cluster: (a lone server)   coordinator: server 0");
             assertThat(lines.get(1))
+                    .isEqualTo("buckets: 0   under-replicated: 0   without a leader: 0");
+            assertThat(lines.get(2))
                     .contains(
                             "SERVER",
                             "RPC ADDRESS",
@@ -58,12 +60,12 @@ class ClusterCommandITCase {
                             "LAST HEARTBEAT",
                             "BUCKETS",
                             "REPORTED");
-            assertThat(lines).hasSize(3);
-            assertThat(lines.get(2).split("\\s+")).startsWith("0", server.rpcTarget(), "-");
+            assertThat(lines).hasSize(4);
+            assertThat(lines.get(3).split("\\s+")).startsWith("0", server.rpcTarget(), "-");
             Matcher m =
                     Pattern.compile("coordinator\\s+ALIVE\\s+(\\d+) ms ago\\s+0\\s+0\\s*$")
-                            .matcher(lines.get(2));
-            assertThat(m.find()).as(lines.get(2)).isTrue();
+                            .matcher(lines.get(3));
+            assertThat(m.find()).as(lines.get(3)).isTrue();
             // heartbeats every 2 s by default: the last one is recent
             assertThat(Long.parseLong(m.group(1))).isLessThan(8_000);
         }

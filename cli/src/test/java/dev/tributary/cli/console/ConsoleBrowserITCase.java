@@ -246,6 +246,9 @@ class ConsoleBrowserITCase {
         List<WebElement> jobs = browser.findElements(By.cssSelector("#jobs tbody tr"));
         assertThat(jobs).hasSize(1);
         assertThat(jobs.get(0).findElements(By.tagName("td")).get(3).getText()).isEqualTo("yes");
+        // T50: the coordinator's replication health under the cluster's heading
+        assertThat(browser.findElement(By.id("cluster-replication")).getText())
+                .matches("[1-9][0-9]* buckets · 0 under-replicated · 0 without a leader");
 
         // fits a laptop screen: nothing wider than the window
         long scrollWidth =

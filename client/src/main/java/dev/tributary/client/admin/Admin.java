@@ -76,6 +76,19 @@ public interface Admin {
             boolean ignoreIfNotExists,
             boolean dropLakePartition);
 
+    /**
+     * Each bucket's leader, replicas, in-sync set and leader epoch (T50), by ascending bucket, as
+     * the coordinator's metadata records them. A bucket that no server holds yet is absent.
+     *
+     * @param partition for a partitioned table, the partition's name (e.g. {@code dt=2026-12-01});
+     *     {@code null} for an unpartitioned table
+     * @throws dev.tributary.common.exception.NotFoundException if the table does not exist
+     * @throws dev.tributary.common.exception.PartitionNotFoundException if the partition does not
+     * @throws dev.tributary.common.exception.InvalidInputException if a partition is named for an
+     *     unpartitioned table or none for a partitioned one
+     */
+    List<BucketReplicaInfo> describeBuckets(TablePath path, String partition);
+
     /** The partitions of a table, by name (empty for an unpartitioned table). */
     List<PartitionInfo> listPartitions(TablePath path);
 

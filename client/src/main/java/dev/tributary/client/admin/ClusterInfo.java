@@ -16,17 +16,32 @@ import java.util.OptionalLong;
  * @param raftTerm in a cluster, the Raft term of the metadata quorum; empty for a lone server
  * @param raftLeaderId in a cluster, the metadata quorum's leader; empty for a lone server or while
  *     no leader is known
+ * @param replication the coordinator's count of under-replicated and leaderless buckets (T50);
+ *     empty when the answering server does not coordinate
  */
 public record ClusterInfo(
         String clusterId,
         OptionalInt coordinatorId,
         List<Server> servers,
         OptionalLong raftTerm,
-        OptionalInt raftLeaderId) {
+        OptionalInt raftLeaderId,
+        Optional<Replication> replication) {
 
     public ClusterInfo {
         servers = List.copyOf(servers);
     }
+
+    /**
+     * The replication health of every bucket the coordinator assigned (T50); {@link
+     * Admin#describeBuckets} names the buckets.
+     *
+     * @param buckets every assigned bucket of every table and partition
+     * @param underReplicated buckets with a leader and a replica outside the in-sync set: they
+     *     survive fewer server losses than their replication factor promises until it catches up
+     * @param leaderless buckets none of whose in-sync replicas is alive: their writes and reads are
+     *     refused until one returns
+     */
+    public record Replication(int buckets, int underReplicated, int leaderless) {}
 
     /**
      * A registered server.

@@ -1,6 +1,7 @@
 package dev.tributary.client.internal;
 
 import dev.tributary.client.admin.Admin;
+import dev.tributary.client.admin.BucketReplicaInfo;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.LakeInfo;
 import dev.tributary.client.admin.PartitionDrop;
@@ -29,6 +30,7 @@ import dev.tributary.rpc.proto.DropDatabaseRequest;
 import dev.tributary.rpc.proto.DropPartitionRequest;
 import dev.tributary.rpc.proto.DropPartitionResponse;
 import dev.tributary.rpc.proto.DropTableRequest;
+import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.ListDatabasesRequest;
 import dev.tributary.rpc.proto.ListPartitionsRequest;
 import dev.tributary.rpc.proto.ListTablesRequest;
@@ -212,6 +214,23 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
+    public List<BucketReplicaInfo> describeBuckets(TablePath path, String partition) {
+        long tableId = describeTable(path).tableId();
+        GetBucketLeadersRequest.Builder req =
+                GetBucketLeadersRequest.newBuilder().setTableId(tableId).setWithReplicas(true);
+        if (partition != null) {
+            req.setPartition(partition);
+        }
+        // the coordinator's channel: its metadata is the one every server applies
+        return coordinator
+                .call(c -> c.read().getBucketLeaders(req.build()))
+                .getLeadersList()
+                .stream()
+                .map(BucketReplicaInfo::fromPb)
+                .toList();
+    }
+
+    @Override
     public TieringOverview tieringStatus(boolean withPartitions) {
         TieringStatusResponse r =
                 coordinator.call(
@@ -298,6 +317,13 @@ public final class AdminImpl implements Admin {
                         : java.util.OptionalLong.empty(),
                 r.hasRaftLeaderId()
                         ? java.util.OptionalInt.of(r.getRaftLeaderId())
-                        : java.util.OptionalInt.empty());
+                        : java.util.OptionalInt.empty(),
+                r.hasReplication()
+                        ? Optional.of(
+                                new ClusterInfo.Replication(
+                                        r.getReplication().getBuckets(),
+                                        r.getReplication().getUnderReplicated(),
+                                        r.getReplication().getLeaderless()))
+                        : Optional.empty());
     }
 }

@@ -204,7 +204,13 @@ public final class ClusterMembership {
                             buckets.getOrDefault(r.serverId(), 0),
                             reported.getOrDefault(r.serverId(), 0)));
         }
-        return new ClusterView(clusterId, coordinator, servers, term, leader);
+        return new ClusterView(
+                clusterId,
+                coordinator,
+                servers,
+                term,
+                leader,
+                c == null ? Optional.empty() : Optional.of(c.replicationHealth()));
     }
 
     /**

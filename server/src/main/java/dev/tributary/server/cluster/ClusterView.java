@@ -1,11 +1,13 @@
 package dev.tributary.server.cluster;
 
 import dev.tributary.coordinator.cluster.LivenessState;
+import dev.tributary.coordinator.metadata.ReplicationHealth;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -18,13 +20,16 @@ import java.util.OptionalLong;
  * @param servers every registered server, by id
  * @param raftTerm in a cluster, the metadata quorum's Raft term; empty for a lone server
  * @param raftLeaderId in a cluster, the quorum's leader as this server knows it
+ * @param replication under-replicated and leaderless buckets (T50), as the coordinator's metadata
+ *     records them; empty on a server that does not coordinate
  */
 public record ClusterView(
         String clusterId,
         OptionalInt coordinatorId,
         List<Member> servers,
         OptionalLong raftTerm,
-        OptionalInt raftLeaderId) {
+        OptionalInt raftLeaderId,
+        Optional<ReplicationHealth> replication) {
 
     /**
      * A registered server, whether it is the coordinator, and its liveness as the coordinator sees
@@ -74,6 +79,18 @@ public record ClusterView(
         m.put("servers", list);
         m.put("raftTerm", raftTerm.isPresent() ? raftTerm.getAsLong() : null);
         m.put("raftLeaderId", raftLeaderId.isPresent() ? raftLeaderId.getAsInt() : null);
+        m.put(
+                "replication",
+                replication
+                        .map(
+                                r -> {
+                                    Map<String, Object> health = new LinkedHashMap<>();
+                                    health.put("buckets", r.buckets());
+                                    health.put("underReplicated", r.underReplicated());
+                                    health.put("leaderless", r.leaderless());
+                                    return health;
+                                })
+                        .orElse(null));
         return m;
     }
 }

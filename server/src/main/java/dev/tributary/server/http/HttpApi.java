@@ -99,7 +99,12 @@ public final class HttpApi implements AutoCloseable {
                         guarded(
                                 ex,
                                 "text/plain; version=0.0.4; charset=utf-8",
-                                () -> metrics.scrape(catalog, store, tiering)));
+                                () ->
+                                        metrics.scrape(
+                                                catalog,
+                                                store,
+                                                tiering,
+                                                cluster.describe().replication())));
         server.createContext(
                 "/api/tables",
                 ex -> guarded(ex, "application/json", () -> toJson(tables(catalog, store))));

@@ -1,6 +1,7 @@
 package dev.tributary.server.metrics;
 
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.metadata.ReplicationHealth;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.MetadataStore;
 import dev.tributary.lake.api.io.ObjectStoreRequests;
@@ -17,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The server's Prometheus metrics: write counters per table, and gauges per table and bucket (end
  * offsets, lake lag, tiering state and epoch), the pending queue length and live tiering jobs, and
  * per lake table its live data files and snapshots as lake maintenance last read them (T38, T39),
- * and the latency of the coordinator's metadata writes ({@link TimedMetadataStore}). Gauges over
- * dynamic sets of tables are refreshed right before each scrape.
+ * the latency of the coordinator's metadata writes ({@link TimedMetadataStore}) and, on the
+ * coordinator, the cluster's under-replicated and leaderless buckets (T50). Gauges over dynamic
+ * sets of tables are refreshed right before each scrape.
  */
 public final class ServerMetrics {
     private final PrometheusMeterRegistry registry =
@@ -42,6 +45,7 @@ public final class ServerMetrics {
     private final MultiGauge lakeSnapshots;
     private final MultiGauge compactions;
     private final MultiGauge bytesReclaimed;
+    private final MultiGauge clusterBuckets;
     private final AtomicInteger queueLength = new AtomicInteger();
     private final AtomicInteger liveJobs = new AtomicInteger();
     private final AtomicInteger tables = new AtomicInteger();
@@ -100,6 +104,14 @@ public final class ServerMetrics {
                                 "Bytes of lake files deleted by snapshot expiry since the server"
                                         + " started")
                         .register(registry);
+        clusterBuckets =
+                MultiGauge.builder("tributary.cluster.buckets")
+                        .description(
+                                "Assigned buckets of the cluster (health=all), those with a"
+                                        + " replica outside the in-sync set (under_replicated) and"
+                                        + " those without a leader (leaderless); reported by the"
+                                        + " coordinator only")
+                        .register(registry);
         registry.gauge("tributary.tiering.queue.length", queueLength);
         registry.gauge("tributary.tiering.jobs.live", liveJobs);
         registry.gauge("tributary.tables", tables);
@@ -143,9 +155,33 @@ public final class ServerMetrics {
         c[2].increment();
     }
 
-    /** Prometheus text exposition of the current values. */
-    public String scrape(TableCatalog catalog, BucketStore store, TieringStatusService tiering) {
+    /**
+     * Prometheus text exposition of the current values.
+     *
+     * @param replication the coordinator's replication health; empty on a server that does not
+     *     coordinate (its cluster gauges are then absent, never 0)
+     */
+    public String scrape(
+            TableCatalog catalog,
+            BucketStore store,
+            TieringStatusService tiering,
+            Optional<ReplicationHealth> replication) {
         refresh(catalog, store, tiering);
+        clusterBuckets.register(
+                replication
+                        .map(
+                                r ->
+                                        List.<MultiGauge.Row<?>>of(
+                                                MultiGauge.Row.of(
+                                                        Tags.of("health", "all"), r.buckets()),
+                                                MultiGauge.Row.of(
+                                                        Tags.of("health", "under_replicated"),
+                                                        r.underReplicated()),
+                                                MultiGauge.Row.of(
+                                                        Tags.of("health", "leaderless"),
+                                                        r.leaderless())))
+                        .orElse(List.of()),
+                true);
         return registry.scrape();
     }
 

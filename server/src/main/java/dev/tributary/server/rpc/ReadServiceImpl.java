@@ -269,7 +269,8 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
 
     /**
      * Which server holds each bucket, from this server's applied metadata: every server answers, a
-     * client asks the one it is connected to. At most one entry per bucket of the table.
+     * client asks the one it is connected to. At most one entry per bucket of the table; with
+     * {@code with_replicas} also leaderless buckets, and each bucket's replicas and in-sync set.
      */
     @Override
     public void getBucketLeaders(
@@ -283,7 +284,8 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                     req.hasPartitionId()
                                             ? req.getPartitionId()
                                             : TableBucket.NO_PARTITION,
-                                    req.hasPartition() ? req.getPartition() : null);
+                                    req.hasPartition() ? req.getPartition() : null,
+                                    req.getWithReplicas());
                     GetBucketLeadersResponse.Builder b =
                             GetBucketLeadersResponse.newBuilder()
                                     .setServerId(buckets.serverId())
@@ -292,11 +294,17 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                         b.setPartitionId(leaders.partitionId());
                     }
                     for (LocalBuckets.Leader l : leaders.leaders()) {
-                        b.addLeaders(
+                        BucketLeaderPb.Builder lb =
                                 BucketLeaderPb.newBuilder()
                                         .setBucket(l.bucket())
                                         .setServerId(l.serverId())
-                                        .setRpcAddress(l.rpcAddress().orElse("")));
+                                        .setRpcAddress(l.rpcAddress().orElse(""));
+                        if (req.getWithReplicas()) {
+                            lb.addAllReplicas(l.replicas().replicas())
+                                    .addAllInSyncReplicas(l.replicas().isr())
+                                    .setLeaderEpoch(l.replicas().leaderEpoch());
+                        }
+                        b.addLeaders(lb);
                     }
                     return b.build();
                 });

@@ -9,6 +9,7 @@ import dev.tributary.rpc.proto.DescribeClusterResponse;
 import dev.tributary.rpc.proto.PartitionInfoPb;
 import dev.tributary.rpc.proto.PartitionLagPb;
 import dev.tributary.rpc.proto.PkDeletesStatusPb;
+import dev.tributary.rpc.proto.ReplicationHealthPb;
 import dev.tributary.rpc.proto.RoundSummaryPb;
 import dev.tributary.rpc.proto.ServerLivenessPb;
 import dev.tributary.rpc.proto.TableInfoPb;
@@ -30,6 +31,14 @@ final class ServerConverters {
         v.coordinatorId().ifPresent(b::setCoordinatorId);
         v.raftTerm().ifPresent(b::setRaftTerm);
         v.raftLeaderId().ifPresent(b::setRaftLeaderId);
+        v.replication()
+                .ifPresent(
+                        r ->
+                                b.setReplication(
+                                        ReplicationHealthPb.newBuilder()
+                                                .setBuckets(r.buckets())
+                                                .setUnderReplicated(r.underReplicated())
+                                                .setLeaderless(r.leaderless())));
         for (ClusterView.Member m : v.servers()) {
             b.addServers(
                     ClusterServerPb.newBuilder()

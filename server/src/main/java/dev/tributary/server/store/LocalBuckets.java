@@ -219,8 +219,15 @@ public final class LocalBuckets implements MetadataListener {
         return serverId;
     }
 
-    /** One bucket's holder as this server's applied metadata says. */
-    public record Leader(int bucket, int serverId, Optional<String> rpcAddress) {}
+    /**
+     * One bucket's holder as this server's applied metadata says.
+     *
+     * @param serverId the leading server, or {@link BucketReplicas#NO_LEADER}
+     * @param rpcAddress the leader's registered RPC address, if known
+     * @param replicas the bucket's replicas, in-sync set and leader epoch
+     */
+    public record Leader(
+            int bucket, int serverId, Optional<String> rpcAddress, BucketReplicas replicas) {}
 
     /**
      * The holders of a table's buckets or of one partition's.
@@ -250,6 +257,16 @@ public final class LocalBuckets implements MetadataListener {
      *     unpartitioned table or none for a partitioned one
      */
     public Leaders leaders(long tableId, long partitionId, String partitionName) {
+        return leaders(tableId, partitionId, partitionName, false);
+    }
+
+    /**
+     * Like {@link #leaders(long, long, String)}; with {@code withLeaderless} a bucket whose in-sync
+     * replicas are all down is listed too, with {@link BucketReplicas#NO_LEADER}: an operator asks
+     * to see those, a client routing writes skips them.
+     */
+    public Leaders leaders(
+            long tableId, long partitionId, String partitionName, boolean withLeaderless) {
         AppliedTable t = applied.get(tableId);
         if (t == null) {
             throw new NotFoundException(
@@ -273,14 +290,21 @@ public final class LocalBuckets implements MetadataListener {
         if (a.isEmpty()) {
             if (holdsUnassigned) {
                 for (int b = 0; b < count; b++) {
-                    out.add(new Leader(b, serverId, addresses.apply(serverId)));
+                    out.add(
+                            new Leader(
+                                    b,
+                                    serverId,
+                                    addresses.apply(serverId),
+                                    BucketReplicas.single(serverId)));
                 }
             }
         } else {
             for (int b = 0; b < Math.min(count, a.get().bucketCount()); b++) {
-                int holder = a.get().serverOf(b);
-                if (holder != BucketReplicas.NO_LEADER) {
-                    out.add(new Leader(b, holder, addresses.apply(holder)));
+                BucketReplicas r = a.get().replicasOf(b);
+                if (r.hasLeader()) {
+                    out.add(new Leader(b, r.leader(), addresses.apply(r.leader()), r));
+                } else if (withLeaderless) {
+                    out.add(new Leader(b, BucketReplicas.NO_LEADER, Optional.empty(), r));
                 }
             }
         }

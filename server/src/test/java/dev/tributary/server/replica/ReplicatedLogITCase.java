@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
+import dev.tributary.client.admin.BucketReplicaInfo;
+import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
@@ -129,10 +131,26 @@ class ReplicatedLogITCase {
             waiting.get(60, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> !replicasOf(coordinator, tableId).isr().contains(stopped));
+            // what an operator sees: the bucket is under-replicated, its leader unchanged
+            BucketReplicaInfo shrunk = conn.admin().describeBuckets(TABLE, null).get(0);
+            assertThat(shrunk.underReplicated()).isTrue();
+            assertThat(shrunk.leader()).hasValue(replicas.leader());
+            assertThat(shrunk.leaderAddress())
+                    .hasValue(server(replicas.leader()).advertisedRpcAddress());
+            assertThat(shrunk.leaderEpoch()).isEqualTo(replicas.leaderEpoch());
+            assertThat(shrunk.replicas()).isEqualTo(replicas.replicas());
+            assertThat(shrunk.inSyncReplicas()).hasSize(2).doesNotContain(stopped);
+            assertThat(conn.admin().describeCluster().replication())
+                    .hasValue(new ClusterInfo.Replication(1, 1, 0));
 
             // back with its data directory, it copies what it missed and rejoins the set
             servers.set(servers.indexOf(server(stopped)), start(stopped));
             awaitRejoined(coordinator, bucket, stopped, 250);
+            BucketReplicaInfo rejoined = conn.admin().describeBuckets(TABLE, null).get(0);
+            assertThat(rejoined.underReplicated()).isFalse();
+            assertThat(rejoined.inSyncReplicas()).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(conn.admin().describeCluster().replication())
+                    .hasValue(new ClusterInfo.Replication(1, 0, 0));
 
             // readers see every acknowledged row exactly once
             assertReadOnce(conn.logScanner(TABLE), written);

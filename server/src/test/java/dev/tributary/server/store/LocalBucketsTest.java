@@ -17,6 +17,7 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -130,11 +131,33 @@ class LocalBucketsTest {
                                     2,
                                     List.of(
                                             new LocalBuckets.Leader(
-                                                    0, OTHER, Optional.of("other:9123")),
-                                            new LocalBuckets.Leader(1, ME, Optional.empty()))));
+                                                    0,
+                                                    OTHER,
+                                                    Optional.of("other:9123"),
+                                                    BucketReplicas.single(OTHER)),
+                                            new LocalBuckets.Leader(
+                                                    1,
+                                                    ME,
+                                                    Optional.empty(),
+                                                    BucketReplicas.single(ME)))));
             assertThat(buckets.leaders(2, -1, null).leaders())
                     .extracting(LocalBuckets.Leader::serverId)
                     .containsExactly(OTHER, OTHER);
+            // a bucket whose in-sync replicas are all down: clients skip it, operators see it
+            BucketReplicas leaderless =
+                    new BucketReplicas(
+                            List.of(OTHER, 3), BucketReplicas.NO_LEADER, 3, List.of(OTHER));
+            metadata.putAssignment(
+                    BucketAssignment.ofServers(2, -1, List.of(OTHER, OTHER))
+                            .withBucket(1, leaderless));
+            assertThat(buckets.leaders(2, -1, null).leaders())
+                    .extracting(LocalBuckets.Leader::bucket)
+                    .containsExactly(0);
+            assertThat(buckets.leaders(2, -1, null, true).leaders())
+                    .extracting(LocalBuckets.Leader::bucket, LocalBuckets.Leader::serverId)
+                    .containsExactly(tuple(0, OTHER), tuple(1, BucketReplicas.NO_LEADER));
+            assertThat(buckets.leaders(2, -1, null, true).leaders().get(1).replicas())
+                    .isEqualTo(leaderless);
             // not assigned, and this server does not take unassigned buckets: nobody serves them
             assertThat(buckets.leaders(3, -1, null).leaders()).isEmpty();
             assertThat(buckets.leaders(3, -1, null).bucketCount()).isEqualTo(2);
