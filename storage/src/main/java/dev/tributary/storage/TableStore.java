@@ -383,9 +383,11 @@ final class TableStore implements AutoCloseable {
         RetentionResult total = new RetentionResult(0, 0, 0);
         for (Bucket b : buckets) {
             b.log.expireWriters(now);
-            long gate = Long.MAX_VALUE;
+            // never past the high watermark: an in-sync replica may not have the records above it
+            // yet (T50), and a log's start never passes its acknowledged end
+            long gate = b.log.endOffset();
             if (lake) {
-                gate = Math.max(0, b.tieredOffset);
+                gate = Math.min(gate, Math.max(0, b.tieredOffset));
             }
             int snapshotsDeleted = 0;
             if (b.kv != null) {

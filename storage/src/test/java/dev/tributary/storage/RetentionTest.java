@@ -58,6 +58,38 @@ class RetentionTest {
     }
 
     @Test
+    void retentionNeverDeletesPastAReplicatedLogsHighWatermark() {
+        open(table());
+        appendBatches(30);
+        long end = store.endOffset(BUCKET);
+        // replicated now, with followers that have only the first 150 records (T50)
+        store.replicaLog(BUCKET)
+                .replicate(
+                        new dev.tributary.storage.log.LogBucket.Replication() {
+                            @Override
+                            public void checkCanAppend() {}
+
+                            @Override
+                            public java.util.concurrent.CompletableFuture<Void> acknowledged(
+                                    long durableEnd, long endOffset) {
+                                return java.util.concurrent.CompletableFuture.completedFuture(null);
+                            }
+
+                            @Override
+                            public long highWatermark() {
+                                return 150;
+                            }
+                        });
+        clock.advance(Duration.ofDays(1)); // every sealed segment expired
+        store.runRetention();
+        assertThat(store.startOffset(BUCKET)).isPositive().isLessThanOrEqualTo(150);
+        store.replicaLog(BUCKET)
+                .replicate(null); // a single copy again: the high watermark is the end
+        store.runRetention();
+        assertThat(store.startOffset(BUCKET)).isGreaterThan(150).isLessThan(end);
+    }
+
+    @Test
     void segmentsOlderThanTheTtlAreDeletedButNeverTheActiveOne() {
         open(table());
         appendBatches(30);

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * the end of this log, naming the epoch of its last record; the answer's records are appended with
  * the leader's offsets and epochs, or, if this log diverged (a tail written by a leader that lost
  * its leadership before any in-sync replica copied it), the log is cut where the leader says the
- * epochs part and the next fetch continues from there.
+ * epochs part and the next fetch continues from there. A log that ends below the leader's log start
+ * (retention there deleted what it misses) is emptied and starts again at the leader's start.
  *
  * <p>As the log's {@link LogBucket.Replication} it refuses appends from writers and lets readers
  * see the leader's high watermark only. Driven by one thread at a time (its {@link
@@ -88,6 +89,21 @@ public final class FollowerReplica implements LogBucket.Replication {
      *     not continue this log (nothing is appended)
      */
     public boolean apply(ReplicaFetch.Answer answer) {
+        long fetchedFrom = log.writtenEndOffset();
+        if (answer.startsPast(fetchedFrom)) {
+            log.restartAt(
+                    answer.logStartOffset(),
+                    new NotLeaderForBucketException(
+                            "bucket " + bucket + " is followed here, not led"));
+            highWatermark = Math.min(answer.highWatermark(), log.writtenEndOffset());
+            LOG.info(
+                    "bucket {}: the leader's log starts at {}, past this log's end {} (retention"
+                            + " deleted the records between): emptied this log to copy from there",
+                    bucket,
+                    answer.logStartOffset(),
+                    fetchedFrom);
+            return true;
+        }
         if (answer.divergingEpochEnd().isPresent()) {
             long end = log.writtenEndOffset();
             Divergence d = epochs.divergence(answer.divergingEpochEnd().get(), end, highWatermark);

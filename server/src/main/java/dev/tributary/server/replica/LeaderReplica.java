@@ -123,6 +123,7 @@ public final class LeaderReplica implements LogBucket.Replication {
         ReplicaFetch.Answer now = fetch(r);
         if (now.records().length > 0
                 || now.divergingEpochEnd().isPresent()
+                || now.startsPast(r.fetchOffset())
                 || r.maxWaitMillis() <= 0) {
             return CompletableFuture.completedFuture(now);
         }
@@ -188,6 +189,11 @@ public final class LeaderReplica implements LogBucket.Replication {
         long end = log.durableEndOffset();
         long hw = isr.highWatermark();
         long start = log.startOffset();
+        if (r.fetchOffset() < start) {
+            // retention deleted what it misses (never an in-sync replica's: the high watermark
+            // gates retention): it starts over at this log's start, whatever its tail holds
+            return ReplicaFetch.Answer.belowLogStart(hw, start);
+        }
         if (r.lastFetchedEpoch() >= 0) {
             EpochEnd mine = epochs.endOffsetFor(r.lastFetchedEpoch(), end);
             if (mine.epoch() < r.lastFetchedEpoch() || mine.endOffset() < r.fetchOffset()) {

@@ -31,6 +31,8 @@ public final class ReplicaFetch {
      * @param records whole batches from the fetch offset
      * @param epochs the epochs of those records, oldest first, the first covering the fetch offset
      *     (empty when the records predate epochs)
+     * @param logStartOffset the leader's log start; above the fetch offset (with no records) when
+     *     retention deleted records the follower misses: it then starts its log again there
      * @param divergingEpochEnd instead of records: where the follower's last epoch ended on the
      *     leader, so the follower cuts its log there
      */
@@ -44,6 +46,19 @@ public final class ReplicaFetch {
         static Answer diverged(EpochEnd end, long highWatermark, long logStartOffset) {
             return new Answer(
                     new byte[0], List.of(), highWatermark, logStartOffset, Optional.of(end));
+        }
+
+        /** For a fetch below the leader's log start: nothing to send from there. */
+        static Answer belowLogStart(long highWatermark, long logStartOffset) {
+            return new Answer(
+                    new byte[0], List.of(), highWatermark, logStartOffset, Optional.empty());
+        }
+
+        /** Whether the records after {@code fetchOffset} were deleted on the leader. */
+        public boolean startsPast(long fetchOffset) {
+            return records.length == 0
+                    && divergingEpochEnd.isEmpty()
+                    && logStartOffset > fetchOffset;
         }
     }
 }

@@ -262,4 +262,36 @@ class ReplicaFetchTest {
         aLeads.stop();
         assertThat(aLeads.heldFetches()).isZero();
     }
+
+    @Test
+    void aFollowerBelowTheLeadersLogStartStartsAgainThereAndCatchesUp() throws Exception {
+        Node a = new Node(1);
+        Node b = new Node(2);
+        // b is out of the in-sync set: a acknowledges alone, and retention deletes past b's end
+        LeaderReplica aLeads = a.lead(new BucketReplicas(List.of(1, 2), 1, 0, List.of(1)), 0, 1);
+        for (long seq = 0; seq < 120; seq++) {
+            a.log.append(batch(7, seq)).durable().get(30, TimeUnit.SECONDS);
+        }
+        List<LogBucket.SegmentInfo> sealed = a.log.sealedSegments();
+        assertThat(sealed).hasSizeGreaterThan(1);
+        long start = sealed.get(sealed.size() - 1).nextOffset();
+        a.log.deleteSegmentsBefore(start);
+
+        // a fetch from below the start is answered at once (not held) with the leader's start
+        GrpcLeaderClient toA = a.client();
+        ReplicaFetch.Answer below =
+                toA.fetch(new ReplicaFetch.Request(2, TB, 0, 0, -1, 1024, 60_000))
+                        .get(10, TimeUnit.SECONDS);
+        assertThat(below.startsPast(0)).isTrue();
+        assertThat(below.logStartOffset()).isEqualTo(start);
+
+        b.follow(a, 0, 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.log.durableEndOffset() == 480);
+        assertThat(b.log.startOffset()).isEqualTo(start);
+        assertThat(all(b.log)).isEqualTo(all(a.log));
+        assertThat(b.epochs.entries()).isEqualTo(a.epochs.entries());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> aLeads.inSyncReplicas().pendingIsr().isPresent());
+        assertThat(a.proposals).as("caught up: a proposes b back").containsExactly(Set.of(1, 2));
+    }
 }

@@ -30,8 +30,10 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +64,7 @@ class ReplicatedLogITCase {
     private final List<TributaryServer> servers = new ArrayList<>();
     private String voters;
     private boolean controlledShutdown = true;
+    private final Map<String, String> serverOptions = new HashMap<>();
 
     @AfterEach
     void stopAll() {
@@ -310,6 +313,66 @@ class ReplicatedLogITCase {
         }
     }
 
+    @Test
+    void t53_aFollowerBackAfterRetentionPassedItsEndCopiesFromTheLeadersStartAndRejoins()
+            throws Exception {
+        // small segments and size retention: the leader deletes what a stopped follower misses
+        serverOptions.put("log.segment.size", "4kb");
+        serverOptions.put("server.maintenance.interval", "100ms");
+        TributaryServer coordinator = startThree();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            conn.admin()
+                    .createTable(
+                            TABLE,
+                            TableDescriptor.builder(SCHEMA)
+                                    .bucketCount(1)
+                                    .property("table.replication.factor", "3")
+                                    .property("table.log.retention-size", "1kb")
+                                    .build(),
+                            false);
+            long tableId = coordinator.coordinator().describeTable(TABLE).join().tableId();
+            TableBucket bucket = new TableBucket(tableId, 0);
+            BucketReplicas replicas = replicasOf(coordinator, tableId);
+            Set<Integer> written = new HashSet<>();
+            write(conn, 0, 200, written);
+            for (int id : replicas.replicas()) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+            }
+            int stopped =
+                    replicas.replicas().stream()
+                            .filter(id -> id != replicas.leader() && server(id) != coordinator)
+                            .findFirst()
+                            .orElseThrow();
+            server(stopped).close();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !replicasOf(coordinator, tableId).isr().contains(stopped));
+            LogBucket leaderLog = logOf(server(replicas.leader()), bucket);
+            int next = 200;
+            while (leaderLog.startOffset() <= 200) {
+                assertThat(next).as("retention deleted past offset 200").isLessThan(20_000);
+                write(conn, next, next + 500, written);
+                next += 500;
+            }
+            int end = next;
+
+            // back, its log ends below the leader's start: it starts again there and rejoins
+            servers.set(servers.indexOf(server(stopped)), start(stopped));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> replicasOf(coordinator, tableId).isr().contains(stopped));
+            LogBucket copy = logOf(server(stopped), bucket);
+            await().atMost(Duration.ofSeconds(30)).until(() -> copy.durableEndOffset() == end);
+            assertThat(copy.startOffset()).isGreaterThan(200);
+            // the same records from where both still hold them (each replica runs retention)
+            long from = Math.max(copy.startOffset(), leaderLog.startOffset());
+            assertThat(bytesFrom(copy, from)).isEqualTo(bytesFrom(leaderLog, from));
+            write(conn, end, end + 10, written);
+        }
+    }
+
     /**
      * Creates replicated tables until one is led by a server that does not coordinate (leadership
      * rotates, so the second at the latest): the coordinator's own failover is T49's.
@@ -416,8 +479,12 @@ class ReplicatedLogITCase {
     }
 
     private static byte[] bytes(LogBucket log) {
+        return bytesFrom(log, log.startOffset());
+    }
+
+    private static byte[] bytesFrom(LogBucket log, long from) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        long at = log.startOffset();
+        long at = from;
         while (at < log.durableEndOffset()) {
             LogBucket.Read r = log.readForFollower(at, 1 << 20);
             out.writeBytes(r.records());
@@ -468,6 +535,7 @@ class ReplicatedLogITCase {
         conf.setString("cluster.server.heartbeat-interval", "200ms");
         conf.setString("replica.lag.time.max", "5s");
         conf.setString("replica.controlled-shutdown", Boolean.toString(controlledShutdown));
+        serverOptions.forEach(conf::setString);
         return TributaryServer.start(conf, clock, List.of());
     }
 

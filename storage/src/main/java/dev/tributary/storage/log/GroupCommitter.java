@@ -180,6 +180,23 @@ final class GroupCommitter {
         }
     }
 
+    /**
+     * The log was emptied and restarted at {@code start}, durably: the durable offset is {@code
+     * start}, and every waiting append fails with {@code cause} (its records are gone).
+     */
+    void restartAt(long start, RuntimeException cause) {
+        List<Waiter> cut;
+        synchronized (lock) {
+            truncations++;
+            durableOffset = start;
+            cut = new ArrayList<>(waiters);
+            waiters.clear();
+        }
+        for (Waiter w : cut) {
+            w.future.completeExceptionally(cause);
+        }
+    }
+
     private long generation() {
         synchronized (lock) {
             return truncations;

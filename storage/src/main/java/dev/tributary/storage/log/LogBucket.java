@@ -415,6 +415,51 @@ public final class LogBucket implements AutoCloseable {
     }
 
     /**
+     * Empties the log and starts it again at {@code offset}: a follower whose log ends below its
+     * leader's log start copies from there, since retention deleted the records between (T53).
+     * Segments go newest first and the directory is fsync'd before the new empty segment is made,
+     * so a crash leaves a prefix of the old log or an empty one, never a gap; either way the next
+     * fetch leads here again. Writer states and leader epochs are forgotten with the records that
+     * held them; appends still waiting to be durable fail with {@code pendingFailWith}.
+     *
+     * @throws InvalidInputException unless {@code offset} is past the log's end
+     */
+    public void restartAt(long offset, RuntimeException pendingFailWith) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            if (offset <= writtenEnd) {
+                throw new InvalidInputException(
+                        "the log of bucket "
+                                + bucket
+                                + " restarts only past its end "
+                                + writtenEnd
+                                + ", not at "
+                                + offset
+                                + ": cut it instead");
+            }
+            for (LogSegment s : new ArrayList<>(segments.descendingMap().values())) {
+                segments.remove(s.baseOffset);
+                s.delete();
+            }
+            WriterStateFiles.deleteAll(dir);
+            DurableFiles.syncDirectory(dir);
+            LogSegment fresh = LogSegment.create(dir, offset, config.indexInterval());
+            DurableFiles.syncDirectory(dir);
+            segments.put(offset, fresh);
+            active = fresh;
+            writtenEnd = offset;
+            writers.clear();
+            leaderEpochs().truncateFromEnd(0);
+            committer.restartAt(offset, pendingFailWith);
+        } catch (IOException e) {
+            throw new StorageException("cannot restart the log of bucket " + bucket + ": " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
      * If batch {@code sequence} of {@code writerId} was appended already, its answer; for a caller
      * that must know before it computes the records (a primary-key bucket, under its own write lock
      * that every append of the bucket takes).

@@ -85,6 +85,15 @@ final class WriterStateFiles {
         return Optional.empty();
     }
 
+    /**
+     * Deletes every state file: the log they describe is gone (the caller fsyncs the directory).
+     */
+    static void deleteAll(Path dir) throws IOException {
+        for (long offset : offsets(dir)) {
+            Files.deleteIfExists(dir.resolve(fileName(offset)));
+        }
+    }
+
     private static List<Long> offsets(Path dir) {
         List<Long> out = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {

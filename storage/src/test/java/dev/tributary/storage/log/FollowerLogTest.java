@@ -237,4 +237,48 @@ class FollowerLogTest {
         f.log().close();
         leader.log().close();
     }
+
+    @Test
+    void aFollowerBelowTheLeadersLogStartEmptiesItsLogAndStartsAgainThere() {
+        Replica leader = open("leader");
+        Replica follower = open("follower");
+        leader.epochs().assign(1, 0);
+        for (long seq = 0; seq < 10; seq++) {
+            lead(leader, 7, seq, 10); // offsets 0..99 over several segments
+        }
+        copy(leader, follower, 20);
+        follower.log().leaderEpochs().assign(1, 0);
+        assertThat(follower.log().duplicateOf(7, 1)).isPresent();
+
+        // retention on the leader deletes past the follower's end
+        List<LogBucket.SegmentInfo> sealed = leader.log().sealedSegments();
+        long start = sealed.get(sealed.size() - 1).nextOffset();
+        leader.log().deleteSegmentsBefore(start);
+        assertThat(leader.log().startOffset()).isEqualTo(start).isGreaterThan(20);
+
+        assertThatThrownBy(() -> follower.log().restartAt(20, new NotLeaderForBucketException("x")))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("restarts only past its end 20");
+        follower.log().restartAt(start, new NotLeaderForBucketException("restarted"));
+        assertThat(follower.log().startOffset()).isEqualTo(start);
+        assertThat(follower.log().writtenEndOffset()).isEqualTo(start);
+        assertThat(follower.log().durableEndOffset()).isEqualTo(start);
+        assertThat(follower.log().leaderEpochs().entries()).isEmpty();
+        // the records that held writer 7's state are gone, and so is the state
+        assertThat(follower.log().duplicateOf(7, 1)).isEmpty();
+
+        copy(leader, follower, 100);
+        assertThat(all(follower.log())).isEqualTo(all(leader.log()));
+        follower.log().close();
+
+        // reopened, it is the copy it was: no gap, no old segment, the writer state replayed
+        LogBucket reopened = LogBucket.open(TB, dir.resolve("follower"), CONFIG);
+        assertThat(reopened.startOffset()).isEqualTo(start);
+        assertThat(reopened.endOffset()).isEqualTo(100);
+        assertThat(all(reopened)).isEqualTo(all(leader.log()));
+        assertThat(reopened.duplicateOf(7, 9))
+                .hasValueSatisfying(d -> assertThat(d.baseOffset()).isEqualTo(90));
+        reopened.close();
+        leader.log().close();
+    }
 }
