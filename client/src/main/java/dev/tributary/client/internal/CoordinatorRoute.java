@@ -4,6 +4,9 @@ import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.rpc.error.GrpcErrors;
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -54,47 +57,90 @@ public final class CoordinatorRoute {
 
     /**
      * Runs a blocking coordinator call on the current channel, redirecting once on {@code
-     * NOT_COORDINATOR} with a known leader address.
+     * NOT_COORDINATOR} with a known leader address, and going on once at the channel it moved to
+     * when the server could not be reached (a followed coordinator that died: the bootstrap server
+     * answers or names the new one, and the caller does not see the dead one's failure).
      *
      * @throws TributaryException the call's typed failure
      */
     public <T> T call(Function<RpcClient, T> call) {
         RpcClient used = current;
-        try {
-            return RpcClient.call(() -> call.apply(used));
-        } catch (TributaryException e) {
-            RpcClient leader = afterFailure(used, e);
-            if (leader == null) {
-                throw e;
+        Retries retries = new Retries();
+        while (true) {
+            RpcClient attempt = used;
+            try {
+                T result = RpcClient.call(() -> call.apply(attempt));
+                current = attempt;
+                return result;
+            } catch (TributaryException e) {
+                used = next(attempt, e, retries);
+                if (used == null) {
+                    throw e;
+                }
             }
-            T result = RpcClient.call(() -> call.apply(leader));
-            current = leader;
-            return result;
         }
     }
 
-    /** Like {@link #call} for an asynchronous call; the redirect happens on the failure. */
+    /** Like {@link #call} for an asynchronous call; the next attempt starts on the failure. */
     public <T> CompletableFuture<T> callAsync(Function<RpcClient, CompletableFuture<T>> call) {
-        RpcClient used = current;
+        return callAsync(call, current, new Retries());
+    }
+
+    private <T> CompletableFuture<T> callAsync(
+            Function<RpcClient, CompletableFuture<T>> call, RpcClient used, Retries retries) {
         return start(call, used)
                 .handle(
                         (value, error) -> {
                             if (error == null) {
+                                current = used;
                                 return CompletableFuture.completedFuture(value);
                             }
                             TributaryException e = GrpcErrors.fromThrowable(unwrap(error));
-                            RpcClient leader = afterFailure(used, e);
-                            if (leader == null) {
-                                return CompletableFuture.<T>failedFuture(e);
-                            }
-                            return start(call, leader)
-                                    .thenApply(
-                                            v -> {
-                                                current = leader;
-                                                return v;
-                                            });
+                            RpcClient next = next(used, e, retries);
+                            return next == null
+                                    ? CompletableFuture.<T>failedFuture(e)
+                                    : callAsync(call, next, retries);
                         })
                 .thenCompose(f -> f);
+    }
+
+    /** What one call has spent of its extra attempts: one redirect, one move past a dead server. */
+    private static final class Retries {
+        boolean redirected;
+        boolean moved;
+    }
+
+    /** The channel of a call's next attempt after {@code e} on {@code used}, or null: give up. */
+    private RpcClient next(RpcClient used, TributaryException e, Retries retries) {
+        RpcClient leader = afterFailure(used, e);
+        if (leader != null) {
+            if (retries.redirected) {
+                return null;
+            }
+            retries.redirected = true;
+            return leader;
+        }
+        RpcClient moved = current;
+        if (!retries.moved && moved != used && unreachable(e)) {
+            retries.moved = true;
+            return moved;
+        }
+        return null;
+    }
+
+    /**
+     * Whether the transport could not reach the server (connection refused or lost), as opposed to
+     * a server's answer or a deadline, after which the call may have run.
+     */
+    static boolean unreachable(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
+            if (t instanceof StatusRuntimeException || t instanceof StatusException) {
+                return Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE
+                        && !GrpcErrors.answeredByServer(t);
+            }
+        }
+        return false;
     }
 
     private static <T> CompletableFuture<T> start(

@@ -170,6 +170,45 @@ class CoordinatorRouteTest {
     }
 
     @Test
+    @DisplayName(
+            "a followed coordinator that cannot be reached: the same call goes on at the bootstrap"
+                    + " server, which names the new coordinator")
+    void aDeadCoordinatorCostsTheCallerNothing() throws Exception {
+        Voter a = start("a");
+        Voter b = start("b");
+        Voter c = start("c");
+        a.refusal = new NotCoordinatorException("go to b", "2", b.address);
+        CoordinatorRoute route = route(a);
+        assertThat(route.call(LIST)).isEqualTo("b");
+
+        // b's process dies; a names c, the new coordinator
+        servers.get(1).shutdownNow().awaitTermination();
+        a.refusal = new NotCoordinatorException("go to c", "3", c.address);
+        assertThat(route.call(LIST)).isEqualTo("c");
+        assertThat(route.current()).isNotSameAs(pool.bootstrap());
+        CompletableFuture<String> async =
+                route.callAsync(
+                        x ->
+                                CompletableFuture.supplyAsync(
+                                        () -> RpcClient.call(() -> LIST.apply(x))));
+        assertThat(async.get()).isEqualTo("c");
+
+        // the same, asynchronously: c dies too, and a has become the coordinator: it answers
+        servers.get(2).shutdownNow().awaitTermination();
+        a.refusal = null;
+        CompletableFuture<String> moved =
+                route.callAsync(
+                        x ->
+                                CompletableFuture.supplyAsync(
+                                        () -> RpcClient.call(() -> LIST.apply(x))));
+        assertThat(moved.get()).isEqualTo("a");
+        assertThat(route.current()).isSameAs(pool.bootstrap());
+
+        // an answer (not a transport failure) is never retried elsewhere
+        assertThat(CoordinatorRoute.unreachable(new RetriableException("busy"))).isFalse();
+    }
+
+    @Test
     @DisplayName("an asynchronous call follows the leader the same way")
     void asyncFollowsTheLeader() throws Exception {
         Voter a = start("a");
