@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatchBuilder;
 import dev.tributary.common.row.ChangeType;
@@ -76,6 +77,19 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
             if (req.getFromOffset() < 0 || to < req.getFromOffset()) {
                 throw new InvalidInputException(
                         "invalid offset range [" + req.getFromOffset() + ", " + to + ")");
+            }
+            if (to > end && to <= store.replicaLog(bucket).writtenEndOffset()) {
+                // held here but not acknowledged yet: a new leader whose high watermark has not
+                // caught up with the old leader's, which the reader planned by (T51, T52)
+                throw new RetriableException(
+                        "offset "
+                                + to
+                                + " of bucket "
+                                + bucket
+                                + " is not acknowledged by its in-sync replicas yet (high"
+                                + " watermark "
+                                + end
+                                + "); retry shortly");
             }
             if (to > end) {
                 throw new InvalidInputException(

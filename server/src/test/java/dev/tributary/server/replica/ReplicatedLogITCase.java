@@ -8,9 +8,11 @@ import dev.tributary.client.Connection;
 import dev.tributary.client.admin.BucketReplicaInfo;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.scan.LogScanner;
+import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.io.DurableFiles;
@@ -130,6 +132,17 @@ class ReplicatedLogITCase {
                             .orElseThrow();
             server(stopped).close();
             CompletableFuture<Void> waiting = writeAsync(conn, 200, 250, written);
+            // held by the leader, not acknowledged: a reader that planned to read up to there (a
+            // new leader's high watermark behind its predecessor's) is told to retry (T52); past
+            // what the leader holds is refused
+            LogBucket leading = logOf(server(replicas.leader()), bucket);
+            await().atMost(Duration.ofSeconds(30)).until(() -> leading.durableEndOffset() == 250);
+            assertThatThrownBy(() -> drain(conn.tieringGateway().readLog(bucket, 0, 250, SCHEMA)))
+                    .isInstanceOf(RetriableException.class)
+                    .hasMessageContaining("not acknowledged by its in-sync replicas yet");
+            assertThatThrownBy(() -> drain(conn.tieringGateway().readLog(bucket, 0, 251, SCHEMA)))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("beyond the end offset 200");
             clock.advance(Duration.ofSeconds(6));
             waiting.get(60, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(30))
@@ -390,6 +403,14 @@ class ReplicatedLogITCase {
             }
         }
         throw new AssertionError("three tables in a row led by the coordinator's server");
+    }
+
+    private static void drain(RecordIterator records) {
+        try (records) {
+            while (records.hasNext()) {
+                records.next();
+            }
+        }
     }
 
     /** Every row written is read exactly once. */

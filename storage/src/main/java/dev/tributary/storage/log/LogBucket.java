@@ -660,7 +660,7 @@ public final class LogBucket implements AutoCloseable {
                             + " was deleted by retention; the log starts at "
                             + start);
         }
-        if (fromOffset > hw) {
+        if (fromOffset > writtenEnd) {
             throw new InvalidInputException(
                     "offset "
                             + fromOffset
@@ -670,7 +670,10 @@ public final class LogBucket implements AutoCloseable {
                             + hw
                             + ")");
         }
-        if (fromOffset == hw) {
+        if (fromOffset >= hw) {
+            // a record this log holds but readers may not see yet: nothing for now. A reader
+            // that saw an older leader's high watermark reads on at a new leader whose own has not
+            // caught up yet (T51): it waits, it is not refused
             return new Read(new byte[0], fromOffset, hw, start);
         }
         try {

@@ -281,4 +281,41 @@ class FollowerLogTest {
         reopened.close();
         leader.log().close();
     }
+
+    @Test
+    void aReaderPastTheHighWatermarkButInsideTheLogWaitsInsteadOfBeingRefused() {
+        Replica leader = open("new-leader");
+        for (long seq = 0; seq < 3; seq++) {
+            lead(leader, 7, seq, 10); // offsets 0..29
+        }
+        // a new leader whose high watermark has not caught up with the old leader's yet
+        java.util.concurrent.atomic.AtomicLong hw = new java.util.concurrent.atomic.AtomicLong(10);
+        leader.log()
+                .replicate(
+                        new LogBucket.Replication() {
+                            @Override
+                            public void checkCanAppend() {}
+
+                            @Override
+                            public java.util.concurrent.CompletableFuture<Void> acknowledged(
+                                    long durableEnd, long endOffset) {
+                                return java.util.concurrent.CompletableFuture.completedFuture(null);
+                            }
+
+                            @Override
+                            public long highWatermark() {
+                                return hw.get();
+                            }
+                        });
+        LogBucket.Read early = leader.log().read(20, 1 << 20);
+        assertThat(early.records()).isEmpty();
+        assertThat(early.nextOffset()).isEqualTo(20);
+        assertThat(early.highWatermark()).isEqualTo(10);
+        assertThatThrownBy(() -> leader.log().read(31, 1024))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("beyond the end");
+        hw.set(30);
+        assertThat(leader.log().read(20, 1 << 20).nextOffset()).isEqualTo(30);
+        leader.log().close();
+    }
 }
