@@ -22,11 +22,15 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -37,6 +41,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
+import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -65,6 +70,9 @@ import org.slf4j.LoggerFactory;
 public final class RaftMetadataStore implements MetadataStore {
     private static final Logger LOG = LoggerFactory.getLogger(RaftMetadataStore.class);
 
+    /** Checks without entries, two election timeouts apart, before the leadership is moved. */
+    private static final int CATCH_UP_PATIENCE = 3;
+
     private final ClusterConfig config;
     private final RaftGroupId groupId;
     private final RaftPeerId selfId;
@@ -75,8 +83,8 @@ public final class RaftMetadataStore implements MetadataStore {
     private final long requestTimeoutMs;
     private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
 
-    /** Runs the listeners, in event order, off Ratis's threads. */
-    private final ExecutorService events;
+    /** Runs the listeners, in event order, off Ratis's threads; and the catch-up checks. */
+    private final ScheduledExecutorService events;
 
     // only touched on the events thread
     private boolean leading;
@@ -91,7 +99,7 @@ public final class RaftMetadataStore implements MetadataStore {
         this.selfId = RaftSettings.peerId(config.serverId());
         this.requestTimeoutMs = config.requestTimeout().toMillis();
         this.events =
-                Executors.newSingleThreadExecutor(
+                Executors.newSingleThreadScheduledExecutor(
                         r -> {
                             Thread t = new Thread(r, "cluster-leadership-" + config.serverId());
                             t.setDaemon(true);
@@ -131,7 +139,9 @@ public final class RaftMetadataStore implements MetadataStore {
      */
     public static RaftMetadataStore start(ClusterConfig config, Path dir) {
         RaftMetadataStore store;
+        boolean empty;
         try {
+            empty = isEmpty(dir);
             Files.createDirectories(dir);
             store = new RaftMetadataStore(config, dir);
         } catch (IOException e) {
@@ -154,7 +164,108 @@ public final class RaftMetadataStore implements MetadataStore {
                 config.clusterId(),
                 config.self(),
                 config.voters());
+        if (empty) {
+            store.watchCatchUp();
+        }
         return store;
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return true;
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.findAny().isEmpty();
+        }
+    }
+
+    /**
+     * For a voter that started with an empty log: checks every two election timeouts that entries
+     * arrive, and has the leadership moved if they do not ({@link EmptyLogCatchUp}).
+     */
+    private void watchCatchUp() {
+        EmptyLogCatchUp catchUp =
+                new EmptyLogCatchUp(
+                        serverId(),
+                        config.voters().stream().map(v -> Integer.toString(v.id())).toList(),
+                        CATCH_UP_PATIENCE,
+                        new EmptyLogCatchUp.Voter() {
+                            @Override
+                            public long appliedIndex() {
+                                return info().getLastAppliedIndex();
+                            }
+
+                            @Override
+                            public Optional<String> leaderId() {
+                                return RaftMetadataStore.this.leaderId();
+                            }
+
+                            @Override
+                            public void transferLeadership(String leader, String target) {
+                                moveLeadership(leader, target);
+                            }
+                        });
+        long period = 2 * config.electionTimeout().toMillis();
+        java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> task =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        task.set(
+                events.scheduleWithFixedDelay(
+                        () -> {
+                            boolean more;
+                            try {
+                                more = !closed && catchUp.check();
+                            } catch (RuntimeException e) {
+                                LOG.warn("checking that the metadata log catches up failed", e);
+                                more = true;
+                            }
+                            if (!more) {
+                                task.get().cancel(false);
+                            }
+                        },
+                        period,
+                        period,
+                        TimeUnit.MILLISECONDS));
+    }
+
+    /** Asks {@code leader} to hand the leadership to {@code target}, off the events thread. */
+    private void moveLeadership(String leader, String target) {
+        LOG.warn(
+                "cluster '{}': server {} started with an empty metadata log and leader {} sends it"
+                        + " no entries (RATIS-2523); asking {} to hand the leadership to {}",
+                config.clusterId(),
+                serverId(),
+                leader,
+                leader,
+                target);
+        Thread t =
+                new Thread(
+                        () -> {
+                            RaftProperties p = new RaftProperties();
+                            RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+                            try (RaftClient client =
+                                    RaftClient.newBuilder()
+                                            .setRaftGroup(RaftSettings.group(config))
+                                            .setLeaderId(RaftPeerId.valueOf(leader))
+                                            .setProperties(p)
+                                            .build()) {
+                                RaftClientReply reply =
+                                        client.admin()
+                                                .transferLeadership(
+                                                        RaftPeerId.valueOf(target),
+                                                        requestTimeoutMs);
+                                if (!reply.isSuccess()) {
+                                    LOG.warn(
+                                            "moving the metadata leadership to {} failed",
+                                            target,
+                                            reply.getException());
+                                }
+                            } catch (IOException | RuntimeException e) {
+                                LOG.warn("moving the metadata leadership to {} failed", target, e);
+                            }
+                        },
+                        "cluster-catch-up-" + config.serverId());
+        t.setDaemon(true);
+        t.start();
     }
 
     // ------------------------------------------------------------------ leadership

@@ -326,6 +326,31 @@ class RaftMetadataStoreITCase {
         }
     }
 
+    @Test
+    void aFollowerWipedWhileTheClusterIsIdleHasTheLeadershipMovedAndCatchesUp() throws IOException {
+        startCluster();
+        int leader = awaitLeader();
+        RaftMetadataStore l = peers[leader];
+        l.putDatabase(new DatabaseInfo("db", null, 1));
+        for (long id = 1; id <= 5; id++) {
+            l.putTable(table(id, 100));
+        }
+        StoredState state = l.load();
+        int wiped = (leader + 1) % 3;
+        await().atMost(WAIT).until(() -> peers[wiped].localState().equals(state));
+
+        // wiped and back: the leader still counts it as caught up and answers it with heartbeats
+        // only (RATIS-2523), for ever. The wiped server asks it to hand the leadership to the
+        // third voter, whose fresh view of it sends it everything
+        stop(wiped);
+        DurableFiles.deleteRecursively(dir.resolve("server-" + (wiped + 1)));
+        start(wiped);
+        RaftMetadataStore rejoined = peers[wiped];
+        await().atMost(WAIT).until(() -> rejoined.localState().equals(state));
+        int third = 3 - leader - wiped;
+        assertThat(awaitLeader()).as("the leadership moved to the third voter").isEqualTo(third);
+    }
+
     private List<Path> snapshotFiles(int i) throws IOException {
         Path root = dir.resolve("server-" + (i + 1));
         try (Stream<Path> files = Files.walk(root)) {

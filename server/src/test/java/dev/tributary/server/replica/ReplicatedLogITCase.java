@@ -327,6 +327,55 @@ class ReplicatedLogITCase {
     }
 
     @Test
+    void t53_aFollowerBackWithAnEmptyDiskWhileTheMetadataLeaderStaysCopiesItsReplicaAgain()
+            throws Exception {
+        controlledShutdown = false; // as after a crash: it stays in the in-sync set meanwhile
+        TributaryServer first = startThree();
+        Set<Integer> written = new HashSet<>();
+        int wiped;
+        long tableId;
+        try (Connection conn = Connection.open(first.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            conn.admin().createTable(TABLE, descriptor(3, false), false);
+            tableId = first.coordinator().describeTable(TABLE).join().tableId();
+            BucketReplicas replicas = replicasOf(first, tableId);
+            write(conn, 0, 200, written);
+            TableBucket bucket = new TableBucket(tableId, 0);
+            for (int id : replicas.replicas()) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+            }
+            wiped =
+                    replicas.replicas().stream()
+                            .filter(id -> id != replicas.leader() && server(id) != first)
+                            .findFirst()
+                            .orElseThrow();
+        }
+        // its disk (metadata log included) is wiped; the metadata leader keeps leading, and Ratis
+        // would answer the wiped voter with heartbeats only: it asks for the leadership to move
+        server(wiped).close();
+        DurableFiles.deleteRecursively(dir.resolve("server-" + wiped));
+        servers.set(servers.indexOf(server(wiped)), start(wiped));
+        TableBucket bucket = new TableBucket(tableId, 0);
+        await().atMost(Duration.ofSeconds(90))
+                .until(
+                        () -> {
+                            TributaryServer c = awaitOneCoordinator();
+                            return replicasOf(c, tableId).isr().contains(wiped)
+                                    && server(wiped).store().hasTable(tableId)
+                                    && logOf(server(wiped), bucket).durableEndOffset() == 200;
+                        });
+        TributaryServer coordinator = awaitOneCoordinator();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            write(conn, 200, 250, written);
+            awaitRejoined(coordinator, bucket, wiped, 250);
+            assertReadOnce(conn.logScanner(TABLE), written);
+        }
+    }
+
+    @Test
     void t53_aFollowerBackAfterRetentionPassedItsEndCopiesFromTheLeadersStartAndRejoins()
             throws Exception {
         // small segments and size retention: the leader deletes what a stopped follower misses
