@@ -120,6 +120,11 @@ public final class ReplicaManager implements AutoCloseable {
         long check = Math.max(1, settings.lagTimeMaxMillis() / 4);
         executor.scheduleWithFixedDelay(this::checkInSync, check, check, TimeUnit.MILLISECONDS);
         executor.scheduleWithFixedDelay(this::retryWaiting, check, check, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(
+                this::checkpointHighWatermarks,
+                settings.checkpointMillis(),
+                settings.checkpointMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** Sends in-sync set changes to {@code changes} from now on. */
@@ -158,11 +163,15 @@ public final class ReplicaManager implements AutoCloseable {
             }
             return;
         }
-        long highWatermark = current == null ? 0 : current.highWatermark();
+        LogBucket log = logs.apply(bucket);
+        // after a restart, the high watermark last checkpointed: what was acknowledged before
+        long highWatermark =
+                current == null
+                        ? log.highWatermarkCheckpoint().read(log.writtenEndOffset())
+                        : current.highWatermark();
         if (current != null) {
             current.end();
         }
-        LogBucket log = logs.apply(bucket);
         boolean lostData = meta.leader() == serverId && !storageRegistered.getAsBoolean();
         if (lostData) {
             LOG.warn(
@@ -294,8 +303,21 @@ public final class ReplicaManager implements AutoCloseable {
         }
     }
 
+    /** Writes each replica's high watermark to disk (those that changed since the last time). */
+    private synchronized void checkpointHighWatermarks() {
+        roles.forEach(
+                (bucket, role) -> {
+                    try {
+                        logs.apply(bucket).highWatermarkCheckpoint().write(role.highWatermark());
+                    } catch (RuntimeException e) {
+                        LOG.warn("bucket {}: cannot checkpoint its high watermark", bucket, e);
+                    }
+                });
+    }
+
     @Override
     public synchronized void close() {
+        checkpointHighWatermarks();
         roles.values().forEach(Role::end);
         roles.clear();
         executor.shutdownNow();

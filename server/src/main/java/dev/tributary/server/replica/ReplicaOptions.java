@@ -72,6 +72,17 @@ public final class ReplicaOptions {
                                     + " on at once; off, a stop costs what a crash does"
                                     + " (cluster.server.heartbeat-timeout).");
 
+    public static final ConfigOption<Duration> HIGH_WATERMARK_CHECKPOINT_INTERVAL =
+            ConfigOptions.key("replica.high-watermark.checkpoint-interval")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 10, "at least 10ms")
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "How often each replicated bucket's high watermark is written to disk"
+                                    + " (and at a stop): a replica that restarts and leads shows"
+                                    + " readers what was acknowledged at once, not nothing until"
+                                    + " its followers fetched again.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 MIN_INSYNC_REPLICAS,
@@ -79,7 +90,8 @@ public final class ReplicaOptions {
                 FETCH_BACKOFF,
                 FETCH_MAX_WAIT,
                 FETCH_MAX_BYTES,
-                CONTROLLED_SHUTDOWN);
+                CONTROLLED_SHUTDOWN,
+                HIGH_WATERMARK_CHECKPOINT_INTERVAL);
     }
 
     /** The values a server's replicas use. */
@@ -88,14 +100,16 @@ public final class ReplicaOptions {
             long lagTimeMaxMillis,
             long backoffMillis,
             int maxWaitMillis,
-            int maxBytes) {
+            int maxBytes,
+            long checkpointMillis) {
         public static Settings of(Configuration conf) {
             return new Settings(
                     conf.get(MIN_INSYNC_REPLICAS),
                     conf.get(LAG_TIME_MAX).toMillis(),
                     conf.get(FETCH_BACKOFF).toMillis(),
                     (int) conf.get(FETCH_MAX_WAIT).toMillis(),
-                    (int) conf.get(FETCH_MAX_BYTES).bytes());
+                    (int) conf.get(FETCH_MAX_BYTES).bytes(),
+                    conf.get(HIGH_WATERMARK_CHECKPOINT_INTERVAL).toMillis());
         }
     }
 }

@@ -114,6 +114,7 @@ public final class LogBucket implements AutoCloseable {
     private volatile boolean closed;
     private volatile Replication replication;
     private LeaderEpochCache epochs; // opened on first use, guarded by this
+    private HighWatermarkCheckpoint hwCheckpoint; // made on first use, guarded by this
 
     private LogBucket(
             TableBucket bucket,
@@ -578,6 +579,14 @@ public final class LogBucket implements AutoCloseable {
             epochs = LeaderEpochCache.open(dir.resolve("leader-epochs"));
         }
         return epochs;
+    }
+
+    /** This log's high watermark checkpoint (T50), {@code high-watermark} beside its segments. */
+    public synchronized HighWatermarkCheckpoint highWatermarkCheckpoint() {
+        if (hwCheckpoint == null) {
+            hwCheckpoint = new HighWatermarkCheckpoint(dir.resolve("high-watermark"));
+        }
+        return hwCheckpoint;
     }
 
     /**

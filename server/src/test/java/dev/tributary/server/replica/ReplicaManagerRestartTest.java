@@ -1,0 +1,94 @@
+package dev.tributary.server.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.config.Configuration;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatchBuilder;
+import dev.tributary.common.row.ChangeType;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.row.RowCodec;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.storage.log.FlushPolicy;
+import dev.tributary.storage.log.LogBucket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A replica that restarts and leads shows readers what was acknowledged before at once: its high
+ * watermark is checkpointed at a stop (and periodically), not rebuilt from zero by its followers'
+ * next fetches (T50), on a real log and the server's replica manager.
+ */
+class ReplicaManagerRestartTest {
+    private static final TableBucket TB = new TableBucket(9, 0);
+    private static final Schema SCHEMA =
+            Schema.newBuilder().column("id", DataTypes.BIGINT()).build();
+    private static final RowCodec CODEC = RowCodec.of(SCHEMA);
+
+    @TempDir Path dir;
+    private final ManualClock clock = new ManualClock(1_000);
+
+    private ReplicaManager manager(LogBucket log) {
+        return new ReplicaManager(
+                1,
+                b -> log,
+                id -> Optional.empty(),
+                "",
+                ReplicaOptions.Settings.of(
+                        new Configuration().setString("min.insync.replicas", "1")),
+                clock,
+                () -> true);
+    }
+
+    private static byte[] batch(long id) {
+        LogBatchBuilder b = new LogBatchBuilder(0, 256);
+        for (int i = 0; i < 10; i++) {
+            b.add(ChangeType.APPEND_ONLY, 1_000, Row.of(id * 10 + i), CODEC);
+        }
+        return b.build();
+    }
+
+    @Test
+    void aRestartedLeaderShowsWhatWasAcknowledgedBeforeItsFollowersFetch() throws Exception {
+        Path logDir = dir.resolve("log");
+        LogBucket log =
+                LogBucket.open(TB, logDir, new LogBucket.Config(1 << 20, 4096, FlushPolicy.FSYNC));
+        // leading alone in sync: each append is acknowledged at once
+        ReplicaManager before = manager(log);
+        before.apply(TB, new BucketReplicas(List.of(1, 2, 3), 1, 0, List.of(1)));
+        for (long i = 0; i < 3; i++) {
+            log.append(batch(i)).durable().get(10, TimeUnit.SECONDS);
+        }
+        assertThat(log.endOffset()).isEqualTo(30);
+        before.close();
+        assertThat(logDir.resolve("high-watermark")).exists();
+        log.close();
+
+        // back, leading with followers in sync that have not fetched yet
+        LogBucket reopened =
+                LogBucket.open(TB, logDir, new LogBucket.Config(1 << 20, 4096, FlushPolicy.FSYNC));
+        ReplicaManager after = manager(reopened);
+        after.apply(TB, new BucketReplicas(List.of(1, 2, 3), 1, 1, List.of(1, 2, 3)));
+        assertThat(reopened.endOffset()).as("readers see the acknowledged records").isEqualTo(30);
+        after.close();
+        reopened.close();
+
+        // a damaged checkpoint reads as none: readers wait for the followers, nothing more
+        Files.write(logDir.resolve("high-watermark"), new byte[] {1, 2, 3});
+        LogBucket damaged =
+                LogBucket.open(TB, logDir, new LogBucket.Config(1 << 20, 4096, FlushPolicy.FSYNC));
+        ReplicaManager third = manager(damaged);
+        third.apply(TB, new BucketReplicas(List.of(1, 2, 3), 1, 2, List.of(1, 2, 3)));
+        assertThat(damaged.endOffset()).isZero();
+        third.close();
+        damaged.close();
+    }
+}
