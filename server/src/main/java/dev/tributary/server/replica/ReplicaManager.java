@@ -303,8 +303,11 @@ public final class ReplicaManager implements AutoCloseable {
         }
     }
 
-    /** Writes each replica's high watermark to disk (those that changed since the last time). */
-    private synchronized void checkpointHighWatermarks() {
+    /**
+     * Writes each replica's high watermark to disk (those that changed since the last time); not
+     * under this manager's lock, so that role changes never wait for these fsyncs.
+     */
+    private void checkpointHighWatermarks() {
         roles.forEach(
                 (bucket, role) -> {
                     try {
