@@ -13,6 +13,7 @@ import dev.tributary.common.record.WriteBatchBuilder;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.storage.log.FixedHighWatermark;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -63,23 +64,7 @@ class RetentionTest {
         appendBatches(30);
         long end = store.endOffset(BUCKET);
         // replicated now, with followers that have only the first 150 records (T50)
-        store.replicaLog(BUCKET)
-                .replicate(
-                        new dev.tributary.storage.log.LogBucket.Replication() {
-                            @Override
-                            public void checkCanAppend() {}
-
-                            @Override
-                            public java.util.concurrent.CompletableFuture<Void> acknowledged(
-                                    long durableEnd, long endOffset) {
-                                return java.util.concurrent.CompletableFuture.completedFuture(null);
-                            }
-
-                            @Override
-                            public long highWatermark() {
-                                return 150;
-                            }
-                        });
+        store.replicaLog(BUCKET).replicate(new FixedHighWatermark(() -> 150));
         clock.advance(Duration.ofDays(1)); // every sealed segment expired
         store.runRetention();
         assertThat(store.startOffset(BUCKET)).isPositive().isLessThanOrEqualTo(150);

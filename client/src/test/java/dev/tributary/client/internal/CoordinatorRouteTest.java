@@ -95,6 +95,11 @@ class CoordinatorRouteTest {
     private static final Function<RpcClient, String> LIST =
             c -> c.admin().listDatabases(ListDatabasesRequest.getDefaultInstance()).getNames(0);
 
+    private static CompletableFuture<String> listAsync(CoordinatorRoute route) {
+        return route.callAsync(
+                c -> CompletableFuture.supplyAsync(() -> RpcClient.call(() -> LIST.apply(c))));
+    }
+
     @Test
     @DisplayName("the redirect decision: only NOT_COORDINATOR with an address redirects")
     void redirectTarget() {
@@ -186,21 +191,13 @@ class CoordinatorRouteTest {
         a.refusal = new NotCoordinatorException("go to c", "3", c.address);
         assertThat(route.call(LIST)).isEqualTo("c");
         assertThat(route.current()).isNotSameAs(pool.bootstrap());
-        CompletableFuture<String> async =
-                route.callAsync(
-                        x ->
-                                CompletableFuture.supplyAsync(
-                                        () -> RpcClient.call(() -> LIST.apply(x))));
+        CompletableFuture<String> async = listAsync(route);
         assertThat(async.get()).isEqualTo("c");
 
         // the same, asynchronously: c dies too, and a has become the coordinator: it answers
         servers.get(2).shutdownNow().awaitTermination();
         a.refusal = null;
-        CompletableFuture<String> moved =
-                route.callAsync(
-                        x ->
-                                CompletableFuture.supplyAsync(
-                                        () -> RpcClient.call(() -> LIST.apply(x))));
+        CompletableFuture<String> moved = listAsync(route);
         assertThat(moved.get()).isEqualTo("a");
         assertThat(route.current()).isSameAs(pool.bootstrap());
 
@@ -215,20 +212,12 @@ class CoordinatorRouteTest {
         Voter b = start("b");
         a.refusal = new NotCoordinatorException("not me", "2", b.address);
         CoordinatorRoute route = route(a);
-        CompletableFuture<String> f =
-                route.callAsync(
-                        c ->
-                                CompletableFuture.supplyAsync(
-                                        () -> RpcClient.call(() -> LIST.apply(c))));
+        CompletableFuture<String> f = listAsync(route);
         assertThat(f.get()).isEqualTo("b");
         assertThat(route.current()).isNotSameAs(pool.bootstrap());
 
         b.refusal = new RetriableException("b went away");
-        CompletableFuture<String> g =
-                route.callAsync(
-                        c ->
-                                CompletableFuture.supplyAsync(
-                                        () -> RpcClient.call(() -> LIST.apply(c))));
+        CompletableFuture<String> g = listAsync(route);
         assertThatThrownBy(g::join).hasCauseInstanceOf(RetriableException.class);
         assertThat(route.current()).isSameAs(pool.bootstrap());
     }

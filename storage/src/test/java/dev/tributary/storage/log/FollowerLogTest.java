@@ -290,23 +290,7 @@ class FollowerLogTest {
         }
         // a new leader whose high watermark has not caught up with the old leader's yet
         java.util.concurrent.atomic.AtomicLong hw = new java.util.concurrent.atomic.AtomicLong(10);
-        leader.log()
-                .replicate(
-                        new LogBucket.Replication() {
-                            @Override
-                            public void checkCanAppend() {}
-
-                            @Override
-                            public java.util.concurrent.CompletableFuture<Void> acknowledged(
-                                    long durableEnd, long endOffset) {
-                                return java.util.concurrent.CompletableFuture.completedFuture(null);
-                            }
-
-                            @Override
-                            public long highWatermark() {
-                                return hw.get();
-                            }
-                        });
+        leader.log().replicate(new FixedHighWatermark(hw::get));
         LogBucket.Read early = leader.log().read(20, 1 << 20);
         assertThat(early.records()).isEmpty();
         assertThat(early.nextOffset()).isEqualTo(20);
