@@ -401,7 +401,8 @@ public final class TributaryServer implements AutoCloseable {
                                         observed,
                                         TieringConfig.from(conf),
                                         clock),
-                                membership);
+                                membership,
+                                held);
             } catch (IOException e) {
                 throw new StorageException(
                         "cannot listen on "

@@ -286,6 +286,17 @@ class ConsoleBrowserITCase {
         assertThat(plotted(browser, "shop.clicks")).isEqualTo(samples);
         assertThat(browser.findElements(By.cssSelector("line.round-mark"))).isNotEmpty();
         assertThat(browser.findElements(By.id("failures"))).isEmpty();
+        // T50: each bucket's one replica, on the lone server (id 0), leading and in sync
+        assertThat(browser.findElement(By.id("replicas-summary")).getText())
+                .isEqualTo("2 buckets · 0 under-replicated · 0 without a leader");
+        List<String> bucket1 =
+                browser
+                        .findElement(By.cssSelector("#replicas tr[data-bucket='1']"))
+                        .findElements(By.tagName("td"))
+                        .stream()
+                        .map(WebElement::getText)
+                        .toList();
+        assertThat(bucket1).containsExactly("1", "0", "0", "0", "0", "in sync");
     }
 
     private void checkFailingTable(ChromeDriver browser, TableTieringStatus failing) {

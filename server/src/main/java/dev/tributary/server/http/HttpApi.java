@@ -25,7 +25,9 @@ import dev.tributary.server.rpc.AuthInterceptor;
 import dev.tributary.server.status.ConsoleSnapshots;
 import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.PageRequest;
+import dev.tributary.server.status.ReplicaRows;
 import dev.tributary.server.status.TieringStatusService;
+import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.server.store.TableCatalog;
 import dev.tributary.storage.BucketStore;
 import java.io.IOException;
@@ -83,12 +85,20 @@ public final class HttpApi implements AutoCloseable {
             TieringStatusService tiering,
             LagHistory history,
             TieringPlanService plans,
-            ClusterMembership cluster)
+            ClusterMembership cluster,
+            LocalBuckets buckets)
             throws IOException {
         this.auth = auth;
         this.plans = plans;
         this.console =
-                new ConsoleSnapshots(tiering, history, plans, () -> cluster.describe().toMap());
+                new ConsoleSnapshots(
+                        tiering,
+                        history,
+                        plans,
+                        () -> cluster.describe().toMap(),
+                        tableId ->
+                                ReplicaRows.of(
+                                        buckets.replicas(tableId, ReplicaRows.MAX_PARTITIONS)));
         this.server = HttpServer.create(bind, 0);
         this.executor = Executors.newFixedThreadPool(2, DaemonThreads.named("tributary-http"));
         server.setExecutor(executor);

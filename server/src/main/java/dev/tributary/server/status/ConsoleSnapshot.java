@@ -23,6 +23,9 @@ import java.util.Map;
  * @param cluster on the overview, the servers registered in the cluster metadata and which one
  *     coordinates (T49), in the JSON shape of {@code /api/cluster}; {@code null} on a table's page
  *     or when not available
+ * @param replicas on a table's page, each bucket's leader, leader epoch, replicas and in-sync
+ *     replicas (T50, {@link ReplicaRows}; a partitioned table's first partitions by name); {@code
+ *     null} on the overview
  */
 public record ConsoleSnapshot(
         long timeMillis,
@@ -33,7 +36,8 @@ public record ConsoleSnapshot(
         List<Job> jobs,
         List<Queue> queues,
         History history,
-        Map<String, Object> cluster) {
+        Map<String, Object> cluster,
+        List<Map<String, Object>> replicas) {
 
     /** Table names a queue or a job lists at most; the counts are complete. */
     public static final int NAMES_SHOWN = 20;

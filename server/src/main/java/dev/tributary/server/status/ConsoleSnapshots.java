@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -31,20 +32,25 @@ public final class ConsoleSnapshots {
     private final LagHistory history;
     private final TieringPlanService plans;
     private final Supplier<Map<String, Object>> cluster;
+    private final LongFunction<List<Map<String, Object>>> replicas;
 
     /**
      * @param plans the tiering planner's verdicts shown per table; {@code null} for none
      * @param cluster the overview's cluster section (T49); {@code null} for none
+     * @param replicas a table page's bucket replicas by table id (T50, {@link ReplicaRows}); {@code
+     *     null} for none
      */
     public ConsoleSnapshots(
             TieringStatusService status,
             LagHistory history,
             TieringPlanService plans,
-            Supplier<Map<String, Object>> cluster) {
+            Supplier<Map<String, Object>> cluster,
+            LongFunction<List<Map<String, Object>>> replicas) {
         this.status = status;
         this.history = history;
         this.plans = plans;
         this.cluster = cluster;
+        this.replicas = replicas;
     }
 
     /**
@@ -146,7 +152,8 @@ public final class ConsoleSnapshots {
                         Math.max(sinceMillis, newest(series)),
                         sinceMillis,
                         series),
-                selected == null && cluster != null ? cluster.get() : null);
+                selected == null && cluster != null ? cluster.get() : null,
+                selected != null && replicas != null ? replicas.apply(selected.tableId()) : null);
     }
 
     /** The verdicts of the tables shown only. */

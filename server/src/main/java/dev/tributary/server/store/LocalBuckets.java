@@ -311,6 +311,33 @@ public final class LocalBuckets implements MetadataListener {
         return new Leaders(pid, count, out);
     }
 
+    /**
+     * The buckets of one partition (or of the table), named.
+     *
+     * @param partition the partition's name; {@code null} for an unpartitioned table
+     */
+    public record NamedLeaders(String partition, Leaders leaders) {}
+
+    /**
+     * Every bucket of a table with its replicas, leaderless ones included (T50): the table's, or
+     * those of its first {@code maxPartitions} partitions by name; empty for an unknown table.
+     */
+    public List<NamedLeaders> replicas(long tableId, int maxPartitions) {
+        AppliedTable t = applied.get(tableId);
+        if (t == null) {
+            return List.of();
+        }
+        if (!t.table().descriptor().isPartitioned()) {
+            return List.of(
+                    new NamedLeaders(null, leaders(tableId, TableBucket.NO_PARTITION, null, true)));
+        }
+        return t.partitions().stream()
+                .sorted(java.util.Comparator.comparing(PartitionInfo::name))
+                .limit(maxPartitions)
+                .map(p -> new NamedLeaders(p.name(), leaders(tableId, p.partitionId(), null, true)))
+                .toList();
+    }
+
     private long partitionOf(AppliedTable t, long partitionId, String name) {
         Optional<PartitionInfo> p =
                 partitionId != TableBucket.NO_PARTITION
