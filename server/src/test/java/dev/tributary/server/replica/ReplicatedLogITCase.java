@@ -262,6 +262,71 @@ class ReplicatedLogITCase {
     }
 
     @Test
+    void t51_theCoordinatorsServerDiesLeadingABucket_aNewCoordinatorMovesTheLeadership()
+            throws Exception {
+        controlledShutdown = false; // a crash: nobody is told
+        TributaryServer first = startThree();
+        int dead = serverId(first);
+        Set<Integer> written = new HashSet<>();
+        TablePath table = null;
+        try (Connection conn = Connection.open(first.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            for (int i = 0; table == null && i < 3; i++) {
+                TablePath p = TablePath.of("db", "coordinator_led_" + i);
+                conn.admin().createTable(p, descriptor(3, false), false);
+                long id = first.coordinator().describeTable(p).join().tableId();
+                if (replicasOf(first, id).leader() == dead) {
+                    table = p;
+                }
+            }
+            assertThat(table).as("leadership rotates: one of three tables").isNotNull();
+            write(conn, table, 0, 200, written);
+        }
+        long tableId = first.coordinator().describeTable(table).join().tableId();
+        TableBucket bucket = new TableBucket(tableId, 0);
+        for (int id : replicasOf(first, tableId).replicas()) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+        }
+
+        // the coordinator and the bucket's leader go at once; another voter coordinates, and once
+        // the dead server's heartbeats are overdue it gives the bucket an in-sync leader
+        first.close();
+        TributaryServer coordinator = awaitOneCoordinator();
+        // time passes in steps, each heartbeat of the live servers landing before the next
+        for (int step = 0; step < 10; step++) {
+            clock.advance(Duration.ofSeconds(1));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () ->
+                                    coordinator.coordinator().serverLiveness().join().stream()
+                                                    .filter(
+                                                            v ->
+                                                                    v.serverId() != dead
+                                                                            && v.millisSinceHeartbeat()
+                                                                                            .orElse(
+                                                                                                    Long
+                                                                                                            .MAX_VALUE)
+                                                                                    < 1_000)
+                                                    .count()
+                                            == 2);
+        }
+        BucketReplicas after =
+                await().atMost(Duration.ofSeconds(60))
+                        .until(
+                                () -> replicasOf(coordinator, tableId),
+                                r -> r.hasLeader() && r.leader() != dead);
+        assertThat(after.leaderEpoch()).isEqualTo(1);
+        assertThat(after.isr()).doesNotContain(dead).hasSize(2);
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            write(conn, table, 200, 250, written);
+            assertReadOnce(conn.logScanner(table), written);
+        }
+    }
+
+    @Test
     void t53_aLeaderBackWithAnEmptyDataDirectoryLeadsNothingAndCopiesItsReplicaAgain()
             throws Exception {
         controlledShutdown = false; // it stays the leader in the metadata: the dangerous case
