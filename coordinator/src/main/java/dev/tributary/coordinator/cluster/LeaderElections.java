@@ -76,7 +76,7 @@ public final class LeaderElections {
     public void onAlive(int server) {
         change(
                 r -> !r.hasLeader() && r.isr().contains(server),
-                r -> r.afterServerReturned(server),
+                r -> r.afterServerReturned(server, alive),
                 "returned",
                 server);
     }

@@ -130,14 +130,20 @@ public record BucketReplicas(
 
     /**
      * The metadata after {@code server} came back: if the bucket has no leader and the server is in
-     * sync, it leads in the next epoch. A server outside the in-sync set rejoins it only through
-     * its leader's {@link #withIsr} once it has caught up.
+     * sync, it leads in the next epoch, and the in-sync members still dead leave the set (the
+     * leader holds every acknowledged record; they rejoin once caught up, as a dead follower of a
+     * led bucket does). A server outside the in-sync set rejoins it only through its leader's
+     * {@link #withIsr} once it has caught up.
+     *
+     * @param alive whether a server is alive now
      */
-    public BucketReplicas afterServerReturned(int server) {
+    public BucketReplicas afterServerReturned(int server, IntPredicate alive) {
         if (hasLeader() || !isr.contains(server)) {
             return this;
         }
-        return new BucketReplicas(replicas, server, leaderEpoch + 1, isr);
+        List<Integer> kept = new ArrayList<>(isr);
+        kept.removeIf(s -> s != server && !alive.test(s));
+        return new BucketReplicas(replicas, server, leaderEpoch + 1, kept);
     }
 
     /**

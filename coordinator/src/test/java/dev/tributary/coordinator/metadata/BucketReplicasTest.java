@@ -52,11 +52,14 @@ class BucketReplicasTest {
                 .as("both may hold acknowledged records: neither is dropped")
                 .containsExactly(2, 1);
 
-        assertThat(leaderless.afterServerReturned(3))
+        assertThat(leaderless.afterServerReturned(3, s -> true))
                 .as("3 was not in sync: no unclean election")
                 .isSameAs(leaderless);
-        assertThat(leaderless.afterServerReturned(1))
+        assertThat(leaderless.afterServerReturned(1, s -> true))
                 .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 1, 5, List.of(2, 1)));
+        // the other in-sync member still dead leaves the set: the new leader has every record
+        assertThat(leaderless.afterServerReturned(1, Set.of(1, 3)::contains))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 1, 5, List.of(1)));
     }
 
     @Test
