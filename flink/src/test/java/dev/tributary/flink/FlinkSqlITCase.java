@@ -143,7 +143,9 @@ class FlinkSqlITCase {
                                             s.lagRecords().orElse(1) == 0
                                                     && starts.values().stream()
                                                             .anyMatch(o -> o > 0))
-                                    .as("tiered (%s) and retention ran (start offsets %s)", s, starts)
+                                    .as(
+                                            "tiered (%s) and retention ran (start offsets %s)",
+                                            s, starts)
                                     .isTrue();
                         });
         env.executeSql("INSERT INTO shop.orders VALUES " + values(3000, 4000)).await();
