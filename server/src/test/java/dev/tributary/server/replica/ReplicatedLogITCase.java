@@ -424,7 +424,9 @@ class ReplicatedLogITCase {
         DurableFiles.deleteRecursively(dir.resolve("server-" + wiped));
         servers.set(servers.indexOf(server(wiped)), start(wiped));
         TableBucket bucket = new TableBucket(tableId, 0);
+        // (the coordinator moves meanwhile: one found a moment ago may refuse to answer)
         await().atMost(Duration.ofSeconds(90))
+                .ignoreExceptions()
                 .until(
                         () -> {
                             TributaryServer c = awaitOneCoordinator();
