@@ -268,28 +268,12 @@ class ReplicatedLogITCase {
         TributaryServer first = startThree();
         int dead = serverId(first);
         Set<Integer> written = new HashSet<>();
-        TablePath table = null;
+        TablePath table;
         try (Connection conn = Connection.open(first.rpcTarget())) {
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
-            conn.admin().createDatabase("db", true);
-            for (int i = 0; table == null && i < 3; i++) {
-                TablePath p = TablePath.of("db", "coordinator_led_" + i);
-                conn.admin().createTable(p, descriptor(3, false), false);
-                long id = first.coordinator().describeTable(p).join().tableId();
-                if (replicasOf(first, id).leader() == dead) {
-                    table = p;
-                }
-            }
-            assertThat(table).as("leadership rotates: one of three tables").isNotNull();
-            write(conn, table, 0, 200, written);
+            table = tableLedBy(conn, first, id -> id == dead);
+            writeToEveryReplica(conn, first, table, 200, written);
         }
         long tableId = first.coordinator().describeTable(table).join().tableId();
-        TableBucket bucket = new TableBucket(tableId, 0);
-        for (int id : replicasOf(first, tableId).replicas()) {
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
-        }
 
         // the coordinator and the bucket's leader go at once; another voter coordinates, and once
         // the dead server's heartbeats are overdue it gives the bucket an in-sync leader
@@ -336,28 +320,13 @@ class ReplicatedLogITCase {
         // quorum elects another leader, which copies the whole metadata to the wiped server
         // (a Raft leader that stays keeps its idea of a wiped follower's log: see cluster/README)
         int wiped = serverId(first);
-        TablePath table = null;
+        TablePath table;
+        TableBucket bucket;
         try (Connection conn = Connection.open(first.rpcTarget())) {
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
-            conn.admin().createDatabase("db", true);
-            for (int i = 0; table == null && i < 3; i++) {
-                TablePath p = TablePath.of("db", "led_" + i);
-                conn.admin().createTable(p, descriptor(3, false), false);
-                long id = first.coordinator().describeTable(p).join().tableId();
-                if (replicasOf(first, id).leader() == wiped) {
-                    table = p;
-                }
-            }
-            assertThat(table).as("leadership rotates: one of three tables").isNotNull();
-            write(conn, table, 0, 200, written);
+            table = tableLedBy(conn, first, id -> id == wiped);
+            bucket = writeToEveryReplica(conn, first, table, 200, written);
         }
-        long tableId = first.coordinator().describeTable(table).join().tableId();
-        TableBucket bucket = new TableBucket(tableId, 0);
-        for (int id : replicasOf(first, tableId).replicas()) {
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
-        }
+        long tableId = bucket.tableId();
 
         // its disk is wiped; it is back before it could expire (the clock stands still):
         // leading with an empty log would make the followers cut theirs to nothing
@@ -507,6 +476,15 @@ class ReplicatedLogITCase {
      * rotates, so the second at the latest): the coordinator's own failover is T49's.
      */
     private TablePath tableLedByAnotherServer(Connection conn, TributaryServer coordinator) {
+        return tableLedBy(conn, coordinator, id -> server(id) != coordinator);
+    }
+
+    /**
+     * Creates replicated tables until one's bucket is led by a server {@code leads} accepts
+     * (leadership rotates, so one of three tables at the latest).
+     */
+    private TablePath tableLedBy(
+            Connection conn, TributaryServer coordinator, java.util.function.IntPredicate leads) {
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> conn.admin().describeCluster().servers().size() == 3);
         conn.admin().createDatabase("db", true);
@@ -514,11 +492,29 @@ class ReplicatedLogITCase {
             TablePath p = TablePath.of("db", "led_" + i);
             conn.admin().createTable(p, descriptor(3, false), false);
             long id = coordinator.coordinator().describeTable(p).join().tableId();
-            if (server(replicasOf(coordinator, id).leader()) != coordinator) {
+            if (leads.test(replicasOf(coordinator, id).leader())) {
                 return p;
             }
         }
-        throw new AssertionError("three tables in a row led by the coordinator's server");
+        throw new AssertionError("three tables in a row led by other servers than wanted");
+    }
+
+    /** Writes rows [0, count) and waits until every replica holds them; returns the bucket. */
+    private TableBucket writeToEveryReplica(
+            Connection conn,
+            TributaryServer coordinator,
+            TablePath table,
+            int count,
+            Set<Integer> written)
+            throws Exception {
+        write(conn, table, 0, count, written);
+        long tableId = coordinator.coordinator().describeTable(table).join().tableId();
+        TableBucket bucket = new TableBucket(tableId, 0);
+        for (int id : replicasOf(coordinator, tableId).replicas()) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> logOf(server(id), bucket).durableEndOffset() == count);
+        }
+        return bucket;
     }
 
     private static void drain(RecordIterator records) {
