@@ -265,7 +265,9 @@ class CompactionUnderTieringITCase {
             // (on the Iceberg PK table compactions carry the deletes of rounds that commit while
             // they run, and a round overtaken by a compaction moves its deletes onto its files)
             assertThat(s.totalFailures())
-                    .as("%s: no round failed beside compaction (seed %d)", t.path(), seed)
+                    .as(
+                            "%s: no round failed beside compaction (seed %d); last failure: %s",
+                            t.path(), seed, s.lastFailure())
                     .isZero();
             assertThat(s.recentRounds())
                     .extracting(RoundSummary::outcome)

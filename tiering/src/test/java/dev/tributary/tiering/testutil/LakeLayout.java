@@ -67,7 +67,7 @@ public interface LakeLayout {
     Map<Integer, Integer> dataFilesPlannedFor(TablePath path, String column, Object value)
             throws Exception;
 
-    /** The offsets of the newest tiering snapshot; empty before the first. */
+    /** The offsets of the newest tiering snapshot its readers see; empty before the first. */
     default Map<Integer, Long> committedOffsets(TablePath path) throws Exception {
         List<Round> rounds = rounds(path);
         return rounds.isEmpty()

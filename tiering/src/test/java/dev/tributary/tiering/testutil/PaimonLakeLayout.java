@@ -113,6 +113,52 @@ final class PaimonLakeLayout implements LakeLayout {
                 });
     }
 
+    /**
+     * The offsets of the newest tiering snapshot whose rows readers see. A table with deletion
+     * vectors commits a round as two snapshots with the round's properties, its files at level 0
+     * (which its readers skip) and then their compaction: until the second lands, the first one's
+     * offsets are not in the rows a reader gets.
+     */
+    @Override
+    public Map<Integer, Long> committedOffsets(TablePath path) throws Exception {
+        return withTable(
+                path,
+                table -> {
+                    boolean hidesLevelZero =
+                            !table.primaryKeys().isEmpty()
+                                    && table.coreOptions().deletionVectorsEnabled();
+                    SnapshotManager snapshots = table.snapshotManager();
+                    Long earliest = snapshots.earliestSnapshotId();
+                    Long latest = snapshots.latestSnapshotId();
+                    for (long id = latest == null ? -1 : latest;
+                            earliest != null && id >= earliest;
+                            id--) {
+                        Snapshot s;
+                        try {
+                            s = snapshots.tryGetSnapshot(id);
+                        } catch (FileNotFoundException expired) {
+                            continue;
+                        }
+                        Optional<TieringSnapshotProperties> p =
+                                TieringSnapshotProperties.fromProperties(s.properties());
+                        boolean unreadable =
+                                hidesLevelZero
+                                        && s.commitKind() == Snapshot.CommitKind.APPEND
+                                        && !table.store()
+                                                .newScan()
+                                                .withSnapshot(s)
+                                                .withLevelFilter(level -> level == 0)
+                                                .plan()
+                                                .files()
+                                                .isEmpty();
+                        if (p.isPresent() && !unreadable) {
+                            return p.get().bucketOffsets();
+                        }
+                    }
+                    return Map.of();
+                });
+    }
+
     @Override
     public List<PlacedRow> rows(TablePath path, Schema schema) throws Exception {
         return withTable(
