@@ -47,18 +47,30 @@ public final class ClientOptions {
             ConfigOptions.key("client.writer.retries")
                     .intType()
                     .check(n -> n >= 0, ">= 0")
-                    .defaultValue(10)
+                    .defaultValue(30)
                     .withDescription(
                             "How often a batch is re-sent after a RetriableException before its"
-                                    + " rows fail.");
+                                    + " rows fail. With the default backoffs about 27 s of"
+                                    + " retries: longer than a leader's failover after a silent"
+                                    + " server's heartbeat timeout.");
 
     public static final ConfigOption<Duration> WRITER_RETRY_BACKOFF =
             ConfigOptions.key("client.writer.retry-backoff")
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
                     .withDescription(
-                            "Delay before the first retry of a batch; doubles per retry, at most"
-                                    + " 5s.");
+                            "Delay before the first retry of a batch; doubles per retry, up to"
+                                    + " client.writer.retry-backoff.max.");
+
+    public static final ConfigOption<Duration> WRITER_RETRY_BACKOFF_MAX =
+            ConfigOptions.key("client.writer.retry-backoff.max")
+                    .durationType()
+                    .check(d -> d.toMillis() >= 1, "at least 1ms")
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "Longest delay between two retries of a batch: a write waiting for a"
+                                    + " bucket's new leader is re-sent at most this long after"
+                                    + " the leader moved (Kafka's retry.backoff.max.ms).");
 
     public static final ConfigOption<Boolean> WRITER_IDEMPOTENCE =
             ConfigOptions.key("client.writer.idempotence")
@@ -78,6 +90,7 @@ public final class ClientOptions {
                 WRITER_LINGER,
                 WRITER_BUFFER_MEMORY,
                 WRITER_RETRIES,
-                WRITER_RETRY_BACKOFF);
+                WRITER_RETRY_BACKOFF,
+                WRITER_RETRY_BACKOFF_MAX);
     }
 }

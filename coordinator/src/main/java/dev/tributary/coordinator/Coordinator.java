@@ -19,6 +19,8 @@ import dev.tributary.coordinator.cluster.LeaderElections;
 import dev.tributary.coordinator.cluster.ReportedBucketStates;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessView;
+import dev.tributary.coordinator.cluster.ServerProbe;
+import dev.tributary.coordinator.cluster.TcpServerProbe;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.BucketAssignment;
@@ -93,6 +95,12 @@ public final class Coordinator implements AutoCloseable {
     private final ExecutorService replies;
     private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
     private volatile CoordinatorCore core;
+
+    /**
+     * Probes late servers' addresses (T51); null when {@code cluster.server.liveness-probe} is off.
+     */
+    private volatile ServerProbe probe;
+
     // touched on the loop only
     private CoordinatorLiveness liveness;
     private LeaderElections elections;
@@ -218,13 +226,18 @@ public final class Coordinator implements AutoCloseable {
                             .join();
             c.loop.submit(
                             () -> {
+                                if (liveness.probe()) {
+                                    c.probe = new TcpServerProbe(probeTimeout(liveness));
+                                }
                                 c.liveness =
                                         new CoordinatorLiveness(
                                                 store,
                                                 clock,
                                                 c.loop,
+                                                c.loop,
                                                 liveness.interval(),
-                                                liveness.timeout());
+                                                liveness.timeout(),
+                                                c.probe);
                                 c.liveness.start();
                                 c.core.assignments().skipServersWhen(c.liveness::expired);
                                 CoordinatorLiveness live = c.liveness;
@@ -243,6 +256,12 @@ public final class Coordinator implements AutoCloseable {
             c.close();
             throw e.getCause() instanceof TributaryException te ? te : e;
         }
+    }
+
+    /** A probe's connection attempt: short, as a refusal on a live host comes at once. */
+    private static Duration probeTimeout(ServerLivenessOptions.Settings liveness) {
+        Duration second = Duration.ofSeconds(1);
+        return liveness.interval().compareTo(second) < 0 ? liveness.interval() : second;
     }
 
     /** Runs {@code call} on the loop; the answer arrives on a reply thread. */
@@ -651,6 +670,9 @@ public final class Coordinator implements AutoCloseable {
             }
         }
         loop.close();
+        if (probe != null) {
+            probe.close();
+        }
         lakeIo.close();
         maintenanceIo.close();
         // answers the loop already gave go out before what still waits is failed

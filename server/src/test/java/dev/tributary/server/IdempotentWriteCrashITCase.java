@@ -75,6 +75,7 @@ class IdempotentWriteCrashITCase {
                 // the writer outlives the restart: ~90 s of retries
                 .option("client.writer.retries", "40")
                 .option("client.writer.retry-backoff", "200ms")
+                .option("client.writer.retry-backoff.max", "5s")
                 .option("client.request.timeout", "20s")
                 .build();
     }

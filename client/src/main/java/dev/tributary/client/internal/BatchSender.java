@@ -24,12 +24,11 @@ import java.util.concurrent.TimeUnit;
  * batch twice.
  */
 final class BatchSender {
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
-
     private final BucketLeaders leaders;
     private final boolean upsert;
     private final int retries;
     private final Duration backoff;
+    private final long maxBackoffMillis;
     private final ScheduledExecutorService scheduler;
 
     BatchSender(
@@ -37,11 +36,13 @@ final class BatchSender {
             boolean upsert,
             int retries,
             Duration backoff,
+            Duration maxBackoff,
             ScheduledExecutorService scheduler) {
         this.leaders = leaders;
         this.upsert = upsert;
         this.retries = retries;
         this.backoff = backoff;
+        this.maxBackoffMillis = maxBackoff.toMillis();
         this.scheduler = scheduler;
     }
 
@@ -71,7 +72,7 @@ final class BatchSender {
                         if (e instanceof RetriableException && attempt < retries) {
                             long delay =
                                     Math.min(
-                                            MAX_BACKOFF_MILLIS,
+                                            maxBackoffMillis,
                                             backoff.toMillis() << Math.min(attempt, 20));
                             scheduler.schedule(
                                     () -> attempt(request, attempt + 1, result),

@@ -87,6 +87,7 @@ public final class WriterCore {
                         upsert,
                         options.get(ClientOptions.WRITER_RETRIES),
                         options.get(ClientOptions.WRITER_RETRY_BACKOFF),
+                        options.get(ClientOptions.WRITER_RETRY_BACKOFF_MAX),
                         scheduler);
         this.batchBytes = options.get(ClientOptions.WRITER_BATCH_SIZE).bytes();
         this.lingerMillis = options.get(ClientOptions.WRITER_LINGER).toMillis();

@@ -1,13 +1,18 @@
 package dev.tributary.coordinator.cluster;
 
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.time.Clock;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.runtime.TimerService;
 import dev.tributary.coordinator.store.MetadataStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +20,13 @@ import org.slf4j.LoggerFactory;
  * The coordinator's side of server liveness (T49): a {@link ServerLiveness} over the servers
  * registered in the metadata, checked for expiry every heartbeat interval. Runs on the
  * coordinator's event loop only (every method and the timer), so it needs no locks.
+ *
+ * <p>With a {@link ServerProbe} the check runs every half interval, and a server whose heartbeat is
+ * half an interval late has its RPC address probed: a refusal means its process is gone while its
+ * host lives (a crash, kill -9, an OOM kill), and the server expires then rather than at the
+ * heartbeat timeout, so its buckets get new leaders in seconds (T51). Anything else (an accepted
+ * connection, no answer) leaves it to the timeout: a paused or partitioned server looks the same as
+ * a slow one from here.
  */
 public final class CoordinatorLiveness {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorLiveness.class);
@@ -24,7 +36,14 @@ public final class CoordinatorLiveness {
     private final MetadataStore metadata;
     private final Clock clock;
     private final TimerService timers;
+    private final Executor loop;
     private final long checkEveryMillis;
+    private final long lateMillis;
+    private final ServerProbe probe;
+
+    /** Servers whose probe has not answered yet: one probe per server at a time. */
+    private final Set<Integer> probing = new HashSet<>();
+
     private LeaderElections elections;
 
     /**
@@ -38,20 +57,30 @@ public final class CoordinatorLiveness {
             List<ServerLivenessView> views, Map<Integer, Integer> reportedBuckets, long atMillis) {}
 
     /**
-     * @param interval how often expiry is checked (the servers' heartbeat interval)
+     * @param timers the loop's timers
+     * @param loop the loop, where probe answers are taken
+     * @param interval the servers' heartbeat interval: how often expiry is checked (half of it with
+     *     a probe) and how late a heartbeat must be, plus half of it, to probe the server
      * @param timeout the heartbeat timeout
+     * @param probe probes late servers' addresses; null for none
      */
     public CoordinatorLiveness(
             MetadataStore metadata,
             Clock clock,
             TimerService timers,
+            Executor loop,
             Duration interval,
-            Duration timeout) {
+            Duration timeout,
+            ServerProbe probe) {
         this.tracker = new ServerLiveness(timeout);
         this.metadata = metadata;
         this.clock = clock;
         this.timers = timers;
-        this.checkEveryMillis = interval.toMillis();
+        this.loop = loop;
+        this.probe = probe;
+        long every = interval.toMillis();
+        this.checkEveryMillis = probe == null ? every : Math.max(1, every / 2);
+        this.lateMillis = every + every / 2;
     }
 
     /** Moves replicated buckets' leadership as servers expire and return (T51), from now on. */
@@ -152,10 +181,61 @@ public final class CoordinatorLiveness {
             if (!expired.isEmpty() && elections != null) {
                 elections.onExpired(expired);
             }
+            if (probe != null) {
+                probeLate();
+            }
             publish();
         } finally {
             timers.schedule(checkEveryMillis, this::check);
         }
+    }
+
+    private void probeLate() {
+        List<ServerLiveness.Late> late = tracker.late(nowMillis(), lateMillis);
+        if (late.isEmpty()) {
+            return;
+        }
+        Map<Integer, ServerRegistration> registered;
+        try {
+            registered = metadata.servers();
+        } catch (TributaryException e) {
+            return; // as in syncRegistered: the heartbeat timeout still decides
+        }
+        for (ServerLiveness.Late l : late) {
+            ServerRegistration r = registered.get(l.serverId());
+            if (r == null || !probing.add(l.serverId())) {
+                continue;
+            }
+            String address = r.rpcAddress();
+            probe.probe(address)
+                    .whenComplete(
+                            (result, e) -> {
+                                try {
+                                    loop.execute(() -> onProbed(l, address, result));
+                                } catch (RetriableException stopped) {
+                                    // the coordinator stopped meanwhile
+                                }
+                            });
+        }
+    }
+
+    private void onProbed(ServerLiveness.Late late, String address, ServerProbe.Result result) {
+        probing.remove(late.serverId());
+        if (result != ServerProbe.Result.REFUSED || !tracker.expireUnreachable(late)) {
+            return;
+        }
+        LOG.warn(
+                "server {} refused a connection at {} {} ms after its last heartbeat: its process"
+                        + " is gone, so it expires now rather than at the heartbeat timeout",
+                late.serverId(),
+                address,
+                nowMillis() - late.lastHeartbeatMillis());
+        List<Integer> expired = List.of(late.serverId());
+        reported.markStale(expired);
+        if (elections != null) {
+            elections.onExpired(expired);
+        }
+        publish();
     }
 
     /**

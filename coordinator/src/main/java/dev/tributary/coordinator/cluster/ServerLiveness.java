@@ -153,6 +153,47 @@ public final class ServerLiveness {
         return expired;
     }
 
+    /**
+     * An alive server whose heartbeat is late, as of one check: what a probe of its address is
+     * about.
+     *
+     * @param lastHeartbeatMillis its last heartbeat's time when the check found it late
+     */
+    public record Late(int serverId, String instanceId, long lastHeartbeatMillis) {}
+
+    /** The {@link LivenessState#ALIVE} servers silent for {@code lateMillis} or longer. */
+    public List<Late> late(long nowMillis, long lateMillis) {
+        List<Late> out = new ArrayList<>();
+        servers.forEach(
+                (id, s) -> {
+                    if (s.state == LivenessState.ALIVE
+                            && nowMillis - s.lastHeartbeatMillis >= lateMillis) {
+                        out.add(new Late(id, s.instanceId, s.lastHeartbeatMillis));
+                    }
+                });
+        return out;
+    }
+
+    /**
+     * Expires a late server before its heartbeat timeout because nothing listens at its address any
+     * more (its process died): only if it is still alive as the same instance and has not heartbeat
+     * since {@code late} was found. Unlike {@link #retire} the instance is not fenced: should it
+     * live after all, its next heartbeat makes it alive again, as after a timeout.
+     *
+     * @return whether the server expired now
+     */
+    public boolean expireUnreachable(Late late) {
+        Tracked s = servers.get(late.serverId());
+        if (s == null
+                || s.state != LivenessState.ALIVE
+                || !late.instanceId().equals(s.instanceId)
+                || s.lastHeartbeatMillis != late.lastHeartbeatMillis()) {
+            return false;
+        }
+        s.state = s.state.moveTo(LivenessState.EXPIRED);
+        return true;
+    }
+
     /** One server's liveness as of {@code nowMillis}, empty when it is not tracked. */
     public Optional<ServerLivenessView> view(int serverId, long nowMillis) {
         Tracked s = servers.get(serverId);

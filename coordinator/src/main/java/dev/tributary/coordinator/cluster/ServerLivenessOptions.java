@@ -37,8 +37,22 @@ public final class ServerLivenessOptions {
                                     + " cluster.server.heartbeat-interval; 8s tolerates a few"
                                     + " lost heartbeats and multi-second GC pauses.");
 
+    public static final ConfigOption<Boolean> PROBE =
+            ConfigOptions.key("cluster.server.liveness-probe")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "When a server's heartbeat is half an interval late, the coordinator"
+                                    + " opens a TCP connection to its RPC address; a refused"
+                                    + " connection (its host is up, nothing listens: the process"
+                                    + " died) expires it at once instead of after"
+                                    + " cluster.server.heartbeat-timeout, so its buckets get new"
+                                    + " leaders within seconds. No answer decides nothing. Turn"
+                                    + " off when a refusal does not mean a dead server (an address"
+                                    + " behind a proxy that refuses while the server lives).");
+
     public static List<ConfigOption<?>> all() {
-        return List.of(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+        return List.of(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT, PROBE);
     }
 
     /**
@@ -72,7 +86,8 @@ public final class ServerLivenessOptions {
      */
     public static Settings from(Configuration conf) {
         validate(conf);
-        return new Settings(conf.get(HEARTBEAT_INTERVAL), conf.get(HEARTBEAT_TIMEOUT));
+        return new Settings(
+                conf.get(HEARTBEAT_INTERVAL), conf.get(HEARTBEAT_TIMEOUT), conf.get(PROBE));
     }
 
     /**
@@ -80,6 +95,7 @@ public final class ServerLivenessOptions {
      *
      * @param interval the heartbeat interval (also the coordinator's expiry check period)
      * @param timeout the heartbeat timeout, longer than the interval
+     * @param probe whether late servers' addresses are probed ({@link #PROBE})
      */
-    public record Settings(Duration interval, Duration timeout) {}
+    public record Settings(Duration interval, Duration timeout, boolean probe) {}
 }

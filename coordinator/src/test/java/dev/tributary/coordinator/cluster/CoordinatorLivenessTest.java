@@ -21,6 +21,8 @@ import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -196,6 +198,63 @@ class CoordinatorLivenessTest {
     }
 
     /** A heartbeat without bucket changes; its outcome. */
+    @Test
+    @DisplayName(
+            "T51 a late server whose address refuses connections expires before the heartbeat"
+                    + " timeout, its buckets led by in-sync followers; one that accepts stays alive")
+    void aLateServerWhosePortRefusesExpiresBeforeTheTimeout() throws Exception {
+        try (FileMetadataStore store = FileMetadataStore.open(dir);
+                ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                Coordinator c = start(store)) {
+            int closedPort;
+            try (ServerSocket gone = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                closedPort = gone.getLocalPort();
+            }
+            store.putServer(
+                    new ServerRegistration(1, "127.0.0.1:" + listening.getLocalPort(), "", 0));
+            store.putServer(new ServerRegistration(2, "127.0.0.1:" + closedPort, "", 0));
+            store.putServer(
+                    new ServerRegistration(3, "127.0.0.1:" + listening.getLocalPort(), "", 0));
+            for (int id = 1; id <= 3; id++) {
+                assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            }
+            c.createDatabase("db", null, true).join();
+            TableInfo t =
+                    c.createTable(
+                                    TablePath.of("db", "replicated"),
+                                    TableDescriptor.builder(
+                                                    Schema.newBuilder()
+                                                            .column("id", DataTypes.INT())
+                                                            .build())
+                                            .bucketCount(3)
+                                            .property("table.replication.factor", "3")
+                                            .build(),
+                                    false)
+                            .join();
+            // every heartbeat is 1.5 intervals late (3 s of the default 2 s), far from the 8 s
+            // timeout: each server's address is probed
+            clock.advanceMillis(3_000);
+            // the probes answer on their own thread; each call wakes the loop to take them
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (c.serverLiveness().join().get(1).state() != LivenessState.EXPIRED
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(c.serverLiveness().join())
+                    .extracting(ServerLivenessView::state)
+                    .containsExactly(
+                            LivenessState.ALIVE, LivenessState.EXPIRED, LivenessState.ALIVE);
+            BucketAssignment after =
+                    c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION).orElseThrow();
+            for (int b = 0; b < 3; b++) {
+                assertThat(after.replicasOf(b).leader()).isNotEqualTo(2);
+                assertThat(after.replicasOf(b).isr()).containsExactlyInAnyOrder(1, 3);
+            }
+            // not fenced: should it live after all, its next heartbeat counts
+            assertThat(beat(c, 2, "i2")).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        }
+    }
+
     private static HeartbeatOutcome beat(Coordinator c, int serverId, String instanceId) {
         return c.serverHeartbeat(serverId, instanceId, BucketReport.delta(List.of()))
                 .join()

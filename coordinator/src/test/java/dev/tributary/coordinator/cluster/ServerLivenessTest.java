@@ -188,12 +188,50 @@ class ServerLivenessTest {
     }
 
     @Test
+    void aLateServerExpiresUnreachableOnlyIfNothingChangedSinceItWasFoundLate() {
+        ServerLiveness l = new ServerLiveness(Duration.ofSeconds(8));
+        l.syncRegistered(List.of(1, 2, 3), 0);
+        l.heartbeat(1, "a", 1_000);
+        l.heartbeat(2, "b", 2_000);
+        // server 3 never heartbeat: UNKNOWN, not probed
+        assertThat(l.late(4_000, 3_000)).containsExactly(new ServerLiveness.Late(1, "a", 1_000));
+        assertThat(l.late(5_000, 3_000))
+                .containsExactly(
+                        new ServerLiveness.Late(1, "a", 1_000),
+                        new ServerLiveness.Late(2, "b", 2_000));
+        ServerLiveness.Late one = l.late(5_000, 3_000).get(0);
+        ServerLiveness.Late two = l.late(5_000, 3_000).get(1);
+
+        // server 2 heartbeat while its probe ran: the refusal is stale
+        l.heartbeat(2, "b", 5_500);
+        assertThat(l.expireUnreachable(two)).isFalse();
+        assertThat(l.view(2, 5_500).orElseThrow().state()).isEqualTo(LivenessState.ALIVE);
+
+        assertThat(l.expireUnreachable(one)).isTrue();
+        assertThat(l.view(1, 5_500).orElseThrow().state()).isEqualTo(LivenessState.EXPIRED);
+        assertThat(l.expireUnreachable(one)).as("once").isFalse();
+        assertThat(l.late(9_000, 3_000))
+                .extracting(ServerLiveness.Late::serverId)
+                .containsExactly(2);
+        // not fenced: the same instance's next heartbeat counts
+        assertThat(l.heartbeat(1, "a", 6_000)).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        assertThat(l.view(1, 6_000).orElseThrow().state()).isEqualTo(LivenessState.ALIVE);
+
+        // a restart (new instance) since the probe began makes the refusal stale too
+        ServerLiveness.Late before = l.late(9_500, 3_000).get(0);
+        l.heartbeat(before.serverId(), "restarted", 9_600);
+        ServerLiveness.Late sameTime =
+                new ServerLiveness.Late(before.serverId(), before.instanceId(), 9_600);
+        assertThat(l.expireUnreachable(sameTime)).isFalse();
+    }
+
+    @Test
     void optionsDefaultAndValidateTogether() {
         Configuration defaults = new Configuration(Map.of());
         assertThat(ServerLivenessOptions.from(defaults))
                 .isEqualTo(
                         new ServerLivenessOptions.Settings(
-                                Duration.ofSeconds(2), Duration.ofSeconds(8)));
+                                Duration.ofSeconds(2), Duration.ofSeconds(8), true));
 
         Configuration bad =
                 new Configuration(

@@ -50,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * replica.lag.time.max} and back it catches up and rejoins; a silent leader is replaced once the
  * coordinator expired it, a stopping one at once (controlled shutdown), and clients follow.
  * Stopping a server with {@code replica.controlled-shutdown} off is what a crash costs the others:
- * silence until {@code cluster.server.heartbeat-timeout}.
+ * silence until the coordinator's probe finds its port closed, or without the probe until {@code
+ * cluster.server.heartbeat-timeout}.
  */
 class ReplicatedLogITCase {
     private static final TablePath TABLE = TablePath.of("db", "replicated");
@@ -195,10 +196,11 @@ class ReplicatedLogITCase {
             // a write to the stopped leader's address is retried until the bucket's new leader
             // is known, and lands there
             CompletableFuture<Void> duringFailover = writeAsync(conn, table, 200, 230, written);
-            // the dead server stays silent past cluster.server.heartbeat-timeout (8s) while the
-            // others keep beating: time moves a second at a time, each step after every live server
-            // beat again
-            for (int step = 0; step < 10; step++) {
+            // the dead server stays silent while the others keep beating, time moving a second at
+            // a time, each step after every live server beat again: four seconds, half of
+            // cluster.server.heartbeat-timeout (8s), as the coordinator probes a server 1.5
+            // heartbeat intervals late and nothing listens at the dead one's address
+            for (int step = 0; step < 4; step++) {
                 clock.advance(Duration.ofSeconds(1));
                 await().atMost(Duration.ofSeconds(30))
                         .until(
@@ -265,6 +267,8 @@ class ReplicatedLogITCase {
     void t51_theCoordinatorsServerDiesLeadingABucket_aNewCoordinatorMovesTheLeadership()
             throws Exception {
         controlledShutdown = false; // a crash: nobody is told
+        // and no probe: the heartbeat timeout alone moves the leadership
+        serverOptions.put("cluster.server.liveness-probe", "false");
         TributaryServer first = startThree();
         int dead = serverId(first);
         Set<Integer> written = new HashSet<>();
