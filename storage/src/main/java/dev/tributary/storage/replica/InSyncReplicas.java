@@ -64,6 +64,9 @@ public final class InSyncReplicas {
     private long leaderEnd;
     private long highWatermark;
 
+    /** Why this replica stopped leading, once it did: every later append fails with it. */
+    private RuntimeException stopped;
+
     /**
      * Starts leading: every committed member gets a full {@code lagTimeMaxMillis} to fetch.
      *
@@ -120,6 +123,9 @@ public final class InSyncReplicas {
      * @throws NotEnoughReplicasException nothing may be appended now
      */
     public synchronized void checkCanAppend() {
+        if (stopped != null) {
+            throw stopped;
+        }
         if (committed.size() < minInsync) {
             throw notEnough("nothing was appended");
         }
@@ -134,6 +140,11 @@ public final class InSyncReplicas {
         CompletableFuture<Void> f = new CompletableFuture<>();
         List<Runnable> ready;
         synchronized (this) {
+            if (stopped != null) {
+                // an append that raced the end of the leadership: nobody would acknowledge it
+                // (a stopping server's calls would hang until its shutdown timeout)
+                return CompletableFuture.failedFuture(stopped);
+            }
             leaderEnd = Math.max(leaderEnd, durableEnd);
             waiting.computeIfAbsent(awaitEnd, e -> new ArrayList<>()).add(f);
             ready = advance();
@@ -279,11 +290,13 @@ public final class InSyncReplicas {
 
     /**
      * This replica stopped leading: every append still waiting fails with {@code cause} (its
-     * records may be cut away by the next leader's log, so they are never acknowledged here).
+     * records may be cut away by the next leader's log, so they are never acknowledged here), and
+     * so does every later one.
      */
     public void stopLeading(RuntimeException cause) {
         List<CompletableFuture<Void>> cut = new ArrayList<>();
         synchronized (this) {
+            stopped = cause;
             waiting.values().forEach(cut::addAll);
             waiting.clear();
         }

@@ -38,6 +38,21 @@ class InSyncReplicasTest {
     }
 
     @Test
+    void onceLeadershipStoppedWaitingAndLaterAppendsFailAtOnce() {
+        InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
+        CompletableFuture<Void> waiting = r.onLeaderAppend(10, 10);
+        IllegalStateException stopped = new IllegalStateException("stopped leading");
+        r.stopLeading(stopped);
+        assertThat(waiting).isCompletedExceptionally();
+        // an append that raced the stop is never acknowledged by anyone: it must not hang
+        assertThat(r.onLeaderAppend(11, 11))
+                .failsWithin(Duration.ZERO)
+                .withThrowableThat()
+                .withCause(stopped);
+        assertThatThrownBy(r::checkCanAppend).isSameAs(stopped);
+    }
+
+    @Test
     void aSilentFollowerLeavesTheSetAndHoldsTheHighWatermarkBackUntilThatIsCommitted() {
         InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
         r.onLeaderAppend(10, 10);
