@@ -105,19 +105,7 @@ class CoordinatorLivenessTest {
                 store.putServer(new ServerRegistration(id, "h:" + id, "", 0));
                 assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
             }
-            c.createDatabase("db", null, true).join();
-            TableInfo t =
-                    c.createTable(
-                                    TablePath.of("db", "replicated"),
-                                    TableDescriptor.builder(
-                                                    Schema.newBuilder()
-                                                            .column("id", DataTypes.INT())
-                                                            .build())
-                                            .bucketCount(3)
-                                            .property("table.replication.factor", "3")
-                                            .build(),
-                                    false)
-                            .join();
+            TableInfo t = replicatedTable(c);
             BucketAssignment before =
                     c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION).orElseThrow();
             // leadership rotates at creation: each server leads one bucket
@@ -218,19 +206,7 @@ class CoordinatorLivenessTest {
             for (int id = 1; id <= 3; id++) {
                 assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
             }
-            c.createDatabase("db", null, true).join();
-            TableInfo t =
-                    c.createTable(
-                                    TablePath.of("db", "replicated"),
-                                    TableDescriptor.builder(
-                                                    Schema.newBuilder()
-                                                            .column("id", DataTypes.INT())
-                                                            .build())
-                                            .bucketCount(3)
-                                            .property("table.replication.factor", "3")
-                                            .build(),
-                                    false)
-                            .join();
+            TableInfo t = replicatedTable(c);
             // every heartbeat is 1.5 intervals late (3 s of the default 2 s), far from the 8 s
             // timeout: each server's address is probed
             clock.advanceMillis(3_000);
@@ -253,6 +229,20 @@ class CoordinatorLivenessTest {
             // not fenced: should it live after all, its next heartbeat counts
             assertThat(beat(c, 2, "i2")).isEqualTo(HeartbeatOutcome.ACCEPTED);
         }
+    }
+
+    /** A table of three buckets with three replicas each. */
+    private static TableInfo replicatedTable(Coordinator c) {
+        c.createDatabase("db", null, true).join();
+        return c.createTable(
+                        TablePath.of("db", "replicated"),
+                        TableDescriptor.builder(
+                                        Schema.newBuilder().column("id", DataTypes.INT()).build())
+                                .bucketCount(3)
+                                .property("table.replication.factor", "3")
+                                .build(),
+                        false)
+                .join();
     }
 
     private static HeartbeatOutcome beat(Coordinator c, int serverId, String instanceId) {

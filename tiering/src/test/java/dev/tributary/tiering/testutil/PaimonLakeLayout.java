@@ -82,19 +82,7 @@ final class PaimonLakeLayout implements LakeLayout {
                 path,
                 table -> {
                     List<Round> out = new ArrayList<>();
-                    SnapshotManager snapshots = table.snapshotManager();
-                    Long earliest = snapshots.earliestSnapshotId();
-                    Long latest = snapshots.latestSnapshotId();
-                    if (earliest == null || latest == null) {
-                        return out;
-                    }
-                    for (long id = earliest; id <= latest; id++) {
-                        Snapshot s;
-                        try {
-                            s = snapshots.tryGetSnapshot(id);
-                        } catch (FileNotFoundException expired) {
-                            continue;
-                        }
+                    for (Snapshot s : snapshots(table)) {
                         Optional<TieringSnapshotProperties> p =
                                 TieringSnapshotProperties.fromProperties(s.properties());
                         if (p.isEmpty()) {
@@ -103,11 +91,11 @@ final class PaimonLakeLayout implements LakeLayout {
                         // the files this snapshot added, per bucket
                         List<DataSplit> delta =
                                 table.newSnapshotReader()
-                                        .withSnapshot(id)
+                                        .withSnapshot(s.id())
                                         .withMode(ScanMode.DELTA)
                                         .read()
                                         .dataSplits();
-                        out.add(new Round(id, p.get(), filesPerBucket(new ArrayList<>(delta))));
+                        out.add(new Round(s.id(), p.get(), filesPerBucket(new ArrayList<>(delta))));
                     }
                     return out;
                 });
@@ -127,18 +115,9 @@ final class PaimonLakeLayout implements LakeLayout {
                     boolean hidesLevelZero =
                             !table.primaryKeys().isEmpty()
                                     && table.coreOptions().deletionVectorsEnabled();
-                    SnapshotManager snapshots = table.snapshotManager();
-                    Long earliest = snapshots.earliestSnapshotId();
-                    Long latest = snapshots.latestSnapshotId();
-                    for (long id = latest == null ? -1 : latest;
-                            earliest != null && id >= earliest;
-                            id--) {
-                        Snapshot s;
-                        try {
-                            s = snapshots.tryGetSnapshot(id);
-                        } catch (FileNotFoundException expired) {
-                            continue;
-                        }
+                    List<Snapshot> all = snapshots(table);
+                    for (int i = all.size() - 1; i >= 0; i--) {
+                        Snapshot s = all.get(i);
                         Optional<TieringSnapshotProperties> p =
                                 TieringSnapshotProperties.fromProperties(s.properties());
                         boolean unreadable =
@@ -157,6 +136,22 @@ final class PaimonLakeLayout implements LakeLayout {
                     }
                     return Map.of();
                 });
+    }
+
+    /** The table's snapshots not expired yet, oldest first. */
+    private static List<Snapshot> snapshots(FileStoreTable table) throws Exception {
+        List<Snapshot> out = new ArrayList<>();
+        SnapshotManager snapshots = table.snapshotManager();
+        Long earliest = snapshots.earliestSnapshotId();
+        Long latest = snapshots.latestSnapshotId();
+        for (long id = earliest == null ? 1 : earliest; latest != null && id <= latest; id++) {
+            try {
+                out.add(snapshots.tryGetSnapshot(id));
+            } catch (FileNotFoundException expired) {
+                // expired while listed
+            }
+        }
+        return out;
     }
 
     @Override
