@@ -20,7 +20,6 @@ import dev.tributary.coordinator.cluster.ReportedBucketStates;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessView;
 import dev.tributary.coordinator.cluster.ServerProbe;
-import dev.tributary.coordinator.cluster.TcpServerProbe;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.BucketAssignment;
@@ -206,6 +205,7 @@ public final class Coordinator implements AutoCloseable {
                         conf.get(CoordinatorOptions.COMMIT_THREADS),
                         conf.get(MaintenanceOptions.THREADS),
                         onFatal);
+        c.probe = liveness.probe() ? new ServerProbe(liveness.probeTimeout()) : null;
         c.loop.start();
         try {
             c.core =
@@ -226,9 +226,6 @@ public final class Coordinator implements AutoCloseable {
                             .join();
             c.loop.submit(
                             () -> {
-                                if (liveness.probe()) {
-                                    c.probe = new TcpServerProbe(probeTimeout(liveness));
-                                }
                                 c.liveness =
                                         new CoordinatorLiveness(
                                                 store,
@@ -256,12 +253,6 @@ public final class Coordinator implements AutoCloseable {
             c.close();
             throw e.getCause() instanceof TributaryException te ? te : e;
         }
-    }
-
-    /** A probe's connection attempt: short, as a refusal on a live host comes at once. */
-    private static Duration probeTimeout(ServerLivenessOptions.Settings liveness) {
-        Duration second = Duration.ofSeconds(1);
-        return liveness.interval().compareTo(second) < 0 ? liveness.interval() : second;
     }
 
     /** Runs {@code call} on the loop; the answer arrives on a reply thread. */

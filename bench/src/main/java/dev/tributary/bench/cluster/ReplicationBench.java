@@ -165,6 +165,13 @@ public final class ReplicationBench {
                     millis.add(ms);
                 }
             }
+            if (millis.isEmpty()) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "failover: no run kept of %d (every close() drained)%n",
+                        failovers);
+                return;
+            }
             Collections.sort(millis);
             System.out.printf(
                     Locale.ROOT,

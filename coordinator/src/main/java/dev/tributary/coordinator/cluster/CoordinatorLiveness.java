@@ -144,9 +144,7 @@ public final class CoordinatorLiveness {
             if (outcome != HeartbeatOutcome.ACCEPTED) {
                 return new StopAnswer(outcome, 0);
             }
-            reported.markStale(List.of(serverId));
-            int moved = elections == null ? 0 : elections.onExpired(List.of(serverId));
-            return new StopAnswer(outcome, moved);
+            return new StopAnswer(outcome, onExpired(List.of(serverId)));
         } finally {
             publish();
         }
@@ -177,9 +175,8 @@ public final class CoordinatorLiveness {
         try {
             syncRegistered();
             List<Integer> expired = tracker.expire(nowMillis());
-            reported.markStale(expired);
-            if (!expired.isEmpty() && elections != null) {
-                elections.onExpired(expired);
+            if (!expired.isEmpty()) {
+                onExpired(expired);
             }
             if (probe != null) {
                 probeLate();
@@ -230,12 +227,19 @@ public final class CoordinatorLiveness {
                 late.serverId(),
                 address,
                 nowMillis() - late.lastHeartbeatMillis());
-        List<Integer> expired = List.of(late.serverId());
-        reported.markStale(expired);
-        if (elections != null) {
-            elections.onExpired(expired);
-        }
+        onExpired(List.of(late.serverId()));
         publish();
+    }
+
+    /**
+     * Servers that expired just now (timeout, probe or stop): their bucket reports go stale and
+     * their leaderships and in-sync memberships move.
+     *
+     * @return how many buckets' leaders moved away from them
+     */
+    private int onExpired(List<Integer> expired) {
+        reported.markStale(expired);
+        return elections == null ? 0 : elections.onExpired(expired);
     }
 
     /**

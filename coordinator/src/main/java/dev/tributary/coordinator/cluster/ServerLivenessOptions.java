@@ -97,5 +97,11 @@ public final class ServerLivenessOptions {
      * @param timeout the heartbeat timeout, longer than the interval
      * @param probe whether late servers' addresses are probed ({@link #PROBE})
      */
-    public record Settings(Duration interval, Duration timeout, boolean probe) {}
+    public record Settings(Duration interval, Duration timeout, boolean probe) {
+        /** A probe's connection attempt: short, as a refusal from a live host comes at once. */
+        public Duration probeTimeout() {
+            Duration second = Duration.ofSeconds(1);
+            return interval.compareTo(second) < 0 ? interval : second;
+        }
+    }
 }

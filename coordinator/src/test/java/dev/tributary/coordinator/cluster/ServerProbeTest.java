@@ -8,11 +8,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The probe against real sockets on loopback. */
-class TcpServerProbeTest {
+class ServerProbeTest {
 
     @Test
     void aListeningPortIsListeningAClosedOneRefusesAndABadAddressTellsNothing() throws Exception {
-        try (TcpServerProbe probe = new TcpServerProbe(Duration.ofSeconds(1));
+        try (ServerProbe probe = new ServerProbe(Duration.ofSeconds(1));
                 ServerSocket listening =
                         new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             int closedPort;
@@ -30,7 +30,7 @@ class TcpServerProbeTest {
                 assertThat(probe.probe(bad).join()).as(bad).isEqualTo(ServerProbe.Result.NO_ANSWER);
             }
         }
-        TcpServerProbe closed = new TcpServerProbe(Duration.ofSeconds(1));
+        ServerProbe closed = new ServerProbe(Duration.ofSeconds(1));
         closed.close();
         assertThat(closed.probe("127.0.0.1:1").join()).isEqualTo(ServerProbe.Result.NO_ANSWER);
     }
