@@ -140,6 +140,8 @@ public final class TieringHarness {
                         .bucketCount(bucketCount)
                         .property("table.datalake.enabled", "true")
                         .property("table.datalake.freshness", freshness.toMillis() + "ms")
+                        // one copy unless a test asks for more: placement tests count buckets
+                        .property("table.replication.factor", "1")
                         .properties(extra)
                         .build();
         TableInfo t = core.createTable(TablePath.of("db", name), d, false);
@@ -157,6 +159,7 @@ public final class TieringHarness {
                                         .build())
                         .partitionKeys("dt")
                         .bucketCount(bucketCount)
+                        .property("table.replication.factor", "1")
                         .property("table.datalake.enabled", "true")
                         .property("table.datalake.freshness", freshness.toMillis() + "ms")
                         .build();

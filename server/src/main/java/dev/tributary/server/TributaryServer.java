@@ -229,6 +229,7 @@ public final class TributaryServer implements AutoCloseable {
                 new ReplicaManager(
                         membership.serverId(),
                         store::replicaLog,
+                        store::replicaKv,
                         id ->
                                 Optional.ofNullable(metadata.servers().get(id))
                                         .map(ServerRegistration::rpcAddress),

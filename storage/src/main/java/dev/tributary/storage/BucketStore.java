@@ -6,6 +6,7 @@ import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.AlreadyExistsException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
@@ -34,6 +35,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The bucket store: for many tables, each table's buckets under one data directory. Every bucket
@@ -57,6 +60,7 @@ import java.util.function.Function;
  * verification, {@link dev.tributary.common.exception.StorageException} for I/O failures.
  */
 public final class BucketStore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BucketStore.class);
     private static final String TABLES_DIR = "tables";
     private static final String LAKE_ROW_INDEX_DIR = "lake-row-index";
 
@@ -306,6 +310,16 @@ public final class BucketStore implements AutoCloseable {
         return log(bucket);
     }
 
+    /**
+     * The KV state of an open primary-key bucket, for the replication layer (T50, T51), which gives
+     * it its replica's role; empty for a log table's bucket.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException if the bucket is not open here
+     */
+    public Optional<KvBucket> replicaKv(TableBucket bucket) {
+        return Optional.ofNullable(group(bucket).bucket(bucket.bucket()).kv);
+    }
+
     /** The first offset still stored in the bucket's log. */
     public long startOffset(TableBucket bucket) {
         return log(bucket).startOffset();
@@ -365,7 +379,9 @@ public final class BucketStore implements AutoCloseable {
 
     /**
      * Snapshots every primary-key bucket whose last snapshot is {@code kv.snapshot.interval} old
-     * (on the store clock) and that changed since; call it from the caller's scheduler.
+     * (on the store clock) and that changed since; call it from the caller's scheduler. A
+     * replicated leader whose in-sync replicas do not acknowledge its last writes in time is
+     * skipped until the next call.
      *
      * @return the snapshots taken
      */
@@ -376,7 +392,11 @@ public final class BucketStore implements AutoCloseable {
             int retained = t.conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
             for (TableStore.Bucket b : t.buckets()) {
                 if (b.kv != null && b.kv.snapshotDue(interval)) {
-                    taken.add(b.kv.snapshot(retained));
+                    try {
+                        taken.add(b.kv.snapshot(retained));
+                    } catch (RetriableException e) {
+                        LOG.info("bucket {}: no KV snapshot now: {}", b.id, e.getMessage());
+                    }
                 }
             }
         }

@@ -222,11 +222,13 @@ public final class TableOptions {
                     .defaultValue(1)
                     .withDescription(
                             "Copies of each bucket on distinct servers (T50): one leader takes"
-                                    + " writes and serves reads, the others copy its log, and a"
+                                    + " writes and serves reads, the others copy its log (and"
+                                    + " keep a primary-key bucket's KV state from it), and a"
                                     + " write is acknowledged once every in-sync copy has it"
                                     + " (at least min.insync.replicas of them). Set when the table"
                                     + " is created, at most the number of registered servers;"
-                                    + " log tables only for now.");
+                                    + " unset, a table gets min(3, registered servers), recorded"
+                                    + " in its properties (1 on a lone server).");
 
     public static final ConfigOption<Duration> LOG_TTL =
             ConfigOptions.key("table.log.ttl")

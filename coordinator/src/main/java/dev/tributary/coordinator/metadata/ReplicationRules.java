@@ -4,15 +4,35 @@ import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A table's replication factor ({@code table.replication.factor}, T50) is chosen once, for log
- * tables only until primary-key buckets replicate their KV state, and never exceeds the servers
- * that could hold the copies.
+ * A table's replication factor ({@code table.replication.factor}, T50) is chosen once and never
+ * exceeds the servers that could hold the copies.
  */
 final class ReplicationRules {
+    /** The copies a table gets when it does not say, servers permitting: Kafka's usual three. */
+    static final int DEFAULT_FACTOR = 3;
+
     private ReplicationRules() {}
+
+    /**
+     * The table as it is created: a table that does not set its factor gets {@link #DEFAULT_FACTOR}
+     * copies, or one per registered server if there are fewer, recorded in its properties so that
+     * servers joining later do not change it. A lone server's tables keep one copy (the option's
+     * default, not recorded).
+     */
+    static TableDescriptor withFactorChosen(TableDescriptor table, int servers) {
+        String key = TableOptions.REPLICATION_FACTOR.key();
+        int factor = Math.min(DEFAULT_FACTOR, servers);
+        if (table.properties().containsKey(key) || factor <= 1) {
+            return table;
+        }
+        Map<String, String> props = new LinkedHashMap<>(table.properties());
+        props.put(key, Integer.toString(factor));
+        return table.withProperties(props);
+    }
 
     /** The replication factor a table asks for. */
     static int replicationFactor(TableDescriptor table) {
@@ -22,20 +42,10 @@ final class ReplicationRules {
 
     /**
      * @param servers the registered servers
-     * @throws InvalidInputException if the table asks for more copies than servers, or for copies
-     *     of a primary-key table
+     * @throws InvalidInputException if the table asks for more copies than servers
      */
     static void validateCreate(TableDescriptor table, int servers) {
         int rf = replicationFactor(table);
-        if (rf > 1 && table.schema().hasPrimaryKey()) {
-            throw new InvalidInputException(
-                    "'"
-                            + TableOptions.REPLICATION_FACTOR.key()
-                            + "' "
-                            + rf
-                            + " is not supported for primary-key tables yet (their followers do"
-                            + " not keep the KV state); create it with 1, or make it a log table");
-        }
         if (rf > 1 && rf > servers) {
             throw new InvalidInputException(
                     "'"

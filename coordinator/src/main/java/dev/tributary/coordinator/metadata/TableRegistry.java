@@ -124,6 +124,7 @@ public final class TableRegistry {
         validateBucketNum(descriptor.properties());
         BucketFunctionRules.validateCreate(descriptor);
         ReplicationRules.validateCreate(descriptor, store.servers().size());
+        descriptor = ReplicationRules.withFactorChosen(descriptor, store.servers().size());
         long now = clock.currentTimeMillis();
         TableInfo table = TableInfo.create(maxTableId + 1, path, descriptor, now);
         store.putTable(table);

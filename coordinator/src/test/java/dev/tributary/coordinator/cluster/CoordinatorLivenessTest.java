@@ -80,6 +80,7 @@ class CoordinatorLivenessTest {
                                                             .column("id", DataTypes.INT())
                                                             .build())
                                             .bucketCount(3)
+                                            .property("table.replication.factor", "1")
                                             .build(),
                                     false)
                             .join();

@@ -1,7 +1,9 @@
 package dev.tributary.server.replica;
 
 import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.log.LeaderEpochCache;
 import dev.tributary.storage.log.LeaderEpochCache.Divergence;
 import dev.tributary.storage.log.LeaderEpochCache.EpochStart;
@@ -18,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * epochs part and the next fetch continues from there. A log that ends below the leader's log start
  * (retention there deleted what it misses) is emptied and starts again at the leader's start.
  *
+ * <p>A primary-key bucket's replica also keeps its KV state: it applies what it copied up to the
+ * leader's high watermark after each fetch ({@link KvBucket#catchUp}), and drops applied changes a
+ * divergent tail held ({@link KvBucket#follow}). Its log cannot restart at the leader's start: the
+ * records below it are gone, and the state needs them (a snapshot copied from the leader would, and
+ * is not built); such a replica stays behind, out of the in-sync set, and says so.
+ *
  * <p>As the log's {@link LogBucket.Replication} it refuses appends from writers and lets readers
  * see the leader's high watermark only. Driven by one thread at a time (its {@link
  * ReplicaFetcher}).
@@ -30,25 +38,37 @@ public final class FollowerReplica implements LogBucket.Replication {
     private final int leaderId;
     private final LogBucket log;
     private final LeaderEpochCache epochs;
+    private final KvBucket kv;
     private volatile long highWatermark;
 
     /**
-     * Starts following: from now on the log takes records from the leader only.
+     * Starts following: from now on the log takes records from the leader only, and the KV state
+     * (of a primary-key bucket) holds acknowledged changes only.
      *
+     * @param kv the bucket's KV state, or null for a log table's bucket
      * @param highWatermark the high watermark known so far (0 if none)
      */
     public FollowerReplica(
-            TableBucket bucket, int serverId, int leaderId, LogBucket log, long highWatermark) {
+            TableBucket bucket,
+            int serverId,
+            int leaderId,
+            LogBucket log,
+            KvBucket kv,
+            long highWatermark) {
         this.bucket = bucket;
         this.serverId = serverId;
         this.leaderId = leaderId;
         this.log = log;
+        this.kv = kv;
         this.epochs = log.leaderEpochs();
         // epochs are recorded before the records they start, so a crash that cost the log its
         // unsynced tail can leave an epoch starting past the end: no record of it is here
         epochs.truncateFromEnd(log.writtenEndOffset() + 1);
         this.highWatermark = Math.min(highWatermark, log.writtenEndOffset());
         log.replicate(this);
+        if (kv != null) {
+            kv.follow(this.highWatermark);
+        }
     }
 
     @Override
@@ -90,6 +110,19 @@ public final class FollowerReplica implements LogBucket.Replication {
      */
     public boolean apply(ReplicaFetch.Answer answer) {
         long fetchedFrom = log.writtenEndOffset();
+        if (answer.startsPast(fetchedFrom) && kv != null) {
+            throw new StorageException(
+                    "bucket "
+                            + bucket
+                            + ": the leader's log starts at "
+                            + answer.logStartOffset()
+                            + ", past this replica's end "
+                            + fetchedFrom
+                            + "; its KV state cannot be rebuilt without the records between"
+                            + " (copying a KV snapshot from the leader is not built). It stays"
+                            + " out of the in-sync set: move the replica to an empty server or"
+                            + " raise the table's log retention");
+        }
         if (answer.startsPast(fetchedFrom)) {
             log.restartAt(
                     answer.logStartOffset(),
@@ -113,6 +146,9 @@ public final class FollowerReplica implements LogBucket.Replication {
                             new NotLeaderForBucketException(
                                     "bucket " + bucket + " is followed here, not led"));
             epochs.truncateFromEnd(cut);
+            if (kv != null) {
+                kv.follow(Math.min(highWatermark, cut));
+            }
             LOG.info(
                     "bucket {}: log diverged from the leader's; cut from {} to {}",
                     bucket,
@@ -121,7 +157,7 @@ public final class FollowerReplica implements LogBucket.Replication {
             return cut < end;
         }
         if (answer.records().length == 0) {
-            highWatermark = Math.min(answer.highWatermark(), log.writtenEndOffset());
+            advanceHighWatermark(answer.highWatermark());
             return false;
         }
         long from = log.writtenEndOffset();
@@ -131,8 +167,15 @@ public final class FollowerReplica implements LogBucket.Replication {
             }
         }
         log.appendAsFollower(answer.records()).durable().join();
-        highWatermark = Math.min(answer.highWatermark(), log.writtenEndOffset());
+        advanceHighWatermark(answer.highWatermark());
         return true;
+    }
+
+    private void advanceHighWatermark(long leaders) {
+        highWatermark = Math.min(leaders, log.writtenEndOffset());
+        if (kv != null) {
+            kv.catchUp(highWatermark);
+        }
     }
 
     /** The leader's high watermark as last fetched, capped at this log's end. */

@@ -4,6 +4,7 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.log.LogBucket;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,7 @@ public final class ReplicaManager implements AutoCloseable {
 
     private final int serverId;
     private final Function<TableBucket, LogBucket> logs;
+    private final Function<TableBucket, Optional<KvBucket>> kvs;
     private final ReplicaOptions.Settings settings;
     private final Clock clock;
     private final LeaderClients clients;
@@ -89,6 +91,7 @@ public final class ReplicaManager implements AutoCloseable {
 
     /**
      * @param logs the log of a bucket open in this server's store
+     * @param kvs the KV state of a primary-key bucket open in this server's store
      * @param addresses the registered RPC address of a server id
      * @param token the cluster's bearer token, or empty
      * @param storageRegistered whether the metadata knows this server's data directory: false while
@@ -98,6 +101,7 @@ public final class ReplicaManager implements AutoCloseable {
     public ReplicaManager(
             int serverId,
             Function<TableBucket, LogBucket> logs,
+            Function<TableBucket, Optional<KvBucket>> kvs,
             IntFunction<Optional<String>> addresses,
             String token,
             ReplicaOptions.Settings settings,
@@ -106,6 +110,7 @@ public final class ReplicaManager implements AutoCloseable {
         this.serverId = serverId;
         this.storageRegistered = storageRegistered;
         this.logs = logs;
+        this.kvs = kvs;
         this.settings = settings;
         this.clock = clock;
         this.clients = new LeaderClients(addresses, token, settings.maxBytes() + (1 << 20), 30_000);
@@ -180,8 +185,13 @@ public final class ReplicaManager implements AutoCloseable {
                     bucket,
                     meta.leaderEpoch());
         }
+        KvBucket kv = kvs.apply(bucket).orElse(null);
         if (meta.leader() == serverId && !knowsNewerEpoch(log, meta) && !lostData) {
             int epoch = meta.leaderEpoch();
+            if (kv != null) {
+                // the state matches the whole log before the log admits a write
+                kv.lead();
+            }
             LeaderReplica leader =
                     LeaderReplica.start(
                             bucket,
@@ -198,7 +208,7 @@ public final class ReplicaManager implements AutoCloseable {
             LOG.info("bucket {}: leading in epoch {}, in sync {}", bucket, epoch, meta.isr());
         } else {
             FollowerReplica follower =
-                    new FollowerReplica(bucket, serverId, meta.leader(), log, highWatermark);
+                    new FollowerReplica(bucket, serverId, meta.leader(), log, kv, highWatermark);
             ReplicaFetcher fetcher = null;
             if (meta.hasLeader() && meta.leader() != serverId) {
                 fetcher =

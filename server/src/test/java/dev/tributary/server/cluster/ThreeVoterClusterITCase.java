@@ -97,6 +97,8 @@ class ThreeVoterClusterITCase {
                                                     .build())
                                     .bucketCount(6)
                                     .bucketKeys("id")
+                                    // one copy: where the buckets go is what is checked
+                                    .property("table.replication.factor", "1")
                                     .build(),
                             false);
             assertThat(first.coordinator().bucketsPerServer())
@@ -115,6 +117,7 @@ class ThreeVoterClusterITCase {
                                                         .column("id", DataTypes.INT())
                                                         .build())
                                         .bucketCount(1)
+                                        .property("table.replication.factor", "1")
                                         .property("table.datalake.enabled", "true")
                                         .build(),
                                 false);

@@ -121,7 +121,7 @@ class ReplicaFetchTest {
 
         ReplicaFetcher follow(
                 Node leader, int leaderEpoch, long highWatermark, long backoff, int maxWait) {
-            FollowerReplica f = new FollowerReplica(TB, id, leader.id, log, highWatermark);
+            FollowerReplica f = new FollowerReplica(TB, id, leader.id, log, null, highWatermark);
             ReplicaFetcher fetcher =
                     new ReplicaFetcher(
                             f, leaderEpoch, leader.client(), executor, backoff, maxWait, 1 << 20);

@@ -40,6 +40,7 @@ class ReplicaManagerRestartTest {
         return new ReplicaManager(
                 1,
                 b -> log,
+                b -> Optional.empty(),
                 id -> Optional.empty(),
                 "",
                 ReplicaOptions.Settings.of(

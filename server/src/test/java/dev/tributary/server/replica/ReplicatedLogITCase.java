@@ -1,5 +1,8 @@
 package dev.tributary.server.replica;
 
+import static dev.tributary.server.replica.ThreeServers.logOf;
+import static dev.tributary.server.replica.ThreeServers.replicasOf;
+import static dev.tributary.server.replica.ThreeServers.serverId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,7 +13,6 @@ import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.client.write.AppendWriter;
-import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.TableBucket;
@@ -23,23 +25,20 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.cluster.LivenessState;
-import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.storage.log.LogBucket;
 import java.io.ByteArrayOutputStream;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,21 +63,23 @@ class ReplicatedLogITCase {
     @TempDir Path dir;
 
     private final ManualClock clock = new ManualClock(1_700_000_000_000L);
-    private final List<TributaryServer> servers = new ArrayList<>();
-    private String voters;
-    private boolean controlledShutdown = true;
-    private final Map<String, String> serverOptions = new HashMap<>();
+    private ThreeServers cluster;
+
+    @BeforeEach
+    void cluster() {
+        cluster = new ThreeServers(dir, clock);
+    }
 
     @AfterEach
     void stopAll() {
-        servers.forEach(s -> s.close());
+        cluster.close();
     }
 
     @Test
     void t50_aReplicatedLogIsCopiedAcknowledgedByItsInSyncReplicasAndSurvivesAFollowerStopping()
             throws Exception {
-        controlledShutdown = false; // a follower that goes silent, as after a crash
-        TributaryServer coordinator = startThree();
+        cluster.controlledShutdown(false); // a follower that goes silent, as after a crash
+        TributaryServer coordinator = cluster.startThree();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> conn.admin().describeCluster().servers().size() == 3);
@@ -92,15 +93,6 @@ class ReplicatedLogITCase {
                                                     false))
                     .isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("needs 4 servers and 3 are registered");
-            assertThatThrownBy(
-                            () ->
-                                    conn.admin()
-                                            .createTable(
-                                                    TablePath.of("db", "pk"),
-                                                    descriptor(3, true),
-                                                    false))
-                    .isInstanceOf(InvalidInputException.class)
-                    .hasMessageContaining("not supported for primary-key tables yet");
             conn.admin().createTable(TABLE, descriptor(3, false), false);
             long tableId = coordinator.coordinator().describeTable(TABLE).join().tableId();
             TableBucket bucket = new TableBucket(tableId, 0);
@@ -110,15 +102,15 @@ class ReplicatedLogITCase {
 
             Set<Integer> written = new HashSet<>();
             write(conn, 0, 200, written);
-            for (TributaryServer s : servers) {
+            for (TributaryServer s : cluster.all()) {
                 await().atMost(Duration.ofSeconds(30))
                         .until(
                                 () ->
                                         s.store().hasTable(tableId)
                                                 && logOf(s, bucket).endOffset() == 200);
             }
-            byte[] leaderLog = bytes(logOf(server(replicas.leader()), bucket));
-            for (TributaryServer s : servers) {
+            byte[] leaderLog = bytes(logOf(cluster.server(replicas.leader()), bucket));
+            for (TributaryServer s : cluster.all()) {
                 assertThat(bytes(logOf(s, bucket)))
                         .as("server %s holds the leader's log byte for byte", s.dataDir())
                         .isEqualTo(leaderLog);
@@ -128,15 +120,18 @@ class ReplicatedLogITCase {
             // replica.lag.time.max, then the in-sync set drops it and they are acknowledged
             int stopped =
                     replicas.replicas().stream()
-                            .filter(id -> id != replicas.leader() && server(id) != coordinator)
+                            .filter(
+                                    id ->
+                                            id != replicas.leader()
+                                                    && cluster.server(id) != coordinator)
                             .findFirst()
                             .orElseThrow();
-            server(stopped).close();
+            cluster.server(stopped).close();
             CompletableFuture<Void> waiting = writeAsync(conn, 200, 250, written);
             // held by the leader, not acknowledged: a reader that planned to read up to there (a
             // new leader's high watermark behind its predecessor's) is told to retry (T52); past
             // what the leader holds is refused
-            LogBucket leading = logOf(server(replicas.leader()), bucket);
+            LogBucket leading = logOf(cluster.server(replicas.leader()), bucket);
             await().atMost(Duration.ofSeconds(30)).until(() -> leading.durableEndOffset() == 250);
             assertThatThrownBy(() -> drain(conn.tieringGateway().readLog(bucket, 0, 250, SCHEMA)))
                     .isInstanceOf(RetriableException.class)
@@ -153,7 +148,7 @@ class ReplicatedLogITCase {
             assertThat(shrunk.underReplicated()).isTrue();
             assertThat(shrunk.leader()).hasValue(replicas.leader());
             assertThat(shrunk.leaderAddress())
-                    .hasValue(server(replicas.leader()).advertisedRpcAddress());
+                    .hasValue(cluster.server(replicas.leader()).advertisedRpcAddress());
             assertThat(shrunk.leaderEpoch()).isEqualTo(replicas.leaderEpoch());
             assertThat(shrunk.replicas()).isEqualTo(replicas.replicas());
             assertThat(shrunk.inSyncReplicas()).hasSize(2).doesNotContain(stopped);
@@ -161,7 +156,7 @@ class ReplicatedLogITCase {
                     .hasValue(new ClusterInfo.Replication(1, 1, 0));
 
             // back with its data directory, it copies what it missed and rejoins the set
-            servers.set(servers.indexOf(server(stopped)), start(stopped));
+            cluster.restart(stopped);
             awaitRejoined(coordinator, bucket, stopped, 250);
             BucketReplicaInfo rejoined = conn.admin().describeBuckets(TABLE, null).get(0);
             assertThat(rejoined.underReplicated()).isFalse();
@@ -177,8 +172,8 @@ class ReplicatedLogITCase {
     @Test
     void t51_logTable_aDeadLeadersBucketIsLedByAnInSyncFollowerAndNoAcknowledgedRowIsLost()
             throws Exception {
-        controlledShutdown = false; // a leader that goes silent, as after a crash
-        TributaryServer coordinator = startThree();
+        cluster.controlledShutdown(false); // a leader that goes silent, as after a crash
+        TributaryServer coordinator = cluster.startThree();
         Set<Integer> written = new HashSet<>();
         // one connection throughout: its cached route names the leader that stops
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
@@ -190,9 +185,9 @@ class ReplicatedLogITCase {
             TableBucket bucket = new TableBucket(tableId, 0);
             for (int id : replicasOf(coordinator, tableId).replicas()) {
                 await().atMost(Duration.ofSeconds(30))
-                        .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+                        .until(() -> logOf(cluster.server(id), bucket).durableEndOffset() == 200);
             }
-            server(dead).close();
+            cluster.server(dead).close();
             // a write to the stopped leader's address is retried until the bucket's new leader
             // is known, and lands there
             CompletableFuture<Void> duringFailover = writeAsync(conn, table, 200, 230, written);
@@ -200,19 +195,7 @@ class ReplicatedLogITCase {
             // a time, each step after every live server beat again: four seconds, half of
             // cluster.server.heartbeat-timeout (8s), as the coordinator probes a server 1.5
             // heartbeat intervals late and nothing listens at the dead one's address
-            for (int step = 0; step < 4; step++) {
-                clock.advance(Duration.ofSeconds(1));
-                await().atMost(Duration.ofSeconds(30))
-                        .until(
-                                () ->
-                                        coordinator.coordinator().serverLiveness().join().stream()
-                                                .filter(v -> v.serverId() != dead)
-                                                .allMatch(
-                                                        v ->
-                                                                v.millisSinceHeartbeat()
-                                                                        .map(ms -> ms < 1000)
-                                                                        .orElse(false)));
-            }
+            cluster.advanceWhileOthersBeat(coordinator, dead, 4);
             BucketReplicas after =
                     await().atMost(Duration.ofSeconds(30))
                             .until(
@@ -224,7 +207,7 @@ class ReplicatedLogITCase {
             // clients follow the new leader; it holds every row acknowledged before
             write(conn, table, 230, 250, written);
             // the old leader comes back as a follower of the new one and catches up
-            servers.set(servers.indexOf(server(dead)), start(dead));
+            cluster.restart(dead);
             awaitRejoined(coordinator, bucket, dead, 250);
 
             assertReadOnce(conn.logScanner(table), written);
@@ -233,7 +216,7 @@ class ReplicatedLogITCase {
 
     @Test
     void t51_aStoppingLeaderHandsItsBucketsToInSyncFollowersAtOnce() throws Exception {
-        TributaryServer coordinator = startThree();
+        TributaryServer coordinator = cluster.startThree();
         Set<Integer> written = new HashSet<>();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             TablePath table = tableLedByAnotherServer(conn, coordinator);
@@ -243,7 +226,7 @@ class ReplicatedLogITCase {
             write(conn, table, 0, 100, written);
 
             // the clock stands still: no heartbeat timeout can pass, only the stop moves leaders
-            server(stopping).close();
+            cluster.server(stopping).close();
             BucketReplicas after = replicasOf(coordinator, tableId);
             assertThat(after.leader()).isNotEqualTo(stopping);
             assertThat(after.leaderEpoch()).isEqualTo(1);
@@ -256,7 +239,7 @@ class ReplicatedLogITCase {
             write(conn, table, 100, 150, written);
 
             // back as a new instance, it follows the new leader and rejoins the in-sync set
-            servers.set(servers.indexOf(server(stopping)), start(stopping));
+            cluster.restart(stopping);
             TableBucket bucket = new TableBucket(tableId, 0);
             awaitRejoined(coordinator, bucket, stopping, 150);
             assertReadOnce(conn.logScanner(table), written);
@@ -266,10 +249,10 @@ class ReplicatedLogITCase {
     @Test
     void t51_theCoordinatorsServerDiesLeadingABucket_aNewCoordinatorMovesTheLeadership()
             throws Exception {
-        controlledShutdown = false; // a crash: nobody is told
+        cluster.controlledShutdown(false); // a crash: nobody is told
         // and no probe: the heartbeat timeout alone moves the leadership
-        serverOptions.put("cluster.server.liveness-probe", "false");
-        TributaryServer first = startThree();
+        cluster.option("cluster.server.liveness-probe", "false");
+        TributaryServer first = cluster.startThree();
         int dead = serverId(first);
         Set<Integer> written = new HashSet<>();
         TablePath table;
@@ -282,25 +265,9 @@ class ReplicatedLogITCase {
         // the coordinator and the bucket's leader go at once; another voter coordinates, and once
         // the dead server's heartbeats are overdue it gives the bucket an in-sync leader
         first.close();
-        TributaryServer coordinator = awaitOneCoordinator();
+        TributaryServer coordinator = cluster.awaitOneCoordinator();
         // time passes in steps, each heartbeat of the live servers landing before the next
-        for (int step = 0; step < 10; step++) {
-            clock.advance(Duration.ofSeconds(1));
-            await().atMost(Duration.ofSeconds(30))
-                    .until(
-                            () ->
-                                    coordinator.coordinator().serverLiveness().join().stream()
-                                                    .filter(
-                                                            v ->
-                                                                    v.serverId() != dead
-                                                                            && v.millisSinceHeartbeat()
-                                                                                            .orElse(
-                                                                                                    Long
-                                                                                                            .MAX_VALUE)
-                                                                                    < 1_000)
-                                                    .count()
-                                            == 2);
-        }
+        cluster.advanceWhileOthersBeat(coordinator, dead, 10);
         BucketReplicas after =
                 await().atMost(Duration.ofSeconds(60))
                         .until(
@@ -317,8 +284,9 @@ class ReplicatedLogITCase {
     @Test
     void t53_aLeaderBackWithAnEmptyDataDirectoryLeadsNothingAndCopiesItsReplicaAgain()
             throws Exception {
-        controlledShutdown = false; // it stays the leader in the metadata: the dangerous case
-        TributaryServer first = startThree();
+        cluster.controlledShutdown(
+                false); // it stays the leader in the metadata: the dangerous case
+        TributaryServer first = cluster.startThree();
         Set<Integer> written = new HashSet<>();
         // the coordinator's server leads the table's bucket and loses its disk: the metadata
         // quorum elects another leader, which copies the whole metadata to the wiped server
@@ -338,9 +306,9 @@ class ReplicatedLogITCase {
         // reach it at once
         String port = first.rpcTarget().substring(first.rpcTarget().lastIndexOf(':') + 1);
         first.close();
-        DurableFiles.deleteRecursively(dir.resolve("server-" + wiped));
-        servers.set(servers.indexOf(first), start(wiped, port));
-        TributaryServer coordinator = awaitOneCoordinator();
+        DurableFiles.deleteRecursively(cluster.dataDir(wiped));
+        cluster.restart(wiped, port);
+        TributaryServer coordinator = cluster.awaitOneCoordinator();
         assertThat(serverId(coordinator)).isNotEqualTo(wiped);
         BucketReplicas after =
                 await().atMost(Duration.ofSeconds(60))
@@ -350,7 +318,7 @@ class ReplicatedLogITCase {
         assertThat(after.leaderEpoch()).isEqualTo(1);
         for (int id : List.of(1, 2, 3)) {
             if (id != wiped) {
-                assertThat(logOf(server(id), bucket).durableEndOffset())
+                assertThat(logOf(cluster.server(id), bucket).durableEndOffset())
                         .as("server %d kept every acknowledged record", id)
                         .isGreaterThanOrEqualTo(200);
             }
@@ -367,8 +335,9 @@ class ReplicatedLogITCase {
     @Test
     void t53_aFollowerBackWithAnEmptyDiskWhileTheMetadataLeaderStaysCopiesItsReplicaAgain()
             throws Exception {
-        controlledShutdown = false; // as after a crash: it stays in the in-sync set meanwhile
-        TributaryServer first = startThree();
+        cluster.controlledShutdown(
+                false); // as after a crash: it stays in the in-sync set meanwhile
+        TributaryServer first = cluster.startThree();
         Set<Integer> written = new HashSet<>();
         int wiped;
         long tableId;
@@ -383,31 +352,32 @@ class ReplicatedLogITCase {
             TableBucket bucket = new TableBucket(tableId, 0);
             for (int id : replicas.replicas()) {
                 await().atMost(Duration.ofSeconds(30))
-                        .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+                        .until(() -> logOf(cluster.server(id), bucket).durableEndOffset() == 200);
             }
             wiped =
                     replicas.replicas().stream()
-                            .filter(id -> id != replicas.leader() && server(id) != first)
+                            .filter(id -> id != replicas.leader() && cluster.server(id) != first)
                             .findFirst()
                             .orElseThrow();
         }
         // its disk (metadata log included) is wiped; the metadata leader keeps leading, and Ratis
         // would answer the wiped voter with heartbeats only: it asks for the leadership to move
-        server(wiped).close();
-        DurableFiles.deleteRecursively(dir.resolve("server-" + wiped));
-        servers.set(servers.indexOf(server(wiped)), start(wiped));
+        cluster.server(wiped).close();
+        DurableFiles.deleteRecursively(cluster.dataDir(wiped));
+        cluster.restart(wiped);
         TableBucket bucket = new TableBucket(tableId, 0);
         // (the coordinator moves meanwhile: one found a moment ago may refuse to answer)
         await().atMost(Duration.ofSeconds(90))
                 .ignoreExceptions()
                 .until(
                         () -> {
-                            TributaryServer c = awaitOneCoordinator();
+                            TributaryServer c = cluster.awaitOneCoordinator();
                             return replicasOf(c, tableId).isr().contains(wiped)
-                                    && server(wiped).store().hasTable(tableId)
-                                    && logOf(server(wiped), bucket).durableEndOffset() == 200;
+                                    && cluster.server(wiped).store().hasTable(tableId)
+                                    && logOf(cluster.server(wiped), bucket).durableEndOffset()
+                                            == 200;
                         });
-        TributaryServer coordinator = awaitOneCoordinator();
+        TributaryServer coordinator = cluster.awaitOneCoordinator();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             write(conn, 200, 250, written);
             awaitRejoined(coordinator, bucket, wiped, 250);
@@ -419,9 +389,9 @@ class ReplicatedLogITCase {
     void t53_aFollowerBackAfterRetentionPassedItsEndCopiesFromTheLeadersStartAndRejoins()
             throws Exception {
         // small segments and size retention: the leader deletes what a stopped follower misses
-        serverOptions.put("log.segment.size", "4kb");
-        serverOptions.put("server.maintenance.interval", "100ms");
-        TributaryServer coordinator = startThree();
+        cluster.option("log.segment.size", "4kb");
+        cluster.option("server.maintenance.interval", "100ms");
+        TributaryServer coordinator = cluster.startThree();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> conn.admin().describeCluster().servers().size() == 3);
@@ -442,17 +412,20 @@ class ReplicatedLogITCase {
             write(conn, 0, 200, written);
             for (int id : replicas.replicas()) {
                 await().atMost(Duration.ofSeconds(30))
-                        .until(() -> logOf(server(id), bucket).durableEndOffset() == 200);
+                        .until(() -> logOf(cluster.server(id), bucket).durableEndOffset() == 200);
             }
             int stopped =
                     replicas.replicas().stream()
-                            .filter(id -> id != replicas.leader() && server(id) != coordinator)
+                            .filter(
+                                    id ->
+                                            id != replicas.leader()
+                                                    && cluster.server(id) != coordinator)
                             .findFirst()
                             .orElseThrow();
-            server(stopped).close();
+            cluster.server(stopped).close();
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> !replicasOf(coordinator, tableId).isr().contains(stopped));
-            LogBucket leaderLog = logOf(server(replicas.leader()), bucket);
+            LogBucket leaderLog = logOf(cluster.server(replicas.leader()), bucket);
             int next = 200;
             while (leaderLog.startOffset() <= 200) {
                 assertThat(next).as("retention deleted past offset 200").isLessThan(20_000);
@@ -462,10 +435,10 @@ class ReplicatedLogITCase {
             int end = next;
 
             // back, its log ends below the leader's start: it starts again there and rejoins
-            servers.set(servers.indexOf(server(stopped)), start(stopped));
+            cluster.restart(stopped);
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> replicasOf(coordinator, tableId).isr().contains(stopped));
-            LogBucket copy = logOf(server(stopped), bucket);
+            LogBucket copy = logOf(cluster.server(stopped), bucket);
             await().atMost(Duration.ofSeconds(30)).until(() -> copy.durableEndOffset() == end);
             assertThat(copy.startOffset()).isGreaterThan(200);
             // the same records from where both still hold them (each replica runs retention)
@@ -480,7 +453,7 @@ class ReplicatedLogITCase {
      * rotates, so the second at the latest): the coordinator's own failover is T49's.
      */
     private TablePath tableLedByAnotherServer(Connection conn, TributaryServer coordinator) {
-        return tableLedBy(conn, coordinator, id -> server(id) != coordinator);
+        return tableLedBy(conn, coordinator, id -> cluster.server(id) != coordinator);
     }
 
     /**
@@ -516,7 +489,7 @@ class ReplicatedLogITCase {
         TableBucket bucket = new TableBucket(tableId, 0);
         for (int id : replicasOf(coordinator, tableId).replicas()) {
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> logOf(server(id), bucket).durableEndOffset() == count);
+                    .until(() -> logOf(cluster.server(id), bucket).durableEndOffset() == count);
         }
         return bucket;
     }
@@ -548,10 +521,10 @@ class ReplicatedLogITCase {
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> replicasOf(coordinator, bucket.tableId()).isr().contains(server));
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> logOf(server(server), bucket).durableEndOffset() == end);
+                .until(() -> logOf(cluster.server(server), bucket).durableEndOffset() == end);
         int leader = replicasOf(coordinator, bucket.tableId()).leader();
-        assertThat(bytes(logOf(server(server), bucket)))
-                .isEqualTo(bytes(logOf(server(leader), bucket)));
+        assertThat(bytes(logOf(cluster.server(server), bucket)))
+                .isEqualTo(bytes(logOf(cluster.server(leader), bucket)));
     }
 
     private static TableDescriptor descriptor(int replicationFactor, boolean primaryKey) {
@@ -602,19 +575,6 @@ class ReplicatedLogITCase {
                 task -> new Thread(task, "test-writer").start());
     }
 
-    private static BucketReplicas replicasOf(TributaryServer coordinator, long tableId) {
-        // (one bucket per table here)
-        return coordinator.coordinator().bucketAssignments().stream()
-                .filter(a -> a.tableId() == tableId)
-                .map((BucketAssignment a) -> a.replicasOf(0))
-                .findFirst()
-                .orElseThrow();
-    }
-
-    private static LogBucket logOf(TributaryServer s, TableBucket bucket) {
-        return s.store().replicaLog(bucket);
-    }
-
     private static byte[] bytes(LogBucket log) {
         return bytesFrom(log, log.startOffset());
     }
@@ -628,68 +588,5 @@ class ReplicatedLogITCase {
             at = r.nextOffset();
         }
         return out.toByteArray();
-    }
-
-    private static int serverId(TributaryServer s) {
-        return Integer.parseInt(s.dataDir().getFileName().toString().substring("server-".length()));
-    }
-
-    private TributaryServer server(int id) {
-        return servers.stream()
-                .filter(s -> s.dataDir().getFileName().toString().equals("server-" + id))
-                .findFirst()
-                .orElseThrow();
-    }
-
-    /** Starts servers 1 to 3 of one cluster; returns the one that coordinates. */
-    private TributaryServer startThree() throws Exception {
-        voters =
-                "1@127.0.0.1:"
-                        + freePort()
-                        + ",2@127.0.0.1:"
-                        + freePort()
-                        + ",3@127.0.0.1:"
-                        + freePort();
-        for (int id = 1; id <= 3; id++) {
-            servers.add(start(id));
-        }
-        return awaitOneCoordinator();
-    }
-
-    private TributaryServer start(int id) {
-        return start(id, "0");
-    }
-
-    private TributaryServer start(int id, String rpcPort) {
-        Configuration conf = new Configuration();
-        conf.setString("data.dir", dir.resolve("server-" + id).toString());
-        conf.setString("server.rpc.port", rpcPort);
-        conf.setString("server.http.port", "0");
-        conf.setString("cluster.id", "replicated");
-        conf.setString("cluster.server-id", Integer.toString(id));
-        conf.setString("cluster.voters", voters);
-        conf.setString("cluster.election-timeout", "1s");
-        conf.setString("cluster.server.heartbeat-interval", "200ms");
-        conf.setString("replica.lag.time.max", "5s");
-        conf.setString("replica.controlled-shutdown", Boolean.toString(controlledShutdown));
-        serverOptions.forEach(conf::setString);
-        return TributaryServer.start(conf, clock, List.of());
-    }
-
-    private TributaryServer awaitOneCoordinator() {
-        return await().atMost(Duration.ofSeconds(60))
-                .until(
-                        () -> {
-                            List<TributaryServer> c =
-                                    servers.stream().filter(TributaryServer::coordinates).toList();
-                            return c.size() == 1 ? c.get(0) : null;
-                        },
-                        s -> s != null);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -2,6 +2,8 @@ package dev.tributary.storage.kv;
 
 import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.io.DurableFiles;
@@ -27,7 +29,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -46,6 +53,15 @@ import org.rocksdb.WriteOptions;
  * (whose own WAL is off). The live RocksDB directory is therefore never trusted after a restart:
  * opening restores the newest intact snapshot (a damaged one is moved aside and the next older one
  * used, as long as the log still reaches back to it) and replays the log from its offset.
+ *
+ * <p>A replicated bucket (T50, T51) keeps its KV state on every replica, with the log as the only
+ * thing copied: a follower applies what it copied up to the leader's high watermark ({@link
+ * #catchUp}), so its state never holds a record a failover can take back; a replica named leader
+ * applies the rest of its log before it takes a write ({@link #lead}); a leader that loses its
+ * leadership with changes nobody acknowledged rebuilds its state from a snapshot and its log up to
+ * the high watermark ({@link #follow}). Snapshots are taken at acknowledged offsets only, and a
+ * leader answers a lookup only once the writes it may have seen are acknowledged, so neither the
+ * lake nor a reader sees a change a failover takes back.
  */
 public final class KvBucket implements AutoCloseable {
     static {
@@ -53,6 +69,23 @@ public final class KvBucket implements AutoCloseable {
     }
 
     private static final byte[] DELETED = new byte[0];
+
+    /**
+     * How long a replicated leader's lookup or snapshot waits for the in-sync replicas to
+     * acknowledge the writes it covers; they are in flight on loopback or a LAN, so a longer wait
+     * means a replica is failing and the caller is better off retrying (at a new leader).
+     */
+    private static final long COMMIT_WAIT_MILLIS = 5_000;
+
+    /** What this bucket's replica does with its KV state (T50). */
+    public enum Role {
+        /** One copy: writes apply at once, readers see them. */
+        SINGLE,
+        /** Leads a replicated bucket: writes apply at once, readers see them once acknowledged. */
+        LEADER,
+        /** Follows: applies its copied log up to the high watermark, takes no lookups. */
+        FOLLOWER
+    }
 
     private final TableBucket bucket;
     private final Path dbDir;
@@ -63,10 +96,28 @@ public final class KvBucket implements AutoCloseable {
     private final Schema keySchema;
     private final Options options;
     private final WriteOptions writeOptions;
-    private final RocksDB db;
     private final KvSnapshots snapshots;
     private final SnapshotLeases leases;
     private final ReentrantLock writeLock = new ReentrantLock();
+
+    /** Held to read {@link #db}, exclusively to replace or close it. */
+    private final ReentrantReadWriteLock dbLock = new ReentrantReadWriteLock();
+
+    private volatile RocksDB db;
+
+    /** The log offset the state holds every change below (written under the write lock). */
+    private volatile long appliedOffset;
+
+    private volatile Role role = Role.SINGLE;
+
+    /** The last write: set before its changes become visible. */
+    private volatile LastWrite lastWrite = LastWrite.NONE;
+
+    /** A write's end offset and its acknowledgement. */
+    private record LastWrite(long endOffset, CompletableFuture<Void> acknowledged) {
+        static final LastWrite NONE = new LastWrite(0, CompletableFuture.completedFuture(null));
+    }
+
     private volatile RowCodec valueCodec;
     private volatile long lastSnapshotMillis;
     private volatile boolean failed;
@@ -171,7 +222,7 @@ public final class KvBucket implements AutoCloseable {
                 new KvBucket(
                         bucket, kvDir, log, schema, clock, leaseTimeoutNanos, preferredKeyEncoding);
         try {
-            kv.replay(kv.restoredOffset);
+            kv.appliedOffset = kv.replay(kv.restoredOffset, log.durableEndOffset());
             return kv;
         } catch (RuntimeException e) {
             kv.close();
@@ -213,15 +264,21 @@ public final class KvBucket implements AutoCloseable {
         }
     }
 
-    private void replay(long from) {
+    /**
+     * Applies the log's records in {@code [from, to)} (durable ones, acknowledged or not) to the
+     * state; returns {@code to}.
+     */
+    private long replay(long from, long to) {
         long start = log.startOffset();
-        long end = log.endOffset();
-        if (from < start || from > end) {
+        long end = log.durableEndOffset();
+        if (from < start || from > to || to > end) {
             throw new CorruptDataException(
                     "cannot recover the KV state of bucket "
                             + bucket
                             + ": it needs the log from offset "
                             + from
+                            + " to "
+                            + to
                             + " but the log holds ["
                             + start
                             + ", "
@@ -230,13 +287,13 @@ public final class KvBucket implements AutoCloseable {
         }
         long offset = from;
         RowCodec codec = valueCodec;
-        while (offset < end) {
-            LogBucket.Read read = log.read(offset, 8 << 20);
+        while (offset < to) {
+            LogBucket.Read read = log.readForFollower(offset, 8 << 20);
             try (org.rocksdb.WriteBatch wb = new org.rocksdb.WriteBatch()) {
                 for (LogBatch batch : LogBatches.of(read.records())) {
                     LogBatch.Cursor c = batch.cursor();
                     while (c.next()) {
-                        if (c.offset() < offset) {
+                        if (c.offset() < offset || c.offset() >= to) {
                             continue;
                         }
                         ChangeType type = c.changeType();
@@ -262,7 +319,169 @@ public final class KvBucket implements AutoCloseable {
                         "cannot replay the log into the KV state of bucket " + bucket + ": " + e,
                         e);
             }
-            offset = read.nextOffset();
+            offset = Math.min(read.nextOffset(), to);
+        }
+        return to;
+    }
+
+    /** This replica's role, as {@link #lead} or {@link #follow} last set it. */
+    public Role role() {
+        return role;
+    }
+
+    /** The log offset the state holds every change below. */
+    public long appliedOffset() {
+        return appliedOffset;
+    }
+
+    /**
+     * Makes this replica the bucket's leader: applies the rest of its log (what it copied past the
+     * high watermark its old leader told it) before it takes a write. Call it before the log admits
+     * appends.
+     */
+    public void lead() {
+        writeLock.lock();
+        try {
+            if (failed) {
+                rebuild(log.durableEndOffset());
+            } else {
+                appliedOffset = replay(appliedOffset, log.durableEndOffset());
+            }
+            lastWrite = LastWrite.NONE;
+            role = Role.LEADER;
+        } catch (RuntimeException e) {
+            failed = true;
+            throw e;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Makes this replica a follower whose state holds what is acknowledged only: if it applied
+     * changes past {@code highWatermark} (it led, and nobody acknowledged its last writes; or it
+     * replayed its whole log at a restart), the state is rebuilt from the newest snapshot at or
+     * below it and the log. Call it after the log stopped admitting appends.
+     */
+    public void follow(long highWatermark) {
+        writeLock.lock();
+        try {
+            role = Role.FOLLOWER;
+            if (failed || appliedOffset > highWatermark) {
+                rebuild(Math.min(highWatermark, log.durableEndOffset()));
+            }
+        } catch (RuntimeException e) {
+            failed = true;
+            throw e;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * A follower's state takes the records its log holds below {@code highWatermark}, the leader's:
+     * they are on every in-sync replica, so no failover takes them back.
+     */
+    public void catchUp(long highWatermark) {
+        writeLock.lock();
+        try {
+            if (failed) {
+                throw new StorageException(
+                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
+            }
+            long to = Math.min(highWatermark, log.durableEndOffset());
+            if (to > appliedOffset) {
+                appliedOffset = replay(appliedOffset, to);
+            }
+        } catch (RuntimeException e) {
+            failed = true;
+            throw e;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Replaces the state by the newest usable snapshot at or below {@code to} plus the log up to
+     * {@code to}. Snapshots above it are left alone: they are taken at acknowledged offsets only,
+     * so they hold nothing a failover takes back.
+     */
+    private void rebuild(long to) {
+        dbLock.writeLock().lock();
+        try {
+            db.close();
+            RocksDB restored = null;
+            long from = 0;
+            List<KvSnapshotInfo> newestLast = snapshots.list();
+            for (int i = newestLast.size() - 1; i >= 0 && restored == null; i--) {
+                KvSnapshotInfo snap = newestLast.get(i);
+                if (snap.logOffset() < log.startOffset()) {
+                    break;
+                }
+                if (snap.logOffset() <= to
+                        && snapshots.keyEncodingOf(snap.snapshotId()) == kvKeys.encoding()) {
+                    restored = tryRestore(snap);
+                    from = snap.logOffset();
+                }
+            }
+            if (restored == null) {
+                from = log.startOffset();
+                if (from > 0) {
+                    throw new StorageException(
+                            "cannot rebuild the KV state of bucket "
+                                    + bucket
+                                    + " at offset "
+                                    + to
+                                    + ": no snapshot at or below it, and the log starts at "
+                                    + from);
+                }
+                DurableFiles.deleteRecursively(dbDir);
+                restored = RocksDB.open(options, dbDir.toString());
+            }
+            db = restored;
+            appliedOffset = replay(from, to);
+            failed = false;
+        } catch (IOException | RocksDBException e) {
+            throw new StorageException(
+                    "cannot rebuild the KV state of bucket " + bucket + ": " + e, e);
+        } finally {
+            dbLock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * On a replicated leader, waits until the in-sync replicas acknowledged every write applied so
+     * far (a no-op otherwise).
+     *
+     * @throws RetriableException if they did not in time, or this replica stopped leading
+     */
+    private void awaitAcknowledged() {
+        LastWrite last = lastWrite;
+        if (role != Role.LEADER || log.endOffset() >= last.endOffset()) {
+            return;
+        }
+        try {
+            last.acknowledged().get(COMMIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (log.endOffset() >= last.endOffset()) {
+                return; // acknowledged after all, with a later write
+            }
+            if (e.getCause() instanceof RetriableException r) {
+                throw r;
+            }
+            throw new RetriableException(
+                    "bucket " + bucket + ": the last write failed, retry: " + e.getCause(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new RetriableException(
+                    "bucket "
+                            + bucket
+                            + ": its in-sync replicas did not acknowledge the last writes within "
+                            + COMMIT_WAIT_MILLIS
+                            + " ms; retry");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RetriableException("interrupted waiting for acknowledgements", e);
         }
     }
 
@@ -358,8 +577,11 @@ public final class KvBucket implements AutoCloseable {
                             absentDeletes);
                 }
                 LogBucket.Appended appended = log.append(builder.build(), absentDeletes);
+                // before the changes are visible: a lookup that sees them waits for this
+                lastWrite = new LastWrite(appended.endOffset(), appended.durable());
                 try {
                     db.write(writeOptions, wb);
+                    appliedOffset = appended.endOffset();
                 } catch (RocksDBException e) {
                     // the log already holds the change: only a replay can make them agree again
                     failed = true;
@@ -392,30 +614,48 @@ public final class KvBucket implements AutoCloseable {
             throw new InvalidInputException(
                     "invalid lookup key for bucket " + bucket + ": " + e.getMessage(), e);
         }
+        if (role == Role.FOLLOWER) {
+            throw new NotLeaderForBucketException(
+                    "bucket " + bucket + " is followed here, not led: look keys up at its leader");
+        }
+        byte[] value;
+        dbLock.readLock().lock();
         try {
-            byte[] value = db.get(kvKeys.encode(key));
-            return value == null ? Optional.empty() : Optional.of(valueCodec.decode(value));
+            if (failed) {
+                throw new StorageException(
+                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
+            }
+            value = db.get(kvKeys.encode(key));
         } catch (RocksDBException e) {
             throw new StorageException(
                     "cannot read the KV state of bucket " + bucket + ": " + e, e);
+        } finally {
+            dbLock.readLock().unlock();
         }
+        // the row may come from a write the in-sync replicas do not have yet
+        awaitAcknowledged();
+        return value == null ? Optional.empty() : Optional.of(valueCodec.decode(value));
     }
 
     /**
-     * Takes a snapshot consistent at the log's current end, unless the newest snapshot already is.
+     * Takes a snapshot consistent at the state's applied offset, unless the newest snapshot already
+     * is. A replicated leader first waits until its in-sync replicas acknowledged that offset.
+     *
+     * @throws RetriableException if they did not in time
      */
     public KvSnapshotInfo snapshot(int numRetained) {
         KvSnapshotInfo info;
         writeLock.lock();
         try {
-            long offset = log.writtenEndOffset();
+            long offset = appliedOffset;
             Optional<KvSnapshotInfo> latest = snapshots.latest();
             lastSnapshotMillis = clock.currentTimeMillis();
             if (latest.isPresent() && latest.get().logOffset() == offset) {
                 return latest.get();
             }
-            // a snapshot must never hold a change the log could still lose
+            // a snapshot must never hold a change the log could still lose, here or by a failover
             log.flush();
+            awaitAcknowledged();
             info =
                     snapshots.create(
                             offset,
@@ -441,7 +681,7 @@ public final class KvBucket implements AutoCloseable {
             return false;
         }
         long latestOffset = snapshots.latest().map(KvSnapshotInfo::logOffset).orElse(0L);
-        return log.writtenEndOffset() > latestOffset;
+        return appliedOffset > latestOffset;
     }
 
     public List<KvSnapshotInfo> snapshots() {
@@ -490,6 +730,7 @@ public final class KvBucket implements AutoCloseable {
     @Override
     public void close() {
         writeLock.lock();
+        dbLock.writeLock().lock();
         try {
             if (db != null) {
                 db.close();
@@ -497,6 +738,7 @@ public final class KvBucket implements AutoCloseable {
             writeOptions.close();
             options.close();
         } finally {
+            dbLock.writeLock().unlock();
             writeLock.unlock();
         }
     }

@@ -113,7 +113,8 @@ class ThreeServerTieringITCase {
     }
 
     @Test
-    void t52_aReplicatedLogTableIsTieredExactlyOnceAcrossALeaderChange() throws Exception {
+    void t52_replicatedLogAndPrimaryKeyTablesAreTieredExactlyOnceAcrossALeaderChange()
+            throws Exception {
         startThree();
         LakeCheck lake = new LakeCheck(warehouse, seed);
         try (Connection conn = Connection.open(servers.get(0).rpcTarget())) {
@@ -130,8 +131,11 @@ class ThreeServerTieringITCase {
                                             .property("table.datalake.freshness", "1s")
                                             .build(),
                                     false);
+            TableInfo customers = conn.admin().createTable(CUSTOMERS, lakeTable(true, 3), false);
             appendClicks(conn, 0);
+            upsertCustomers(conn);
             lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
+            lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
 
             // a server leading buckets of the table stops (not the job's, not the
             // coordinator's): its buckets get in-sync followers as leaders, the job reads there
@@ -148,7 +152,10 @@ class ThreeServerTieringITCase {
             CountDownLatch halfWritten = new CountDownLatch(1);
             CompletableFuture<Void> writing =
                     CompletableFuture.runAsync(
-                            () -> appendClicks(conn, 1, halfWritten),
+                            () -> {
+                                appendClicks(conn, 1, halfWritten);
+                                upsertCustomers(conn);
+                            },
                             task -> new Thread(task, "test-writer").start());
             assertThat(halfWritten.await(60, TimeUnit.SECONDS)).isTrue();
             server(stopping).close();
@@ -161,6 +168,7 @@ class ThreeServerTieringITCase {
                                 assertThat(r.isr()).doesNotContain(stopping);
                             });
             lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120));
+            lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
 
             // back, it copies what it missed and rejoins; tiering goes on exactly once
             servers.set(servers.indexOf(server(stopping)), start(stopping, List.of()));
@@ -170,9 +178,11 @@ class ThreeServerTieringITCase {
                                     replicasOf(coordinator, clicks.tableId()).stream()
                                             .allMatch(r -> r.isr().contains(stopping)));
             appendClicks(conn, 2);
+            upsertCustomers(conn);
             assertThat(lake.verifyCaughtUp(conn, clicks, Duration.ofSeconds(120)))
                     .as("seed %d", seed)
                     .isEqualTo(3 * 600);
+            lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
             // a read the stop broke read on from the bucket's new leader: no round failed
             assertThat(conn.admin().tieringStatus().tables())
                     .filteredOn(s -> s.path().equals(CLICKS))
@@ -245,23 +255,40 @@ class ThreeServerTieringITCase {
                 long id = random.nextLong();
                 log.append(Row.of(id, "click-" + burst + "-" + id));
             }
-            for (int i = 0; i < 300; i++) {
-                long key = random.nextInt(200);
-                Row row = Row.of(key, "c" + key, random.nextInt(1000));
-                if (random.nextInt(5) == 0) {
-                    pk.delete(row);
-                } else {
-                    pk.upsert(row);
-                }
-            }
+            upsertCustomers(pk);
             log.flush();
             pk.flush();
         }
     }
 
+    private void upsertCustomers(Connection conn) {
+        try (UpsertWriter pk = conn.upsertWriter(CUSTOMERS)) {
+            upsertCustomers(pk);
+            pk.flush();
+        }
+    }
+
+    /** 300 upserts and deletes of 200 keys. */
+    private void upsertCustomers(UpsertWriter pk) {
+        for (int i = 0; i < 300; i++) {
+            long key = random.nextInt(200);
+            Row row = Row.of(key, "c" + key, random.nextInt(1000));
+            if (random.nextInt(5) == 0) {
+                pk.delete(row);
+            } else {
+                pk.upsert(row);
+            }
+        }
+    }
+
     private static TableDescriptor lakeTable(boolean primaryKey) {
+        return lakeTable(primaryKey, 1);
+    }
+
+    private static TableDescriptor lakeTable(boolean primaryKey, int replicationFactor) {
         return TableDescriptor.builder(primaryKey ? TestSchemas.PK : TestSchemas.LOG)
                 .bucketCount(primaryKey ? 3 : 6)
+                .property("table.replication.factor", Integer.toString(replicationFactor))
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "1s")
                 .build();

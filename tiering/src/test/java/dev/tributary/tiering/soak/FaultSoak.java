@@ -409,7 +409,10 @@ public final class FaultSoak implements AutoCloseable {
                     missing);
         }
         long recovered = awaitRecovery();
-        say("set up: first rounds of every table committed after %d ms", recovered);
+        say(
+                "set up: %d copies of every bucket, first rounds of every table committed after %d"
+                        + " ms",
+                replicationFactor(), recovered);
     }
 
     private TableInfo createTable(
@@ -418,12 +421,20 @@ public final class FaultSoak implements AutoCloseable {
         TableDescriptor.Builder b =
                 TableDescriptor.builder(schema)
                         .bucketCount(buckets)
+                        // as many as a cluster's default, but not left to how many servers had
+                        // registered when the table was created (its DDL is retried meanwhile)
+                        .property("table.replication.factor", Integer.toString(replicationFactor()))
                         .property("table.datalake.enabled", "true")
                         .property("table.datalake.freshness", "1s");
         if (bucketKey != null) {
             b.bucketKeys(bucketKey);
         }
         return withServer(() -> direct.admin().createTable(path, b.build(), true));
+    }
+
+    /** Copies of each bucket: three in a cluster of three or more (T50), else one per server. */
+    private int replicationFactor() {
+        return Math.min(3, servers.count());
     }
 
     /**

@@ -1,0 +1,233 @@
+package dev.tributary.server.replica;
+
+import static dev.tributary.server.replica.ThreeServers.logOf;
+import static dev.tributary.server.replica.ThreeServers.replicasOf;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.lookup.Lookuper;
+import dev.tributary.client.write.UpsertWriter;
+import dev.tributary.common.exception.NotLeaderForBucketException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.server.TributaryServer;
+import dev.tributary.storage.CloseableIterator;
+import dev.tributary.storage.kv.KvBucket;
+import dev.tributary.storage.kv.KvSnapshotInfo;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A primary-key table with three replicas per bucket on three real servers (T50, T51): every
+ * replica keeps the bucket's KV state from the log it copies, a follower up to the leader's high
+ * watermark; a crashed leader's bucket is led by an in-sync follower that answers lookups with
+ * every acknowledged write and takes upserts at once (its state is the log's, no replay of the
+ * whole changelog), and the old leader, back, follows with the same state.
+ */
+class ReplicatedPrimaryKeyITCase {
+    private static final Schema SCHEMA =
+            Schema.newBuilder()
+                    .column("id", DataTypes.INT().notNull())
+                    .column("s", DataTypes.STRING())
+                    .primaryKey("id")
+                    .build();
+    private static final int KEYS = 260;
+
+    @TempDir Path dir;
+
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
+    private ThreeServers cluster;
+
+    @BeforeEach
+    void cluster() {
+        cluster = new ThreeServers(dir, clock);
+    }
+
+    @AfterEach
+    void stopAll() {
+        cluster.close();
+    }
+
+    @Test
+    void
+            t51_primaryKeyTable_aDeadLeadersBucketIsLedByAFollowerWhoseKvStateHoldsEveryAcknowledgedWrite()
+                    throws Exception {
+        cluster.controlledShutdown(false); // a leader that goes silent, as after a crash
+        TributaryServer coordinator = cluster.startThree();
+        Map<Integer, String> expected = new HashMap<>();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            TablePath table = tableLedByAnotherServer(conn, coordinator);
+            long tableId = coordinator.coordinator().describeTable(table).join().tableId();
+            TableBucket bucket = new TableBucket(tableId, 0);
+            BucketReplicas replicas = replicasOf(coordinator, tableId);
+            assertThat(replicas.replicas()).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(conn.admin().describeTable(table).descriptor().properties())
+                    .containsEntry("table.replication.factor", "3");
+            int dead = replicas.leader();
+
+            upsert(conn, table, 0, 200, "a", expected);
+            upsert(conn, table, 50, 100, "b", expected);
+            delete(conn, table, 0, 20, expected);
+            awaitSameState(bucket, replicas.replicas());
+            int follower = replicas.replicas().stream().filter(id -> id != dead).findFirst().get();
+            assertThatThrownBy(() -> cluster.server(follower).store().lookup(bucket, Row.of(60)))
+                    .isInstanceOf(NotLeaderForBucketException.class)
+                    .hasMessageContaining("look keys up at its leader");
+
+            cluster.server(dead).close();
+            // writes during the failover wait for the new leader and land there once
+            CompletableFuture<Void> duringFailover =
+                    CompletableFuture.runAsync(
+                            () -> upsert(conn, table, 180, 230, "c", expected),
+                            task -> new Thread(task, "test-writer").start());
+            cluster.advanceWhileOthersBeat(coordinator, dead, 4);
+            BucketReplicas after =
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(
+                                    () -> replicasOf(coordinator, tableId),
+                                    r -> r.hasLeader() && r.leader() != dead);
+            assertThat(after.isr()).doesNotContain(dead).hasSize(2);
+            duringFailover.get(60, TimeUnit.SECONDS);
+            assertLookups(conn, table, expected);
+
+            upsert(conn, table, 220, KEYS, "d", expected);
+            delete(conn, table, 100, 110, expected);
+            assertLookups(conn, table, expected);
+
+            // the old leader comes back as a follower with the same state
+            cluster.restart(dead);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> replicasOf(coordinator, tableId).isr().contains(dead));
+            awaitSameState(bucket, replicas.replicas());
+        }
+    }
+
+    /**
+     * Waits until every replica applied its whole log to its KV state, then checks that their
+     * snapshots hold the same rows at the same offset.
+     */
+    private void awaitSameState(TableBucket bucket, List<Integer> replicas) {
+        int leader = replicasOf(cluster.awaitOneCoordinator(), bucket.tableId()).leader();
+        long end = logOf(cluster.server(leader), bucket).durableEndOffset();
+        for (int id : replicas) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> kvOf(id, bucket).appliedOffset() == end);
+        }
+        List<Row> leaderRows = snapshotRows(leader, bucket, end);
+        assertThat(leaderRows).isNotEmpty();
+        for (int id : replicas) {
+            assertThat(snapshotRows(id, bucket, end))
+                    .as("server %d's KV state", id)
+                    .isEqualTo(leaderRows);
+        }
+    }
+
+    private KvBucket kvOf(int server, TableBucket bucket) {
+        return cluster.server(server).store().replicaKv(bucket).orElseThrow();
+    }
+
+    private List<Row> snapshotRows(int server, TableBucket bucket, long offset) {
+        KvSnapshotInfo snapshot = cluster.server(server).store().snapshot(bucket);
+        assertThat(snapshot.logOffset()).isEqualTo(offset);
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it =
+                cluster.server(server).store().readSnapshot(bucket, snapshot.snapshotId())) {
+            it.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+
+    /** Every key looked up through the client at the bucket's leader reads as written. */
+    private static void assertLookups(Connection conn, TablePath table, Map<Integer, String> rows) {
+        Lookuper lookuper = conn.lookuper(table);
+        List<Row> keys = new ArrayList<>();
+        for (int k = 0; k < KEYS; k++) {
+            keys.add(Row.of(k));
+        }
+        // the client's route may still name the dead leader for a moment
+        List<Optional<Row>> found =
+                await().atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> lookuper.lookupAll(keys), r -> true);
+        for (int k = 0; k < KEYS; k++) {
+            assertThat(found.get(k).map(r -> r.getString(1)))
+                    .as("key %d", k)
+                    .isEqualTo(Optional.ofNullable(rows.get(k)));
+        }
+    }
+
+    private static void upsert(
+            Connection conn,
+            TablePath table,
+            int from,
+            int to,
+            String value,
+            Map<Integer, String> expected) {
+        try (UpsertWriter w = conn.upsertWriter(table)) {
+            for (int k = from; k < to; k++) {
+                w.upsert(Row.of(k, value + k));
+            }
+            w.flush();
+        }
+        synchronized (expected) {
+            for (int k = from; k < to; k++) {
+                expected.put(k, value + k);
+            }
+        }
+    }
+
+    private static void delete(
+            Connection conn, TablePath table, int from, int to, Map<Integer, String> expected) {
+        try (UpsertWriter w = conn.upsertWriter(table)) {
+            for (int k = from; k < to; k++) {
+                w.delete(Row.of(k, null));
+            }
+            w.flush();
+        }
+        synchronized (expected) {
+            for (int k = from; k < to; k++) {
+                expected.remove(k);
+            }
+        }
+    }
+
+    /** Creates replicated tables until one's bucket is led by a server that does not coordinate. */
+    private TablePath tableLedByAnotherServer(Connection conn, TributaryServer coordinator) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> conn.admin().describeCluster().servers().size() == 3);
+        conn.admin().createDatabase("db", true);
+        for (int i = 0; i < 3; i++) {
+            TablePath p = TablePath.of("db", "pk_" + i);
+            conn.admin()
+                    .createTable(
+                            p,
+                            // no factor: a cluster of three gives a table three copies
+                            TableDescriptor.builder(SCHEMA).bucketCount(1).build(),
+                            false);
+            long id = coordinator.coordinator().describeTable(p).join().tableId();
+            if (cluster.server(replicasOf(coordinator, id).leader()) != coordinator) {
+                return p;
+            }
+        }
+        throw new AssertionError("three tables in a row led by the coordinator's server");
+    }
+}
