@@ -11,15 +11,18 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * T49 under faults: the soak on a cluster of three real server processes (voters of one Ratis
- * metadata quorum, buckets spread over them, one shared lake), a standalone tiering job given every
- * server's address, idempotent writers routed per bucket. Faults in a seeded order, each kind at
- * least once: kill -9 of the coordinator's server (another server must coordinate and commit the
- * next round; measured), kill -9 of the coordinating server right after a lake commit and before
- * its record (the successor on another server must adopt that snapshot, T21), kill -9 of a random
- * server, a torn log tail, a job kill. Then the store audit (every acknowledged write once) and the
- * lake audit with Paimon's own reader (every offset once, PK state equal to the changelog). {@code
- * -Dsoak.seed} replays a run; the long version is {@code FaultSoakBench --servers 3}.
+ * T49 and T51 under faults: the soak on a cluster of three real server processes (voters of one
+ * Ratis metadata quorum, every bucket of the log and primary-key tables with three replicas, one
+ * shared lake), a standalone tiering job given every server's address, idempotent writers routed
+ * per bucket. Faults in a seeded order, each kind at least once: kill -9 of the coordinator's
+ * server (another server must coordinate and commit the next round; measured), kill -9 of the
+ * coordinating server right after a lake commit and before its record (the successor on another
+ * server must adopt that snapshot, T21), kill -9 of a random server (leader or follower of
+ * buckets), a random server killed and its data directory wiped (T53: it copies its replicas
+ * again), a torn log tail, a job kill. Then the store audit (every acknowledged write once, PK
+ * state equal to the changelog) and the lake audit with Paimon's own reader (every offset once, PK
+ * state equal to the changelog). {@code -Dsoak.seed} replays a run; the long version is {@code
+ * FaultSoakBench --servers 3}.
  *
  * <p>The two pauses prove the lake fence (T19): a coordinator SIGSTOPped at a random moment, and
  * one that stopped itself right before a lake commit, are resumed after another server took over;
@@ -39,7 +42,7 @@ class ClusterFaultSoakITCase {
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void t21_t49_coordinatorFailoversLoseAndDuplicateNothing() throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
-        int faults = Integer.getInteger("soak.faults", 9);
+        int faults = Integer.getInteger("soak.faults", 10);
         FaultSoak.Result r;
         try (FaultSoak soak =
                 new FaultSoak(
@@ -52,6 +55,7 @@ class ClusterFaultSoakITCase {
                                                 FaultKind.SERVER_PARTITION,
                                                 FaultKind.SERVER_KILL_AFTER_LAKE_COMMIT,
                                                 FaultKind.SERVER_KILL,
+                                                FaultKind.SERVER_WIPE,
                                                 FaultKind.TORN_LOG_TAIL,
                                                 FaultKind.JOB_KILL))
                                 // a 1 s election keeps the run short; the bench uses the default
@@ -71,7 +75,8 @@ class ClusterFaultSoakITCase {
                         FaultKind.COORDINATOR_KILL,
                         FaultKind.COORDINATOR_PAUSE,
                         FaultKind.COORDINATOR_PAUSE_IN_COMMIT,
-                        FaultKind.SERVER_KILL_AFTER_LAKE_COMMIT);
+                        FaultKind.SERVER_KILL_AFTER_LAKE_COMMIT,
+                        FaultKind.SERVER_WIPE);
         if (NetworkNamespaces.available()) {
             assertThat(r.faultsByKind()).containsKey(FaultKind.SERVER_PARTITION);
         } else {

@@ -13,6 +13,12 @@ public enum FaultKind {
      * must adopt it.
      */
     SERVER_KILL_AFTER_LAKE_COMMIT(8, Needs.NOTHING),
+    /**
+     * SIGKILL of a random server of a cluster once no bucket is under-replicated, its data
+     * directory (buckets, KV state, metadata log) deleted, restart on the same port: it must copy
+     * its replicas again and lose nothing (T53).
+     */
+    SERVER_WIPE(6, Needs.CLUSTER),
     /** SIGKILL of a server, then garbage appended to a bucket's active log segment. */
     TORN_LOG_TAIL(6, Needs.NOTHING),
     /**

@@ -3,6 +3,7 @@ package dev.tributary.tiering.soak;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
@@ -514,6 +515,9 @@ public final class FaultSoak implements AutoCloseable {
                 servers.start(id);
                 return serverName(id) + "killed pid " + pid + ", restarted after " + gap + " ms";
             }
+            case SERVER_WIPE -> {
+                return wipeAServer();
+            }
             case TORN_LOG_TAIL -> {
                 int id = servers.randomId(random);
                 servers.kill(id);
@@ -833,6 +837,36 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     /** Runs a call against the server, retrying while it restarts. */
+    /**
+     * Kills a server and deletes its data directory, once every bucket has all its copies in sync
+     * (with min.insync.replicas 2, a bucket whose only in-sync copy is wiped would have no leader
+     * to elect: no unclean election); kills without wiping if that does not happen in 60 s.
+     */
+    private String wipeAServer() throws Exception {
+        int id = servers.randomId(random);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        boolean inSync = false;
+        while (!inSync && System.nanoTime() < deadline) {
+            var replication = withServer(() -> direct.admin().describeCluster().replication());
+            inSync = replication.map(r -> r.underReplicated() == 0).orElse(false);
+            if (!inSync) {
+                Thread.sleep(200);
+            }
+        }
+        long pid = servers.process(id).pid();
+        servers.kill(id);
+        if (!inSync) {
+            servers.start(id);
+            return serverName(id)
+                    + "buckets under-replicated for 60 s: killed pid "
+                    + pid
+                    + " without wiping it";
+        }
+        DurableFiles.deleteRecursively(servers.dataDir(id));
+        servers.start(id);
+        return serverName(id) + "killed pid " + pid + ", data directory deleted, restarted";
+    }
+
     private <T> T withServer(Callable<T> call) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (true) {
