@@ -360,8 +360,8 @@ public final class KvBucket implements AutoCloseable {
     /**
      * Makes this replica a follower whose state holds what is acknowledged only: if it applied
      * changes past {@code highWatermark} (it led, and nobody acknowledged its last writes; or it
-     * replayed its whole log at a restart), the state is rebuilt from the newest snapshot at or
-     * below it and the log. Call it after the log stopped admitting appends.
+     * replayed its whole log at a restart), the state is rebuilt from its newest snapshot and the
+     * log up to the high watermark. Call it after the log stopped admitting appends.
      */
     public void follow(long highWatermark) {
         writeLock.lock();
@@ -402,9 +402,9 @@ public final class KvBucket implements AutoCloseable {
     }
 
     /**
-     * Replaces the state by the newest usable snapshot at or below {@code to} plus the log up to
-     * {@code to}. Snapshots above it are left alone: they are taken at acknowledged offsets only,
-     * so they hold nothing a failover takes back.
+     * Replaces the state by the newest intact snapshot plus the log up to {@code to} (or to the
+     * snapshot, if it is later). Any snapshot will do: each is taken at an acknowledged offset, so
+     * none holds a change a failover takes back, while the live state may.
      */
     private void rebuild(long to) {
         dbLock.writeLock().lock();
@@ -416,10 +416,9 @@ public final class KvBucket implements AutoCloseable {
             for (int i = newestLast.size() - 1; i >= 0 && restored == null; i--) {
                 KvSnapshotInfo snap = newestLast.get(i);
                 if (snap.logOffset() < log.startOffset()) {
-                    break;
+                    break; // this one and all older need log that retention deleted
                 }
-                if (snap.logOffset() <= to
-                        && snapshots.keyEncodingOf(snap.snapshotId()) == kvKeys.encoding()) {
+                if (snapshots.keyEncodingOf(snap.snapshotId()) == kvKeys.encoding()) {
                     restored = tryRestore(snap);
                     from = snap.logOffset();
                 }
@@ -430,16 +429,14 @@ public final class KvBucket implements AutoCloseable {
                     throw new StorageException(
                             "cannot rebuild the KV state of bucket "
                                     + bucket
-                                    + " at offset "
-                                    + to
-                                    + ": no snapshot at or below it, and the log starts at "
+                                    + ": no intact snapshot, and the log starts at "
                                     + from);
                 }
                 DurableFiles.deleteRecursively(dbDir);
                 restored = RocksDB.open(options, dbDir.toString());
             }
             db = restored;
-            appliedOffset = replay(from, to);
+            appliedOffset = replay(from, Math.max(from, to));
             failed = false;
         } catch (IOException | RocksDBException e) {
             throw new StorageException(
@@ -647,6 +644,10 @@ public final class KvBucket implements AutoCloseable {
         KvSnapshotInfo info;
         writeLock.lock();
         try {
+            if (failed) {
+                throw new StorageException(
+                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
+            }
             long offset = appliedOffset;
             Optional<KvSnapshotInfo> latest = snapshots.latest();
             lastSnapshotMillis = clock.currentTimeMillis();
