@@ -1,6 +1,7 @@
 package dev.tributary.cli.command;
 
 import dev.tributary.cli.input.SchemaParser;
+import dev.tributary.cli.output.ReplicaText;
 import dev.tributary.cli.output.TextTable;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.BucketReplicaInfo;
@@ -299,16 +300,7 @@ public final class TableCommand {
         }
 
         static void printReplicas(List<BucketReplicaInfo> buckets, PrintWriter out) {
-            long under = buckets.stream().filter(BucketReplicaInfo::underReplicated).count();
-            long leaderless = buckets.stream().filter(b -> b.leader().isEmpty()).count();
-            out.println(
-                    "replicas:    "
-                            + buckets.size()
-                            + " buckets, "
-                            + under
-                            + " under-replicated, "
-                            + leaderless
-                            + " without a leader");
+            out.println("replicas:    " + ReplicaText.counts(buckets));
             TextTable t =
                     new TextTable("BUCKET", "LEADER", "EPOCH", "REPLICAS", "IN-SYNC", "STATE");
             for (BucketReplicaInfo b : buckets) {

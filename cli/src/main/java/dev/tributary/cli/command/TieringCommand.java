@@ -1,16 +1,20 @@
 package dev.tributary.cli.command;
 
+import dev.tributary.cli.output.ReplicaText;
 import dev.tributary.cli.output.TextTable;
 import dev.tributary.cli.output.TieringText;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.LakeMaintenance;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.admin.TieringOverview;
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.EpochFormat;
 import dev.tributary.common.id.TablePath;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,7 +42,9 @@ public final class TieringCommand {
                         + " compactions by outcome and bytes reclaimed by snapshot expiry; then"
                         + " how each primary-key table retracts rows in the lake (by position or by"
                         + " key, and for Iceberg how many buckets the server's lake row index"
-                        + " describes, at which lake snapshot); then a"
+                        + " describes, at which lake snapshot); then, for each table with"
+                        + " several copies of its buckets, the copies and the buckets"
+                        + " under-replicated or without a leader; then a"
                         + " warning line per table whose layout needs attention. With"
                         + " --partitions, also the lag of each partition of partitioned tables."
             })
@@ -119,6 +125,7 @@ public final class TieringCommand {
                 }
                 printMaintenance(out, tables);
                 printRowDeletes(out, tables);
+                printReplicas(c, out, tables);
                 for (TableTieringStatus s : tables) {
                     for (String w : s.warnings()) {
                         out.println("warning: " + s.path() + ": " + w);
@@ -270,6 +277,37 @@ public final class TieringCommand {
             out.println();
             for (TableTieringStatus s : pk) {
                 out.println(s.path() + ": " + TieringText.rowDeletes(s.pkDeletes().get()));
+            }
+        }
+
+        /**
+         * One line per replicated table (T50), or per partition of a partitioned one listed with
+         * --partitions: copies per bucket, how many are under-replicated or without a leader, and
+         * which. Tables with one copy per bucket (every table of a lone server) print nothing.
+         */
+        static void printReplicas(Connection c, PrintWriter out, List<TableTieringStatus> tables) {
+            List<String> lines = new ArrayList<>();
+            for (TableTieringStatus s : tables) {
+                if (s.partitionCount() == 0) {
+                    replicaLine(c, s.path(), null).ifPresent(lines::add);
+                }
+                for (TableTieringStatus.PartitionLag p : s.partitions()) {
+                    replicaLine(c, s.path(), p.name()).ifPresent(lines::add);
+                }
+            }
+            if (!lines.isEmpty()) {
+                out.println();
+                lines.forEach(out::println);
+            }
+        }
+
+        private static Optional<String> replicaLine(
+                Connection c, TablePath path, String partition) {
+            try {
+                return ReplicaText.summary(c.admin().describeBuckets(path, partition))
+                        .map(l -> path + (partition == null ? "" : " " + partition) + ": " + l);
+            } catch (NotFoundException gone) {
+                return Optional.empty(); // dropped since the status was read
             }
         }
 

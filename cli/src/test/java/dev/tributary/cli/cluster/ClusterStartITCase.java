@@ -51,7 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
  * coordinator's server makes another server coordinate, DDL keeps working through the same client
  * and the killed server shows EXPIRED; running the command again on the same directory restarts it,
  * and tiering carries on with every row exactly once; stopping the commands leaves no server
- * process.
+ * process. The table has three copies of each bucket (the cluster's default, T50): the killed
+ * server's buckets keep in-sync leaders, and {@code tributary tiering status} shows every bucket
+ * under-replicated until it is back and caught up.
  */
 class ClusterStartITCase {
     private static final TablePath CLICKS = TablePath.of("db", "clicks");
@@ -137,9 +139,10 @@ class ClusterStartITCase {
                                     .property("table.datalake.freshness", "1s")
                                     .build(),
                             false);
+            // no factor given: three copies of each bucket, one on every server (T50)
             assertThat(conn.admin().describeCluster().servers())
-                    .as("six buckets, two per server")
-                    .allSatisfy(s -> assertThat(s.buckets()).isEqualTo(2));
+                    .as("six buckets, a copy of each on every server")
+                    .allSatisfy(s -> assertThat(s.buckets()).isEqualTo(6));
             write(conn, 0, ROWS);
             awaitLakeExactly(layout, ROWS);
             phase("first rows in the lake", begin);
@@ -199,6 +202,16 @@ class ClusterStartITCase {
                                                             + killed
                                                             + ") exited with code 137"));
             assertThat(first.finished()).as("the command keeps the others running").isFalse();
+            // its buckets have in-sync leaders on the others; tiering status says it is out of
+            // every in-sync set
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> tieringStatus(layout),
+                            out ->
+                                    out.contains(
+                                            "db.clicks: replicas: 3 per bucket, 6 buckets,"
+                                                    + " 6 under-replicated, 0 without a"
+                                                    + " leader"));
 
             // the same command on the same directory starts only the killed server, same ports
             RunningCommand again = start(args);
@@ -214,6 +227,11 @@ class ClusterStartITCase {
             // tiering carries on (server 1's job, restarted with it if it was the one killed)
             write(conn, ROWS, ROWS);
             awaitLakeExactly(layout, 2 * ROWS);
+            // back, the server copied what it missed and is in every in-sync set again
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () -> tieringStatus(layout),
+                            out -> out.contains("db.clicks: replicas: 3 per bucket, 6 buckets, 0"));
             phase("all rows in the lake", begin);
         }
 
@@ -229,6 +247,18 @@ class ClusterStartITCase {
             assertThat(layout.serverDir(id).resolve("server.pid")).doesNotExist();
         }
         phase("stopped", begin);
+    }
+
+    /** {@code tributary tiering status} against the cluster, as a user runs it. */
+    private static String tieringStatus(LocalClusterLayout layout) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code =
+                TributaryCli.execute(
+                        new String[] {"tiering", "status", "--address", layout.addressList()},
+                        new PrintWriter(out),
+                        new PrintWriter(err));
+        return code == 0 ? out.toString() : "exit " + code + ": " + err;
     }
 
     private static void phase(String what, long begin) {
