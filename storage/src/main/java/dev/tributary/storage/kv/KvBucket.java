@@ -340,21 +340,16 @@ public final class KvBucket implements AutoCloseable {
      * appends.
      */
     public void lead() {
-        writeLock.lock();
-        try {
-            if (failed) {
-                rebuild(log.durableEndOffset());
-            } else {
-                appliedOffset = replay(appliedOffset, log.durableEndOffset());
-            }
-            lastWrite = LastWrite.NONE;
-            role = Role.LEADER;
-        } catch (RuntimeException e) {
-            failed = true;
-            throw e;
-        } finally {
-            writeLock.unlock();
-        }
+        changeState(
+                () -> {
+                    if (failed) {
+                        rebuild(log.durableEndOffset());
+                    } else {
+                        appliedOffset = replay(appliedOffset, log.durableEndOffset());
+                    }
+                    lastWrite = LastWrite.NONE;
+                    role = Role.LEADER;
+                });
     }
 
     /**
@@ -364,12 +359,38 @@ public final class KvBucket implements AutoCloseable {
      * log up to the high watermark. Call it after the log stopped admitting appends.
      */
     public void follow(long highWatermark) {
+        changeState(
+                () -> {
+                    role = Role.FOLLOWER;
+                    if (failed || appliedOffset > highWatermark) {
+                        rebuild(Math.min(highWatermark, log.durableEndOffset()));
+                    }
+                });
+    }
+
+    /**
+     * A follower's state takes the records its log holds below {@code highWatermark}, the leader's:
+     * they are on every in-sync replica, so no failover takes them back.
+     */
+    public void catchUp(long highWatermark) {
+        changeState(
+                () -> {
+                    checkNotFailed();
+                    long to = Math.min(highWatermark, log.durableEndOffset());
+                    if (to > appliedOffset) {
+                        appliedOffset = replay(appliedOffset, to);
+                    }
+                });
+    }
+
+    /**
+     * Runs a change of the state's role or content under the write lock; one that fails half way
+     * leaves the state failed (writes, lookups and snapshots refused) until a rebuild.
+     */
+    private void changeState(Runnable change) {
         writeLock.lock();
         try {
-            role = Role.FOLLOWER;
-            if (failed || appliedOffset > highWatermark) {
-                rebuild(Math.min(highWatermark, log.durableEndOffset()));
-            }
+            change.run();
         } catch (RuntimeException e) {
             failed = true;
             throw e;
@@ -378,26 +399,10 @@ public final class KvBucket implements AutoCloseable {
         }
     }
 
-    /**
-     * A follower's state takes the records its log holds below {@code highWatermark}, the leader's:
-     * they are on every in-sync replica, so no failover takes them back.
-     */
-    public void catchUp(long highWatermark) {
-        writeLock.lock();
-        try {
-            if (failed) {
-                throw new StorageException(
-                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
-            }
-            long to = Math.min(highWatermark, log.durableEndOffset());
-            if (to > appliedOffset) {
-                appliedOffset = replay(appliedOffset, to);
-            }
-        } catch (RuntimeException e) {
-            failed = true;
-            throw e;
-        } finally {
-            writeLock.unlock();
+    private void checkNotFailed() {
+        if (failed) {
+            throw new StorageException(
+                    "the KV state of bucket " + bucket + " failed earlier; reopen the table");
         }
     }
 
@@ -511,10 +516,7 @@ public final class KvBucket implements AutoCloseable {
     public KvWritten write(KvWrites writes) {
         writeLock.lock();
         try {
-            if (failed) {
-                throw new StorageException(
-                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
-            }
+            checkNotFailed();
             Optional<LogBucket.Appended> repeated =
                     log.duplicateOf(writes.writerId(), writes.sequence());
             if (repeated.isPresent()) {
@@ -618,10 +620,7 @@ public final class KvBucket implements AutoCloseable {
         byte[] value;
         dbLock.readLock().lock();
         try {
-            if (failed) {
-                throw new StorageException(
-                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
-            }
+            checkNotFailed();
             value = db.get(kvKeys.encode(key));
         } catch (RocksDBException e) {
             throw new StorageException(
@@ -644,10 +643,7 @@ public final class KvBucket implements AutoCloseable {
         KvSnapshotInfo info;
         writeLock.lock();
         try {
-            if (failed) {
-                throw new StorageException(
-                        "the KV state of bucket " + bucket + " failed earlier; reopen the table");
-            }
+            checkNotFailed();
             long offset = appliedOffset;
             Optional<KvSnapshotInfo> latest = snapshots.latest();
             lastSnapshotMillis = clock.currentTimeMillis();
