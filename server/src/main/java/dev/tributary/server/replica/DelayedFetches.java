@@ -23,6 +23,7 @@ final class DelayedFetches {
 
     private final ScheduledExecutorService executor;
     private final Set<Held> held = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
 
     DelayedFetches(ScheduledExecutorService executor) {
         this.executor = executor;
@@ -78,6 +79,12 @@ final class DelayedFetches {
         }
         Held h = new Held(fetchOffset, answer);
         held.add(h);
+        if (stopped) {
+            // the leader stopped since the fetch found it: nothing would answer a held fetch (the
+            // executor stops next and drops its deadline), and the server's shutdown would wait
+            h.release(true);
+            return true;
+        }
         try {
             h.deadline =
                     executor.schedule((Runnable) h::release, maxWaitMillis, TimeUnit.MILLISECONDS);
@@ -101,10 +108,13 @@ final class DelayedFetches {
     }
 
     /**
-     * Answers every held fetch on this thread (the leader stops: the executor may stop next, and a
-     * fetch it never answered would hold the server's shutdown until the follower's deadline).
+     * Answers every held fetch on this thread, and from now on every fetch at once (the leader
+     * stops: the executor may stop next, and a fetch it never answered would hold the server's
+     * shutdown for {@code server.shutdown.timeout}).
      */
     void releaseAll() {
+        // before the sweep: a fetch held after it sees the flag (it was added before its check)
+        stopped = true;
         for (Held h : held) {
             h.release(true);
         }

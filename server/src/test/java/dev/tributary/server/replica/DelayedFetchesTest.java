@@ -66,6 +66,16 @@ class DelayedFetchesTest {
     }
 
     @Test
+    void aFetchThatReachesAStoppedLeaderIsAnsweredAtOnce() {
+        delayed.releaseAll();
+        assertThat(delayed.hold(5, LONG, answer("after the stop"), 5)).isTrue();
+        // on this thread, now: the executor stops right after its leader, and a deadline on it
+        // would never fire
+        assertThat(answered).containsExactly("after the stop");
+        assertThat(delayed.size()).isZero();
+    }
+
+    @Test
     void theHeldFetchesAreBounded() {
         for (int i = 0; i < DelayedFetches.MAX_HELD; i++) {
             assertThat(delayed.hold(5, LONG, answer("f" + i), 5)).isTrue();
