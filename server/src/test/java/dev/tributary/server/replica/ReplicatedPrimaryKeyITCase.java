@@ -12,6 +12,7 @@ import dev.tributary.client.write.UpsertWriter;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
@@ -118,6 +119,51 @@ class ReplicatedPrimaryKeyITCase {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> replicasOf(coordinator, tableId).isr().contains(dead));
             awaitSameState(bucket, replicas.replicas());
+        }
+    }
+
+    @Test
+    void t53_primaryKeyTable_aFollowerBackWithAnEmptyDiskRebuildsItsKvStateFromWhatItCopies()
+            throws Exception {
+        cluster.controlledShutdown(false); // as after a crash: it stays in the in-sync set
+        TributaryServer coordinator = cluster.startThree();
+        Map<Integer, String> expected = new HashMap<>();
+        TablePath table;
+        long tableId;
+        int wiped;
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            table = tableLedByAnotherServer(conn, coordinator);
+            tableId = coordinator.coordinator().describeTable(table).join().tableId();
+            BucketReplicas replicas = replicasOf(coordinator, tableId);
+            upsert(conn, table, 0, 200, "a", expected);
+            delete(conn, table, 0, 20, expected);
+            awaitSameState(new TableBucket(tableId, 0), replicas.replicas());
+            // a follower that does not coordinate: the metadata leader stays
+            wiped =
+                    replicas.replicas().stream()
+                            .filter(
+                                    id ->
+                                            id != replicas.leader()
+                                                    && cluster.server(id) != coordinator)
+                            .findFirst()
+                            .orElseThrow();
+        }
+        cluster.server(wiped).close();
+        DurableFiles.deleteRecursively(cluster.dataDir(wiped));
+        cluster.restart(wiped);
+        // (the coordinator may move meanwhile: see ReplicatedLogITCase's wiped follower)
+        await().atMost(Duration.ofSeconds(90))
+                .ignoreExceptions()
+                .until(
+                        () ->
+                                replicasOf(cluster.awaitOneCoordinator(), tableId)
+                                        .isr()
+                                        .contains(wiped));
+        TributaryServer now = cluster.awaitOneCoordinator();
+        try (Connection conn = Connection.open(now.rpcTarget())) {
+            upsert(conn, table, 100, KEYS, "b", expected);
+            awaitSameState(new TableBucket(tableId, 0), List.of(1, 2, 3));
+            assertLookups(conn, table, expected);
         }
     }
 
