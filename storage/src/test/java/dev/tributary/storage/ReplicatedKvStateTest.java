@@ -51,6 +51,7 @@ class ReplicatedKvStateTest {
         private final List<long[]> waitingEnds = new ArrayList<>();
         private final List<CompletableFuture<Void>> waiting = new ArrayList<>();
         private long highWatermark;
+        private boolean stopped;
 
         ScriptedReplication(boolean leads) {
             this.leads = leads;
@@ -66,7 +67,9 @@ class ReplicatedKvStateTest {
         @Override
         public synchronized CompletableFuture<Void> acknowledged(long durableEnd, long end) {
             CompletableFuture<Void> f = new CompletableFuture<>();
-            if (end <= highWatermark) {
+            if (stopped) {
+                f.completeExceptionally(new NotLeaderForBucketException("gone"));
+            } else if (end <= highWatermark) {
                 f.complete(null);
             } else {
                 waitingEnds.add(new long[] {end});
@@ -93,6 +96,7 @@ class ReplicatedKvStateTest {
 
         /** Stops leading: what waits fails, as a deposed leader's writes do. */
         synchronized void stopLeading() {
+            stopped = true;
             waiting.forEach(f -> f.completeExceptionally(new NotLeaderForBucketException("gone")));
             waiting.clear();
             waitingEnds.clear();
@@ -189,7 +193,7 @@ class ReplicatedKvStateTest {
         // the new leader's log diverged there: the tail goes, and a later leadership shows the
         // acknowledged state
         log.truncateTo(acknowledged, new NotLeaderForBucketException("followed"));
-        lead(store);
+        lead(store).acknowledge(acknowledged); // its followers have its log
         assertThat(valueOf(store, 1)).hasValue("a1");
         assertThat(valueOf(store, 9)).hasValue("a9");
         KvSnapshotInfo taken = store.snapshot(BUCKET);
@@ -238,7 +242,15 @@ class ReplicatedKvStateTest {
         kv(follower).follow(firstEnd);
         assertThat(kv(follower).appliedOffset()).isEqualTo(end);
 
-        // named leader, it applies the rest of its log before it takes a write
+        // named leader, it applies the rest of its log before it takes a write; what it holds is
+        // not acknowledged in its epoch until its followers have it: a lookup waits for that, and
+        // fails if the leadership ends first
+        ScriptedReplication promoted = lead(follower);
+        CompletableFuture<Optional<String>> early =
+                CompletableFuture.supplyAsync(() -> valueOf(follower, 12));
+        promoted.stopLeading();
+        assertThatThrownBy(() -> early.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(NotLeaderForBucketException.class);
         lead(follower).acknowledge(Long.MAX_VALUE);
         for (int k = 0; k < 15; k++) {
             assertThat(valueOf(follower, k)).as("key %d", k).isEqualTo(valueOf(leader, k));

@@ -113,7 +113,10 @@ public final class KvBucket implements AutoCloseable {
     /** The last write: set before its changes become visible. */
     private volatile LastWrite lastWrite = LastWrite.NONE;
 
-    /** A write's end offset and its acknowledgement. */
+    /**
+     * A write's end offset and its acknowledgement; null for the records a new leader found in its
+     * log (their acknowledgement is asked of the log when a lookup needs it).
+     */
     private record LastWrite(long endOffset, CompletableFuture<Void> acknowledged) {
         static final LastWrite NONE = new LastWrite(0, CompletableFuture.completedFuture(null));
     }
@@ -347,7 +350,8 @@ public final class KvBucket implements AutoCloseable {
                     } else {
                         appliedOffset = replay(appliedOffset, log.durableEndOffset());
                     }
-                    lastWrite = LastWrite.NONE;
+                    // what it copied past the old high watermark may not be on the others yet
+                    lastWrite = new LastWrite(appliedOffset, null);
                     role = Role.LEADER;
                 });
     }
@@ -462,8 +466,12 @@ public final class KvBucket implements AutoCloseable {
         if (role != Role.LEADER || log.endOffset() >= last.endOffset()) {
             return;
         }
+        CompletableFuture<Void> acknowledged =
+                last.acknowledged() != null
+                        ? last.acknowledged()
+                        : log.acknowledged(last.endOffset());
         try {
-            last.acknowledged().get(COMMIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            acknowledged.get(COMMIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (log.endOffset() >= last.endOffset()) {
                 return; // acknowledged after all, with a later write

@@ -562,7 +562,11 @@ public final class LogBucket implements AutoCloseable {
     }
 
     /** Durable here, and with replication acknowledged by every in-sync replica. */
-    private CompletableFuture<Void> acknowledged(long endOffset) {
+    /**
+     * Completes when every record below {@code endOffset} is acknowledged: durable here and, when
+     * replicated, on every in-sync replica (fails if this replica stops leading first).
+     */
+    public CompletableFuture<Void> acknowledged(long endOffset) {
         CompletableFuture<Void> durable = committer.awaitDurable(endOffset);
         Replication r = replication;
         return r == null
