@@ -29,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * with a {@link ReplicaFetcher} on the leader, a bucket without a leader refuses writes. A change
  * of leader or epoch ends the old role first: a deposed leader's waiting writes fail, a follower
  * stops fetching from its old leader. A new in-sync set for the same leader and epoch is handed to
- * the leader. Buckets with one replica are left alone: their log acknowledges once durable.
+ * the leader. Buckets with one replica are left alone: their log acknowledges once durable. A
+ * primary-key bucket's KV state takes the role with its log: a new leader's state applies its whole
+ * log before the log admits a write ({@link KvBucket#lead}), a follower's holds what is
+ * acknowledged ({@link FollowerReplica}).
  *
  * <p>{@link #apply} runs on the metadata apply thread, one change at a time; fetches and the
  * periodic in-sync check run on this manager's threads.
