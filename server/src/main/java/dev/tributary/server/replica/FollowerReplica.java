@@ -67,7 +67,13 @@ public final class FollowerReplica implements LogBucket.Replication {
         this.highWatermark = Math.min(highWatermark, log.writtenEndOffset());
         log.replicate(this);
         if (kv != null) {
-            kv.follow(this.highWatermark);
+            try {
+                kv.follow(this.highWatermark);
+            } catch (RuntimeException e) {
+                // the state stays failed and is rebuilt at the next catch-up; the log refuses
+                // writes meanwhile, and this replica cannot lead before its state is right
+                LOG.error("bucket {}: cannot rebuild its KV state; tries again", bucket, e);
+            }
         }
     }
 

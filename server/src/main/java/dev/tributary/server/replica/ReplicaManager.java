@@ -189,12 +189,11 @@ public final class ReplicaManager implements AutoCloseable {
                     meta.leaderEpoch());
         }
         KvBucket kv = kvs.apply(bucket).orElse(null);
-        if (meta.leader() == serverId && !knowsNewerEpoch(log, meta) && !lostData) {
+        if (meta.leader() == serverId
+                && !knowsNewerEpoch(log, meta)
+                && !lostData
+                && kvLeads(bucket, kv)) {
             int epoch = meta.leaderEpoch();
-            if (kv != null) {
-                // the state matches the whole log before the log admits a write
-                kv.lead();
-            }
             LeaderReplica leader =
                     LeaderReplica.start(
                             bucket,
@@ -256,6 +255,28 @@ public final class ReplicaManager implements AutoCloseable {
     }
 
     /**
+     * Makes a primary-key bucket's state match its whole log before the log admits a write; a state
+     * that cannot (a RocksDB or disk failure) leaves the replica waiting, taking no writes, and it
+     * is tried again with the other waiting ones.
+     */
+    private static boolean kvLeads(TableBucket bucket, KvBucket kv) {
+        if (kv == null) {
+            return true;
+        }
+        try {
+            kv.lead();
+            return true;
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "bucket {}: named leader, but its KV state cannot take its log; it takes no"
+                            + " writes and tries again",
+                    bucket,
+                    e);
+            return false;
+        }
+    }
+
+    /**
      * Whether this replica's log already holds a newer epoch than the metadata names: the metadata
      * applied here is behind (a restart replays it from an older point). The replica then waits,
      * taking no writes, for the newer metadata instead of leading an old epoch again.
@@ -266,7 +287,8 @@ public final class ReplicaManager implements AutoCloseable {
 
     /**
      * Applies again the metadata of buckets this server was named to lead but did not (its data was
-     * lost and not yet recorded, or its log knew a newer epoch): the reason may be gone.
+     * lost and not yet recorded, its log knew a newer epoch, or its KV state failed): the reason
+     * may be gone.
      */
     private synchronized void retryWaiting() {
         for (Map.Entry<TableBucket, Role> e : List.copyOf(roles.entrySet())) {

@@ -432,9 +432,12 @@ public final class LocalBuckets implements MetadataListener {
             // been removed
             followPartitions(applied);
         }
+        // roles first: a replicated bucket's log must not take a write as a single copy in the
+        // moment between being published and getting its role (after a restart, a client whose
+        // route still names this server as leader would be acknowledged a write nobody copies)
+        applyReplicaRoles(applied);
         catalog.put(t);
         indexPartitions(applied);
-        applyReplicaRoles(applied);
     }
 
     private void applyReplicaRoles(AppliedTable applied) {

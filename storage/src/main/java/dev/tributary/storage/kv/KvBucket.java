@@ -374,14 +374,16 @@ public final class KvBucket implements AutoCloseable {
 
     /**
      * A follower's state takes the records its log holds below {@code highWatermark}, the leader's:
-     * they are on every in-sync replica, so no failover takes them back.
+     * they are on every in-sync replica, so no failover takes them back. A state that failed
+     * earlier is rebuilt first.
      */
     public void catchUp(long highWatermark) {
         changeState(
                 () -> {
-                    checkNotFailed();
                     long to = Math.min(highWatermark, log.durableEndOffset());
-                    if (to > appliedOffset) {
+                    if (failed) {
+                        rebuild(to);
+                    } else if (to > appliedOffset) {
                         appliedOffset = replay(appliedOffset, to);
                     }
                 });
