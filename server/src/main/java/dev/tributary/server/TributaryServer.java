@@ -173,6 +173,7 @@ public final class TributaryServer implements AutoCloseable {
                         KvOptions.SNAPSHOT_INTERVAL,
                         KvOptions.SNAPSHOT_NUM_RETAINED,
                         KvOptions.LEASE_TIMEOUT,
+                        KvOptions.ACKNOWLEDGEMENT_TIMEOUT,
                         KvOptions.KEY_ENCODING));
         LagHistory.capacityFor(
                 conf.get(ServerOptions.LAG_HISTORY_INTERVAL),

@@ -101,7 +101,8 @@ public final class BucketStore implements AutoCloseable {
                 TableOptions.DATALAKE_ENABLED,
                 KvOptions.SNAPSHOT_INTERVAL,
                 KvOptions.SNAPSHOT_NUM_RETAINED,
-                KvOptions.LEASE_TIMEOUT);
+                KvOptions.LEASE_TIMEOUT,
+                KvOptions.ACKNOWLEDGEMENT_TIMEOUT);
     }
 
     /**

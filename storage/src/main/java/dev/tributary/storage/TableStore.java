@@ -117,6 +117,7 @@ final class TableStore implements AutoCloseable {
                         conf.get(LogOptions.WRITER_STATE_EXPIRATION).toMillis());
         long leaseNanos = conf.get(KvOptions.LEASE_TIMEOUT).toNanos();
         KvKeyEncoding keyEncoding = conf.get(KvOptions.KEY_ENCODING);
+        long acknowledgementMillis = conf.get(KvOptions.ACKNOWLEDGEMENT_TIMEOUT).toMillis();
         Bucket[] buckets = new Bucket[descriptor.bucketCount()];
         try {
             for (int b = 0; b < buckets.length; b++) {
@@ -134,7 +135,8 @@ final class TableStore implements AutoCloseable {
                                         schema,
                                         clock,
                                         leaseNanos,
-                                        keyEncoding);
+                                        keyEncoding,
+                                        acknowledgementMillis);
                     }
                 } catch (RuntimeException e) {
                     log.close();

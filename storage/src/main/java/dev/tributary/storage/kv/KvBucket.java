@@ -70,13 +70,6 @@ public final class KvBucket implements AutoCloseable {
 
     private static final byte[] DELETED = new byte[0];
 
-    /**
-     * How long a replicated leader's lookup or snapshot waits for the in-sync replicas to
-     * acknowledge the writes it covers; they are in flight on loopback or a LAN, so a longer wait
-     * means a replica is failing and the caller is better off retrying (at a new leader).
-     */
-    private static final long COMMIT_WAIT_MILLIS = 5_000;
-
     /** What this bucket's replica does with its KV state (T50). */
     public enum Role {
         /** One copy: writes apply at once, readers see them. */
@@ -99,6 +92,7 @@ public final class KvBucket implements AutoCloseable {
     private final KvSnapshots snapshots;
     private final SnapshotLeases leases;
     private final ReentrantLock writeLock = new ReentrantLock();
+    private final long acknowledgementTimeoutMillis;
 
     /** Held to read {@link #db}, exclusively to replace or close it. */
     private final ReentrantReadWriteLock dbLock = new ReentrantReadWriteLock();
@@ -135,8 +129,10 @@ public final class KvBucket implements AutoCloseable {
             Schema schema,
             Clock clock,
             long leaseTimeoutNanos,
-            KvKeyEncoding preferredKeyEncoding) {
+            KvKeyEncoding preferredKeyEncoding,
+            long acknowledgementTimeoutMillis) {
         this.bucket = bucket;
+        this.acknowledgementTimeoutMillis = acknowledgementTimeoutMillis;
         this.dbDir = kvDir.resolve("db");
         this.log = log;
         this.clock = clock;
@@ -212,6 +208,7 @@ public final class KvBucket implements AutoCloseable {
      *
      * @param preferredKeyEncoding the RocksDB key encoding if the state starts empty (no usable
      *     snapshot) and the key types allow it; a restored state keeps its snapshot's encoding
+     * @param acknowledgementTimeoutMillis {@link KvOptions#ACKNOWLEDGEMENT_TIMEOUT}
      */
     public static KvBucket open(
             TableBucket bucket,
@@ -220,10 +217,18 @@ public final class KvBucket implements AutoCloseable {
             Schema schema,
             Clock clock,
             long leaseTimeoutNanos,
-            KvKeyEncoding preferredKeyEncoding) {
+            KvKeyEncoding preferredKeyEncoding,
+            long acknowledgementTimeoutMillis) {
         KvBucket kv =
                 new KvBucket(
-                        bucket, kvDir, log, schema, clock, leaseTimeoutNanos, preferredKeyEncoding);
+                        bucket,
+                        kvDir,
+                        log,
+                        schema,
+                        clock,
+                        leaseTimeoutNanos,
+                        preferredKeyEncoding,
+                        acknowledgementTimeoutMillis);
         try {
             kv.appliedOffset = kv.replay(kv.restoredOffset, log.durableEndOffset());
             return kv;
@@ -473,7 +478,7 @@ public final class KvBucket implements AutoCloseable {
                         ? last.acknowledged()
                         : log.acknowledged(last.endOffset());
         try {
-            acknowledged.get(COMMIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            acknowledged.get(acknowledgementTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (log.endOffset() >= last.endOffset()) {
                 return; // acknowledged after all, with a later write
@@ -489,7 +494,7 @@ public final class KvBucket implements AutoCloseable {
                     "bucket "
                             + bucket
                             + ": its in-sync replicas did not acknowledge the last writes within "
-                            + COMMIT_WAIT_MILLIS
+                            + acknowledgementTimeoutMillis
                             + " ms; retry");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -34,6 +34,18 @@ public final class KvOptions {
                             "A snapshot lease not renewed within this time expires and no longer"
                                     + " holds back snapshot retention.");
 
+    public static final ConfigOption<Duration> ACKNOWLEDGEMENT_TIMEOUT =
+            ConfigOptions.key("kv.replica.acknowledgement-timeout")
+                    .durationType()
+                    .check(d -> !d.isNegative() && !d.isZero(), "must be positive")
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "How long the leader of a replicated primary-key bucket waits for its"
+                                    + " in-sync replicas to acknowledge the writes a lookup or a"
+                                    + " KV snapshot may have seen, before it answers with a"
+                                    + " retriable error (a replica that slow is failing; the"
+                                    + " caller retries, at a new leader if need be).");
+
     public static final ConfigOption<KvKeyEncoding> KEY_ENCODING =
             ConfigOptions.key("kv.key-encoding")
                     .enumType(KvKeyEncoding.class)
