@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -448,32 +449,12 @@ class ReplicatedLogITCase {
         }
     }
 
-    /**
-     * Creates replicated tables until one is led by a server that does not coordinate (leadership
-     * rotates, so the second at the latest): the coordinator's own failover is T49's.
-     */
     private TablePath tableLedByAnotherServer(Connection conn, TributaryServer coordinator) {
-        return tableLedBy(conn, coordinator, id -> cluster.server(id) != coordinator);
+        return cluster.tableLedByAnotherServer(conn, coordinator, "led_", descriptor(3, false));
     }
 
-    /**
-     * Creates replicated tables until one's bucket is led by a server {@code leads} accepts
-     * (leadership rotates, so one of three tables at the latest).
-     */
-    private TablePath tableLedBy(
-            Connection conn, TributaryServer coordinator, java.util.function.IntPredicate leads) {
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> conn.admin().describeCluster().servers().size() == 3);
-        conn.admin().createDatabase("db", true);
-        for (int i = 0; i < 3; i++) {
-            TablePath p = TablePath.of("db", "led_" + i);
-            conn.admin().createTable(p, descriptor(3, false), false);
-            long id = coordinator.coordinator().describeTable(p).join().tableId();
-            if (leads.test(replicasOf(coordinator, id).leader())) {
-                return p;
-            }
-        }
-        throw new AssertionError("three tables in a row led by other servers than wanted");
+    private TablePath tableLedBy(Connection conn, TributaryServer coordinator, IntPredicate leads) {
+        return cluster.tableLedBy(conn, coordinator, "led_", descriptor(3, false), leads);
     }
 
     /** Writes rows [0, count) and waits until every replica holds them; returns the bucket. */

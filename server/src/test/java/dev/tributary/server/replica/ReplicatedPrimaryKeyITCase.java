@@ -256,24 +256,10 @@ class ReplicatedPrimaryKeyITCase {
         }
     }
 
-    /** Creates replicated tables until one's bucket is led by a server that does not coordinate. */
+    /** A one-bucket PK table, no factor given, led by a server that does not coordinate. */
     private TablePath tableLedByAnotherServer(Connection conn, TributaryServer coordinator) {
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> conn.admin().describeCluster().servers().size() == 3);
-        conn.admin().createDatabase("db", true);
-        for (int i = 0; i < 3; i++) {
-            TablePath p = TablePath.of("db", "pk_" + i);
-            conn.admin()
-                    .createTable(
-                            p,
-                            // no factor: a cluster of three gives a table three copies
-                            TableDescriptor.builder(SCHEMA).bucketCount(1).build(),
-                            false);
-            long id = coordinator.coordinator().describeTable(p).join().tableId();
-            if (cluster.server(replicasOf(coordinator, id).leader()) != coordinator) {
-                return p;
-            }
-        }
-        throw new AssertionError("three tables in a row led by the coordinator's server");
+        // no factor: a cluster of three gives a table three copies
+        return cluster.tableLedByAnotherServer(
+                conn, coordinator, "pk_", TableDescriptor.builder(SCHEMA).bucketCount(1).build());
     }
 }

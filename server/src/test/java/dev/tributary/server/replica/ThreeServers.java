@@ -2,9 +2,12 @@ package dev.tributary.server.replica;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.tributary.client.Connection;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.id.TablePath;
 import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * Servers 1 to 3 of one cluster, real {@link TributaryServer}s in this JVM over loopback, each with
@@ -148,6 +152,37 @@ final class ThreeServers implements AutoCloseable {
                                                     .count()
                                             == 2);
         }
+    }
+
+    /**
+     * Creates tables {@code db.<prefix>0}, {@code db.<prefix>1}, ... like {@code descriptor} until
+     * one's bucket 0 is led by a server {@code leads} accepts (leadership rotates, so one of three
+     * at the latest), once all three servers registered.
+     */
+    TablePath tableLedBy(
+            Connection conn,
+            TributaryServer coordinator,
+            String prefix,
+            TableDescriptor descriptor,
+            IntPredicate leads) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> conn.admin().describeCluster().servers().size() == 3);
+        conn.admin().createDatabase("db", true);
+        for (int i = 0; i < 3; i++) {
+            TablePath p = TablePath.of("db", prefix + i);
+            conn.admin().createTable(p, descriptor, false);
+            long id = coordinator.coordinator().describeTable(p).join().tableId();
+            if (leads.test(replicasOf(coordinator, id).leader())) {
+                return p;
+            }
+        }
+        throw new AssertionError("three tables in a row led by other servers than wanted");
+    }
+
+    /** Like {@link #tableLedBy}, led by a server that does not coordinate (T49's case aside). */
+    TablePath tableLedByAnotherServer(
+            Connection conn, TributaryServer coordinator, String prefix, TableDescriptor d) {
+        return tableLedBy(conn, coordinator, prefix, d, id -> server(id) != coordinator);
     }
 
     /** The replicas of the table's bucket 0, as the coordinator's metadata has them. */
