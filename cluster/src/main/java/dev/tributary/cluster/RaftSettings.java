@@ -63,6 +63,11 @@ final class RaftSettings {
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, ms(2 * electionMs));
         // pre-vote: a server back from a partition cannot depose a healthy leader
         RaftServerConfigKeys.LeaderElection.setPreVote(p, true);
+        // a voter whose process was paused (SIGSTOP, a VM freeze, a long GC) rejoins as a
+        // follower when it resumes, as after a partition: Ratis would instead close its server
+        // for good after a pause over 60 s, leaving the process up without a metadata quorum
+        // member (found by the fault soak: a 60 s SIGSTOP while another voter was wiped)
+        RaftServerConfigKeys.setCloseThreshold(p, TimeDuration.valueOf(365, TimeUnit.DAYS));
 
         // Durability: an entry is fsync'd on the leader before it counts towards the majority,
         // and on a follower before it acknowledges (Ratis's defaults, pinned here).
