@@ -29,7 +29,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -104,16 +103,12 @@ public final class KvBucket implements AutoCloseable {
 
     private volatile Role role = Role.SINGLE;
 
-    /** The last write: set before its changes become visible. */
-    private volatile LastWrite lastWrite = LastWrite.NONE;
-
     /**
-     * A write's end offset and its acknowledgement; null for the records a new leader found in its
-     * log (their acknowledgement is asked of the log when a lookup needs it).
+     * Where the last change applied here ends in the log (a write's, or a new leader's inherited
+     * tail): set before the change is visible, so a lookup that sees it waits for its
+     * acknowledgement ({@link LogBucket#acknowledged}).
      */
-    private record LastWrite(long endOffset, CompletableFuture<Void> acknowledged) {
-        static final LastWrite NONE = new LastWrite(0, CompletableFuture.completedFuture(null));
-    }
+    private volatile long lastWriteEnd;
 
     private volatile RowCodec valueCodec;
     private volatile long lastSnapshotMillis;
@@ -356,7 +351,7 @@ public final class KvBucket implements AutoCloseable {
                         appliedOffset = replay(appliedOffset, log.durableEndOffset());
                     }
                     // what it copied past the old high watermark may not be on the others yet
-                    lastWrite = new LastWrite(appliedOffset, null);
+                    lastWriteEnd = appliedOffset;
                     role = Role.LEADER;
                 });
     }
@@ -469,18 +464,14 @@ public final class KvBucket implements AutoCloseable {
      * @throws RetriableException if they did not in time, or this replica stopped leading
      */
     private void awaitAcknowledged() {
-        LastWrite last = lastWrite;
-        if (role != Role.LEADER || log.endOffset() >= last.endOffset()) {
+        long end = lastWriteEnd;
+        if (role != Role.LEADER || log.endOffset() >= end) {
             return;
         }
-        CompletableFuture<Void> acknowledged =
-                last.acknowledged() != null
-                        ? last.acknowledged()
-                        : log.acknowledged(last.endOffset());
         try {
-            acknowledged.get(acknowledgementTimeoutMillis, TimeUnit.MILLISECONDS);
+            log.acknowledged(end).get(acknowledgementTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            if (log.endOffset() >= last.endOffset()) {
+            if (log.endOffset() >= end) {
                 return; // acknowledged after all, with a later write
             }
             if (e.getCause() instanceof RetriableException r) {
@@ -592,7 +583,7 @@ public final class KvBucket implements AutoCloseable {
                 }
                 LogBucket.Appended appended = log.append(builder.build(), absentDeletes);
                 // before the changes are visible: a lookup that sees them waits for this
-                lastWrite = new LastWrite(appended.endOffset(), appended.durable());
+                lastWriteEnd = appended.endOffset();
                 try {
                     db.write(writeOptions, wb);
                     appliedOffset = appended.endOffset();
