@@ -48,8 +48,10 @@ class ReplicatedKvStateTest {
     /** Replication as a leader or follower sees it, moved by the test. */
     private static final class ScriptedReplication implements LogBucket.Replication {
         private final boolean leads;
-        private final List<long[]> waitingEnds = new ArrayList<>();
-        private final List<CompletableFuture<Void>> waiting = new ArrayList<>();
+
+        private record Waiting(long end, CompletableFuture<Void> acknowledged) {}
+
+        private final List<Waiting> waiting = new ArrayList<>();
         private long highWatermark;
         private boolean stopped;
 
@@ -72,8 +74,7 @@ class ReplicatedKvStateTest {
             } else if (end <= highWatermark) {
                 f.complete(null);
             } else {
-                waitingEnds.add(new long[] {end});
-                waiting.add(f);
+                waiting.add(new Waiting(end, f));
             }
             return f;
         }
@@ -86,20 +87,21 @@ class ReplicatedKvStateTest {
         /** The in-sync replicas have everything below {@code hw}. */
         synchronized void acknowledge(long hw) {
             highWatermark = hw;
-            for (int i = waiting.size() - 1; i >= 0; i--) {
-                if (waitingEnds.get(i)[0] <= hw) {
-                    waiting.remove(i).complete(null);
-                    waitingEnds.remove(i);
-                }
-            }
+            waiting.stream()
+                    .filter(w -> w.end() <= hw)
+                    .forEach(w -> w.acknowledged().complete(null));
+            waiting.removeIf(w -> w.end() <= hw);
         }
 
         /** Stops leading: what waits fails, as a deposed leader's writes do. */
         synchronized void stopLeading() {
             stopped = true;
-            waiting.forEach(f -> f.completeExceptionally(new NotLeaderForBucketException("gone")));
+            waiting.forEach(
+                    w ->
+                            w.acknowledged()
+                                    .completeExceptionally(
+                                            new NotLeaderForBucketException("gone")));
             waiting.clear();
-            waitingEnds.clear();
         }
     }
 
