@@ -12,13 +12,19 @@ import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.storage.log.LogBucket;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
@@ -31,6 +37,8 @@ final class ThreeServers implements AutoCloseable {
     private final ManualClock clock;
     private final List<TributaryServer> servers = new ArrayList<>();
     private final Map<String, String> options = new HashMap<>();
+    private static final Random PORTS = new Random();
+
     private String voters;
 
     ThreeServers(Path dir, ManualClock clock) {
@@ -55,13 +63,18 @@ final class ThreeServers implements AutoCloseable {
 
     /** Starts servers 1 to 3; returns the one that coordinates. */
     TributaryServer startThree() throws Exception {
+        Set<Integer> ports = new LinkedHashSet<>();
+        while (ports.size() < 3) {
+            ports.add(freePort());
+        }
+        Iterator<Integer> port = ports.iterator();
         voters =
                 "1@127.0.0.1:"
-                        + freePort()
+                        + port.next()
                         + ",2@127.0.0.1:"
-                        + freePort()
+                        + port.next()
                         + ",3@127.0.0.1:"
-                        + freePort();
+                        + port.next();
         for (int id = 1; id <= 3; id++) {
             servers.add(start(id, "0"));
         }
@@ -203,9 +216,21 @@ final class ThreeServers implements AutoCloseable {
         servers.forEach(TributaryServer::close);
     }
 
+    /**
+     * A loopback port free now and below the kernel's ephemeral range (32768 up on Linux): the
+     * voters' ports are chosen before the servers start, and one from that range can meanwhile be
+     * taken as the local port of a connection the first servers open; Ratis then cannot bind it and
+     * exits the JVM (seen once in CI).
+     */
     private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20_000 + PORTS.nextInt(12_000);
+            try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IllegalStateException("no free port in 20000-31999 after 200 tries");
     }
 }
