@@ -19,18 +19,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -164,9 +165,7 @@ public final class RaftMetadataStore implements MetadataStore {
                 config.clusterId(),
                 config.self(),
                 config.voters());
-        if (empty) {
-            store.watchCatchUp();
-        }
+        store.watchCatchUp(empty);
         return store;
     }
 
@@ -180,19 +179,32 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     /**
-     * For a voter that started with an empty log: checks every two election timeouts that entries
-     * arrive, and has the leadership moved if they do not ({@link EmptyLogCatchUp}).
+     * Checks every two election timeouts that this voter's metadata log grows while it lags, and
+     * has the leadership moved if it does not ({@link StalledCatchUp}).
      */
-    private void watchCatchUp() {
-        EmptyLogCatchUp catchUp =
-                new EmptyLogCatchUp(
+    private void watchCatchUp(boolean startedEmpty) {
+        StalledCatchUp catchUp =
+                new StalledCatchUp(
                         serverId(),
                         config.voters().stream().map(v -> Integer.toString(v.id())).toList(),
                         CATCH_UP_PATIENCE,
-                        new EmptyLogCatchUp.Voter() {
+                        startedEmpty,
+                        new StalledCatchUp.Voter() {
                             @Override
-                            public long appliedIndex() {
-                                return info().getLastAppliedIndex();
+                            public long lastLogIndex() {
+                                return division().getRaftLog().getNextIndex() - 1;
+                            }
+
+                            @Override
+                            public OptionalLong reportedCommitIndex() {
+                                return division().getCommitInfos().stream()
+                                        .filter(
+                                                c ->
+                                                        !c.getServer()
+                                                                .getId()
+                                                                .equals(selfId.toByteString()))
+                                        .mapToLong(CommitInfoProto::getCommitIndex)
+                                        .max();
                             }
 
                             @Override
@@ -206,32 +218,27 @@ public final class RaftMetadataStore implements MetadataStore {
                             }
                         });
         long period = 2 * config.electionTimeout().toMillis();
-        java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> task =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        task.set(
-                events.scheduleWithFixedDelay(
-                        () -> {
-                            boolean more;
-                            try {
-                                more = !closed && catchUp.check();
-                            } catch (RuntimeException e) {
-                                LOG.warn("checking that the metadata log catches up failed", e);
-                                more = true;
-                            }
-                            if (!more) {
-                                task.get().cancel(false);
-                            }
-                        },
-                        period,
-                        period,
-                        TimeUnit.MILLISECONDS));
+        events.scheduleWithFixedDelay(
+                () -> {
+                    if (closed) {
+                        return;
+                    }
+                    try {
+                        catchUp.check();
+                    } catch (RuntimeException e) {
+                        LOG.warn("checking that the metadata log catches up failed", e);
+                    }
+                },
+                period,
+                period,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Asks {@code leader} to hand the leadership to {@code target}, off the events thread. */
     private void moveLeadership(String leader, String target) {
         LOG.warn(
-                "cluster '{}': server {} started with an empty metadata log and leader {} sends it"
-                        + " no entries (RATIS-2523); asking {} to hand the leadership to {}",
+                "cluster '{}': server {}'s metadata log lags and leader {} sends it no entries"
+                        + " (RATIS-2523); asking {} to hand the leadership to {}",
                 config.clusterId(),
                 serverId(),
                 leader,
@@ -302,11 +309,7 @@ public final class RaftMetadataStore implements MetadataStore {
 
     /** The first index still in this server's Raft log (above 0 once a snapshot purged some). */
     long logStartIndex() {
-        try {
-            return server.getDivision(groupId).getRaftLog().getStartIndex();
-        } catch (IOException e) {
-            throw new StorageException("the cluster metadata server is not running: " + e, e);
-        }
+        return division().getRaftLog().getStartIndex();
     }
 
     /**
@@ -372,8 +375,12 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     private DivisionInfo info() {
+        return division().getInfo();
+    }
+
+    private RaftServer.Division division() {
         try {
-            return server.getDivision(groupId).getInfo();
+            return server.getDivision(groupId);
         } catch (IOException e) {
             throw new StorageException("the cluster metadata server is not running: " + e, e);
         }

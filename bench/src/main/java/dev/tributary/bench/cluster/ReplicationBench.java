@@ -5,13 +5,13 @@ import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -129,11 +129,11 @@ public final class ReplicationBench {
                 extra);
         voters =
                 "1@127.0.0.1:"
-                        + freePort()
+                        + LoopbackPorts.free()
                         + ",2@127.0.0.1:"
-                        + freePort()
+                        + LoopbackPorts.free()
                         + ",3@127.0.0.1:"
-                        + freePort();
+                        + LoopbackPorts.free();
         for (int id = 1; id <= 3; id++) {
             servers.add(start(id));
         }
@@ -344,11 +344,5 @@ public final class ReplicationBench {
         List<Double> s = new ArrayList<>(xs);
         Collections.sort(s);
         return s.get(s.size() / 2);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

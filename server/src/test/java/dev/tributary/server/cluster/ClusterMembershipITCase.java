@@ -12,6 +12,7 @@ import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
@@ -24,7 +25,6 @@ import dev.tributary.rpc.proto.ServerHeartbeatResponse;
 import dev.tributary.server.TributaryServer;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -65,7 +65,7 @@ class ClusterMembershipITCase {
     @DisplayName(
             "a lone server shows itself, server 0, as coordinator; a restart moves its address")
     void loneServer() throws Exception {
-        int firstPort = freePort();
+        int firstPort = LoopbackPorts.free();
         try (TributaryServer server = start(firstPort, Map.of());
                 Connection conn = Connection.open(server.rpcTarget())) {
             ClusterInfo info = describeOnceAlive(conn);
@@ -182,10 +182,10 @@ class ClusterMembershipITCase {
                         "cluster.server-id",
                         "4",
                         "cluster.voters",
-                        "4@127.0.0.1:" + freePort(),
+                        "4@127.0.0.1:" + LoopbackPorts.free(),
                         "cluster.election-timeout",
                         "300ms");
-        int firstPort = freePort();
+        int firstPort = LoopbackPorts.free();
         long firstTerm;
         try (TributaryServer server = start(firstPort, cluster);
                 Connection conn = Connection.open(server.rpcTarget())) {
@@ -479,16 +479,10 @@ class ClusterMembershipITCase {
         return r;
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private static int freePortOtherThan(int port) throws Exception {
-        int p = freePort();
+        int p = LoopbackPorts.free();
         while (p == port) {
-            p = freePort();
+            p = LoopbackPorts.free();
         }
         return p;
     }

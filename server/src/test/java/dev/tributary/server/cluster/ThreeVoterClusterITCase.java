@@ -14,6 +14,7 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogRecord;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
@@ -24,7 +25,6 @@ import dev.tributary.rpc.proto.ListDatabasesRequest;
 import dev.tributary.server.TributaryServer;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +66,7 @@ class ThreeVoterClusterITCase {
             "T49: the leader coordinates, followers refuse coordinator calls naming it, buckets"
                     + " spread over three servers, a stopped coordinator is replaced")
     void coordinatorFollowsTheQuorum() throws Exception {
-        int[] raftPorts = {freePort(), freePort(), freePort()};
+        int[] raftPorts = {LoopbackPorts.free(), LoopbackPorts.free(), LoopbackPorts.free()};
         String voters =
                 "1@127.0.0.1:"
                         + raftPorts[0]
@@ -280,11 +280,5 @@ class ThreeVoterClusterITCase {
 
     private static int serverId(TributaryServer s) {
         return Integer.parseInt(s.dataDir().getFileName().toString().substring("server-".length()));
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -6,15 +6,13 @@ import dev.tributary.client.Connection;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.storage.log.LogBucket;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +21,6 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
@@ -37,7 +34,6 @@ final class ThreeServers implements AutoCloseable {
     private final ManualClock clock;
     private final List<TributaryServer> servers = new ArrayList<>();
     private final Map<String, String> options = new HashMap<>();
-    private static final Random PORTS = new Random();
 
     private String voters;
 
@@ -65,7 +61,7 @@ final class ThreeServers implements AutoCloseable {
     TributaryServer startThree() throws Exception {
         Set<Integer> ports = new LinkedHashSet<>();
         while (ports.size() < 3) {
-            ports.add(freePort());
+            ports.add(LoopbackPorts.free());
         }
         Iterator<Integer> port = ports.iterator();
         voters =
@@ -214,23 +210,5 @@ final class ThreeServers implements AutoCloseable {
     @Override
     public void close() {
         servers.forEach(TributaryServer::close);
-    }
-
-    /**
-     * A loopback port free now and below the kernel's ephemeral range (32768 up on Linux): the
-     * voters' ports are chosen before the servers start, and one from that range can meanwhile be
-     * taken as the local port of a connection the first servers open; Ratis then cannot bind it and
-     * exits the JVM (seen once in CI).
-     */
-    private static int freePort() throws Exception {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = 20_000 + PORTS.nextInt(12_000);
-            try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return port;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IllegalStateException("no free port in 20000-31999 after 200 tries");
     }
 }

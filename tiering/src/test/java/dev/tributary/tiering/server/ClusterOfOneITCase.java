@@ -12,6 +12,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidConfigException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
@@ -19,7 +20,6 @@ import dev.tributary.server.TributaryServer;
 import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.File;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +44,7 @@ class ClusterOfOneITCase {
 
     @Test
     void t49_metadataInARaftQuorumOfOneTiersExactlyOnceAcrossRestarts() throws Exception {
-        Map<String, String> cluster = clusterOf(freePort());
+        Map<String, String> cluster = clusterOf(LoopbackPorts.free());
         LakeCheck lake = new LakeCheck(new File(dataDir, "lake"), seed);
         long epochBefore;
         TributaryServer first = start(cluster);
@@ -93,7 +93,7 @@ class ClusterOfOneITCase {
 
     @Test
     void t49_aDataDirectoryKeepsTheKindOfMetadataItWasCreatedWith() throws Exception {
-        Map<String, String> cluster = clusterOf(freePort());
+        Map<String, String> cluster = clusterOf(LoopbackPorts.free());
         // a lone server's data directory does not silently become an empty cluster
         start(Map.of()).close();
         assertThatThrownBy(() -> start(cluster).close())
@@ -170,11 +170,5 @@ class ClusterOfOneITCase {
         conf.setString("server.http.port", "-1");
         conf.setString("tiering.embedded.parallelism", "1");
         return TributaryServer.start(conf, Clock.system(), List.of(new EmbeddedTieringExtension()));
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

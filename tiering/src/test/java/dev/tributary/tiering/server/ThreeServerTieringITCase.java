@@ -12,6 +12,7 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
+import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.Clock;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketAssignment;
@@ -21,7 +22,6 @@ import dev.tributary.server.TributaryServer;
 import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.File;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -314,11 +314,11 @@ class ThreeServerTieringITCase {
         warehouse = new File(dir, "lake");
         voters =
                 "1@127.0.0.1:"
-                        + freePort()
+                        + LoopbackPorts.free()
                         + ",2@127.0.0.1:"
-                        + freePort()
+                        + LoopbackPorts.free()
                         + ",3@127.0.0.1:"
-                        + freePort();
+                        + LoopbackPorts.free();
         servers.add(start(1, List.of(new EmbeddedTieringExtension())));
         servers.add(start(2, List.of()));
         servers.add(start(3, List.of()));
@@ -340,11 +340,5 @@ class ThreeServerTieringITCase {
         conf.setString("tiering.embedded.parallelism", "1");
         conf.setString("server.maintenance.interval", "500ms");
         return TributaryServer.start(conf, Clock.system(), extensions);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }
