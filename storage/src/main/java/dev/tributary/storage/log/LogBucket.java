@@ -10,7 +10,6 @@ import dev.tributary.common.record.LogBatch;
 import dev.tributary.common.record.LogBatches;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -167,42 +165,8 @@ public final class LogBucket implements AutoCloseable {
     public static LogBucket open(
             TableBucket bucket, Path dir, Config config, Executor flushExecutor) {
         try {
-            Files.createDirectories(dir);
-            List<Long> bases = new ArrayList<>();
-            try (Stream<Path> files = Files.list(dir)) {
-                files.forEach(
-                        f -> {
-                            String name = f.getFileName().toString();
-                            long base = LogSegment.parseBaseOffset(name);
-                            if (base >= 0) {
-                                bases.add(base);
-                            } else if (name.endsWith(".tmp")) {
-                                deleteQuietly(f);
-                            }
-                        });
-            }
-            bases.sort(Long::compare);
-            List<LogSegment> recovered = new ArrayList<>();
-            if (bases.isEmpty()) {
-                recovered.add(LogSegment.create(dir, 0L, config.indexInterval()));
-            }
-            long expected = bases.isEmpty() ? 0 : bases.get(0);
-            for (int i = 0; i < bases.size(); i++) {
-                long base = bases.get(i);
-                if (base != expected) {
-                    throw new CorruptDataException(
-                            "log of bucket "
-                                    + bucket
-                                    + " has a gap: segment "
-                                    + base
-                                    + " follows data ending at offset "
-                                    + expected);
-                }
-                boolean last = i == bases.size() - 1;
-                LogSegment s = LogSegment.recover(bucket, dir, base, config.indexInterval(), last);
-                recovered.add(s);
-                expected = s.nextOffset();
-            }
+            List<LogSegment> recovered =
+                    SegmentRecovery.recover(bucket, dir, config.indexInterval());
             LogBucket log = new LogBucket(bucket, dir, config, recovered, flushExecutor);
             try {
                 log.active.force(); // whatever survived is now durable: the high watermark
@@ -811,14 +775,6 @@ public final class LogBucket implements AutoCloseable {
             }
         } finally {
             appendLock.unlock();
-        }
-    }
-
-    private static void deleteQuietly(Path f) {
-        try {
-            Files.deleteIfExists(f);
-        } catch (IOException e) {
-            LOG.warn("cannot delete leftover {}", f, e);
         }
     }
 }
