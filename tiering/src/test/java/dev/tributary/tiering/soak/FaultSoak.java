@@ -261,6 +261,7 @@ public final class FaultSoak implements AutoCloseable {
     private Connection clients;
     private TieringJobs jobs;
     private SoakWriters writers;
+    private SoakLookups lookups;
     private LakeCheck lake;
     private CoordinatorFaults coordinatorFaults;
     private final Map<TablePath, TableInfo> infos = new LinkedHashMap<>();
@@ -388,6 +389,8 @@ public final class FaultSoak implements AutoCloseable {
                         .build();
         writers = new SoakWriters(clients, LOG_TABLES, ACCOUNTS, o.seed());
         writers.start(o.logPerTick(), o.pkPerTick());
+        lookups = new SoakLookups(clients, ACCOUNTS, o.seed() + 1);
+        lookups.start();
         available = new ArrayList<>();
         for (FaultKind k : o.kinds()) {
             boolean ok =
@@ -945,12 +948,16 @@ public final class FaultSoak implements AutoCloseable {
         }
         say("faults done; writers flush");
         writers.stopAndFlush();
+        lookups.stop();
+        say("%s", lookups.summary());
+        problems.addAll(lookups.problems());
         long caughtUp = awaitRecovery();
         say("lake caught up with the store %d ms after the writers stopped", caughtUp);
         if (caughtUp < 0) {
             problems.add("the lake did not catch up with the store after the last fault");
         }
-        StoreAudit.Result store = StoreAudit.run(direct, LOG_TABLES, ACCOUNTS, writers);
+        StoreAudit.Result store =
+                StoreAudit.run(direct, LOG_TABLES, ACCOUNTS, writers, lookups.seen());
         long lakeRows = 0;
         for (TablePath t : TABLES) {
             try {
@@ -1071,7 +1078,8 @@ public final class FaultSoak implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {writers, clients, jobs, probe, direct, proxy}) {
+        for (AutoCloseable c :
+                new AutoCloseable[] {lookups, writers, clients, jobs, probe, direct, proxy}) {
             if (c != null) {
                 try {
                     c.close();

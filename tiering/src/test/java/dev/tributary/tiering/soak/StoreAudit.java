@@ -8,6 +8,7 @@ import dev.tributary.common.record.LogRecord;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,8 @@ import java.util.Optional;
 /**
  * Checks the store against what the writers were told (T42): every acknowledged row is in its
  * table's log exactly once, a row in doubt (its write failed for good) at most once, and nothing
- * else is there; the primary-key table's current rows equal its changelog replayed.
+ * else is there; the primary-key table's current rows equal its changelog replayed, and every
+ * upsert a lookup returned while faults happened is in that changelog.
  */
 public final class StoreAudit {
     /** What the audit found. */
@@ -36,7 +38,11 @@ public final class StoreAudit {
     private StoreAudit() {}
 
     public static Result run(
-            Connection direct, List<TablePath> logTables, TablePath pkTable, SoakWriters writers)
+            Connection direct,
+            List<TablePath> logTables,
+            TablePath pkTable,
+            SoakWriters writers,
+            BitSet lookedUp)
             throws Exception {
         long acked = 0;
         long inDoubt = 0;
@@ -95,6 +101,12 @@ public final class StoreAudit {
             }
         }
         Tally tally = tally(pkTable.toString(), ledger, seen, problems);
+        // T50: a lookup never saw an upsert the store does not have in the end (taken back)
+        for (int n = lookedUp.nextSetBit(0); n >= 0; n = lookedUp.nextSetBit(n + 1)) {
+            if ((n >= seen.length || seen[n] == 0) && problems.size() < 50) {
+                problems.add(pkTable + ": a lookup returned op-" + n + ", which is not in the log");
+            }
+        }
         acked += tally.acked;
         inDoubt += tally.inDoubt;
         inDoubtPresent += tally.inDoubtPresent;
