@@ -322,7 +322,7 @@ public final class TributaryServer implements AutoCloseable {
                                 membership),
                         new WriteServiceImpl(store, held, metrics, partitions),
                         new ClusterServiceImpl(coordinatorRole, membership),
-                        new ReplicaServiceImpl(replicas::leaderOf),
+                        new ReplicaServiceImpl(replicas::leaderOf, store::replicaKv),
                         new ReadServiceImpl(
                                 store, held, conf.get(ServerOptions.READ_CHUNK_BYTES), partitions),
                         new TieringServiceImpl(

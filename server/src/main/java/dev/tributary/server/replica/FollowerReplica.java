@@ -1,9 +1,12 @@
 package dev.tributary.server.replica;
 
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
-import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.storage.kv.KvBucket;
+import dev.tributary.storage.kv.KvSnapshotInfo;
+import dev.tributary.storage.kv.KvSnapshotTransfer.Download;
+import dev.tributary.storage.kv.KvSnapshotTransfer.Manifest;
 import dev.tributary.storage.log.LeaderEpochCache;
 import dev.tributary.storage.log.LeaderEpochCache.Divergence;
 import dev.tributary.storage.log.LeaderEpochCache.EpochStart;
@@ -22,9 +25,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A primary-key bucket's replica also keeps its KV state: it applies what it copied up to the
  * leader's high watermark after each fetch ({@link KvBucket#catchUp}), and drops applied changes a
- * divergent tail held ({@link KvBucket#follow}). Its log cannot restart at the leader's start: the
- * records below it are gone, and the state needs them (a snapshot copied from the leader would, and
- * is not built); such a replica stays behind, out of the in-sync set, and says so.
+ * divergent tail held ({@link KvBucket#follow}). A primary-key replica whose log ends below the
+ * leader's start cannot rebuild its state from the log (the records below are gone): it copies the
+ * leader's newest KV snapshot and starts over from it ({@link KvSnapshotCopy}, T53).
  *
  * <p>As the log's {@link LogBucket.Replication} it refuses appends from writers and lets readers
  * see the leader's high watermark only. Driven by one thread at a time (its {@link
@@ -116,18 +119,9 @@ public final class FollowerReplica implements LogBucket.Replication {
      */
     public boolean apply(ReplicaFetch.Answer answer) {
         long fetchedFrom = log.writtenEndOffset();
-        if (answer.startsPast(fetchedFrom) && kv != null) {
-            throw new StorageException(
-                    "bucket "
-                            + bucket
-                            + ": the leader's log starts at "
-                            + answer.logStartOffset()
-                            + ", past this replica's end "
-                            + fetchedFrom
-                            + "; its KV state cannot be rebuilt without the records between"
-                            + " (copying a KV snapshot from the leader is not built). It stays"
-                            + " out of the in-sync set: move the replica to an empty server or"
-                            + " raise the table's log retention");
+        if (needsSnapshot(answer)) {
+            throw new IllegalStateException(
+                    "bucket " + bucket + ": copy the leader's KV snapshot first (needsSnapshot)");
         }
         if (answer.startsPast(fetchedFrom)) {
             log.restartAt(
@@ -175,6 +169,57 @@ public final class FollowerReplica implements LogBucket.Replication {
         log.appendAsFollower(answer.records()).durable().join();
         advanceHighWatermark(answer.highWatermark());
         return true;
+    }
+
+    /**
+     * Whether the leader's answer says this primary-key replica's log ends below the leader's log
+     * start: its state cannot be rebuilt without the records retention deleted there, so it copies
+     * the leader's newest KV snapshot ({@link KvSnapshotCopy}) and starts over from it.
+     */
+    public boolean needsSnapshot(ReplicaFetch.Answer answer) {
+        return kv != null && answer.startsPast(log.writtenEndOffset());
+    }
+
+    /** Prepares to receive the leader's snapshot {@code m}. */
+    Download startSnapshotCopy(Manifest m) {
+        if (kv == null || m.logOffset() < log.writtenEndOffset()) {
+            throw new InvalidInputException(
+                    "bucket "
+                            + bucket
+                            + ": the leader's snapshot at "
+                            + m.logOffset()
+                            + " does not help a replica whose log ends at "
+                            + log.writtenEndOffset());
+        }
+        return kv.snapshotTransfer().download(m);
+    }
+
+    /**
+     * Installs a copied snapshot as this replica's newest, empties the log and starts it at the
+     * snapshot's offset, and rebuilds the KV state from the snapshot; fetching continues there.
+     *
+     * @return the offset the log starts at now
+     */
+    long startOver(Download copied) {
+        long from = log.writtenEndOffset();
+        KvSnapshotInfo installed = copied.install();
+        log.restartAt(
+                installed.logOffset(),
+                new NotLeaderForBucketException("bucket " + bucket + " is followed here, not led"));
+        highWatermark = log.writtenEndOffset();
+        kv.restartFollowing(highWatermark);
+        LOG.info(
+                "bucket {}: the leader's log starts past this log's end {}: copied its KV snapshot"
+                        + " at offset {} ({} files) and continue from there",
+                bucket,
+                from,
+                installed.logOffset(),
+                copied.manifest().files().size());
+        return installed.logOffset();
+    }
+
+    int serverId() {
+        return serverId;
     }
 
     private void advanceHighWatermark(long leaders) {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -32,17 +33,31 @@ final class LeaderClients implements AutoCloseable {
 
     /** Fetches from server {@code leaderId}, wherever it is registered at the time. */
     ReplicaFetcher.LeaderClient to(int leaderId) {
-        return request -> {
-            Optional<String> address = addresses.apply(leaderId);
-            if (address.isEmpty()) {
-                return CompletableFuture.failedFuture(
-                        new RetriableException("server " + leaderId + " is not registered yet"));
+        return new ReplicaFetcher.LeaderClient() {
+            @Override
+            public CompletableFuture<ReplicaFetch.Answer> fetch(ReplicaFetch.Request request) {
+                return call(leaderId, c -> c.fetch(request));
             }
-            GrpcLeaderClient client = client(address.get());
-            return client == null
-                    ? CompletableFuture.failedFuture(new RetriableException("shutting down"))
-                    : client.fetch(request);
+
+            @Override
+            public CompletableFuture<KvSnapshotFetch.Answer> fetchKvSnapshot(
+                    KvSnapshotFetch.Request request) {
+                return call(leaderId, c -> c.fetchKvSnapshot(request));
+            }
         };
+    }
+
+    private <T> CompletableFuture<T> call(
+            int leaderId, Function<GrpcLeaderClient, CompletableFuture<T>> call) {
+        Optional<String> address = addresses.apply(leaderId);
+        if (address.isEmpty()) {
+            return CompletableFuture.failedFuture(
+                    new RetriableException("server " + leaderId + " is not registered yet"));
+        }
+        GrpcLeaderClient client = client(address.get());
+        return client == null
+                ? CompletableFuture.failedFuture(new RetriableException("shutting down"))
+                : call.apply(client);
     }
 
     private synchronized GrpcLeaderClient client(String address) {

@@ -157,28 +157,7 @@ public final class LeaderReplica implements LogBucket.Replication {
      * @throws NotLeaderForBucketException if it names a newer one (this server was replaced)
      */
     public ReplicaFetch.Answer fetch(ReplicaFetch.Request r) {
-        if (r.leaderEpoch() < leaderEpoch) {
-            throw new FencedException(
-                    "server "
-                            + r.followerId()
-                            + " fetches bucket "
-                            + bucket
-                            + " in leader epoch "
-                            + r.leaderEpoch()
-                            + ", but this leader's epoch is "
-                            + leaderEpoch
-                            + ": it must apply the newer metadata first");
-        }
-        if (r.leaderEpoch() > leaderEpoch) {
-            throw new NotLeaderForBucketException(
-                    "this server led bucket "
-                            + bucket
-                            + " in epoch "
-                            + leaderEpoch
-                            + ", not in epoch "
-                            + r.leaderEpoch()
-                            + "; fetch from that epoch's leader");
-        }
+        checkEpoch(r.followerId(), r.leaderEpoch());
         if (r.fetchOffset() < 0 || r.maxBytes() <= 0) {
             throw new InvalidInputException(
                     "a fetch needs an offset >= 0 and a size > 0, not "
@@ -208,6 +187,37 @@ public final class LeaderReplica implements LogBucket.Replication {
         InSyncReplicas.FetchOutcome outcome = isr.onFollowerFetch(r.followerId(), r.fetchOffset());
         outcome.proposedIsr().ifPresent(proposeIsr);
         return read(r.fetchOffset(), r.maxBytes(), outcome.highWatermark(), start);
+    }
+
+    /**
+     * Checks that a follower's call names this leader's epoch.
+     *
+     * @throws FencedException if it names an older one (it must apply the newer metadata)
+     * @throws NotLeaderForBucketException if it names a newer one (this server was replaced)
+     */
+    public void checkEpoch(int followerId, int followerEpoch) {
+        if (followerEpoch < leaderEpoch) {
+            throw new FencedException(
+                    "server "
+                            + followerId
+                            + " fetches bucket "
+                            + bucket
+                            + " in leader epoch "
+                            + followerEpoch
+                            + ", but this leader's epoch is "
+                            + leaderEpoch
+                            + ": it must apply the newer metadata first");
+        }
+        if (followerEpoch > leaderEpoch) {
+            throw new NotLeaderForBucketException(
+                    "this server led bucket "
+                            + bucket
+                            + " in epoch "
+                            + leaderEpoch
+                            + ", not in epoch "
+                            + followerEpoch
+                            + "; fetch from that epoch's leader");
+        }
     }
 
     /** The records from {@code from} with the epochs they were written in. */

@@ -20,6 +20,9 @@ public final class ReplicaFetcher implements AutoCloseable {
     /** How a follower reaches its bucket's leader. */
     public interface LeaderClient {
         CompletableFuture<ReplicaFetch.Answer> fetch(ReplicaFetch.Request request);
+
+        /** One call of a KV snapshot copy ({@link KvSnapshotCopy}). */
+        CompletableFuture<KvSnapshotFetch.Answer> fetchKvSnapshot(KvSnapshotFetch.Request request);
     }
 
     private final FollowerReplica follower;
@@ -88,6 +91,10 @@ public final class ReplicaFetcher implements AutoCloseable {
                         return;
                     }
                     try {
+                        if (follower.needsSnapshot(a)) {
+                            copySnapshot();
+                            return;
+                        }
                         boolean changed = follower.apply(a);
                         failuresInARow = 0;
                         schedule(changed || maxWaitMillis > 0 ? 0 : backoffMillis);
@@ -96,6 +103,25 @@ public final class ReplicaFetcher implements AutoCloseable {
                     }
                 },
                 executor);
+    }
+
+    /** Copies the leader's KV snapshot, then fetches from its offset (T53). */
+    private void copySnapshot() {
+        new KvSnapshotCopy(follower, leaderEpoch, leader, executor, maxBytes, () -> closed)
+                .run()
+                .whenCompleteAsync(
+                        (offset, error) -> {
+                            if (closed) {
+                                return;
+                            }
+                            if (error != null) {
+                                failed(error);
+                            } else {
+                                failuresInARow = 0;
+                                schedule(0);
+                            }
+                        },
+                        executor);
     }
 
     private void failed(Throwable error) {

@@ -84,7 +84,8 @@ class ReplicaFetchTest {
                                             b ->
                                                     b.equals(TB)
                                                             ? Optional.ofNullable(leading.get())
-                                                            : Optional.empty()))
+                                                            : Optional.empty(),
+                                            b -> Optional.empty()))
                             .build()
                             .start();
             closing.add(() -> grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));

@@ -167,6 +167,72 @@ class ReplicatedPrimaryKeyITCase {
         }
     }
 
+    @Test
+    void t53_primaryKeyTable_aFollowerBackWithAnEmptyDiskBelowTheLeadersLogStartCopiesItsSnapshot()
+            throws Exception {
+        cluster.controlledShutdown(false).option("log.segment.size", "2kb");
+        TributaryServer coordinator = cluster.startThree();
+        Map<Integer, String> expected = new HashMap<>();
+        TablePath table;
+        long tableId;
+        TableBucket bucket;
+        int wiped;
+        long leaderStart;
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            table =
+                    cluster.tableLedByAnotherServer(
+                            conn,
+                            coordinator,
+                            "pk_",
+                            TableDescriptor.builder(SCHEMA)
+                                    .bucketCount(1)
+                                    .property("table.log.retention-size", "4kb")
+                                    .property("kv.snapshot.num-retained", "1")
+                                    .build());
+            tableId = coordinator.coordinator().describeTable(table).join().tableId();
+            bucket = new TableBucket(tableId, 0);
+            BucketReplicas replicas = replicasOf(coordinator, tableId);
+            for (int round = 0; round < 5; round++) {
+                upsert(conn, table, 0, KEYS, "r" + round + "-", expected);
+            }
+            delete(conn, table, 0, 20, expected);
+            awaitSameState(bucket, replicas.replicas());
+            // retention deletes the leader's changelog before its snapshot: a replica that lost its
+            // disk cannot rebuild its KV state from the leader's log any more
+            TributaryServer leader = cluster.server(replicas.leader());
+            KvSnapshotInfo snap = leader.store().snapshot(bucket);
+            leader.store().runRetention();
+            leaderStart = logOf(leader, bucket).startOffset();
+            assertThat(leaderStart).isPositive().isLessThanOrEqualTo(snap.logOffset());
+            wiped =
+                    replicas.replicas().stream()
+                            .filter(
+                                    id ->
+                                            id != replicas.leader()
+                                                    && cluster.server(id) != coordinator)
+                            .findFirst()
+                            .orElseThrow();
+        }
+        cluster.server(wiped).close();
+        DurableFiles.deleteRecursively(cluster.dataDir(wiped));
+        cluster.restart(wiped);
+        // it starts its log where the leader's snapshot was, not at 0, and rejoins the in-sync set
+        await().atMost(Duration.ofSeconds(90))
+                .ignoreExceptions()
+                .until(
+                        () ->
+                                logOf(cluster.server(wiped), bucket).startOffset() >= leaderStart
+                                        && replicasOf(cluster.awaitOneCoordinator(), tableId)
+                                                .isr()
+                                                .contains(wiped));
+        TributaryServer now = cluster.awaitOneCoordinator();
+        try (Connection conn = Connection.open(now.rpcTarget())) {
+            upsert(conn, table, 100, KEYS, "b", expected);
+            awaitSameState(bucket, List.of(1, 2, 3));
+            assertLookups(conn, table, expected);
+        }
+    }
+
     /**
      * Waits until every replica applied its whole log to its KV state, then checks that their
      * snapshots hold the same rows at the same offset.

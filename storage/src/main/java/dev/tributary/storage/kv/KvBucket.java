@@ -373,6 +373,24 @@ public final class KvBucket implements AutoCloseable {
     }
 
     /**
+     * Makes this replica a follower whose log restarted past what its state holds, at a snapshot
+     * copied from its leader ({@link #snapshotTransfer}): the state is rebuilt from its newest
+     * snapshot and the log up to {@code highWatermark}.
+     */
+    public void restartFollowing(long highWatermark) {
+        changeState(
+                () -> {
+                    role = Role.FOLLOWER;
+                    rebuild(Math.min(highWatermark, log.durableEndOffset()));
+                });
+    }
+
+    /** Copies of this bucket's snapshots to and from other replicas (T53). */
+    public KvSnapshotTransfer snapshotTransfer() {
+        return new KvSnapshotTransfer(bucket, snapshots, leases, kvKeys.encoding(), clock);
+    }
+
+    /**
      * A follower's state takes the records its log holds below {@code highWatermark}, the leader's:
      * they are on every in-sync replica, so no failover takes them back. A state that failed
      * earlier is rebuilt first.

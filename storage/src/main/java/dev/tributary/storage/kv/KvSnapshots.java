@@ -8,10 +8,12 @@ import dev.tributary.common.io.DurableFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -59,6 +61,10 @@ final class KvSnapshots {
             try (Stream<Path> entries = Files.list(dir)) {
                 for (Path p : entries.toList()) {
                     String name = p.getFileName().toString();
+                    if (name.equals(KvSnapshotTransfer.STAGING)) {
+                        DurableFiles.deleteRecursively(p); // a copy the last run did not finish
+                        continue;
+                    }
                     if (!name.startsWith("snap-")) {
                         continue;
                     }
@@ -103,6 +109,11 @@ final class KvSnapshots {
                             + completed.keySet());
         }
         return info;
+    }
+
+    /** The directory holding this bucket's snapshots. */
+    Path dir() {
+        return dir;
     }
 
     Path pathOf(long snapshotId) {
@@ -233,6 +244,44 @@ final class KvSnapshots {
             }
             throw new StorageException(
                     "cannot snapshot the KV state of bucket " + bucket + ": " + e, e);
+        }
+    }
+
+    /**
+     * Installs the checkpoint files in {@code staging} (a directory beside the snapshots, copied
+     * from another replica) as the next snapshot, consistent at {@code logOffset}: the files are
+     * made durable, the directory moved into place, the metadata written last.
+     */
+    KvSnapshotInfo install(
+            Path staging, long logOffset, long nowMillis, KvKeyEncoding keyEncoding) {
+        long id;
+        synchronized (this) {
+            id = completed.isEmpty() ? 1 : completed.lastKey() + 1;
+        }
+        Path target = pathOf(id);
+        try {
+            try (Stream<Path> files = Files.list(staging)) {
+                for (Path f : files.toList()) {
+                    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                        ch.force(true);
+                    }
+                }
+            }
+            DurableFiles.syncDirectory(staging);
+            if (Files.exists(target)) {
+                DurableFiles.deleteRecursively(target);
+            }
+            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.syncDirectory(dir);
+            KvSnapshotInfo info = new KvSnapshotInfo(bucket, id, logOffset, nowMillis);
+            writeMeta(target, info, keyEncoding);
+            synchronized (this) {
+                completed.put(id, info);
+            }
+            return info;
+        } catch (IOException e) {
+            throw new StorageException(
+                    "cannot install the copied KV snapshot of bucket " + bucket + ": " + e, e);
         }
     }
 

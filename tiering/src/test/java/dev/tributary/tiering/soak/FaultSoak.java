@@ -885,6 +885,7 @@ public final class FaultSoak implements AutoCloseable {
                                 r -> r.stream().allMatch(b -> b.inSyncReplicas().contains(id)));
         long ms = (System.nanoTime() - wiped) / 1_000_000;
         if (!back) {
+            servers.dumpThreads("wipe-" + id + "-" + ms + "ms");
             problems.add(
                     "SERVER_WIPE of server "
                             + id
@@ -931,6 +932,7 @@ public final class FaultSoak implements AutoCloseable {
                 return call.call();
             } catch (RuntimeException e) {
                 if (System.nanoTime() > deadline) {
+                    servers.dumpThreads("unanswered-" + System.currentTimeMillis());
                     throw e;
                 }
                 Thread.sleep(200);

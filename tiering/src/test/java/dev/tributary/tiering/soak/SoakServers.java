@@ -125,6 +125,33 @@ final class SoakServers implements AutoCloseable {
         return processes[id];
     }
 
+    /**
+     * Saves every live server's thread dump ({@code jcmd <pid> Thread.print}) to {@code
+     * server-<id>-threads-<tag>.txt} beside its output: what a stalled server was doing.
+     */
+    void dumpThreads(String tag) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        for (int id = 1; id <= count; id++) {
+            if (!isAlive(id)) {
+                continue;
+            }
+            String name = cluster() ? "server-" + id : "server";
+            try {
+                new ProcessBuilder(
+                                jcmd.toString(), Long.toString(processes[id].pid()), "Thread.print")
+                        .redirectErrorStream(true)
+                        .redirectOutput(logs.resolve(name + "-threads-" + tag + ".txt").toFile())
+                        .start()
+                        .waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (IOException e) {
+                System.out.println("cannot dump the threads of " + name + ": " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** Starts every server together (the voters of a new cluster need each other to elect). */
     void startAll() throws Exception {
         for (int id = 1; id <= count; id++) {
