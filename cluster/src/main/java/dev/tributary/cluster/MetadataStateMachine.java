@@ -66,6 +66,16 @@ final class MetadataStateMachine extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final Events events;
     private MetadataImage image = new MetadataImage();
+
+    /**
+     * The server registrations as of the last whole apply, for readers on other threads: they must
+     * not wait for the apply thread's lock, which an apply holds while it calls into the server (a
+     * replica manager that asks for registrations under its own lock while the apply waits for that
+     * lock would deadlock: seen in the wipe soak).
+     */
+    private volatile java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration>
+            appliedServers = java.util.Map.of();
+
     private MetadataListener listener;
 
     MetadataStateMachine(Events events) {
@@ -143,6 +153,7 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
         synchronized (this) {
             image = loaded;
+            appliedServers = java.util.Map.copyOf(loaded.servers());
             setLastAppliedTermIndex(at);
             if (listener != null) {
                 // a snapshot installed from the leader replaces everything the listener was told
@@ -173,6 +184,7 @@ final class MetadataStateMachine extends BaseStateMachine {
         synchronized (this) {
             try {
                 result = image.apply(record);
+                appliedServers = java.util.Map.copyOf(image.servers());
             } catch (CorruptDataException e) {
                 // The image is unchanged and every replica fails the same entry the same way, so
                 // they stay identical; the writer gets the error.
@@ -264,9 +276,15 @@ final class MetadataStateMachine extends BaseStateMachine {
         return image.tieringRecords();
     }
 
-    synchronized java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration>
-            servers() {
-        return image.servers();
+    /**
+     * The server registrations: on the apply thread (inside an apply's listener calls) as applied
+     * so far; on any other thread as of the last whole apply, without waiting for one in progress.
+     */
+    java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration> servers() {
+        if (Thread.holdsLock(this)) {
+            return image.servers();
+        }
+        return appliedServers;
     }
 
     synchronized Optional<TieringRecord> tieringRecord(long tableId) {

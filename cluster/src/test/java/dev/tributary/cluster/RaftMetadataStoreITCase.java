@@ -30,8 +30,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -236,6 +240,48 @@ class RaftMetadataStoreITCase {
         assertThat(events.get(next)).contains("ready:" + n.currentTerm());
         n.putTable(table(6, 10));
         assertThat(n.load().tables()).containsKey(6L);
+    }
+
+    /**
+     * A server's listener calls into the server while the apply holds the state machine; the
+     * server's other threads read the registrations meanwhile (a replica manager under its own
+     * lock, which the listener waits for). Such a read must not wait for the apply: it deadlocked a
+     * wiped server in the soak.
+     */
+    @Test
+    void otherThreadsReadServerRegistrationsWhileAnApplyRuns() throws Exception {
+        startCluster();
+        int leader = awaitLeader();
+        ServerRegistration registered = new ServerRegistration(leader + 1, "h:9123", "h:8080", 7);
+        peers[leader].putServer(registered);
+        Map<Integer, Map<Integer, ServerRegistration>> seen = new ConcurrentHashMap<>();
+        Set<Integer> waited = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 3; i++) {
+            RaftMetadataStore peer = peers[i];
+            int index = i;
+            peer.setListener(
+                    new MetadataListener() {
+                        @Override
+                        public void onReset(StoredState state) {}
+
+                        @Override
+                        public void onTableChanged(long tableId, Optional<AppliedTable> table) {
+                            CompletableFuture<Map<Integer, ServerRegistration>> read =
+                                    CompletableFuture.supplyAsync(peer::servers);
+                            try {
+                                seen.put(index, read.get(5, TimeUnit.SECONDS));
+                            } catch (TimeoutException e) {
+                                waited.add(index);
+                            } catch (InterruptedException | ExecutionException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    });
+        }
+        peers[leader].putTable(table(1, 10));
+        await().atMost(WAIT).until(() -> seen.size() + waited.size() == 3);
+        assertThat(waited).as("peers whose other threads waited for the apply").isEmpty();
+        assertThat(seen.values()).allSatisfy(m -> assertThat(m).containsKey(leader + 1));
     }
 
     @Test
