@@ -7,10 +7,11 @@ import java.util.OptionalLong;
 /**
  * Gets a voter whose metadata log stopped growing while it lags its leader caught up again. A Raft
  * leader that led throughout keeps its old idea of a voter's progress, and Ratis then answers a
- * voter whose log ends earlier (its disk was wiped, T53, or it lost a tail) with heartbeats only,
- * for ever (RATIS-2523): the voter never learns the rest of the metadata, so its server never finds
- * the coordinator or the replicas it should copy. A leader elected afterwards starts with no idea
- * of the voter and sends it everything.
+ * voter whose disk was wiped (T53) with heartbeats only, for ever (RATIS-2523, reproduced by {@code
+ * RaftMetadataStoreITCase}); the same is assumed, not seen, for a voter whose log ends part way.
+ * Such a voter never learns the rest of the metadata, so its server never finds the coordinator or
+ * the replicas it should copy. A leader elected afterwards starts with no idea of the voter and
+ * sends it everything.
  *
  * <p>So when the voter's log has not grown for {@code patience} checks in a row, a leader other
  * than itself is known, and the voter is behind, it asks that leader to hand its leadership to

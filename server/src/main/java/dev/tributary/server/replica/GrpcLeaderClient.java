@@ -2,15 +2,15 @@ package dev.tributary.server.replica;
 
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.tributary.rpc.PeerChannels;
 import dev.tributary.rpc.error.GrpcErrors;
-import dev.tributary.rpc.proto.FetchKvSnapshotResponse;
-import dev.tributary.rpc.proto.FetchReplicaResponse;
 import dev.tributary.rpc.proto.ReplicaServiceGrpc;
 import io.grpc.ManagedChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** Fetches a bucket's log (T50) and KV snapshots (T53) from the leader's server over gRPC. */
 public final class GrpcLeaderClient implements ReplicaFetcher.LeaderClient, AutoCloseable {
@@ -32,40 +32,33 @@ public final class GrpcLeaderClient implements ReplicaFetcher.LeaderClient, Auto
 
     @Override
     public CompletableFuture<ReplicaFetch.Answer> fetch(ReplicaFetch.Request request) {
-        CompletableFuture<ReplicaFetch.Answer> out = new CompletableFuture<>();
-        Futures.addCallback(
-                stub.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                        .fetchReplica(ReplicaFetchCodec.toProto(request)),
-                new FutureCallback<FetchReplicaResponse>() {
-                    @Override
-                    public void onSuccess(FetchReplicaResponse r) {
-                        try {
-                            out.complete(ReplicaFetchCodec.fromProto(r));
-                        } catch (RuntimeException e) {
-                            out.completeExceptionally(e);
-                        }
-                    }
-
-                    @Override
-                    public void onFailure(Throwable t) {
-                        out.completeExceptionally(GrpcErrors.fromThrowable(t));
-                    }
-                },
-                MoreExecutors.directExecutor());
-        return out;
+        return call(
+                stub().fetchReplica(ReplicaFetchCodec.toProto(request)),
+                ReplicaFetchCodec::fromProto);
     }
 
     @Override
     public CompletableFuture<KvSnapshotFetch.Answer> fetchKvSnapshot(KvSnapshotFetch.Request r) {
-        CompletableFuture<KvSnapshotFetch.Answer> out = new CompletableFuture<>();
+        return call(
+                stub().fetchKvSnapshot(KvSnapshotFetchCodec.toProto(r)),
+                answer -> KvSnapshotFetchCodec.fromProto(answer, r.isManifest()));
+    }
+
+    private ReplicaServiceGrpc.ReplicaServiceFutureStub stub() {
+        return stub.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The call's answer decoded; a failure or an answer that does not decode fails it, typed. */
+    private static <P, T> CompletableFuture<T> call(
+            ListenableFuture<P> sent, Function<P, T> decode) {
+        CompletableFuture<T> out = new CompletableFuture<>();
         Futures.addCallback(
-                stub.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
-                        .fetchKvSnapshot(KvSnapshotFetchCodec.toProto(r)),
-                new FutureCallback<FetchKvSnapshotResponse>() {
+                sent,
+                new FutureCallback<P>() {
                     @Override
-                    public void onSuccess(FetchKvSnapshotResponse answer) {
+                    public void onSuccess(P answer) {
                         try {
-                            out.complete(KvSnapshotFetchCodec.fromProto(answer, r.isManifest()));
+                            out.complete(decode.apply(answer));
                         } catch (RuntimeException e) {
                             out.completeExceptionally(e);
                         }

@@ -138,19 +138,9 @@ class ReplicatedPrimaryKeyITCase {
             upsert(conn, table, 0, 200, "a", expected);
             delete(conn, table, 0, 20, expected);
             awaitSameState(new TableBucket(tableId, 0), replicas.replicas());
-            // a follower that does not coordinate: the metadata leader stays
-            wiped =
-                    replicas.replicas().stream()
-                            .filter(
-                                    id ->
-                                            id != replicas.leader()
-                                                    && cluster.server(id) != coordinator)
-                            .findFirst()
-                            .orElseThrow();
+            wiped = followerThatDoesNotCoordinate(replicas, coordinator);
         }
-        cluster.server(wiped).close();
-        DurableFiles.deleteRecursively(cluster.dataDir(wiped));
-        cluster.restart(wiped);
+        wipeAndRestart(wiped);
         // (the coordinator may move meanwhile: see ReplicatedLogITCase's wiped follower)
         await().atMost(Duration.ofSeconds(90))
                 .ignoreExceptions()
@@ -204,18 +194,9 @@ class ReplicatedPrimaryKeyITCase {
             leader.store().runRetention();
             leaderStart = logOf(leader, bucket).startOffset();
             assertThat(leaderStart).isPositive().isLessThanOrEqualTo(snap.logOffset());
-            wiped =
-                    replicas.replicas().stream()
-                            .filter(
-                                    id ->
-                                            id != replicas.leader()
-                                                    && cluster.server(id) != coordinator)
-                            .findFirst()
-                            .orElseThrow();
+            wiped = followerThatDoesNotCoordinate(replicas, coordinator);
         }
-        cluster.server(wiped).close();
-        DurableFiles.deleteRecursively(cluster.dataDir(wiped));
-        cluster.restart(wiped);
+        wipeAndRestart(wiped);
         // it starts its log where the leader's snapshot was, not at 0, and rejoins the in-sync set
         await().atMost(Duration.ofSeconds(90))
                 .ignoreExceptions()
@@ -231,6 +212,22 @@ class ReplicatedPrimaryKeyITCase {
             awaitSameState(bucket, List.of(1, 2, 3));
             assertLookups(conn, table, expected);
         }
+    }
+
+    /** A follower of the bucket that does not coordinate: the metadata leader stays. */
+    private int followerThatDoesNotCoordinate(
+            BucketReplicas replicas, TributaryServer coordinator) {
+        return replicas.replicas().stream()
+                .filter(id -> id != replicas.leader() && cluster.server(id) != coordinator)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** Stops a server, deletes its data directory and starts it again (T53). */
+    private void wipeAndRestart(int server) throws Exception {
+        cluster.server(server).close();
+        DurableFiles.deleteRecursively(cluster.dataDir(server));
+        cluster.restart(server);
     }
 
     /**

@@ -254,35 +254,22 @@ final class KvSnapshots {
      */
     KvSnapshotInfo install(
             Path staging, long logOffset, long nowMillis, KvKeyEncoding keyEncoding) {
-        long id;
-        synchronized (this) {
-            id = completed.isEmpty() ? 1 : completed.lastKey() + 1;
-        }
-        Path target = pathOf(id);
-        try {
-            try (Stream<Path> files = Files.list(staging)) {
-                for (Path f : files.toList()) {
-                    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
-                        ch.force(true);
+        return create(
+                logOffset,
+                nowMillis,
+                keyEncoding,
+                target -> {
+                    try (Stream<Path> files = Files.list(staging)) {
+                        for (Path f : files.toList()) {
+                            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                                ch.force(true);
+                            }
+                        }
                     }
-                }
-            }
-            DurableFiles.syncDirectory(staging);
-            if (Files.exists(target)) {
-                DurableFiles.deleteRecursively(target);
-            }
-            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
-            DurableFiles.syncDirectory(dir);
-            KvSnapshotInfo info = new KvSnapshotInfo(bucket, id, logOffset, nowMillis);
-            writeMeta(target, info, keyEncoding);
-            synchronized (this) {
-                completed.put(id, info);
-            }
-            return info;
-        } catch (IOException e) {
-            throw new StorageException(
-                    "cannot install the copied KV snapshot of bucket " + bucket + ": " + e, e);
-        }
+                    DurableFiles.syncDirectory(staging);
+                    Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+                    DurableFiles.syncDirectory(dir);
+                });
     }
 
     /**
