@@ -18,12 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
  * server (another server must coordinate and commit the next round; measured), kill -9 of the
  * coordinating server right after a lake commit and before its record (the successor on another
  * server must adopt that snapshot, T21), kill -9 of a random server (leader or follower of
- * buckets), a torn log tail, a job kill. (A server's data directory wiped, {@code SERVER_WIPE},
- * runs in the long soak only: 1 of 17 wipes there left the wiped voter's metadata catch-up stalled,
- * not fixed yet, see cluster/README; T53's wipes are proven by {@code ReplicatedLogITCase} and
- * {@code ReplicatedPrimaryKeyITCase}.) Then the store audit (every acknowledged write once, PK
- * state equal to the changelog) and the lake audit with Paimon's own reader (every offset once, PK
- * state equal to the changelog). {@code -Dsoak.seed} replays a run; the long version is {@code
+ * buckets), a server's data directory wiped (T53: it must be back in every in-sync set), a torn log
+ * tail, a job kill, while idempotent writers and lookups of the primary-key table run. Then the
+ * store audit (every acknowledged write once, PK state equal to the changelog, every upsert a
+ * lookup returned in the changelog) and the lake audit with Paimon's own reader (every offset once,
+ * PK state equal to the changelog). {@code -Dsoak.seed} replays a run; the long version is {@code
  * FaultSoakBench --servers 3}.
  *
  * <p>The two pauses prove the lake fence (T19): a coordinator SIGSTOPped at a random moment, and
@@ -42,9 +41,9 @@ class ClusterFaultSoakITCase {
 
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
-    void t21_t49_coordinatorFailoversLoseAndDuplicateNothing() throws Exception {
+    void t21_t49_t53_coordinatorFailoversAndWipedServersLoseAndDuplicateNothing() throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
-        int faults = Integer.getInteger("soak.faults", 9);
+        int faults = Integer.getInteger("soak.faults", 10);
         FaultSoak.Result r;
         try (FaultSoak soak =
                 new FaultSoak(
@@ -57,6 +56,7 @@ class ClusterFaultSoakITCase {
                                                 FaultKind.SERVER_PARTITION,
                                                 FaultKind.SERVER_KILL_AFTER_LAKE_COMMIT,
                                                 FaultKind.SERVER_KILL,
+                                                FaultKind.SERVER_WIPE,
                                                 FaultKind.TORN_LOG_TAIL,
                                                 FaultKind.JOB_KILL))
                                 // a 1 s election keeps the run short; the bench uses the default
@@ -76,7 +76,8 @@ class ClusterFaultSoakITCase {
                         FaultKind.COORDINATOR_KILL,
                         FaultKind.COORDINATOR_PAUSE,
                         FaultKind.COORDINATOR_PAUSE_IN_COMMIT,
-                        FaultKind.SERVER_KILL_AFTER_LAKE_COMMIT);
+                        FaultKind.SERVER_KILL_AFTER_LAKE_COMMIT,
+                        FaultKind.SERVER_WIPE);
         if (NetworkNamespaces.available()) {
             assertThat(r.faultsByKind()).containsKey(FaultKind.SERVER_PARTITION);
         } else {
