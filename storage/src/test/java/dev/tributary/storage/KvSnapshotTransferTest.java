@@ -115,6 +115,29 @@ class KvSnapshotTransferTest {
     }
 
     @Test
+    void anEmptyFileOfTheSnapshotIsInstalledToo() throws Exception {
+        upsert(0, 5, "a");
+        leader.snapshot(BUCKET);
+        Manifest m = leader.replicaKv(BUCKET).orElseThrow().snapshotTransfer().leaseNewest();
+        // a checkpoint may hold an empty write-ahead log: no chunk ever creates it
+        Manifest withEmpty =
+                new Manifest(
+                        m.leaseId(),
+                        m.snapshotId(),
+                        m.logOffset(),
+                        m.keyEncoding(),
+                        List.of(new SnapshotFile("000099.log", 0)));
+        KvSnapshotTransfer.Download d =
+                follower.replicaKv(BUCKET).orElseThrow().snapshotTransfer().download(withEmpty);
+        d.install();
+        try (var paths = Files.walk(dir.resolve("follower"))) {
+            assertThat(paths.filter(p -> p.getFileName().toString().equals("000099.log")))
+                    .singleElement()
+                    .satisfies(p -> assertThat(Files.size(p)).isZero());
+        }
+    }
+
+    @Test
     void whatTheOtherReplicaSendsIsChecked() throws Exception {
         upsert(0, 50, "a");
         leader.snapshot(BUCKET);

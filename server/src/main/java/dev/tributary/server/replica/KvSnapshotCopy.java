@@ -63,7 +63,11 @@ final class KvSnapshotCopy {
                                                                             + " manifest"));
                             Download d = follower.startSnapshotCopy(m);
                             return copy(d, 0)
-                                    .thenApply(v -> follower.startOver(d))
+                                    .thenApply(
+                                            v -> {
+                                                checkNotStopped();
+                                                return follower.startOver(d);
+                                            })
                                     .whenComplete((offset, e) -> release(m));
                         },
                         executor);

@@ -300,6 +300,9 @@ public final class KvSnapshotTransfer {
          */
         public KvSnapshotInfo install() {
             for (SnapshotFile f : manifest.files()) {
+                if (f.size() == 0) {
+                    write(f.name(), 0, new byte[0]); // no chunk ever created it
+                }
                 if (written(f.name()) != f.size()) {
                     throw new InvalidInputException(
                             "the copy of KV snapshot file "
