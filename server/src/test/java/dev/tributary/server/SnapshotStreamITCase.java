@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableAlteration;
@@ -9,6 +10,7 @@ import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.scan.RecordIterator;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.client.write.UpsertWriter;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogBatch;
@@ -20,6 +22,7 @@ import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.storage.kv.KvSnapshotInfo;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -72,14 +75,28 @@ class SnapshotStreamITCase {
                 w.flush();
             }
             TableBucket bucket = new TableBucket(users.tableId(), 0);
-            long snapshotId = server.store().snapshot(bucket).snapshotId();
+            KvSnapshotInfo snapshot = server.store().snapshot(bucket);
+            long snapshotId = snapshot.snapshotId();
             TieringGateway gateway = conn.tieringGateway();
+
+            // T52: a split planned on another replica's snapshot of the same id is refused
+            assertThatThrownBy(
+                            () -> {
+                                try (LogChunkStream chunks =
+                                        gateway.readSnapshotChunks(
+                                                bucket, snapshotId, snapshot.logOffset() - 1)) {
+                                    chunks.hasNext();
+                                }
+                            })
+                    .isInstanceOf(FencedException.class)
+                    .hasMessageContaining("is at log offset " + snapshot.logOffset());
 
             // as stored: every key once, in a batch of the current schema, each row with the
             // fields it was written with
             Map<Long, Integer> encodedFields = new TreeMap<>();
             EncodedRow view = RowCodec.of(users.schema()).view();
-            try (LogChunkStream chunks = gateway.readSnapshotChunks(bucket, snapshotId)) {
+            try (LogChunkStream chunks =
+                    gateway.readSnapshotChunks(bucket, snapshotId, snapshot.logOffset())) {
                 while (chunks.hasNext()) {
                     byte[] chunk = chunks.next();
                     for (int pos = 0; pos < chunk.length; ) {

@@ -26,6 +26,9 @@ import java.util.function.Supplier;
  * server sends the next message only when this iterator asks for it). Not thread safe.
  */
 public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable {
+    /** A snapshot read that takes the snapshot at whatever offset it is. */
+    private static final long ANY_OFFSET = -1;
+
     private LogChunkStream chunks;
     private final long from;
     private final long to;
@@ -125,8 +128,23 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
     /** A KV snapshot's raw chunks from the server holding the bucket, like {@link #logChunks}. */
     public static LogChunkStream snapshotChunks(
             BucketLeaders leaders, TableBucket bucket, long snapshotId) {
+        return snapshotChunks(leaders, bucket, snapshotId, ANY_OFFSET);
+    }
+
+    /**
+     * Like {@link #snapshotChunks(BucketLeaders, TableBucket, long)}, refused ({@link
+     * dev.tributary.common.exception.FencedException}) unless the snapshot is consistent at {@code
+     * expectedLogOffset}: snapshot ids are each replica's own, so after a leader change the same id
+     * on the new leader can name another state.
+     */
+    public static LogChunkStream snapshotChunks(
+            BucketLeaders leaders, TableBucket bucket, long snapshotId, long expectedLogOffset) {
         BucketLeaders.Key key = BucketLeaders.Key.of(bucket);
-        return snapshotChunks(leaders.clientFor(key, bucket.bucket()), bucket, snapshotId)
+        return snapshotChunks(
+                        leaders.clientFor(key, bucket.bucket()),
+                        bucket,
+                        snapshotId,
+                        expectedLogOffset)
                 .onFailure(e -> leaders.onFailure(key, e));
     }
 
@@ -204,6 +222,11 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
     /** Like {@link #snapshotChunks(RpcClient, long, int, long)} for any bucket. */
     public static LogChunkStream snapshotChunks(
             RpcClient rpc, TableBucket bucket, long snapshotId) {
+        return snapshotChunks(rpc, bucket, snapshotId, ANY_OFFSET);
+    }
+
+    private static LogChunkStream snapshotChunks(
+            RpcClient rpc, TableBucket bucket, long snapshotId, long expectedLogOffset) {
         ReadSnapshotRequest.Builder b =
                 ReadSnapshotRequest.newBuilder()
                         .setTableId(bucket.tableId())
@@ -211,6 +234,9 @@ public final class RecordIterator implements Iterator<LogRecord>, AutoCloseable 
                         .setSnapshotId(snapshotId);
         if (bucket.isPartitioned()) {
             b.setPartitionId(bucket.partitionId());
+        }
+        if (expectedLogOffset != ANY_OFFSET) {
+            b.setExpectedLogOffset(expectedLogOffset);
         }
         ReadSnapshotRequest req = b.build();
         Context.CancellableContext context = Context.current().withCancellation();

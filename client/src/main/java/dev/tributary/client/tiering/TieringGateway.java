@@ -395,9 +395,14 @@ public final class TieringGateway {
         return RecordIterator.logChunks(leaders, bucket, from, to);
     }
 
-    /** Streams a KV snapshot's rows as raw log batch chunks (all INSERTs). */
-    public LogChunkStream readSnapshotChunks(TableBucket bucket, long snapshotId) {
-        return RecordIterator.snapshotChunks(leaders, bucket, snapshotId);
+    /**
+     * Streams a KV snapshot's rows as raw log batch chunks (all INSERTs); refused ({@link
+     * dev.tributary.common.exception.FencedException}) if the bucket's server holds that snapshot
+     * id at another log offset than {@code expectedLogOffset} (another replica's snapshot, T52).
+     */
+    public LogChunkStream readSnapshotChunks(
+            TableBucket bucket, long snapshotId, long expectedLogOffset) {
+        return RecordIterator.snapshotChunks(leaders, bucket, snapshotId, expectedLogOffset);
     }
 
     /** Streams every row of a KV snapshot as INSERT records. */

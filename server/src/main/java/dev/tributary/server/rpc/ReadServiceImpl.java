@@ -2,6 +2,7 @@ package dev.tributary.server.rpc;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
+import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.RetriableException;
@@ -154,6 +155,19 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                                             + " of bucket "
                                                             + bucket
                                                             + " does not exist"));
+            if (req.hasExpectedLogOffset() && req.getExpectedLogOffset() != logOffset) {
+                throw new FencedException(
+                        "snapshot "
+                                + req.getSnapshotId()
+                                + " of bucket "
+                                + bucket
+                                + " is at log offset "
+                                + logOffset
+                                + " here, not "
+                                + req.getExpectedLogOffset()
+                                + " as planned: snapshot ids are each replica's own and the"
+                                + " bucket's leader changed since; plan the read again");
+            }
             // as stored: no decoding into rows and encoding back (T54)
             rows = store.readSnapshotEncoded(bucket, req.getSnapshotId());
         } catch (Throwable t) {

@@ -223,7 +223,7 @@ public final class GatewayTieringService implements TieringService {
 
     @Override
     public RecordCursor openSnapshot(TableBucket bucket, long snapshotId, long snapshotLogOffset) {
-        LogChunkStream chunks = gateway.readSnapshotChunks(bucket, snapshotId);
+        LogChunkStream chunks = gateway.readSnapshotChunks(bucket, snapshotId, snapshotLogOffset);
         return BatchCursor.ofSnapshot(chunks, codecOf(bucket), snapshotLogOffset, chunks::close);
     }
 
