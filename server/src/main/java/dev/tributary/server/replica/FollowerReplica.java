@@ -92,9 +92,16 @@ public final class FollowerReplica implements LogBucket.Replication {
 
     @Override
     public CompletableFuture<Void> acknowledged(long durableEnd, long endOffset) {
-        // never reached: checkCanAppend refused the append
+        // an append that passed checkCanAppend while this replica still led: it may or may not
+        // survive (the new leader may lack it); the idempotent writer's retry at the new leader is
+        // appended once or answered as a duplicate
         return CompletableFuture.failedFuture(
-                new IllegalStateException("a follower acknowledges nothing"));
+                new NotLeaderForBucketException(
+                        "this server stopped leading bucket "
+                                + bucket
+                                + " while the write was appended; server "
+                                + leaderId
+                                + " leads it: retry there"));
     }
 
     /** The next fetch from the leader of {@code leaderEpoch}. */

@@ -4,6 +4,7 @@ import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.PartitionNotFoundException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.PartitionRouter;
@@ -57,6 +58,10 @@ public final class LocalBuckets implements MetadataListener {
     private final BucketStore store;
     private final TableCatalog catalog;
     private final IntFunction<Optional<String>> addresses;
+
+    /** The largest table id the applied metadata named (dropped tables too): ids only grow. */
+    private volatile long maxTableIdSeen;
+
     private volatile ReplicaManager replicas;
 
     /** Every table of the metadata, held here or not: who holds a bucket. */
@@ -116,7 +121,21 @@ public final class LocalBuckets implements MetadataListener {
                             + holders(elsewhere)
                             + ": send the request to the bucket's server");
         }
+        if (tableId > maxTableIdSeen) {
+            throw notKnownYet(tableId);
+        }
         return catalog.get(tableId);
+    }
+
+    /**
+     * For a table id above every id this server's metadata has seen: it was created after what this
+     * server applied so far (it restarted, or lost its data, and catches up), not dropped.
+     */
+    private RetriableException notKnownYet(long tableId) {
+        return new RetriableException(
+                "table id "
+                        + tableId
+                        + " is not known to this server yet: its metadata is catching up; retry");
     }
 
     /**
@@ -268,6 +287,9 @@ public final class LocalBuckets implements MetadataListener {
     public Leaders leaders(
             long tableId, long partitionId, String partitionName, boolean withLeaderless) {
         AppliedTable t = applied.get(tableId);
+        if (t == null && tableId > maxTableIdSeen) {
+            throw notKnownYet(tableId);
+        }
         if (t == null) {
             throw new NotFoundException(
                     "table id "
@@ -381,6 +403,7 @@ public final class LocalBuckets implements MetadataListener {
 
     @Override
     public void onReset(StoredState state) {
+        maxTableIdSeen = Math.max(maxTableIdSeen, state.maxTableId());
         Set<Long> gone = new HashSet<>();
         catalog.all().forEach(t -> gone.add(t.tableId()));
         gone.addAll(applied.keySet());
@@ -405,6 +428,7 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     private void follow(AppliedTable applied) {
+        maxTableIdSeen = Math.max(maxTableIdSeen, applied.tableId());
         this.applied.put(applied.tableId(), applied);
         TableInfo t = applied.table();
         long id = t.tableId();

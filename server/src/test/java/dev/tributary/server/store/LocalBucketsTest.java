@@ -116,7 +116,12 @@ class LocalBucketsTest {
             assertThatThrownBy(() -> buckets.table(3))
                     .isInstanceOf(NotLeaderForBucketException.class)
                     .hasMessageContaining("no server yet");
-            assertThatThrownBy(() -> buckets.table(99)).isInstanceOf(NotFoundException.class);
+            // an id above every one applied: created after what this server applied so far
+            assertThatThrownBy(() -> buckets.table(99))
+                    .isInstanceOf(RetriableException.class)
+                    .hasMessageContaining("not known to this server yet");
+            assertThatThrownBy(() -> buckets.leaders(99, -1, null))
+                    .isInstanceOf(RetriableException.class);
             buckets.requireHeld(byPartition, 6, 0);
             assertThatThrownBy(() -> buckets.requireHeld(byPartition, 5, 1))
                     .isInstanceOf(NotLeaderForBucketException.class)
@@ -179,7 +184,7 @@ class LocalBucketsTest {
             assertThatThrownBy(() -> buckets.leaders(1, -1, "dt=a"))
                     .isInstanceOf(InvalidInputException.class);
             assertThatThrownBy(() -> buckets.leaders(99, -1, null))
-                    .isInstanceOf(NotFoundException.class);
+                    .isInstanceOf(RetriableException.class);
 
             metadata.putPartition(p6.dropping(2_000, false));
             assertThat(store.partitionIds(4)).containsExactly(6L);
@@ -189,6 +194,10 @@ class LocalBucketsTest {
             assertThat(store.hasTable(1)).isFalse();
             assertThat(catalog.find(1)).isEmpty();
             assertThat(dir.resolve("store").resolve("tables").resolve("1")).doesNotExist();
+            // a dropped table's id is below the largest seen: gone, not still to come
+            assertThatThrownBy(() -> buckets.leaders(1, -1, null))
+                    .isInstanceOf(NotFoundException.class)
+                    .hasMessageContaining("dropped or never created");
         }
         // a server holding unassigned buckets (it runs the coordinator) opens table 3 too
         try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
