@@ -62,6 +62,13 @@ public final class LocalBuckets implements MetadataListener {
     /** The largest table id the applied metadata named (dropped tables too): ids only grow. */
     private volatile long maxTableIdSeen;
 
+    /**
+     * Whether the applied metadata may lag the cluster's: on a server of several voters. A server
+     * that coordinates from its start (a lone server, a single voter) holds the only copy, so an id
+     * it does not know does not exist.
+     */
+    private final boolean metadataMayLag;
+
     private volatile ReplicaManager replicas;
 
     /** Every table of the metadata, held here or not: who holds a bucket. */
@@ -74,7 +81,7 @@ public final class LocalBuckets implements MetadataListener {
     /**
      * @param serverId this server's id in the metadata (0 for a lone server)
      * @param holdsUnassigned whether buckets not assigned yet are this server's (it runs the
-     *     coordinator)
+     *     coordinator from its start, so its metadata is the only copy and never lags)
      * @param addresses the registered RPC address of a server id, for errors naming a bucket's
      *     server
      */
@@ -86,6 +93,7 @@ public final class LocalBuckets implements MetadataListener {
             IntFunction<Optional<String>> addresses) {
         this.serverId = serverId;
         this.holdsUnassigned = holdsUnassigned;
+        this.metadataMayLag = !holdsUnassigned;
         this.store = store;
         this.catalog = catalog;
         this.addresses = addresses;
@@ -121,7 +129,7 @@ public final class LocalBuckets implements MetadataListener {
                             + holders(elsewhere)
                             + ": send the request to the bucket's server");
         }
-        if (tableId > maxTableIdSeen) {
+        if (metadataMayLag && tableId > maxTableIdSeen) {
             throw notKnownYet(tableId);
         }
         return catalog.get(tableId);
@@ -287,7 +295,7 @@ public final class LocalBuckets implements MetadataListener {
     public Leaders leaders(
             long tableId, long partitionId, String partitionName, boolean withLeaderless) {
         AppliedTable t = applied.get(tableId);
-        if (t == null && tableId > maxTableIdSeen) {
+        if (t == null && metadataMayLag && tableId > maxTableIdSeen) {
             throw notKnownYet(tableId);
         }
         if (t == null) {
