@@ -124,20 +124,7 @@ public final class KvSnapshotTransfer {
                             + snapshotId);
         }
         Path root = snapshots.pathOf(snapshotId);
-        SnapshotFile f =
-                filesOf(root).stream()
-                        .filter(s -> s.name().equals(file))
-                        .findFirst()
-                        .orElseThrow(
-                                () ->
-                                        new InvalidInputException(
-                                                "KV snapshot "
-                                                        + snapshotId
-                                                        + " of bucket "
-                                                        + bucket
-                                                        + " has no file '"
-                                                        + file
-                                                        + "'"));
+        SnapshotFile f = fileOf(root, snapshotId, file);
         if (position < 0 || position > f.size() || maxBytes <= 0) {
             throw new InvalidInputException(
                     "cannot read " + maxBytes + " bytes at " + position + " of " + f);
@@ -162,6 +149,36 @@ public final class KvSnapshotTransfer {
     /** Ends a copy's lease (it also lapses by itself). */
     public void release(long leaseId) {
         leases.release(leaseId);
+    }
+
+    /**
+     * One file of a snapshot, by a name a peer sent: only a plain name of a regular file in the
+     * snapshot's directory, never its metadata, is served (one stat, not a listing, per chunk).
+     */
+    private SnapshotFile fileOf(Path root, long snapshotId, String name) {
+        Path p = root.resolve(name).normalize();
+        boolean plain =
+                !name.isEmpty()
+                        && !name.equals(KvSnapshots.META_FILE)
+                        && p.getParent() != null
+                        && p.getParent().equals(root.normalize())
+                        && p.getFileName().toString().equals(name);
+        try {
+            if (plain && Files.isRegularFile(p)) {
+                return new SnapshotFile(name, Files.size(p));
+            }
+        } catch (IOException e) {
+            throw new NotFoundException(
+                    "KV snapshot " + snapshotId + " of bucket " + bucket + " is gone: " + e);
+        }
+        throw new InvalidInputException(
+                "KV snapshot "
+                        + snapshotId
+                        + " of bucket "
+                        + bucket
+                        + " has no file '"
+                        + name
+                        + "'");
     }
 
     private List<SnapshotFile> filesOf(Path root) {

@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * orphan sweep no data object under the table that the snapshot does not reference.
  */
 class PaimonS3FaultsITCase {
-    private static final int ROUNDS = 8;
+    private static final int ROUNDS = 5;
 
     @TempDir Path dir;
 
