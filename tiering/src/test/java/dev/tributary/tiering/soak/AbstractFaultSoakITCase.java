@@ -30,7 +30,7 @@ abstract class AbstractFaultSoakITCase {
     /** The lake format this soak tiers into. */
     abstract String format();
 
-    // measured 91-112 s per format on the two-core machine with other builds running
+    // measured 83-190 s per format on the two-core machine, beside another test fork
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void t18_t19_t20_t21_t22_t42_oneFaultOfEveryKindLosesAndDuplicatesNothing() throws Exception {
