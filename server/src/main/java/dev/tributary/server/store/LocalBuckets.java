@@ -129,21 +129,23 @@ public final class LocalBuckets implements MetadataListener {
                             + holders(elsewhere)
                             + ": send the request to the bucket's server");
         }
-        if (metadataMayLag && tableId > maxTableIdSeen) {
-            throw notKnownYet(tableId);
-        }
+        checkNotStillToCome(tableId);
         return catalog.get(tableId);
     }
 
     /**
-     * For a table id above every id this server's metadata has seen: it was created after what this
-     * server applied so far (it restarted, or lost its data, and catches up), not dropped.
+     * Refuses as retriable a table id above every id this server's metadata has seen, where that
+     * metadata may lag: the table was created after what this server applied so far (it restarted,
+     * or lost its data, and catches up), not dropped.
      */
-    private RetriableException notKnownYet(long tableId) {
-        return new RetriableException(
-                "table id "
-                        + tableId
-                        + " is not known to this server yet: its metadata is catching up; retry");
+    private void checkNotStillToCome(long tableId) {
+        if (metadataMayLag && tableId > maxTableIdSeen) {
+            throw new RetriableException(
+                    "table id "
+                            + tableId
+                            + " is not known to this server yet: its metadata is catching up;"
+                            + " retry");
+        }
     }
 
     /**
@@ -295,8 +297,8 @@ public final class LocalBuckets implements MetadataListener {
     public Leaders leaders(
             long tableId, long partitionId, String partitionName, boolean withLeaderless) {
         AppliedTable t = applied.get(tableId);
-        if (t == null && metadataMayLag && tableId > maxTableIdSeen) {
-            throw notKnownYet(tableId);
+        if (t == null) {
+            checkNotStillToCome(tableId);
         }
         if (t == null) {
             throw new NotFoundException(
