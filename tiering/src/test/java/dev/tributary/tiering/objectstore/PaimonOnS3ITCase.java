@@ -139,7 +139,6 @@ class PaimonOnS3ITCase {
         o.put("metastore", "jdbc");
         o.put("uri", database.getJdbcUrl("postgres", "postgres"));
         o.put("catalog-key", "tributary");
-        o.put("lock-check-max-sleep", "500ms");
         o.put("s3.endpoint", s3.endpoint());
         o.put("s3.endpoint.region", S3Server.REGION);
         o.put("s3.path.style.access", "true");

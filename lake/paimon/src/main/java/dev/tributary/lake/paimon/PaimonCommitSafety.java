@@ -21,6 +21,16 @@ import java.util.Set;
 final class PaimonCommitSafety {
     static final String METASTORE = "metastore";
     static final String LOCK_ENABLED = "lock.enabled";
+
+    /**
+     * How far apart, at most, a committer waiting for the catalog lock polls it. Paimon doubles the
+     * wait from 100 ms up to this (its default: 8 s), so a tiering round that found the lock held
+     * by a compaction's commit could sleep seconds after the lock was free, eating into the table's
+     * freshness. A poll is one small statement against the catalog's database.
+     */
+    static final String LOCK_CHECK_MAX_SLEEP = "lock-check-max-sleep";
+
+    static final String DEFAULT_LOCK_CHECK_MAX_SLEEP = "250ms";
     private static final String FILESYSTEM = "filesystem";
     private static final Set<String> OBJECT_STORE_SCHEMES =
             Set.of(
@@ -32,8 +42,9 @@ final class PaimonCommitSafety {
     /**
      * The catalog options to open the catalog with: {@code options} unchanged for a warehouse that
      * is not on an object store, otherwise with {@code lock.enabled=true} set for the catalogs that
-     * take a lock. Paimon 1.3 enables the lock on object stores by default already; setting it
-     * keeps the guarantee independent of that default.
+     * take a lock (Paimon 1.3 enables the lock on object stores by default already; setting it
+     * keeps the guarantee independent of that default) and {@code lock-check-max-sleep} set to
+     * {@value #DEFAULT_LOCK_CHECK_MAX_SLEEP} unless configured.
      *
      * @throws InvalidConfigException naming what to configure instead when commits would not be
      *     atomic
@@ -75,6 +86,7 @@ final class PaimonCommitSafety {
                 }
                 Map<String, String> locked = new LinkedHashMap<>(options);
                 locked.put(LOCK_ENABLED, "true");
+                locked.putIfAbsent(LOCK_CHECK_MAX_SLEEP, DEFAULT_LOCK_CHECK_MAX_SLEEP);
                 return locked;
             default:
                 // rest (commits are the server's) or a catalog Tributary does not know

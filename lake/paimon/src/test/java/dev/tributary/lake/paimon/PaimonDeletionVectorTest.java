@@ -816,7 +816,7 @@ class PaimonDeletionVectorTest {
     /**
      * A round is two snapshots here (its files at level 0, then their compaction), both with the
      * round's properties. A union read that plans between the two must take the round before it:
-     * the first one's rows sit at level 0, which readers skip (found by UnionReadITCase).
+     * the first one's rows sit at level 0, which readers skip (found by AbstractUnionReadITCase).
      */
     @Test
     void t40_t48_aReaderBetweenARoundsTwoSnapshotsTakesTheRoundBefore() throws Exception {

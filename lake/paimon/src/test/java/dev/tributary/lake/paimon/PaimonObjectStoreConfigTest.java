@@ -93,10 +93,14 @@ class PaimonObjectStoreConfigTest {
         Map<String, String> o = s3Options();
         o.put("metastore", "jdbc");
         assertThat(PaimonCommitSafety.check(o, "s3://lake/warehouse", true))
-                .containsEntry("lock.enabled", "true");
+                .containsEntry("lock.enabled", "true")
+                // a waiting commit polls the lock at least every 250 ms, not Paimon's 8 s
+                .containsEntry("lock-check-max-sleep", "250ms");
         o.put("lock.enabled", "TRUE");
+        o.put("lock-check-max-sleep", "2s");
         assertThat(PaimonCommitSafety.check(o, "s3://lake/warehouse", true))
-                .containsEntry("lock.enabled", "true");
+                .containsEntry("lock.enabled", "true")
+                .containsEntry("lock-check-max-sleep", "2s");
         // a local warehouse is left as configured: a rename is atomic there
         o.remove("lock.enabled");
         assertThat(PaimonCommitSafety.check(o, "/tmp/w", false)).isSameAs(o);

@@ -86,8 +86,6 @@ final class PaimonS3Lake implements BeforeAllCallback {
         o.put("uri", database.getJdbcUrl("postgres", "postgres"));
         o.put("catalog-key", localDir.getFileName().toString());
         o.put("lock.enabled", "true");
-        // a waiting committer polls the lock at most this far apart (Paimon's default: 8 s)
-        o.put("lock-check-max-sleep", "500ms");
         o.put("s3.endpoint", s3.endpoint());
         o.put("s3.endpoint.region", S3Server.REGION);
         o.put("s3.path.style.access", "true");

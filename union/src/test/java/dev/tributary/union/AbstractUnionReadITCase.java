@@ -39,17 +39,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Union read (T40) end to end: a real server with the embedded tiering job writing real Paimon and
  * Iceberg tables, writers running and rounds committing (some force-finished) while union reads
  * run, each checked against what the store itself holds: a log table yields every acknowledged
  * record below the planned end offsets exactly once, a PK table the state its changelog replays to.
+ * One class per lake format, so the two run in parallel test forks.
  */
-class UnionReadITCase {
+abstract class AbstractUnionReadITCase {
     private static final Schema LOG =
             Schema.newBuilder()
                     .column("id", DataTypes.BIGINT())
@@ -86,6 +86,9 @@ class UnionReadITCase {
     private final String db = "db" + DATABASES.incrementAndGet();
     private Connection conn;
     private LakeStorage lake;
+
+    /** The lake format the server tiers into. */
+    abstract String format();
 
     /** A server, its client connection and its lake, closed after the class. */
     private record Shared(TributaryServer server, Connection conn, LakeStorage lake) {}
@@ -280,9 +283,9 @@ class UnionReadITCase {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon", "iceberg"})
-    void t40_batchUnionReadsEqualTheStoreWhileWritesAndRoundsRun(String format) throws Exception {
+    @Test
+    void t40_batchUnionReadsEqualTheStoreWhileWritesAndRoundsRun() throws Exception {
+        String format = format();
         start(format, Map.of());
         // a short freshness: rounds may outlast it and be force-finished (T13) on a loaded
         // machine; whether they are depends on its speed, so the reads' correctness must not
@@ -346,9 +349,9 @@ class UnionReadITCase {
         printRounds(log, pk);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon", "iceberg"})
-    void t40_streamingUnionReadsFollowTheTailExactlyOnce(String format) throws Exception {
+    @Test
+    void t40_streamingUnionReadsFollowTheTailExactlyOnce() throws Exception {
+        String format = format();
         start(format, Map.of());
         TablePath log = create("events", LOG, 2, Map.of()).path();
         TablePath pk = create("users", PK, 2, Map.of()).path();
@@ -414,9 +417,9 @@ class UnionReadITCase {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon", "iceberg"})
-    void t40_storeRecordsDeletedByRetentionAreServedByTheLake(String format) throws Exception {
+    @Test
+    void t40_storeRecordsDeletedByRetentionAreServedByTheLake() throws Exception {
+        String format = format();
         start(format, RETENTION);
         TablePath log = create("events", LOG, 2, Map.of("table.log.retention-size", "1kb")).path();
         TablePath pk = create("users", PK, 2, Map.of("table.log.retention-size", "1kb")).path();
@@ -462,10 +465,10 @@ class UnionReadITCase {
                 format, starts, moves);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon", "iceberg"})
-    void t40_aReadWhoseStoreRecordsRetentionDeletedMovesToTheNewerSnapshotExactly(String format)
+    @Test
+    void t40_aReadWhoseStoreRecordsRetentionDeletedMovesToTheNewerSnapshotExactly()
             throws Exception {
+        String format = format();
         start(format, RETENTION);
         TablePath log = create("events", LOG, 2, Map.of("table.log.retention-size", "1kb")).path();
         Writers writers = new Writers(log, create("unused", PK, 1, Map.of()).path());
@@ -525,9 +528,9 @@ class UnionReadITCase {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon"})
-    void t40_aTableNeverTieredOrNotLakeEnabledReadsTheStoreAlone(String format) throws Exception {
+    @Test
+    void t40_aTableNeverTieredOrNotLakeEnabledReadsTheStoreAlone() throws Exception {
+        String format = format();
         start(format, Map.of());
         TablePath plain =
                 conn.admin()
@@ -668,10 +671,10 @@ class UnionReadITCase {
                                 .setProperty("table.datalake.freshness", "1h"));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon", "iceberg"})
-    void t40_t32_t34_partitionedTablesReadEveryPartitionsLakeRowsAndStoreTailOnce(String format)
+    @Test
+    void t40_t32_t34_partitionedTablesReadEveryPartitionsLakeRowsAndStoreTailOnce()
             throws Exception {
+        String format = format();
         start(format, Map.of());
         TableInfo log = createPartitioned("clicks", PARTITIONED_LOG, "region");
         TableInfo pk = createPartitioned("accounts", PARTITIONED_PK, "dt");
@@ -782,10 +785,9 @@ class UnionReadITCase {
                         pkState.values().stream().filter(r -> d3.equals(r.getField(1))).toList());
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"paimon"})
-    void t40_t32_t33_aStreamingReadOfAPartitionEndsWhenThePartitionIsDropped(String format)
-            throws Exception {
+    @Test
+    void t40_t32_t33_aStreamingReadOfAPartitionEndsWhenThePartitionIsDropped() throws Exception {
+        String format = format();
         // the server removes a tiered dropping partition on its partition check
         start(format, Map.of("server.auto-partition.check-interval", "200ms"));
         TableInfo log = createPartitioned("clicks", PARTITIONED_LOG, "region");

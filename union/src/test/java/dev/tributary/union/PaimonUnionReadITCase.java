@@ -1,0 +1,9 @@
+package dev.tributary.union;
+
+/** {@link AbstractUnionReadITCase} over Paimon tables. */
+class PaimonUnionReadITCase extends AbstractUnionReadITCase {
+    @Override
+    String format() {
+        return "paimon";
+    }
+}
