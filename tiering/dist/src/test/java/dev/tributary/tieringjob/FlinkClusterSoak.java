@@ -1,9 +1,8 @@
 package dev.tributary.tieringjob;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.tributary.tiering.soak.FaultKind;
 import dev.tributary.tiering.soak.FaultSoak;
+import dev.tributary.tiering.soak.SoakChecks;
 import java.nio.file.Path;
 import java.util.EnumSet;
 
@@ -27,11 +26,6 @@ final class FlinkClusterSoak {
         try (FaultSoak soak = new FaultSoak(options)) {
             r = soak.run();
         }
-        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
-        assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
-        assertThat(r.store().duplicates()).isZero();
-        assertThat(r.store().losses()).isZero();
-        assertThat(r.faults()).isEqualTo(faults);
-        assertThat(r.lakeRowsChecked()).isPositive();
+        SoakChecks.assertNothingLostOrDuplicated(r, faults);
     }
 }

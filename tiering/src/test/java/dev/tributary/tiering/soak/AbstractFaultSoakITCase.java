@@ -1,7 +1,5 @@
 package dev.tributary.tiering.soak;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
@@ -46,13 +44,7 @@ abstract class AbstractFaultSoakITCase {
                                 .everyKindInTurn())) {
             r = soak.run();
         }
-        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
-        assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
-        assertThat(r.store().duplicates()).isZero();
-        assertThat(r.store().losses()).isZero();
-        assertThat(r.faults()).isEqualTo(faults);
-        assertThat(r.store().acked()).isPositive();
-        assertThat(r.lakeRowsChecked()).isPositive();
+        SoakChecks.assertNothingLostOrDuplicated(r, faults);
     }
 
     /** Every kind, or those {@code -Dsoak.kinds} names (comma separated). */
