@@ -299,8 +299,6 @@ public final class LocalBuckets implements MetadataListener {
         AppliedTable t = applied.get(tableId);
         if (t == null) {
             checkNotStillToCome(tableId);
-        }
-        if (t == null) {
             throw new NotFoundException(
                     "table id "
                             + tableId

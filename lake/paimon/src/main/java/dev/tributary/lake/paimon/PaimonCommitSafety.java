@@ -28,9 +28,9 @@ final class PaimonCommitSafety {
      * by a compaction's commit could sleep seconds after the lock was free, eating into the table's
      * freshness. A poll is one small statement against the catalog's database.
      */
-    static final String LOCK_CHECK_MAX_SLEEP = "lock-check-max-sleep";
+    private static final String LOCK_CHECK_MAX_SLEEP = "lock-check-max-sleep";
 
-    static final String DEFAULT_LOCK_CHECK_MAX_SLEEP = "250ms";
+    private static final String DEFAULT_LOCK_CHECK_MAX_SLEEP = "250ms";
     private static final String FILESYSTEM = "filesystem";
     private static final Set<String> OBJECT_STORE_SCHEMES =
             Set.of(
