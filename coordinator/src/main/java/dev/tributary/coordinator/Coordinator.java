@@ -16,6 +16,8 @@ import dev.tributary.coordinator.cluster.CoordinatorLiveness;
 import dev.tributary.coordinator.cluster.HeartbeatAnswer;
 import dev.tributary.coordinator.cluster.HeartbeatOutcome;
 import dev.tributary.coordinator.cluster.LeaderElections;
+import dev.tributary.coordinator.cluster.ReplicaMover;
+import dev.tributary.coordinator.cluster.ReplicaMoves;
 import dev.tributary.coordinator.cluster.ReportedBucketStates;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessView;
@@ -103,6 +105,7 @@ public final class Coordinator implements AutoCloseable {
     // touched on the loop only
     private CoordinatorLiveness liveness;
     private LeaderElections elections;
+    private ReplicaMover mover;
 
     private Coordinator(
             Clock clock, int lakeThreads, int maintenanceThreads, Consumer<Throwable> onFatal) {
@@ -242,6 +245,13 @@ public final class Coordinator implements AutoCloseable {
                                         new LeaderElections(
                                                 c.core.assignments(), id -> !live.expired(id));
                                 live.useElections(c.elections);
+                                c.mover =
+                                        new ReplicaMover(
+                                                c.core.assignments(),
+                                                () -> store.servers().keySet(),
+                                                id -> !live.expired(id));
+                                // moves a predecessor left with every new replica in sync
+                                c.mover.finishMoves();
                                 if (assigned != null) {
                                     assigned.use(c.core.assignments(), c.liveness.reported());
                                 }
@@ -355,6 +365,21 @@ public final class Coordinator implements AutoCloseable {
     public CompletableFuture<BucketReplicas> alterInSyncReplicas(
             int serverId, TableBucket bucket, int leaderEpoch, List<Integer> isr) {
         return call(() -> elections.alterInSyncReplicas(serverId, bucket, leaderEpoch, isr));
+    }
+
+    /**
+     * Moves replicas off the servers in {@code draining} and evens out the others' over the alive
+     * servers (issue 23), on the loop: each move starts now and ends once its new replicas are in
+     * sync.
+     *
+     * @param dryRun plan only
+     * @return the moves planned (and started)
+     * @throws dev.tributary.common.exception.InvalidInputException (in the future) if a server to
+     *     drain is unknown or a bucket has nowhere to go
+     */
+    public CompletableFuture<List<ReplicaMoves.Move>> moveReplicas(
+            Set<Integer> draining, boolean dryRun) {
+        return call(() -> mover.rebalance(draining, dryRun));
     }
 
     /**

@@ -42,9 +42,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * its leadership over; with {@code false} it just goes silent, which is what a crash costs: the
  * coordinator moves its buckets at {@code --heartbeat-timeout} (default 2s; interval 200 ms).
  *
- * <p>Usage: {@code ReplicationBench [--seconds N] [--rounds N] [--failovers N] [--dir PATH]
- * [--controlled-shutdown BOOL] [--heartbeat-timeout DURATION] [--set KEY=VALUE]...}; {@code --set}
- * passes a server option to every server (say {@code replica.fetch.max-wait=0ms}).
+ * <p>Moves (issue 23), after the throughput rounds (the RF 3 table dropped first, since its buckets
+ * have a copy on every server): the server holding most of the RF 1 table's buckets is drained
+ * ({@code moveReplicas}, as {@code tributary cluster rebalance --drain} does), then a rebalance
+ * moves buckets back onto it, {@code --moves} times; each is timed from the call to the last move's
+ * end, over the bytes of the moved buckets' copies, and set against RF 1's append rate of the same
+ * run. The receiving servers' {@code replica.move.max-bytes-per-second} caps it (64mb by default;
+ * {@code --set} changes it).
+ *
+ * <p>Usage: {@code ReplicationBench [--seconds N] [--rounds N] [--failovers N] [--moves N] [--dir
+ * PATH] [--controlled-shutdown BOOL] [--heartbeat-timeout DURATION] [--set KEY=VALUE]...}; {@code
+ * --set} passes a server option to every server (say {@code replica.fetch.max-wait=0ms}).
  */
 public final class ReplicationBench {
     private static final Schema LOG =
@@ -88,6 +96,7 @@ public final class ReplicationBench {
         int seconds = 10;
         int rounds = 3;
         int failovers = 10;
+        int moves = 2;
         Path dir = null;
         boolean controlled = true;
         String heartbeatTimeout = "2s";
@@ -97,6 +106,7 @@ public final class ReplicationBench {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--failovers" -> failovers = Integer.parseInt(args[++i]);
+                case "--moves" -> moves = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--controlled-shutdown" -> controlled = Boolean.parseBoolean(args[++i]);
                 case "--heartbeat-timeout" -> heartbeatTimeout = args[++i];
@@ -113,14 +123,14 @@ public final class ReplicationBench {
         Path base = dir != null ? dir : Files.createTempDirectory("replication-bench");
         ReplicationBench bench = new ReplicationBench(base, controlled, heartbeatTimeout, extra);
         try {
-            bench.run(seconds, rounds, failovers);
+            bench.run(seconds, rounds, failovers, moves);
         } finally {
             bench.servers.forEach(TributaryServer::close);
         }
         System.exit(0);
     }
 
-    private void run(int seconds, int rounds, int failovers) throws Exception {
+    private void run(int seconds, int rounds, int failovers, int moves) throws Exception {
         System.out.printf(
                 Locale.ROOT,
                 "three servers: controlled shutdown %s, heartbeat timeout %s, options %s%n",
@@ -157,6 +167,8 @@ public final class ReplicationBench {
                     m1,
                     m3,
                     m3 / m1);
+            conn.admin().dropTable(rf3, false);
+            moves(conn, coordinator, rf1, moves, m1);
 
             List<Long> millis = new ArrayList<>();
             for (int f = 0; f < failovers; f++) {
@@ -187,6 +199,93 @@ public final class ReplicationBench {
                             Math.min(millis.size() - 1, (int) Math.ceil(millis.size() * 0.99) - 1)),
                     millis);
         }
+    }
+
+    /**
+     * Drains the server holding most of {@code table}'s buckets, then rebalances them back, {@code
+     * rounds} times; prints each move's copy rate against the RF 1 append rate.
+     */
+    private void moves(
+            Connection conn, TributaryServer coordinator, TablePath table, int rounds, double rf1)
+            throws Exception {
+        long tableId = coordinator.coordinator().describeTable(table).join().tableId();
+        List<Double> rates = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            int busiest =
+                    coordinator.coordinator().bucketAssignments().stream()
+                            .filter(a -> a.tableId() == tableId)
+                            .flatMap(a -> a.buckets().stream())
+                            .collect(
+                                    java.util.stream.Collectors.groupingBy(
+                                            BucketReplicas::leader,
+                                            java.util.stream.Collectors.counting()))
+                            .entrySet()
+                            .stream()
+                            .max(Map.Entry.comparingByValue())
+                            .orElseThrow()
+                            .getKey();
+            for (boolean drain : new boolean[] {true, false}) {
+                // a drain copies the moved buckets the drained server holds; a rebalance what it
+                // receives (a server keeps the copy of a bucket that moved away while it holds
+                // other buckets of the table, so only the moved buckets count)
+                Map<Integer, Long> before = bucketBytes(server(busiest), tableId);
+                long start = clock.nanoTime();
+                List<dev.tributary.coordinator.cluster.ReplicaMoves.Move> planned =
+                        coordinator
+                                .coordinator()
+                                .moveReplicas(
+                                        drain ? java.util.Set.of(busiest) : java.util.Set.of(),
+                                        false)
+                                .join();
+                waitFor(() -> coordinator.coordinator().replicationHealth().moving() == 0, 600_000);
+                double secs = (clock.nanoTime() - start) / 1e9;
+                Map<Integer, Long> sizes = drain ? before : bucketBytes(server(busiest), tableId);
+                long moved =
+                        planned.stream()
+                                .mapToLong(m -> sizes.getOrDefault(m.bucket().bucket(), 0L))
+                                .sum();
+                double mbps = moved / secs / 1e6;
+                rates.add(mbps);
+                System.out.printf(
+                        Locale.ROOT,
+                        "move %d (%s server %d): %d buckets, %.1f MB in %.2f s = %.1f MB/s"
+                                + " (RF 1 appends: %.1f MB/s, ratio %.2f)%n",
+                        r,
+                        drain ? "drain" : "rebalance onto",
+                        busiest,
+                        planned.size(),
+                        moved / 1e6,
+                        secs,
+                        mbps,
+                        rf1 * 100 / 1e6,
+                        mbps / (rf1 * 100 / 1e6));
+            }
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "move median: %.1f MB/s; RF 1 appends %.1f MB/s%n",
+                median(rates),
+                rf1 * 100 / 1e6);
+    }
+
+    /** The bytes of each bucket's copy of a table on a server (none once deleted). */
+    private static Map<Integer, Long> bucketBytes(TributaryServer server, long tableId) {
+        Path table = server.dataDir().resolve("store/tables").resolve(Long.toString(tableId));
+        Map<Integer, Long> out = new LinkedHashMap<>();
+        try (java.util.stream.Stream<Path> buckets = Files.list(table)) {
+            for (Path b : buckets.filter(Files::isDirectory).toList()) {
+                try (java.util.stream.Stream<Path> files = Files.walk(b)) {
+                    out.put(
+                            Integer.parseInt(b.getFileName().toString()),
+                            files.filter(Files::isRegularFile)
+                                    .mapToLong(f -> f.toFile().length())
+                                    .sum());
+                }
+            }
+        } catch (java.io.IOException | java.io.UncheckedIOException | NumberFormatException e) {
+            // no copy, or one being deleted: nothing to count
+        }
+        return out;
     }
 
     private double throughput(Connection conn, TablePath table, int seconds, String name) {

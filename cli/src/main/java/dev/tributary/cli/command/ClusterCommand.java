@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "cluster",
         mixinStandardHelpOptions = true,
-        subcommands = ClusterStartCommand.class,
+        subcommands = {ClusterStartCommand.class, ClusterRebalanceCommand.class},
         description = {
             "The cluster the server belongs to (or that it runs alone), which server is the"
                     + " coordinator and, in a cluster, the metadata quorum's Raft term and leader;"
@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
                     + " buckets that are under-replicated (a replica outside the in-sync set)"
                     + " or have no leader (T50).",
             "'tributary cluster start --servers 3' runs a cluster of server processes on this"
-                    + " machine."
+                    + " machine; 'tributary cluster rebalance' moves replicas between servers (and"
+                    + " drains one)."
         })
 public final class ClusterCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
@@ -69,6 +70,7 @@ public final class ClusterCommand implements Callable<Integer> {
                                                 + r.underReplicated()
                                                 + "   without a leader: "
                                                 + r.leaderless()
+                                                + (r.moving() > 0 ? "   moving: " + r.moving() : "")
                                                 + (r.underReplicated() > 0
                                                         ? "   (tributary table describe <table>"
                                                                 + " names them)"

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tributary.cli.TributaryCli;
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.ClusterInfo;
+import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
@@ -54,9 +55,17 @@ import org.junit.jupiter.api.io.TempDir;
  * process. The table has three copies of each bucket (the cluster's default, T50): the killed
  * server's buckets keep in-sync leaders, and {@code tributary tiering status} shows every bucket
  * under-replicated until it is back and caught up.
+ *
+ * <p>Issue 23's moves, on the same processes: a table created while a server was dead has none of
+ * its replicas there; back, {@code tributary cluster rebalance} moves replicas onto it while a
+ * writer keeps writing, and {@code --drain} moves them all off again (refused, with one line, while
+ * a bucket has nowhere else to go), and a last rebalance brings them back (new copies of what it
+ * deleted); every acknowledged row is in the store and the lake exactly once throughout, and the
+ * drained server deletes its copy.
  */
 class ClusterStartITCase {
     private static final TablePath CLICKS = TablePath.of("db", "clicks");
+    private static final TablePath MOVED = TablePath.of("db", "moved");
     private static final int ROWS = 600;
 
     @TempDir Path dir;
@@ -143,8 +152,8 @@ class ClusterStartITCase {
             assertThat(conn.admin().describeCluster().servers())
                     .as("six buckets, a copy of each on every server")
                     .allSatisfy(s -> assertThat(s.buckets()).isEqualTo(6));
-            write(conn, 0, ROWS);
-            awaitLakeExactly(layout, ROWS);
+            write(conn, CLICKS, 0, ROWS);
+            awaitLakeExactly(layout, CLICKS, ROWS);
             phase("first rows in the lake", begin);
 
             int coordinator = conn.admin().describeCluster().coordinatorId().getAsInt();
@@ -213,6 +222,10 @@ class ClusterStartITCase {
                                                     + " 6 under-replicated, 0 without a"
                                                     + " leader"));
 
+            // created while a server is dead: two copies of each bucket, none on the dead server
+            conn.admin().createTable(MOVED, twoCopies(), false);
+            write(conn, MOVED, 0, ROWS);
+
             // the same command on the same directory starts only the killed server, same ports
             RunningCommand again = start(args);
             phase("killed server restarted", begin);
@@ -225,14 +238,17 @@ class ClusterStartITCase {
                     .doesNotContain("EXPIRED");
 
             // tiering carries on (server 1's job, restarted with it if it was the one killed)
-            write(conn, ROWS, ROWS);
-            awaitLakeExactly(layout, 2 * ROWS);
+            write(conn, CLICKS, ROWS, ROWS);
+            awaitLakeExactly(layout, CLICKS, 2 * ROWS);
             // back, the server copied what it missed and is in every in-sync set again
             await().atMost(Duration.ofSeconds(60))
                     .until(
                             () -> tieringStatus(layout),
                             out -> out.contains("db.clicks: replicas: 3 per bucket, 6 buckets, 0"));
             phase("all rows in the lake", begin);
+
+            moveReplicas(conn, layout, coordinator);
+            phase("replicas moved onto the returned server and drained off it", begin);
         }
 
         for (RunningCommand c : commands) {
@@ -247,6 +263,149 @@ class ClusterStartITCase {
             assertThat(layout.serverDir(id).resolve("server.pid")).doesNotExist();
         }
         phase("stopped", begin);
+    }
+
+    /**
+     * Issue 23: the returned server {@code back} holds clicks' replicas (three copies on three
+     * servers) and none of moved's; a rebalance moves four of moved's twelve onto it while rows are
+     * written, a drain takes them all off again once nothing else needs it.
+     */
+    private void moveReplicas(Connection conn, LocalClusterLayout layout, int back)
+            throws Exception {
+        String address = layout.addressList();
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(
+                        () -> conn.admin().describeCluster().servers(),
+                        servers ->
+                                servers.stream()
+                                        .allMatch(
+                                                s ->
+                                                        s.liveness() == ClusterInfo.Liveness.ALIVE
+                                                                && s.buckets()
+                                                                        == (s.serverId() == back
+                                                                                ? 6
+                                                                                : 12)));
+        CliRun dry = cli("cluster", "rebalance", "--dry-run", "--address", address);
+        assertThat(dry.code()).as(dry.toString()).isZero();
+        assertThat(dry.out()).startsWith("4 buckets would move (dry run, nothing started):");
+        assertThat(conn.admin().describeCluster().replication().orElseThrow().moving()).isZero();
+
+        // a writer keeps writing through the moves; the idempotent writer retries what a leader
+        // change cut
+        FutureTask<Void> writer =
+                new FutureTask<>(
+                        () -> {
+                            try (Connection own = Connection.open(address)) {
+                                for (int i = 0; i < 10; i++) {
+                                    write(own, MOVED, ROWS + i * (ROWS / 10L), ROWS / 10);
+                                }
+                            }
+                            return null;
+                        });
+        new Thread(writer, "writer-during-moves").start();
+        CliRun moved = cli("cluster", "rebalance", "--address", address);
+        assertThat(moved.code()).as(moved.toString()).isZero();
+        List<String> lines = moved.out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("4 buckets moving:");
+        assertThat(lines.subList(2, lines.size()))
+                .hasSize(4)
+                .allSatisfy(
+                        l ->
+                                assertThat(l)
+                                        .startsWith("db.moved")
+                                        .containsPattern("[\\[ ]" + back + "[\\],]"));
+        awaitLoad(conn, id -> 10);
+        writer.get(120, TimeUnit.SECONDS);
+        assertStoreExactly(conn, MOVED, 2 * ROWS);
+        awaitLakeExactly(layout, MOVED, 2 * ROWS);
+
+        // clicks has a copy on every server: it has nowhere to go, and nothing is started
+        CliRun refused =
+                cli("cluster", "rebalance", "--drain", Integer.toString(back), "-a", address);
+        assertThat(refused.code()).as(refused.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(refused.err())
+                .startsWith("error: ")
+                .contains("add a server first")
+                .doesNotContain("\tat ");
+        assertThat(conn.admin().describeCluster().replication().orElseThrow().moving()).isZero();
+
+        long movedId = conn.admin().describeTable(MOVED).tableId();
+        Path movedCopy =
+                layout.serverDir(back).resolve("store/tables").resolve(Long.toString(movedId));
+        assertThat(movedCopy).isDirectory();
+        conn.admin().dropTable(CLICKS, false);
+        CliRun drained =
+                cli("cluster", "rebalance", "--drain", Integer.toString(back), "-a", address);
+        assertThat(drained.code()).as(drained.toString()).isZero();
+        assertThat(drained.out()).startsWith("4 buckets moving:");
+        awaitLoad(conn, id -> id == back ? 0 : 6);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !Files.exists(movedCopy));
+        write(conn, MOVED, 2 * ROWS, ROWS);
+        assertStoreExactly(conn, MOVED, 3 * ROWS);
+        awaitLakeExactly(layout, MOVED, 3 * ROWS);
+
+        // and back: the server makes new copies of the buckets it deleted
+        CliRun back2 = cli("cluster", "rebalance", "-a", address);
+        assertThat(back2.code()).as(back2.toString()).isZero();
+        assertThat(back2.out()).startsWith("4 buckets moving:");
+        awaitLoad(conn, id -> 4);
+        assertThat(movedCopy).isDirectory();
+        assertStoreExactly(conn, MOVED, 3 * ROWS);
+    }
+
+    /** Waits until no bucket moves and each server holds the replicas {@code load} says. */
+    private static void awaitLoad(Connection conn, java.util.function.IntUnaryOperator load) {
+        await().atMost(Duration.ofSeconds(60))
+                .ignoreExceptions()
+                .until(
+                        () -> conn.admin().describeCluster(),
+                        i ->
+                                i.replication().orElseThrow().moving() == 0
+                                        && i.servers().stream()
+                                                .allMatch(
+                                                        s ->
+                                                                s.buckets()
+                                                                        == load.applyAsInt(
+                                                                                s.serverId())));
+    }
+
+    /** Every bucket of {@code table} read from its leader holds ids 0..n-1, each exactly once. */
+    private void assertStoreExactly(Connection conn, TablePath table, int n) {
+        LogScanner scanner = conn.logScanner(table);
+        List<Long> ids = new ArrayList<>();
+        for (int b = 0; b < scanner.table().descriptor().bucketCount(); b++) {
+            scanner.readAll(b).forEach(r -> ids.add(r.row().getLong(0)));
+        }
+        assertThat(ids)
+                .as("store ids of %s, each once (seed %d)", table, seed)
+                .hasSize(n)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.range(0, n).boxed().collect(Collectors.toList()));
+    }
+
+    private static TableDescriptor twoCopies() {
+        return TableDescriptor.builder(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("name", DataTypes.STRING())
+                                .build())
+                .bucketCount(6)
+                .bucketKeys("id")
+                .property("table.replication.factor", "2")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s")
+                .build();
+    }
+
+    record CliRun(int code, String out, String err) {}
+
+    private static CliRun cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = TributaryCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+        return new CliRun(code, out.toString(), err.toString());
     }
 
     /** {@code tributary tiering status} against the cluster, as a user runs it. */
@@ -276,8 +435,8 @@ class ClusterStartITCase {
         return c;
     }
 
-    private void write(Connection conn, long from, int count) throws Exception {
-        try (AppendWriter w = conn.appendWriter(CLICKS)) {
+    private void write(Connection conn, TablePath table, long from, int count) throws Exception {
+        try (AppendWriter w = conn.appendWriter(table)) {
             for (long id = from; id < from + count; id++) {
                 w.append(Row.of(id, "click-" + random.nextInt(1000)));
             }
@@ -286,21 +445,21 @@ class ClusterStartITCase {
     }
 
     /** Waits until the Paimon table holds ids 0..n-1, each exactly once. */
-    private void awaitLakeExactly(LocalClusterLayout layout, int n) {
+    private void awaitLakeExactly(LocalClusterLayout layout, TablePath table, int n) {
         List<Long> ids =
                 await().atMost(Duration.ofSeconds(120))
                         .pollInterval(Duration.ofMillis(500))
                         .ignoreExceptions()
-                        .until(() -> lakeIds(layout.lake()), l -> l.size() >= n);
+                        .until(() -> lakeIds(layout.lake(), table), l -> l.size() >= n);
         assertThat(ids)
-                .as("lake ids, each once (seed %d)", seed)
+                .as("lake ids of %s, each once (seed %d)", table, seed)
                 .hasSize(n)
                 .doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(
                         LongStream.range(0, n).boxed().collect(Collectors.toList()));
     }
 
-    private static List<Long> lakeIds(Path warehouse) throws Exception {
+    private static List<Long> lakeIds(Path warehouse, TablePath path) throws Exception {
         Options options =
                 Options.fromMap(
                         Map.of(
@@ -309,7 +468,7 @@ class ClusterStartITCase {
                                 "cache-enabled",
                                 "false"));
         try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
-            Table table = catalog.getTable(Identifier.create(CLICKS.database(), CLICKS.table()));
+            Table table = catalog.getTable(Identifier.create(path.database(), path.table()));
             int idField = table.rowType().getFieldIndex("id");
             ReadBuilder rb = table.newReadBuilder();
             List<Long> out = new ArrayList<>();

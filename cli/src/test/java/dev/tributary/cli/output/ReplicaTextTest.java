@@ -18,7 +18,8 @@ class ReplicaTextTest {
                 Optional.empty(),
                 replicas,
                 isr,
-                1);
+                1,
+                List.of());
     }
 
     @Test
@@ -42,5 +43,26 @@ class ReplicaTextTest {
         assertThat(ReplicaText.summary(buckets)).isEmpty();
         assertThat(ReplicaText.counts(buckets))
                 .isEqualTo("2 buckets, 0 under-replicated, 0 without a leader");
+    }
+
+    @Test
+    void aMovingBucketSaysWhereToAndIsNotUnderReplicatedWhileItsNewReplicaCatchesUp() {
+        BucketReplicaInfo moving =
+                new BucketReplicaInfo(
+                        1,
+                        OptionalInt.of(1),
+                        Optional.empty(),
+                        List.of(1, 2, 4),
+                        List.of(1, 2),
+                        0,
+                        List.of(1, 4));
+        List<BucketReplicaInfo> buckets =
+                List.of(bucket(0, 1, List.of(1, 2), List.of(1, 2)), moving);
+        assertThat(moving.underReplicated()).isFalse();
+        assertThat(ReplicaText.summary(buckets))
+                .hasValue(
+                        "replicas: 2 per bucket, 2 buckets, 0 under-replicated, 0 without a"
+                                + " leader, 1 moving; bucket 1: moving to [1, 4], in sync [1, 2]"
+                                + " of [1, 2, 4]");
     }
 }

@@ -129,4 +129,22 @@ public interface Admin {
      * server answers with itself, server 0, as coordinator and an empty cluster id.
      */
     ClusterInfo describeCluster();
+
+    /**
+     * Moves replicas between servers (what {@code tributary cluster rebalance} does): every replica
+     * on a server in {@code drain} moves to another server, then replicas move from the servers
+     * holding most to those holding fewest until every alive server holds within one of the others.
+     * Each move starts at once and ends on its own: the new replicas copy the bucket's log from its
+     * leader (throttled by their servers' {@code replica.move.max-bytes-per-second}), and once all
+     * are in sync they replace the old ones; writes and reads go on meanwhile, and a leader that
+     * moves away hands over to a new replica. {@code table describe} shows the buckets still
+     * moving.
+     *
+     * @param drain servers to empty (e.g. before removing them); empty to only even out
+     * @param dryRun plan only, start nothing
+     * @return the moves planned (and started), one per bucket
+     * @throws dev.tributary.common.exception.InvalidInputException if a server to drain is not
+     *     registered, or a bucket has no other server to go to
+     */
+    List<ReplicaMove> moveReplicas(java.util.Set<Integer> drain, boolean dryRun);
 }

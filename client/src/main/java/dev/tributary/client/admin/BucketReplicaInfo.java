@@ -18,6 +18,8 @@ import java.util.OptionalInt;
  * @param replicas the servers holding a copy, the preferred leader first
  * @param inSyncReplicas the replicas that have every acknowledged record; only they can lead
  * @param leaderEpoch raised by every leader change
+ * @param moveTarget the replicas the bucket is moving to ({@link Admin#moveReplicas}); empty when
+ *     it is not moving
  */
 public record BucketReplicaInfo(
         int bucket,
@@ -25,20 +27,29 @@ public record BucketReplicaInfo(
         Optional<String> leaderAddress,
         List<Integer> replicas,
         List<Integer> inSyncReplicas,
-        int leaderEpoch) {
+        int leaderEpoch,
+        List<Integer> moveTarget) {
 
     public BucketReplicaInfo {
         replicas = List.copyOf(replicas);
         inSyncReplicas = List.copyOf(inSyncReplicas);
+        moveTarget = List.copyOf(moveTarget);
+    }
+
+    /** Whether the bucket is moving to other servers. */
+    public boolean moving() {
+        return !moveTarget.isEmpty();
     }
 
     /**
-     * Whether the bucket has a leader and a replica out of the in-sync set: it survives fewer
-     * server losses than its replication factor promises until that replica catches up. A bucket
-     * without a leader is not counted here (it keeps the in-sync set it had).
+     * Whether the bucket has a leader and a replica out of the in-sync set (while it moves: fewer
+     * in-sync replicas than its target has; the replicas being added catch up by design): it
+     * survives fewer server losses than its replication factor promises until that replica catches
+     * up. A bucket without a leader is not counted here (it keeps the in-sync set it had).
      */
     public boolean underReplicated() {
-        return leader.isPresent() && inSyncReplicas.size() < replicas.size();
+        return leader.isPresent()
+                && inSyncReplicas.size() < (moving() ? moveTarget.size() : replicas.size());
     }
 
     /** From the wire; an answer without replica lists (an older server) names the leader only. */
@@ -52,6 +63,7 @@ public record BucketReplicaInfo(
                 pb.getRpcAddress().isEmpty() ? Optional.empty() : Optional.of(pb.getRpcAddress()),
                 pb.getReplicasCount() == 0 ? only : pb.getReplicasList(),
                 pb.getInSyncReplicasCount() == 0 ? only : pb.getInSyncReplicasList(),
-                pb.getLeaderEpoch());
+                pb.getLeaderEpoch(),
+                pb.getMoveTargetList());
     }
 }

@@ -41,7 +41,7 @@ public record ClusterInfo(
      * @param leaderless buckets none of whose in-sync replicas is alive: their writes and reads are
      *     refused until one returns
      */
-    public record Replication(int buckets, int underReplicated, int leaderless) {}
+    public record Replication(int buckets, int underReplicated, int leaderless, int moving) {}
 
     /**
      * A registered server.

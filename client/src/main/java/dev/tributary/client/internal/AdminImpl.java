@@ -6,6 +6,7 @@ import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.LakeInfo;
 import dev.tributary.client.admin.PartitionDrop;
 import dev.tributary.client.admin.PartitionInfo;
+import dev.tributary.client.admin.ReplicaMove;
 import dev.tributary.client.admin.TableAlteration;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.admin.TableTieringStatus;
@@ -34,6 +35,8 @@ import dev.tributary.rpc.proto.GetBucketLeadersRequest;
 import dev.tributary.rpc.proto.ListDatabasesRequest;
 import dev.tributary.rpc.proto.ListPartitionsRequest;
 import dev.tributary.rpc.proto.ListTablesRequest;
+import dev.tributary.rpc.proto.MoveReplicasRequest;
+import dev.tributary.rpc.proto.MoveReplicasResponse;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
 import java.util.List;
@@ -279,6 +282,31 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
+    public List<ReplicaMove> moveReplicas(java.util.Set<Integer> drain, boolean dryRun) {
+        MoveReplicasResponse r =
+                coordinator.call(
+                        c ->
+                                c.admin()
+                                        .moveReplicas(
+                                                MoveReplicasRequest.newBuilder()
+                                                        .addAllDrain(drain)
+                                                        .setDryRun(dryRun)
+                                                        .build()));
+        return r.getMovesList().stream()
+                .map(
+                        m ->
+                                new ReplicaMove(
+                                        ProtoConverters.fromPb(m.getTable()),
+                                        m.getPartition().isEmpty()
+                                                ? Optional.empty()
+                                                : Optional.of(m.getPartition()),
+                                        m.getBucket(),
+                                        m.getFromList(),
+                                        m.getToList()))
+                .toList();
+    }
+
+    @Override
     public ClusterInfo describeCluster() {
         DescribeClusterResponse r =
                 coordinator.call(
@@ -323,7 +351,8 @@ public final class AdminImpl implements Admin {
                                 new ClusterInfo.Replication(
                                         r.getReplication().getBuckets(),
                                         r.getReplication().getUnderReplicated(),
-                                        r.getReplication().getLeaderless()))
+                                        r.getReplication().getLeaderless(),
+                                        r.getReplication().getMoving()))
                         : Optional.empty());
     }
 }

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * replica as leader in the next epoch, or none ({@link BucketReplicas#afterServerDied}); a server
  * that heartbeats again leads each leaderless bucket whose in-sync set holds it ({@link
  * BucketReplicas#afterServerReturned}). Every change is a metadata record the servers apply.
- * Buckets with one replica are left as they are: there is nobody to elect.
+ * Buckets with one replica are left as they are: there is nobody to elect. A moving bucket whose
+ * change puts every replica of its target in sync ends its move in the same record ({@link
+ * BucketReplicas#finishMove}).
  *
  * <p>Runs on the coordinator's event loop, after the liveness change it reacts to.
  */
@@ -118,7 +120,7 @@ public final class LeaderElections {
                                             + ": it is expired (no heartbeat)");
                         }
                     }
-                    return r.withIsr(leaderEpoch, isr);
+                    return r.withIsr(leaderEpoch, isr).finishMove(alive);
                 });
     }
 
@@ -137,7 +139,9 @@ public final class LeaderElections {
                 }
                 TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
                 try {
-                    BucketReplicas after = assignments.changeBucket(bucket, transition);
+                    BucketReplicas after =
+                            assignments.changeBucket(
+                                    bucket, r -> transition.apply(r).finishMove(alive));
                     if (after.leader() != before.leader()) {
                         moved++;
                         LOG.info(

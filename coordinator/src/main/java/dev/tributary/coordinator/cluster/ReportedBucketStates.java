@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * (a bucket missing from it is forgotten); a delta updates the buckets it names; a report from a
  * new instance of a server (a restart) drops the states of the instance it replaced; the states of
  * an expired server are kept but {@linkplain Reported#stale() stale}: a round may be planned up to
- * what it last reported, never beyond. A report whose end offset goes backwards for the same
- * instance is refused as a whole, as is one that would make a server hold more than {@link
- * #MAX_BUCKETS_PER_SERVER} buckets (bounded memory).
+ * what it last reported, never beyond. A delta whose end offset goes backwards for the same
+ * instance is refused as a whole; a full report is the instance's whole truth and may go back (the
+ * server sends one when its copy of a bucket was deleted and made again: moved away and back). A
+ * report that would make a server hold more than {@link #MAX_BUCKETS_PER_SERVER} buckets is refused
+ * (bounded memory).
  *
  * <p>Pure logic, not thread-safe: the coordinator runs it on its event loop.
  */
@@ -62,9 +64,9 @@ public final class ReportedBucketStates {
      *
      * @return whether the server should send a full report next: a delta arrived while this
      *     coordinator holds no full report of that instance (it is new, or the instance restarted)
-     * @throws InvalidInputException when an end offset goes backwards, a bucket appears twice, a
-     *     full report's part is out of order or the server would hold too many buckets; nothing of
-     *     the report is applied then
+     * @throws InvalidInputException when a delta's end offset goes backwards, a bucket appears
+     *     twice, a full report's part is out of order or the server would hold too many buckets;
+     *     nothing of the report is applied then
      */
     public boolean report(int serverId, String instanceId, BucketReport report) {
         Reporter r = servers.get(serverId);
@@ -131,7 +133,7 @@ public final class ReportedBucketStates {
             ReportedBucket old = r.states.get(b.key());
             if (old == null) {
                 added++;
-            } else if (b.endOffset() < old.endOffset()) {
+            } else if (!report.full() && b.endOffset() < old.endOffset()) {
                 LOG.warn(
                         "refusing a report of server {} instance {}: the end offset of {} went"
                                 + " back from {} to {}",

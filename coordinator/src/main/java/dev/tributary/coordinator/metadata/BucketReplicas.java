@@ -20,19 +20,32 @@ import java.util.function.IntPredicate;
  * and keeps its in-sync set as it was, since any of those replicas may hold acknowledged records
  * the others lack: the first of them to come back leads again.
  *
+ * <p>A bucket moves to other servers in two steps ({@link #moveTo}, {@link #finishMove}): first its
+ * replicas are the old ones plus the new ones, the new ones outside the in-sync set, so they copy
+ * the leader's log as followers and join the in-sync set by the leader's usual rule; once every
+ * replica of the target is in sync, the replicas become the target. Until then the old replicas
+ * keep every guarantee they had.
+ *
  * @param replicas the servers holding a copy, distinct, the preferred leader first
  * @param leader the leading server, a member of {@code isr}, or {@link #NO_LEADER}
  * @param leaderEpoch raised by every leader change, from 0
  * @param isr the in-sync replicas, a non-empty subset of {@code replicas} in their order
+ * @param target the replicas the bucket is moving to, a subset of {@code replicas}; empty when it
+ *     is not moving
  */
 public record BucketReplicas(
-        List<Integer> replicas, int leader, int leaderEpoch, List<Integer> isr) {
+        List<Integer> replicas,
+        int leader,
+        int leaderEpoch,
+        List<Integer> isr,
+        List<Integer> target) {
     /** The leader of a bucket none of whose in-sync replicas is alive. */
     public static final int NO_LEADER = -1;
 
     public BucketReplicas {
         replicas = List.copyOf(replicas);
         isr = List.copyOf(isr);
+        target = List.copyOf(target);
         if (replicas.isEmpty() || new HashSet<>(replicas).size() != replicas.size()) {
             throw new InvalidInputException(
                     "a bucket's replicas are one or more distinct servers, not " + replicas);
@@ -53,6 +66,15 @@ public record BucketReplicas(
         if (leaderEpoch < 0) {
             throw new InvalidInputException("a leader epoch is never negative: " + leaderEpoch);
         }
+        if (!replicas.containsAll(target) || new HashSet<>(target).size() != target.size()) {
+            throw new InvalidInputException(
+                    "move target " + target + " is not made of distinct replicas " + replicas);
+        }
+    }
+
+    /** A bucket that is not moving. */
+    public BucketReplicas(List<Integer> replicas, int leader, int leaderEpoch, List<Integer> isr) {
+        this(replicas, leader, leaderEpoch, isr, List.of());
     }
 
     /** One replica on {@code server}, leading in epoch 0 (a lone server's bucket). */
@@ -84,15 +106,15 @@ public record BucketReplicas(
         List<Integer> kept = new ArrayList<>(isr);
         kept.removeIf(s -> s == server);
         if (leader != server) {
-            return kept.isEmpty() ? this : new BucketReplicas(replicas, leader, leaderEpoch, kept);
+            return kept.isEmpty() ? this : with(leader, leaderEpoch, kept);
         }
         for (int candidate : kept) {
             if (alive.test(candidate)) {
-                return new BucketReplicas(replicas, candidate, leaderEpoch + 1, kept);
+                return with(candidate, leaderEpoch + 1, kept);
             }
         }
         // no in-sync replica alive: keep every member, any of them may hold acknowledged records
-        return new BucketReplicas(replicas, NO_LEADER, leaderEpoch + 1, isr);
+        return with(NO_LEADER, leaderEpoch + 1, isr);
     }
 
     /**
@@ -112,20 +134,17 @@ public record BucketReplicas(
         List<Integer> kept = new ArrayList<>(isr);
         kept.removeIf(s -> s == server);
         if (kept.isEmpty()) {
-            return leader == server
-                    ? new BucketReplicas(replicas, NO_LEADER, leaderEpoch + 1, isr)
-                    : this;
+            return leader == server ? with(NO_LEADER, leaderEpoch + 1, isr) : this;
         }
         if (hasLeader() && leader != server) {
-            return new BucketReplicas(replicas, leader, leaderEpoch, kept);
+            return with(leader, leaderEpoch, kept);
         }
         for (int candidate : kept) {
             if (alive.test(candidate)) {
-                return new BucketReplicas(replicas, candidate, leaderEpoch + 1, kept);
+                return with(candidate, leaderEpoch + 1, kept);
             }
         }
-        return new BucketReplicas(
-                replicas, NO_LEADER, hasLeader() ? leaderEpoch + 1 : leaderEpoch, kept);
+        return with(NO_LEADER, hasLeader() ? leaderEpoch + 1 : leaderEpoch, kept);
     }
 
     /**
@@ -143,7 +162,7 @@ public record BucketReplicas(
         }
         List<Integer> kept = new ArrayList<>(isr);
         kept.removeIf(s -> s != server && !alive.test(s));
-        return new BucketReplicas(replicas, server, leaderEpoch + 1, kept);
+        return with(server, leaderEpoch + 1, kept);
     }
 
     /**
@@ -173,7 +192,75 @@ public record BucketReplicas(
             throw new InvalidInputException(
                     "in-sync set " + newIsr + " names servers that are not replicas " + replicas);
         }
-        return new BucketReplicas(replicas, leader, leaderEpoch, ordered);
+        return with(leader, leaderEpoch, ordered);
+    }
+
+    /**
+     * Whether the bucket has a leader and fewer in-sync replicas than it should: than its replicas,
+     * or while it moves, than its target (the replicas being added are not in sync yet by design).
+     */
+    public boolean underReplicated() {
+        return hasLeader() && isr.size() < (moving() ? target.size() : replicas.size());
+    }
+
+    /** Whether the bucket is moving to other replicas ({@link #moveTo}). */
+    public boolean moving() {
+        return !target.isEmpty();
+    }
+
+    /**
+     * Starts moving the bucket to {@code newReplicas}: the servers not yet among its replicas
+     * become replicas outside the in-sync set, and follow the leader; {@link #finishMove} ends the
+     * move once they are in sync. A target of the current replicas in another order only changes
+     * the preferred leader.
+     *
+     * @throws InvalidInputException if the target is empty or repeats a server, or the bucket is
+     *     moving already
+     */
+    public BucketReplicas moveTo(List<Integer> newReplicas) {
+        if (newReplicas.isEmpty() || new HashSet<>(newReplicas).size() != newReplicas.size()) {
+            throw new InvalidInputException(
+                    "a bucket moves to one or more distinct servers, not " + newReplicas);
+        }
+        if (moving()) {
+            throw new InvalidInputException(
+                    "the bucket is moving to " + target + " already; wait for that move to end");
+        }
+        List<Integer> all = new ArrayList<>(replicas);
+        for (int s : newReplicas) {
+            if (!all.contains(s)) {
+                all.add(s);
+            }
+        }
+        return new BucketReplicas(all, leader, leaderEpoch, isr, newReplicas);
+    }
+
+    /**
+     * Ends the move once every replica of the target is in sync: the replicas become the target,
+     * the in-sync set keeps its members that stay, and a leader that leaves hands over to the first
+     * alive in-sync replica of the target in the next epoch. Unchanged while a target replica is
+     * not in sync yet, or the bucket has no leader (the move waits for one).
+     *
+     * @param alive whether a server is alive now
+     */
+    public BucketReplicas finishMove(IntPredicate alive) {
+        if (!moving() || !hasLeader() || !isr.containsAll(target)) {
+            return this;
+        }
+        // every target replica is in sync, so the in-sync set becomes the target
+        if (target.contains(leader)) {
+            return new BucketReplicas(target, leader, leaderEpoch, target);
+        }
+        for (int candidate : target) {
+            if (alive.test(candidate)) {
+                return new BucketReplicas(target, candidate, leaderEpoch + 1, target);
+            }
+        }
+        return this; // no replica of the target is alive to lead: the old leader keeps leading
+    }
+
+    private BucketReplicas with(int newLeader, int newEpoch, List<Integer> newIsr) {
+        return new BucketReplicas(replicas, newLeader, newEpoch, newIsr, target);
     }
 
     private static boolean inReplicaOrder(List<Integer> replicas, List<Integer> subset) {

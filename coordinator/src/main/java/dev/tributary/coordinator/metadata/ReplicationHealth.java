@@ -10,28 +10,32 @@ import java.util.Collection;
  * returns.
  *
  * @param buckets every assigned bucket of every table and partition
- * @param underReplicated buckets with a leader and a replica outside the in-sync set
+ * @param underReplicated buckets with a leader and fewer in-sync replicas than replicas (than the
+ *     move's target, for a moving bucket: {@link BucketReplicas#underReplicated})
  * @param leaderless buckets none of whose in-sync replicas is alive (counted here only: a
  *     leaderless bucket keeps the in-sync set it had, since any of those may hold acknowledged
  *     records the others lack)
+ * @param moving buckets moving to other servers ({@link BucketReplicas#moveTo})
  */
-public record ReplicationHealth(int buckets, int underReplicated, int leaderless) {
+public record ReplicationHealth(int buckets, int underReplicated, int leaderless, int moving) {
 
     /** Counts over the given assignments. */
     public static ReplicationHealth of(Collection<BucketAssignment> assignments) {
         int buckets = 0;
         int under = 0;
         int leaderless = 0;
+        int moving = 0;
         for (BucketAssignment a : assignments) {
             for (BucketReplicas r : a.buckets()) {
                 buckets++;
+                moving += r.moving() ? 1 : 0;
                 if (!r.hasLeader()) {
                     leaderless++;
-                } else if (r.isr().size() < r.replicas().size()) {
+                } else if (r.underReplicated()) {
                     under++;
                 }
             }
         }
-        return new ReplicationHealth(buckets, under, leaderless);
+        return new ReplicationHealth(buckets, under, leaderless, moving);
     }
 }

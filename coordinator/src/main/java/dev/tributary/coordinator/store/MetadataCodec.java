@@ -339,16 +339,37 @@ final class MetadataCodec {
         w.writeString(s.storageId());
     }
 
-    /** The layout with each bucket's replicas, leader, epoch and in-sync set (T50). */
-    static void writeAssignment(BinaryWriter w, BucketAssignment a) {
+    /** Assignments with one server per bucket (before T50). */
+    static final int ASSIGNMENT_SINGLE = 1;
+
+    /** Assignments with each bucket's replicas, leader, epoch and in-sync set (T50). */
+    static final int ASSIGNMENT_REPLICATED = 2;
+
+    /** {@link #ASSIGNMENT_REPLICATED} with each bucket's move target. */
+    static final int ASSIGNMENT_MOVES = 3;
+
+    /**
+     * Writes an assignment in {@code layout}: {@link #ASSIGNMENT_REPLICATED} or {@link
+     * #ASSIGNMENT_MOVES}.
+     */
+    static void writeAssignment(BinaryWriter w, BucketAssignment a, int layout) {
+        if (layout != ASSIGNMENT_REPLICATED && layout != ASSIGNMENT_MOVES) {
+            throw new IllegalArgumentException("no assignment layout " + layout + " to write");
+        }
         w.writeLong(a.tableId());
         w.writeLong(a.partitionId());
         w.writeVarInt(a.bucketCount());
         for (BucketReplicas b : a.buckets()) {
+            if (b.moving() && layout != ASSIGNMENT_MOVES) {
+                throw new IllegalArgumentException("a moving bucket needs the layout with moves");
+            }
             writeServerIds(w, b.replicas());
             w.writeVarInt(b.leader() + 1); // NO_LEADER is -1
             w.writeVarInt(b.leaderEpoch());
             writeServerIds(w, b.isr());
+            if (layout == ASSIGNMENT_MOVES) {
+                writeServerIds(w, b.target());
+            }
         }
     }
 
@@ -357,24 +378,24 @@ final class MetadataCodec {
         ids.forEach(w::writeVarInt);
     }
 
-    /**
-     * Reads an assignment in the layout of {@link #writeAssignment}, or with {@code singleReplica}
-     * in the layout before T50: one server id per bucket.
-     */
-    static BucketAssignment readAssignment(BinaryReader r, boolean singleReplica) {
+    /** Reads an assignment in {@code layout} ({@link #ASSIGNMENT_SINGLE} and on). */
+    static BucketAssignment readAssignment(BinaryReader r, int layout) {
         long tableId = r.readLong();
         long partitionId = r.readLong();
         int n = r.readCount(1);
         try {
             List<BucketReplicas> buckets = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                if (singleReplica) {
+                if (layout == ASSIGNMENT_SINGLE) {
                     buckets.add(BucketReplicas.single(r.readVarInt()));
                 } else {
                     List<Integer> replicas = readServerIds(r);
                     int leader = r.readVarInt() - 1;
                     int epoch = r.readVarInt();
-                    buckets.add(new BucketReplicas(replicas, leader, epoch, readServerIds(r)));
+                    List<Integer> isr = readServerIds(r);
+                    List<Integer> target =
+                            layout == ASSIGNMENT_MOVES ? readServerIds(r) : List.of();
+                    buckets.add(new BucketReplicas(replicas, leader, epoch, isr, target));
                 }
             }
             return new BucketAssignment(tableId, partitionId, buckets);

@@ -28,7 +28,7 @@ public final class MetadataImage {
      * bucket's replicas, leader and in-sync set (T50), version 5 each server's storage id (T53);
      * versions 1 (before partitions, T30) to 4 are still read.
      */
-    private static final int VERSION = 5;
+    private static final int VERSION = 6;
 
     private final MutableState state = new MutableState();
     private long checkpointSeq;
@@ -87,6 +87,7 @@ public final class MetadataImage {
             case MetadataRecords.PUT_PARTITION:
             case MetadataRecords.PUT_ASSIGNMENT:
             case MetadataRecords.PUT_ASSIGNMENT_V2:
+            case MetadataRecords.PUT_ASSIGNMENT_V3:
                 // nothing changed when the table (or partition) was gone
                 return result == 1 ? new BinaryReader(buf, offset + 1, length - 1).readLong() : -1;
             default:
@@ -161,9 +162,15 @@ public final class MetadataImage {
                     return 0;
                 case MetadataRecords.PUT_ASSIGNMENT:
                 case MetadataRecords.PUT_ASSIGNMENT_V2:
+                case MetadataRecords.PUT_ASSIGNMENT_V3:
                     {
-                        boolean single = type == MetadataRecords.PUT_ASSIGNMENT;
-                        BucketAssignment a = MetadataCodec.readAssignment(r, single);
+                        int layout =
+                                type == MetadataRecords.PUT_ASSIGNMENT
+                                        ? MetadataCodec.ASSIGNMENT_SINGLE
+                                        : type == MetadataRecords.PUT_ASSIGNMENT_V2
+                                                ? MetadataCodec.ASSIGNMENT_REPLICATED
+                                                : MetadataCodec.ASSIGNMENT_MOVES;
+                        BucketAssignment a = MetadataCodec.readAssignment(r, layout);
                         return state.putAssignment(end(r, a)) ? 1 : 0;
                     }
                 case MetadataRecords.NEXT_INCARNATION:
@@ -258,7 +265,7 @@ public final class MetadataImage {
         w.writeVarInt(state.assignments.size());
         new java.util.TreeMap<>(state.assignments)
                 .values()
-                .forEach(a -> MetadataCodec.writeAssignment(w, a));
+                .forEach(a -> MetadataCodec.writeAssignment(w, a, MetadataCodec.ASSIGNMENT_MOVES));
         w.writeInt(crc(w.buffer(), 0, w.position()));
         return w.toByteArray();
     }
@@ -316,7 +323,14 @@ public final class MetadataImage {
                 }
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {
-                    if (!state.putAssignment(MetadataCodec.readAssignment(r, version < 4))) {
+                    if (!state.putAssignment(
+                            MetadataCodec.readAssignment(
+                                    r,
+                                    version < 4
+                                            ? MetadataCodec.ASSIGNMENT_SINGLE
+                                            : version < 6
+                                                    ? MetadataCodec.ASSIGNMENT_REPLICATED
+                                                    : MetadataCodec.ASSIGNMENT_MOVES))) {
                         throw new CorruptDataException(
                                 "coordinator checkpoint "
                                         + source

@@ -2,6 +2,7 @@ package dev.tributary.coordinator.store;
 
 import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.ServerRegistration;
@@ -56,6 +57,12 @@ public final class MetadataRecords {
 
     /** {@link #PUT_SERVER} with the server's storage id (T53); the one this build writes. */
     static final byte PUT_SERVER_V2 = 15;
+
+    /**
+     * {@link #PUT_ASSIGNMENT_V2} with each bucket's move target; written only while a bucket of the
+     * group moves, so metadata without moves stays readable by builds before moves.
+     */
+    static final byte PUT_ASSIGNMENT_V3 = 16;
 
     private MetadataRecords() {}
 
@@ -122,8 +129,12 @@ public final class MetadataRecords {
     }
 
     static void writePutAssignment(BinaryWriter w, BucketAssignment assignment) {
-        w.writeByte(PUT_ASSIGNMENT_V2);
-        MetadataCodec.writeAssignment(w, assignment);
+        boolean moving = assignment.buckets().stream().anyMatch(BucketReplicas::moving);
+        w.writeByte(moving ? PUT_ASSIGNMENT_V3 : PUT_ASSIGNMENT_V2);
+        MetadataCodec.writeAssignment(
+                w,
+                assignment,
+                moving ? MetadataCodec.ASSIGNMENT_MOVES : MetadataCodec.ASSIGNMENT_REPLICATED);
     }
 
     static void writePutServer(BinaryWriter w, ServerRegistration server) {

@@ -119,6 +119,9 @@ class ReportedBucketStatesTest {
         states.report(1, "a", delta(log(10, 1, 7)));
         states.report(1, "b", full(log(10, 1, 1)));
         assertThat(endOf(1, 10, 1)).isEqualTo(1);
+        // a full report is the instance's whole truth: a copy moved away and back starts lower
+        states.report(1, "b", full(log(10, 1, 0)));
+        assertThat(endOf(1, 10, 1)).isZero();
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.tributary.common.exception.FencedException;
 import dev.tributary.common.exception.InvalidInputException;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** A bucket's replicas, leader and in-sync set, and the transitions the coordinator applies. */
@@ -117,5 +118,46 @@ class BucketReplicasTest {
                 .isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> new BucketReplicas(List.of(1, -2), 1, 0, List.of(1)))
                 .hasMessageContaining("never negative");
+    }
+
+    @Test
+    @DisplayName(
+            "a move adds the new replicas outside the in-sync set and ends only once every target"
+                    + " replica is in sync; a leader that stays keeps its epoch")
+    void moveKeepingTheLeader() {
+        BucketReplicas moving = THREE.moveTo(List.of(2, 4, 1));
+        assertThat(moving.replicas()).containsExactly(2, 3, 1, 4);
+        assertThat(moving.isr()).containsExactly(2, 3, 1);
+        assertThat(moving.target()).containsExactly(2, 4, 1);
+        assertThat(moving.finishMove(s -> true)).as("4 is not in sync yet").isEqualTo(moving);
+        assertThatThrownBy(() -> moving.moveTo(List.of(1, 2)))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("moving to [2, 4, 1] already");
+
+        BucketReplicas caughtUp = moving.withIsr(0, List.of(2, 3, 1, 4));
+        assertThat(caughtUp.isr()).containsExactly(2, 3, 1, 4);
+        BucketReplicas done = caughtUp.finishMove(s -> true);
+        assertThat(done).isEqualTo(new BucketReplicas(List.of(2, 4, 1), 2, 0, List.of(2, 4, 1)));
+        assertThat(done.moving()).isFalse();
+    }
+
+    @Test
+    @DisplayName(
+            "a move away from the leader hands the leadership to an alive target replica in the next"
+                    + " epoch; a move survives a death of an old replica meanwhile")
+    void moveAwayFromTheLeader() {
+        BucketReplicas moving = THREE.moveTo(List.of(3, 4, 1));
+        BucketReplicas caughtUp =
+                moving.afterServerDied(1, s -> s != 1).withIsr(0, List.of(2, 3, 4));
+        assertThat(caughtUp.target()).as("kept by the other transitions").containsExactly(3, 4, 1);
+        assertThat(caughtUp.finishMove(s -> true)).as("1 is not in sync").isEqualTo(caughtUp);
+        BucketReplicas all = caughtUp.withIsr(0, List.of(2, 3, 1, 4));
+        BucketReplicas done = all.finishMove(s -> s != 3);
+        assertThat(done).isEqualTo(new BucketReplicas(List.of(3, 4, 1), 4, 1, List.of(3, 4, 1)));
+        assertThat(all.finishMove(s -> false)).as("nobody alive to lead").isEqualTo(all);
+        assertThatThrownBy(() -> THREE.moveTo(List.of(4, 4)))
+                .isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> new BucketReplicas(List.of(1, 2), 1, 0, List.of(1), List.of(3)))
+                .hasMessageContaining("move target");
     }
 }

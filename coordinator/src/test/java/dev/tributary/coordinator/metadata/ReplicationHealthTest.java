@@ -24,7 +24,7 @@ class ReplicationHealthTest {
         BucketAssignment partition = new BucketAssignment(8, 4, List.of(BucketReplicas.single(1)));
 
         assertThat(ReplicationHealth.of(List.of(table, partition)))
-                .isEqualTo(new ReplicationHealth(4, 1, 1));
-        assertThat(ReplicationHealth.of(List.of())).isEqualTo(new ReplicationHealth(0, 0, 0));
+                .isEqualTo(new ReplicationHealth(4, 1, 1, 0));
+        assertThat(ReplicationHealth.of(List.of())).isEqualTo(new ReplicationHealth(0, 0, 0, 0));
     }
 }

@@ -248,6 +248,36 @@ class MetadataImageTest {
     }
 
     @Test
+    @DisplayName(
+            "a moving bucket's target round-trips through records and checkpoints; a group without"
+                    + " moves is written in the layout before moves")
+    void moveTargets() {
+        MetadataImage image = new MetadataImage();
+        image.apply(MetadataRecords.putTable(table(1, "t1")));
+        BucketAssignment still =
+                new BucketAssignment(
+                        1,
+                        TableBucket.NO_PARTITION,
+                        List.of(
+                                BucketReplicas.initial(List.of(1, 2)),
+                                BucketReplicas.initial(List.of(2, 1))));
+        byte[] plain = MetadataRecords.putAssignment(still);
+        assertThat(plain[0]).isEqualTo(MetadataRecords.PUT_ASSIGNMENT_V2);
+        BucketAssignment moving = still.withBucket(1, still.replicasOf(1).moveTo(List.of(3, 1)));
+        byte[] record = MetadataRecords.putAssignment(moving);
+        assertThat(record[0]).isEqualTo(MetadataRecords.PUT_ASSIGNMENT_V3);
+        assertThat(image.apply(record)).isEqualTo(1);
+        BucketReplicas back =
+                image.snapshot().assignments().values().iterator().next().replicasOf(1);
+        assertThat(back.replicas()).containsExactly(2, 1, 3);
+        assertThat(back.target()).containsExactly(3, 1);
+        assertThat(back.isr()).containsExactly(2, 1);
+
+        MetadataImage restored = MetadataImage.fromCheckpoint(image.toCheckpoint(3), "test");
+        assertThat(restored.snapshot()).isEqualTo(image.snapshot());
+    }
+
+    @Test
     @DisplayName("a version 3 checkpoint (one replica per bucket) is still read")
     void versionThreeCheckpointStillRead() {
         TableInfo t = table(3, "v3");

@@ -88,6 +88,7 @@ public record ClusterView(
                                     health.put("buckets", r.buckets());
                                     health.put("underReplicated", r.underReplicated());
                                     health.put("leaderless", r.leaderless());
+                                    health.put("moving", r.moving());
                                     return health;
                                 })
                         .orElse(null));

@@ -71,8 +71,14 @@ final class HeartbeatReports {
                     send.add(b);
                 }
             }
-            // a dropped table's buckets: nothing to resend; the next full report drops them there
-            acknowledged.keySet().retainAll(held);
+            // a copy deleted here (its table dropped, or its buckets moved to other servers), or
+            // deleted and made again (moved away and back): a full report makes the coordinator
+            // forget what it does not name and replace what went back, which a delta cannot
+            if (!held.containsAll(acknowledged.keySet())
+                    || send.stream().anyMatch(this::wentBack)) {
+                fullNeeded = true;
+                send = new ArrayList<>(current);
+            }
         }
         send.sort(ORDER);
         List<BucketReport> parts = new ArrayList<>();
@@ -120,6 +126,11 @@ final class HeartbeatReports {
             return;
         }
         part.buckets().forEach(b -> acknowledged.put(b.key(), b));
+    }
+
+    private boolean wentBack(ReportedBucket b) {
+        ReportedBucket before = acknowledged.get(b.key());
+        return before != null && b.endOffset() < before.endOffset();
     }
 
     /** Whether the next report is full. */

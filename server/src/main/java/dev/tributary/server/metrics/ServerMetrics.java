@@ -179,7 +179,9 @@ public final class ServerMetrics {
                                                         r.underReplicated()),
                                                 MultiGauge.Row.of(
                                                         Tags.of("health", "leaderless"),
-                                                        r.leaderless())))
+                                                        r.leaderless()),
+                                                MultiGauge.Row.of(
+                                                        Tags.of("health", "moving"), r.moving())))
                         .orElse(List.of()),
                 true);
         return registry.scrape();

@@ -8,7 +8,9 @@ import dev.tributary.storage.kv.KvSnapshotTransfer.SnapshotFile;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Copies the leader's newest KV snapshot to a primary-key follower whose log ends below the
@@ -16,7 +18,8 @@ import java.util.function.BooleanSupplier;
  * FollowerReplica#startOver}). One call at a time: the manifest (which leases the snapshot on the
  * leader), then each file chunk by chunk, then the lease's release; every answer is handled on the
  * given executor, so no thread waits for the network. A copy that fails or is stopped leaves the
- * follower as it was (its staging directory is emptied by the next copy).
+ * follower as it was (its staging directory is emptied by the next copy). A throttle may delay the
+ * next chunk by the bytes of the last (a replica moving here; each chunk renews the lease).
  */
 final class KvSnapshotCopy {
     private final FollowerReplica follower;
@@ -25,11 +28,13 @@ final class KvSnapshotCopy {
     private final Executor executor;
     private final int chunkBytes;
     private final BooleanSupplier stopped;
+    private final LongUnaryOperator throttle;
 
     /**
      * @param leaderEpoch the epoch of the leader copied from, as the metadata says
      * @param chunkBytes the most bytes one call asks for
      * @param stopped whether to give up (the replica's role changed)
+     * @param throttle the milliseconds to wait before the next chunk, given the bytes of the last
      */
     KvSnapshotCopy(
             FollowerReplica follower,
@@ -37,13 +42,15 @@ final class KvSnapshotCopy {
             ReplicaFetcher.LeaderClient leader,
             Executor executor,
             int chunkBytes,
-            BooleanSupplier stopped) {
+            BooleanSupplier stopped,
+            LongUnaryOperator throttle) {
         this.follower = follower;
         this.leaderEpoch = leaderEpoch;
         this.leader = leader;
         this.executor = executor;
         this.chunkBytes = chunkBytes;
         this.stopped = stopped;
+        this.throttle = throttle;
     }
 
     /** Runs the copy; completes with the offset the follower's log restarted at. */
@@ -107,7 +114,14 @@ final class KvSnapshotCopy {
                                                 + f.size());
                             }
                             d.write(f.name(), at, a.data());
-                            return copy(d, next);
+                            long wait = throttle.applyAsLong(a.data().length);
+                            return wait <= 0
+                                    ? copy(d, next)
+                                    : CompletableFuture.runAsync(
+                                                    () -> {},
+                                                    CompletableFuture.delayedExecutor(
+                                                            wait, TimeUnit.MILLISECONDS, executor))
+                                            .thenCompose(v -> copy(d, next));
                         },
                         executor);
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
  * when the last one changed the log or was held by the leader (a long poll, {@code maxWaitMillis}
  * above 0), after {@code backoffMillis} when it failed or, without long polls, found nothing new.
  * Fetches and their answers run one at a time on the given executor, which may serve many fetchers.
+ * A throttle may delay the next fetch by the bytes the last one brought (a replica moving here).
  */
 public final class ReplicaFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
@@ -32,11 +34,14 @@ public final class ReplicaFetcher implements AutoCloseable {
     private final long backoffMillis;
     private final int maxWaitMillis;
     private final int maxBytes;
+    private final LongUnaryOperator throttle;
     private volatile boolean closed;
     private volatile int failuresInARow;
 
     /**
      * @param leaderEpoch the epoch of the leader fetched from, as the metadata says
+     * @param throttle the milliseconds to wait before the next fetch, given the bytes the last one
+     *     brought
      */
     public ReplicaFetcher(
             FollowerReplica follower,
@@ -45,7 +50,8 @@ public final class ReplicaFetcher implements AutoCloseable {
             ScheduledExecutorService executor,
             long backoffMillis,
             int maxWaitMillis,
-            int maxBytes) {
+            int maxBytes,
+            LongUnaryOperator throttle) {
         this.follower = follower;
         this.leaderEpoch = leaderEpoch;
         this.leader = leader;
@@ -53,6 +59,7 @@ public final class ReplicaFetcher implements AutoCloseable {
         this.backoffMillis = backoffMillis;
         this.maxWaitMillis = maxWaitMillis;
         this.maxBytes = maxBytes;
+        this.throttle = throttle;
     }
 
     public void start() {
@@ -97,7 +104,8 @@ public final class ReplicaFetcher implements AutoCloseable {
                         }
                         boolean changed = follower.apply(a);
                         failuresInARow = 0;
-                        schedule(changed || maxWaitMillis > 0 ? 0 : backoffMillis);
+                        long wait = throttle.applyAsLong(a.records().length);
+                        schedule(Math.max(wait, changed || maxWaitMillis > 0 ? 0 : backoffMillis));
                     } catch (RuntimeException e) {
                         failed(e);
                     }
@@ -107,7 +115,8 @@ public final class ReplicaFetcher implements AutoCloseable {
 
     /** Copies the leader's KV snapshot, then fetches from its offset (T53). */
     private void copySnapshot() {
-        new KvSnapshotCopy(follower, leaderEpoch, leader, executor, maxBytes, () -> closed)
+        new KvSnapshotCopy(
+                        follower, leaderEpoch, leader, executor, maxBytes, () -> closed, throttle)
                 .run()
                 .whenCompleteAsync(
                         (offset, error) -> {

@@ -86,6 +86,7 @@ public final class ReplicaManager implements AutoCloseable {
     private final LeaderClients clients;
     private final ScheduledExecutorService executor;
     private final Map<TableBucket, Role> roles = new ConcurrentHashMap<>();
+    private final MoveThrottle moveThrottle;
     private final BooleanSupplier storageRegistered;
     private volatile InSyncChanges changes =
             (bucket, epoch, isr) ->
@@ -116,6 +117,7 @@ public final class ReplicaManager implements AutoCloseable {
         this.kvs = kvs;
         this.settings = settings;
         this.clock = clock;
+        this.moveThrottle = new MoveThrottle(settings.moveBytesPerSecond(), clock);
         this.clients = new LeaderClients(addresses, token, settings.maxBytes() + (1 << 20), 30_000);
         this.executor =
                 Executors.newScheduledThreadPool(
@@ -152,11 +154,27 @@ public final class ReplicaManager implements AutoCloseable {
     /** Applies one bucket's metadata to its replica on this server. */
     public synchronized void apply(TableBucket bucket, BucketReplicas meta) {
         Role current = roles.get(bucket);
-        if (meta.replicas().size() == 1 || !meta.replicas().contains(serverId)) {
+        if (!meta.replicas().contains(serverId)) {
             if (current != null) {
+                // moved away: the copy stays until its group is closed, and takes no write
                 current.end();
                 roles.remove(bucket);
-                logs.apply(bucket).replicate(null);
+                logs.apply(bucket)
+                        .replicate(
+                                new MovedAwayReplica(
+                                        bucket, meta.replicas(), current.highWatermark()));
+            }
+            return;
+        }
+        if (meta.replicas().size() == 1) {
+            if (current != null) {
+                // the bucket's only copy now (a move of a one-copy bucket ended here): a state
+                // that followed takes the rest of its log before the log admits a write
+                current.end();
+                roles.remove(bucket);
+                if (kvLeads(bucket, kvs.apply(bucket).orElse(null))) {
+                    logs.apply(bucket).replicate(null);
+                }
             }
             return;
         }
@@ -164,6 +182,7 @@ public final class ReplicaManager implements AutoCloseable {
                 && current.meta().leader() == meta.leader()
                 && current.meta().leaderEpoch() == meta.leaderEpoch()) {
             if (current instanceof Leading l) {
+                l.leader().inSyncReplicas().onReplicasChanged(meta.replicas());
                 l.leader().inSyncReplicas().onIsrCommitted(Set.copyOf(meta.isr()));
                 roles.put(bucket, new Leading(meta, l.leader()));
             } else if (current instanceof Following f) {
@@ -201,7 +220,10 @@ public final class ReplicaManager implements AutoCloseable {
                             meta,
                             log,
                             highWatermark,
-                            Math.min(settings.minInsync(), meta.replicas().size()),
+                            // a moving bucket's replicas include the ones still copying
+                            Math.min(
+                                    settings.minInsync(),
+                                    meta.moving() ? meta.target().size() : meta.replicas().size()),
                             settings.lagTimeMaxMillis(),
                             clock,
                             isr -> propose(bucket, epoch, isr),
@@ -221,7 +243,8 @@ public final class ReplicaManager implements AutoCloseable {
                                 executor,
                                 settings.backoffMillis(),
                                 settings.maxWaitMillis(),
-                                settings.maxBytes());
+                                settings.maxBytes(),
+                                bytes -> movingHere(bucket) ? moveThrottle.take(bytes) : 0);
                 fetcher.start();
             }
             roles.put(bucket, new Following(meta, follower, fetcher));
@@ -231,6 +254,12 @@ public final class ReplicaManager implements AutoCloseable {
                     meta.leader(),
                     meta.leaderEpoch());
         }
+    }
+
+    /** Whether this server's replica of {@code bucket} is one a move adds, not in sync yet. */
+    private boolean movingHere(TableBucket bucket) {
+        Role r = roles.get(bucket);
+        return r != null && r.meta().moving() && !r.meta().isr().contains(serverId);
     }
 
     /**

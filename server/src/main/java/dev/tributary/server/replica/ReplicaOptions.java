@@ -83,6 +83,18 @@ public final class ReplicaOptions {
                                     + " readers what was acknowledged at once, not nothing until"
                                     + " its followers fetched again.");
 
+    public static final ConfigOption<MemorySize> MOVE_MAX_BYTES_PER_SECOND =
+            ConfigOptions.key("replica.move.max-bytes-per-second")
+                    .memoryType()
+                    .check(s -> s.bytes() >= 1024, "at least 1kb")
+                    .defaultValue(MemorySize.ofMebiBytes(64))
+                    .withDescription(
+                            "Bytes per second that the replicas moving onto this server (tributary"
+                                    + " cluster rebalance) fetch from their leaders, together, so a"
+                                    + " move does not take the leaders' disks and network from"
+                                    + " writes and reads; followers already in sync are never"
+                                    + " throttled.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 MIN_INSYNC_REPLICAS,
@@ -91,7 +103,8 @@ public final class ReplicaOptions {
                 FETCH_MAX_WAIT,
                 FETCH_MAX_BYTES,
                 CONTROLLED_SHUTDOWN,
-                HIGH_WATERMARK_CHECKPOINT_INTERVAL);
+                HIGH_WATERMARK_CHECKPOINT_INTERVAL,
+                MOVE_MAX_BYTES_PER_SECOND);
     }
 
     /** The values a server's replicas use. */
@@ -101,7 +114,8 @@ public final class ReplicaOptions {
             long backoffMillis,
             int maxWaitMillis,
             int maxBytes,
-            long checkpointMillis) {
+            long checkpointMillis,
+            long moveBytesPerSecond) {
         public static Settings of(Configuration conf) {
             return new Settings(
                     conf.get(MIN_INSYNC_REPLICAS),
@@ -109,7 +123,8 @@ public final class ReplicaOptions {
                     conf.get(FETCH_BACKOFF).toMillis(),
                     (int) conf.get(FETCH_MAX_WAIT).toMillis(),
                     (int) conf.get(FETCH_MAX_BYTES).bytes(),
-                    conf.get(HIGH_WATERMARK_CHECKPOINT_INTERVAL).toMillis());
+                    conf.get(HIGH_WATERMARK_CHECKPOINT_INTERVAL).toMillis(),
+                    conf.get(MOVE_MAX_BYTES_PER_SECOND).bytes());
         }
     }
 }

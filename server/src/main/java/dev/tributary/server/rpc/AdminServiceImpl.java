@@ -2,9 +2,12 @@ package dev.tributary.server.rpc;
 
 import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.cluster.ReplicaMoves;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
+import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
@@ -33,7 +36,10 @@ import dev.tributary.rpc.proto.ListPartitionsRequest;
 import dev.tributary.rpc.proto.ListPartitionsResponse;
 import dev.tributary.rpc.proto.ListTablesRequest;
 import dev.tributary.rpc.proto.ListTablesResponse;
+import dev.tributary.rpc.proto.MoveReplicasRequest;
+import dev.tributary.rpc.proto.MoveReplicasResponse;
 import dev.tributary.rpc.proto.PartitionInfoPb;
+import dev.tributary.rpc.proto.ReplicaMovePb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
@@ -46,6 +52,7 @@ import dev.tributary.server.store.TableService;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** DDL and the tiering status, over {@link TableService} and the coordinator. */
 public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
@@ -90,6 +97,44 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                         }
                     }
                     return ServerConverters.toPb(cluster.describe());
+                });
+    }
+
+    @Override
+    public void moveReplicas(MoveReplicasRequest req, StreamObserver<MoveReplicasResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    List<ReplicaMoves.Move> moves =
+                            TableService.join(
+                                    coordinator
+                                            .current()
+                                            .moveReplicas(
+                                                    Set.copyOf(req.getDrainList()),
+                                                    req.getDryRun()));
+                    MoveReplicasResponse.Builder b = MoveReplicasResponse.newBuilder();
+                    for (ReplicaMoves.Move m : moves) {
+                        TableInfo t = tables.table(m.bucket().tableId());
+                        String partition =
+                                m.bucket().partitionId() == TableBucket.NO_PARTITION
+                                        ? ""
+                                        : partitions.list(t.path()).stream()
+                                                .filter(
+                                                        p ->
+                                                                p.partitionId()
+                                                                        == m.bucket().partitionId())
+                                                .map(PartitionInfo::name)
+                                                .findFirst()
+                                                .orElse("id " + m.bucket().partitionId());
+                        b.addMoves(
+                                ReplicaMovePb.newBuilder()
+                                        .setTable(ProtoConverters.toPb(t.path()))
+                                        .setPartition(partition)
+                                        .setBucket(m.bucket().bucket())
+                                        .addAllFrom(m.from())
+                                        .addAllTo(m.to()));
+                    }
+                    return b.build();
                 });
     }
 

@@ -330,6 +330,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                         if (req.getWithReplicas()) {
                             lb.addAllReplicas(l.replicas().replicas())
                                     .addAllInSyncReplicas(l.replicas().isr())
+                                    .addAllMoveTarget(l.replicas().target())
                                     .setLeaderEpoch(l.replicas().leaderEpoch());
                         }
                         b.addLeaders(lb);

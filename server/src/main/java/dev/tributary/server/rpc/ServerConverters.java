@@ -38,7 +38,8 @@ final class ServerConverters {
                                         ReplicationHealthPb.newBuilder()
                                                 .setBuckets(r.buckets())
                                                 .setUnderReplicated(r.underReplicated())
-                                                .setLeaderless(r.leaderless())));
+                                                .setLeaderless(r.leaderless())
+                                                .setMoving(r.moving())));
         for (ClusterView.Member m : v.servers()) {
             b.addServers(
                     ClusterServerPb.newBuilder()

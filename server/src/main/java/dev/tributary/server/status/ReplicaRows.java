@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * The console's replicas of a table (T50): one row per bucket with its partition, leader, leader
- * epoch, replicas and in-sync replicas, in the JSON shape the table page draws.
+ * epoch, replicas, in-sync replicas and the replicas it moves to (empty when it does not), in the
+ * JSON shape the table page draws.
  */
 public final class ReplicaRows {
     /** Partitions of a partitioned table whose buckets the table page lists. */
@@ -29,6 +30,7 @@ public final class ReplicaRows {
                 row.put("leaderEpoch", r.leaderEpoch());
                 row.put("replicas", r.replicas());
                 row.put("inSync", r.isr());
+                row.put("moveTarget", r.target());
                 rows.add(row);
             }
         }

@@ -43,11 +43,12 @@ import org.slf4j.LoggerFactory;
  * serving until it is assigned. A partitioned table is known here (its schema registered, no
  * buckets) when any of its partitions is held here or this server holds unassigned buckets.
  *
- * <p>Assignments never move today (moving buckets needs part 2's replicas): a group open here that
- * the metadata assigns elsewhere keeps serving, with a warning. Called on the metadata store's
- * apply thread. A change that fails (a bucket that cannot be opened) is logged by the store and
- * tried again at the table's next change or the next reset; a failure at the first reset fails the
- * server's start, as any table that cannot be recovered does.
+ * <p>A group open here whose replicas all moved to other servers (a rebalance or drain) is closed
+ * and its copy deleted once the metadata says so: the move ended only after its new replicas were
+ * in sync, so nothing acknowledged is lost with it. Called on the metadata store's apply thread. A
+ * change that fails (a bucket that cannot be opened) is logged by the store and tried again at the
+ * table's next change or the next reset; a failure at the first reset fails the server's start, as
+ * any table that cannot be recovered does.
  */
 public final class LocalBuckets implements MetadataListener {
     private static final Logger LOG = LoggerFactory.getLogger(LocalBuckets.class);
@@ -448,11 +449,13 @@ public final class LocalBuckets implements MetadataListener {
             return;
         }
         if (!local && !partitioned) {
-            LOG.warn(
-                    "table {} (id {}) is assigned to other servers but open here; it keeps serving"
-                            + " (moving buckets between servers is not supported)",
-                    t.path(),
-                    id);
+            forgetReplicaRoles(id, ALL_PARTITIONS);
+            catalog.remove(id);
+            store.dropTable(id);
+            LOG.info(
+                    "table {} (id {}) moved to other servers; removed its copy here", t.path(), id);
+            indexPartitions(applied);
+            return;
         }
         // opens what is missing, applies a newer schema to what is open
         store.openTable(id, t.descriptor(), t.schemaId(), t.schema());
@@ -517,6 +520,14 @@ public final class LocalBuckets implements MetadataListener {
         for (PartitionInfo p : applied.partitions()) {
             inMetadata.add(p.partitionId());
             if (!holds(applied, p.partitionId())) {
+                if (store.hasPartition(id, p.partitionId())) {
+                    forgetReplicaRoles(id, p.partitionId());
+                    store.dropPartition(id, p.partitionId());
+                    LOG.info(
+                            "partition {} of {} moved to other servers; removed its copy here",
+                            p.name(),
+                            applied.table().path());
+                }
                 continue;
             }
             if (!store.hasPartition(id, p.partitionId())) {

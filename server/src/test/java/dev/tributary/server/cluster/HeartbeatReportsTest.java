@@ -39,6 +39,23 @@ class HeartbeatReportsTest {
     }
 
     @Test
+    void aBucketWhoseCopyWasMadeAgainGoesInAFullReport() {
+        acceptAll(reports.next(List.of(log(0, 5), log(1, 7))), 4);
+        // bucket 1 moved away (its copy deleted) and back: its new copy is still catching up
+        assertThat(reports.next(List.of(log(0, 5), log(1, 2))))
+                .containsExactly(new BucketReport(true, 0, true, List.of(log(0, 5), log(1, 2))));
+    }
+
+    @Test
+    void aBucketNoLongerHeldHereMakesTheNextReportFull() {
+        acceptAll(reports.next(List.of(log(0, 5), log(1, 7))), 4);
+        // bucket 1's copy was deleted (moved away): the coordinator must forget it, or a copy
+        // made here again later would look like its end offset went back
+        assertThat(reports.next(List.of(log(0, 5))))
+                .containsExactly(new BucketReport(true, 0, true, List.of(log(0, 5))));
+    }
+
+    @Test
     void aFailedHeartbeatIsResent() {
         acceptAll(reports.next(List.of(log(0, 5))), 4);
         List<BucketReport> lost = reports.next(List.of(log(0, 6)));

@@ -125,7 +125,14 @@ class ReplicaFetchTest {
             FollowerReplica f = new FollowerReplica(TB, id, leader.id, log, null, highWatermark);
             ReplicaFetcher fetcher =
                     new ReplicaFetcher(
-                            f, leaderEpoch, leader.client(), executor, backoff, maxWait, 1 << 20);
+                            f,
+                            leaderEpoch,
+                            leader.client(),
+                            executor,
+                            backoff,
+                            maxWait,
+                            1 << 20,
+                            bytes -> 0);
             closing.add(fetcher);
             fetcher.start();
             return fetcher;

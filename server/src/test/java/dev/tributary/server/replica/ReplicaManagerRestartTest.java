@@ -1,8 +1,10 @@
 package dev.tributary.server.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatchBuilder;
 import dev.tributary.common.row.ChangeType;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A replica that restarts and leads shows readers what was acknowledged before at once: its high
  * watermark is checkpointed at a stop (and periodically), not rebuilt from zero by its followers'
- * next fetches (T50), on a real log and the server's replica manager.
+ * next fetches (T50), on a real log and the server's replica manager; a replica whose bucket moved
+ * away refuses writes.
  */
 class ReplicaManagerRestartTest {
     private static final TableBucket TB = new TableBucket(9, 0);
@@ -91,5 +94,27 @@ class ReplicaManagerRestartTest {
         assertThat(damaged.endOffset()).isZero();
         third.close();
         damaged.close();
+    }
+
+    @Test
+    void aLeaderWhoseBucketMovedAwayTakesNoMoreWrites() throws Exception {
+        LogBucket log =
+                LogBucket.open(
+                        TB,
+                        dir.resolve("moved"),
+                        new LogBucket.Config(1 << 20, 4096, FlushPolicy.FSYNC));
+        ReplicaManager manager = manager(log);
+        BucketReplicas leading = new BucketReplicas(List.of(1, 2), 1, 0, List.of(1));
+        manager.apply(TB, leading);
+        log.append(batch(0)).durable().get(10, TimeUnit.SECONDS);
+
+        // the move to [2, 3] ended: this server is no replica any more
+        manager.apply(TB, new BucketReplicas(List.of(2, 3), 2, 1, List.of(2, 3)));
+        assertThatThrownBy(() -> log.append(batch(1)))
+                .isInstanceOf(NotLeaderForBucketException.class)
+                .hasMessageContaining("moved to servers [2, 3]");
+        assertThat(log.endOffset()).as("readers still see what was acknowledged").isEqualTo(10);
+        manager.close();
+        log.close();
     }
 }

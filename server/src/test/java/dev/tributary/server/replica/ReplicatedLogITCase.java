@@ -154,7 +154,7 @@ class ReplicatedLogITCase {
             assertThat(shrunk.replicas()).isEqualTo(replicas.replicas());
             assertThat(shrunk.inSyncReplicas()).hasSize(2).doesNotContain(stopped);
             assertThat(conn.admin().describeCluster().replication())
-                    .hasValue(new ClusterInfo.Replication(1, 1, 0));
+                    .hasValue(new ClusterInfo.Replication(1, 1, 0, 0));
 
             // back with its data directory, it copies what it missed and rejoins the set
             cluster.restart(stopped);
@@ -163,7 +163,7 @@ class ReplicatedLogITCase {
             assertThat(rejoined.underReplicated()).isFalse();
             assertThat(rejoined.inSyncReplicas()).containsExactlyInAnyOrder(1, 2, 3);
             assertThat(conn.admin().describeCluster().replication())
-                    .hasValue(new ClusterInfo.Replication(1, 0, 0));
+                    .hasValue(new ClusterInfo.Replication(1, 0, 0, 0));
 
             // readers see every acknowledged row exactly once
             assertReadOnce(conn.logScanner(TABLE), written);

@@ -18,6 +18,7 @@ import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.cluster.ReplicaMoves;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
 import dev.tributary.storage.CloseableIterator;
@@ -30,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * replica keeps the bucket's KV state from the log it copies, a follower up to the leader's high
  * watermark; a crashed leader's bucket is led by an in-sync follower that answers lookups with
  * every acknowledged write and takes upserts at once (its state is the log's, no replay of the
- * whole changelog), and the old leader, back, follows with the same state.
+ * whole changelog), and the old leader, back, follows with the same state. A bucket moved to
+ * another server (issue 23) copies the leader's KV snapshot and log there, throttled, and serves
+ * every write.
  */
 class ReplicatedPrimaryKeyITCase {
     private static final Schema SCHEMA =
@@ -221,6 +225,73 @@ class ReplicatedPrimaryKeyITCase {
                 .filter(id -> id != replicas.leader() && cluster.server(id) != coordinator)
                 .findFirst()
                 .orElseThrow();
+    }
+
+    @Test
+    void move_aOneCopyPrimaryKeyBucketDrainedOffItsServerKeepsEveryWriteAndServesLookupsThere()
+            throws Exception {
+        // a small throttle, and retention past the start of the log: the new replica copies the
+        // leader's KV snapshot, throttled, before it fetches the log
+        cluster.option("log.segment.size", "2kb")
+                .option("replica.move.max-bytes-per-second", "8kb");
+        TributaryServer coordinator = cluster.startThree();
+        Map<Integer, String> expected = new HashMap<>();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            TablePath table =
+                    cluster.tableLedByAnotherServer(
+                            conn,
+                            coordinator,
+                            "one_",
+                            TableDescriptor.builder(SCHEMA)
+                                    .bucketCount(1)
+                                    .property("table.replication.factor", "1")
+                                    .property("table.log.retention-size", "4kb")
+                                    .property("kv.snapshot.num-retained", "1")
+                                    .build());
+            long tableId = coordinator.coordinator().describeTable(table).join().tableId();
+            TableBucket bucket = new TableBucket(tableId, 0);
+            int from = replicasOf(coordinator, tableId).leader();
+            for (int round = 0; round < 5; round++) {
+                upsert(conn, table, 0, 200, "r" + round + "-", expected);
+            }
+            delete(conn, table, 0, 20, expected);
+            TributaryServer source = cluster.server(from);
+            source.store().snapshot(bucket);
+            source.store().runRetention();
+            long sourceStart = logOf(source, bucket).startOffset();
+            assertThat(sourceStart).isPositive();
+
+            // writes go on while the bucket moves; the idempotent writer retries what the
+            // leadership change cut
+            CompletableFuture<Void> duringMove =
+                    CompletableFuture.runAsync(
+                            () -> upsert(conn, table, 150, KEYS, "b", expected),
+                            task -> new Thread(task, "test-writer").start());
+            List<ReplicaMoves.Move> moves =
+                    coordinator.coordinator().moveReplicas(Set.of(from), false).join();
+            assertThat(moves).hasSize(1);
+            int to = moves.get(0).to().get(0);
+            assertThat(to).isNotEqualTo(from);
+            BucketReplicas after =
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> replicasOf(coordinator, tableId), r -> !r.moving());
+            assertThat(after.replicas()).containsExactly(to);
+            assertThat(after.leader()).isEqualTo(to);
+            assertThat(after.leaderEpoch()).isEqualTo(1);
+            assertThat(logOf(cluster.server(to), bucket).startOffset())
+                    .as("it started from the leader's snapshot")
+                    .isGreaterThanOrEqualTo(sourceStart);
+            duringMove.get(60, TimeUnit.SECONDS);
+            assertLookups(conn, table, expected);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !cluster.server(from).store().hasTable(tableId));
+
+            upsert(conn, table, 0, 10, "c", expected);
+            assertLookups(conn, table, expected);
+            assertThat(kvOf(to, bucket).role()).isEqualTo(KvBucket.Role.LEADER);
+            assertThat(kvOf(to, bucket).appliedOffset())
+                    .isEqualTo(logOf(cluster.server(to), bucket).durableEndOffset());
+        }
     }
 
     /** Stops a server, deletes its data directory and starts it again (T53). */

@@ -246,6 +246,30 @@ public final class InSyncReplicas {
     }
 
     /**
+     * The bucket's replicas changed in this epoch (it moves to other servers): a new replica
+     * becomes a follower that has fetched nothing yet, outside the in-sync set until it catches up;
+     * a replica no longer listed stops counting, unless it is still in the in-sync set.
+     */
+    public synchronized void onReplicasChanged(List<Integer> replicas) {
+        long now = clock.currentTimeMillis();
+        for (int r : replicas) {
+            if (r != leaderId && !followers.containsKey(r)) {
+                Follower f = new Follower();
+                f.lastCaughtUpMillis = now;
+                f.lastFetchMillis = now;
+                followers.put(r, f);
+            }
+        }
+        followers
+                .keySet()
+                .removeIf(
+                        r ->
+                                !replicas.contains(r)
+                                        && !committed.contains(r)
+                                        && (pending == null || !pending.contains(r)));
+    }
+
+    /**
      * The coordinator wrote {@code isr} as the bucket's in-sync set (the pending change, or not).
      */
     public void onIsrCommitted(Set<Integer> isr) {

@@ -38,6 +38,30 @@ class InSyncReplicasTest {
     }
 
     @Test
+    void aReplicaAddedByAMoveFetchesAndJoinsOnceCaughtUpWithoutHoldingWritesBackBefore() {
+        InSyncReplicas r =
+                new InSyncReplicas(TB, 1, List.of(1, 2), Set.of(1, 2), 0, 0, 2, LAG_MS, clock);
+        r.onLeaderAppend(10, 10);
+        r.onFollowerFetch(2, 10);
+        assertThatThrownBy(() -> r.onFollowerFetch(4, 0)).hasMessageContaining("not a follower");
+
+        r.onReplicasChanged(List.of(1, 2, 4));
+        CompletableFuture<Void> ack = r.onLeaderAppend(20, 20);
+        assertThat(r.onFollowerFetch(4, 0).proposedIsr()).as("behind the high watermark").isEmpty();
+        assertThat(r.onFollowerFetch(2, 20).highWatermark())
+                .as("the new replica does not hold acknowledgements back")
+                .isEqualTo(20);
+        assertThat(ack).isCompleted();
+        assertThat(r.onFollowerFetch(4, 20).proposedIsr()).hasValue(Set.of(1, 2, 4));
+        r.onIsrCommitted(Set.of(1, 2, 4));
+
+        // the move ends: 2 leaves the replicas and the in-sync set
+        r.onReplicasChanged(List.of(1, 4));
+        r.onIsrCommitted(Set.of(1, 4));
+        assertThat(r.committedIsr()).containsExactlyInAnyOrder(1, 4);
+    }
+
+    @Test
     void onceLeadershipStoppedWaitingAndLaterAppendsFailAtOnce() {
         InSyncReplicas r = leading(Set.of(1, 2, 3), 2);
         CompletableFuture<Void> waiting = r.onLeaderAppend(10, 10);

@@ -1,0 +1,72 @@
+package dev.tributary.cli.command;
+
+import dev.tributary.cli.output.TextTable;
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.ReplicaMove;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tributary cluster rebalance}: moves replicas between servers (issue 23). */
+@Command(
+        name = "rebalance",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Moves replicas between the servers: every replica on a server named by --drain moves"
+                    + " to another server, then replicas move from the servers holding most to"
+                    + " those holding fewest until every alive server holds within one of the"
+                    + " others. Prints one line per bucket that moves and returns once the moves"
+                    + " started; each ends on its own once its new replicas copied the log and are"
+                    + " in sync (throttled by the receiving server's"
+                    + " replica.move.max-bytes-per-second). Writes and reads go on meanwhile."
+                    + " 'tributary cluster' counts the buckets still moving and 'tributary table"
+                    + " describe' names them.",
+            "Drain a server before stopping it for good: once 'tributary cluster' shows its"
+                    + " BUCKETS at 0, no bucket needs it."
+        })
+public final class ClusterRebalanceCommand implements Callable<Integer> {
+    @Mixin ConnectionOptions connection;
+    @Spec CommandSpec spec;
+
+    @Option(
+            names = "--drain",
+            split = ",",
+            paramLabel = "SERVER",
+            description = "Server ids to move every replica off (e.g. --drain 3 or --drain 2,3).")
+    List<Integer> drain = List.of();
+
+    @Option(names = "--dry-run", description = "Print the moves without starting them.")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Connection c = connection.connect()) {
+            List<ReplicaMove> moves = c.admin().moveReplicas(Set.copyOf(drain), dryRun);
+            print(out, moves, dryRun);
+        }
+        return 0;
+    }
+
+    static void print(PrintWriter out, List<ReplicaMove> moves, boolean dryRun) {
+        if (moves.isEmpty()) {
+            out.println("nothing to move: the replicas are balanced");
+            return;
+        }
+        out.println(
+                moves.size()
+                        + (moves.size() == 1 ? " bucket " : " buckets ")
+                        + (dryRun ? "would move (dry run, nothing started):" : "moving:"));
+        TextTable t = new TextTable("TABLE", "PARTITION", "BUCKET", "FROM", "TO");
+        for (ReplicaMove m : moves) {
+            t.row(m.table(), m.partition().orElse("-"), m.bucket(), m.from(), m.to());
+        }
+        t.print(out);
+    }
+}

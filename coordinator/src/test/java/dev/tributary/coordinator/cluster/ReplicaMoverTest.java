@@ -1,0 +1,80 @@
+package dev.tributary.coordinator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.coordinator.TieringHarness;
+import dev.tributary.coordinator.cluster.ReplicaMoves.Move;
+import dev.tributary.coordinator.metadata.BucketAssignments;
+import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.coordinator.metadata.ServerRegistration;
+import dev.tributary.coordinator.metadata.TableInfo;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Moves started as metadata records, ended once in sync, and finished by a new coordinator. */
+class ReplicaMoverTest {
+    private final TieringHarness h = new TieringHarness();
+    private final Set<Integer> dead = new HashSet<>();
+
+    private ReplicaMover mover(BucketAssignments assignments) {
+        return new ReplicaMover(
+                assignments, () -> h.store.servers().keySet(), id -> !dead.contains(id));
+    }
+
+    @Test
+    @DisplayName(
+            "a drain starts each move as a record; the move ends once its new replica is in sync,"
+                    + " and a coordinator that takes over ends what its predecessor left")
+    void drainThenFinish() {
+        for (int id = 1; id <= 2; id++) {
+            h.store.putServer(new ServerRegistration(id, "h" + id + ":9123", "", 1));
+        }
+        TableInfo t = h.lakeTable("t", 2, Duration.ofMinutes(1)); // one copy per bucket
+        BucketAssignments assignments = h.core.assignments();
+        ReplicaMover mover = mover(assignments);
+        assertThatThrownBy(() -> mover.rebalance(Set.of(7), false))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("server 7 is not registered");
+
+        List<Move> dry = mover.rebalance(Set.of(1), true);
+        assertThat(dry).hasSize(1);
+        TableBucket moved = dry.get(0).bucket();
+        assertThat(
+                        assignments
+                                .of(t.tableId(), TableBucket.NO_PARTITION)
+                                .orElseThrow()
+                                .replicasOf(moved.bucket())
+                                .moving())
+                .as("a dry run starts nothing")
+                .isFalse();
+
+        assertThat(mover.rebalance(Set.of(1), false)).isEqualTo(dry);
+        BucketReplicas moving = replicas(assignments, moved);
+        assertThat(moving.replicas()).containsExactly(1, 2);
+        assertThat(moving.target()).containsExactly(2);
+        assertThat(mover.finishMoves()).as("2 is not in sync yet").isZero();
+
+        // the leader's in-sync change lands, but this coordinator stops before ending the move
+        assignments.changeBucket(moved, r -> r.withIsr(0, List.of(1, 2)));
+        h.restart();
+        BucketAssignments after = h.core.assignments();
+        assertThat(replicas(after, moved).moving()).as("durable").isTrue();
+        assertThat(mover(after).finishMoves()).isEqualTo(1);
+        assertThat(replicas(after, moved))
+                .isEqualTo(new BucketReplicas(List.of(2), 2, 1, List.of(2)));
+        assertThat(after.load()).containsEntry(2, 2).doesNotContainKey(1);
+    }
+
+    private static BucketReplicas replicas(BucketAssignments a, TableBucket bucket) {
+        return a.of(bucket.tableId(), bucket.partitionId())
+                .orElseThrow()
+                .replicasOf(bucket.bucket());
+    }
+}
