@@ -1,0 +1,163 @@
+package dev.tributary.server.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.client.Connection;
+import dev.tributary.client.admin.PartitionInfo;
+import dev.tributary.client.scan.LogScanner;
+import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.row.Row;
+import dev.tributary.common.time.ManualClock;
+import dev.tributary.common.types.DataTypes;
+import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.cluster.ReplicaMoves;
+import dev.tributary.server.TributaryServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 23's moves of a partitioned table's buckets on three real servers: a drained server holds
+ * no replica of any partition afterwards and closes its partitions' copies, a rebalance makes new
+ * copies there, and every row written before, between and after is read exactly once.
+ */
+class ReplicaMovesITCase {
+    private static final TablePath EVENTS = TablePath.of("db", "events");
+    private static final List<String> DAYS = List.of("2026-12-01", "2026-12-02");
+
+    @TempDir Path dir;
+
+    private ThreeServers cluster;
+
+    @BeforeEach
+    void cluster() {
+        cluster = new ThreeServers(dir, new ManualClock(1_700_000_000_000L));
+    }
+
+    @AfterEach
+    void stopAll() {
+        cluster.close();
+    }
+
+    @Test
+    void move_aDrainedServerClosesItsPartitionsAndARebalanceCopiesThemBack() throws Exception {
+        TributaryServer coordinator = cluster.startThree();
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            conn.admin()
+                    .createTable(
+                            EVENTS,
+                            TableDescriptor.builder(
+                                            Schema.newBuilder()
+                                                    .column("id", DataTypes.BIGINT())
+                                                    .column("dt", DataTypes.STRING())
+                                                    .build())
+                                    .bucketCount(2)
+                                    .partitionKeys("dt")
+                                    .property("table.replication.factor", "2")
+                                    .build(),
+                            false);
+            for (String day : DAYS) {
+                conn.admin().createPartition(EVENTS, PartitionSpec.of("dt", day), false);
+            }
+            long tableId = coordinator.coordinator().describeTable(EVENTS).join().tableId();
+            List<Long> partitions =
+                    conn.admin().listPartitions(EVENTS).stream()
+                            .map(PartitionInfo::partitionId)
+                            .toList();
+            write(conn, 0, 400);
+
+            int drained = 2;
+            List<ReplicaMoves.Move> moves =
+                    coordinator.coordinator().moveReplicas(Set.of(drained), false).join();
+            assertThat(moves)
+                    .isNotEmpty()
+                    .allSatisfy(m -> assertThat(m.to()).doesNotContain(drained));
+            write(conn, 400, 400);
+            awaitNoMoves(coordinator);
+            assertThat(coordinator.coordinator().bucketAssignments())
+                    .allSatisfy(
+                            a ->
+                                    assertThat(a.buckets())
+                                            .allSatisfy(
+                                                    b ->
+                                                            assertThat(b.replicas())
+                                                                    .doesNotContain(drained)));
+            for (long p : partitions) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> !cluster.server(drained).store().hasPartition(tableId, p));
+            }
+            assertReadOnce(conn, partitions, 800);
+
+            // and back: new copies of the partitions it closed
+            assertThat(coordinator.coordinator().moveReplicas(Set.of(), false).join()).isNotEmpty();
+            awaitNoMoves(coordinator);
+            assertThat(
+                            partitions.stream()
+                                    .anyMatch(
+                                            p ->
+                                                    cluster.server(drained)
+                                                            .store()
+                                                            .hasPartition(tableId, p)))
+                    .isTrue();
+            write(conn, 800, 200);
+            assertReadOnce(conn, partitions, 1000);
+        }
+    }
+
+    private static void awaitNoMoves(TributaryServer coordinator) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> coordinator.coordinator().replicationHealth().moving() == 0);
+    }
+
+    /** Rows from {@code from}, alternating between the two days. */
+    private static void write(Connection conn, long from, int count) {
+        try (AppendWriter w = conn.appendWriter(EVENTS)) {
+            for (long id = from; id < from + count; id++) {
+                w.append(Row.of(id, DAYS.get((int) (id % 2))));
+            }
+            w.flush();
+        }
+    }
+
+    /** Every row 0..n-1 is read once from the buckets' leaders, whichever servers they are on. */
+    private static void assertReadOnce(Connection conn, List<Long> partitions, int n) {
+        List<Long> ids =
+                await().atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> readAll(conn, partitions), l -> l.size() >= n);
+        assertThat(ids)
+                .hasSize(n)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.range(0, n).boxed().collect(Collectors.toList()));
+    }
+
+    private static List<Long> readAll(Connection conn, List<Long> partitions) {
+        LogScanner scanner = conn.logScanner(EVENTS);
+        List<Long> ids = new ArrayList<>();
+        for (long p : partitions) {
+            for (int b = 0; b < 2; b++) {
+                for (LogRecord r : scanner.readAll(p, b)) {
+                    ids.add(r.row().getLong(0));
+                }
+            }
+        }
+        return ids;
+    }
+}
