@@ -134,20 +134,7 @@ class ClusterStartITCase {
 
         try (Connection conn = Connection.open(layout.addressList())) {
             conn.admin().createDatabase("db", false);
-            conn.admin()
-                    .createTable(
-                            CLICKS,
-                            TableDescriptor.builder(
-                                            Schema.newBuilder()
-                                                    .column("id", DataTypes.BIGINT())
-                                                    .column("name", DataTypes.STRING())
-                                                    .build())
-                                    .bucketCount(6)
-                                    .bucketKeys("id")
-                                    .property("table.datalake.enabled", "true")
-                                    .property("table.datalake.freshness", "1s")
-                                    .build(),
-                            false);
+            conn.admin().createTable(CLICKS, lakeTable(Map.of()), false);
             // no factor given: three copies of each bucket, one on every server (T50)
             assertThat(conn.admin().describeCluster().servers())
                     .as("six buckets, a copy of each on every server")
@@ -223,7 +210,8 @@ class ClusterStartITCase {
                                                     + " leader"));
 
             // created while a server is dead: two copies of each bucket, none on the dead server
-            conn.admin().createTable(MOVED, twoCopies(), false);
+            conn.admin()
+                    .createTable(MOVED, lakeTable(Map.of("table.replication.factor", "2")), false);
             write(conn, MOVED, 0, ROWS);
 
             // the same command on the same directory starts only the killed server, same ports
@@ -385,7 +373,8 @@ class ClusterStartITCase {
                         LongStream.range(0, n).boxed().collect(Collectors.toList()));
     }
 
-    private static TableDescriptor twoCopies() {
+    /** Six buckets of (id, name), tiered within a second, with {@code extra} properties. */
+    private static TableDescriptor lakeTable(Map<String, String> extra) {
         return TableDescriptor.builder(
                         Schema.newBuilder()
                                 .column("id", DataTypes.BIGINT())
@@ -393,9 +382,9 @@ class ClusterStartITCase {
                                 .build())
                 .bucketCount(6)
                 .bucketKeys("id")
-                .property("table.replication.factor", "2")
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "1s")
+                .properties(extra)
                 .build();
     }
 

@@ -4,6 +4,7 @@ import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Creates, alters, lists and drops databases and tables, and reads the tiering status. Obtained
@@ -146,5 +147,5 @@ public interface Admin {
      * @throws dev.tributary.common.exception.InvalidInputException if a server to drain is not
      *     registered, or a bucket has no other server to go to
      */
-    List<ReplicaMove> moveReplicas(java.util.Set<Integer> drain, boolean dryRun);
+    List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun);
 }

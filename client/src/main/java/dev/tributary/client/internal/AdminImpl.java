@@ -41,6 +41,7 @@ import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@link Admin} over the admin gRPC service. */
 public final class AdminImpl implements Admin {
@@ -282,7 +283,7 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public List<ReplicaMove> moveReplicas(java.util.Set<Integer> drain, boolean dryRun) {
+    public List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun) {
         MoveReplicasResponse r =
                 coordinator.call(
                         c ->
