@@ -44,11 +44,13 @@ import org.slf4j.LoggerFactory;
  * buckets) when any of its partitions is held here or this server holds unassigned buckets.
  *
  * <p>A group open here whose replicas all moved to other servers (a rebalance or drain) is closed
- * and its copy deleted once the metadata says so: the move ended only after its new replicas were
- * in sync, so nothing acknowledged is lost with it. Called on the metadata store's apply thread. A
- * change that fails (a bucket that cannot be opened) is logged by the store and tried again at the
- * table's next change or the next reset; a failure at the first reset fails the server's start, as
- * any table that cannot be recovered does.
+ * and its copy deleted when the metadata change that ends the move applies: the move ended only
+ * after its new replicas were in sync, so nothing acknowledged is lost with it. A group open here
+ * that the metadata assigns elsewhere without having assigned it here (served before its assignment
+ * existed) keeps its copy and keeps serving, with a warning. Called on the metadata store's apply
+ * thread. A change that fails (a bucket that cannot be opened) is logged by the store and tried
+ * again at the table's next change or the next reset; a failure at the first reset fails the
+ * server's start, as any table that cannot be recovered does.
  */
 public final class LocalBuckets implements MetadataListener {
     private static final Logger LOG = LoggerFactory.getLogger(LocalBuckets.class);
@@ -438,7 +440,7 @@ public final class LocalBuckets implements MetadataListener {
 
     private void follow(AppliedTable applied) {
         maxTableIdSeen = Math.max(maxTableIdSeen, applied.tableId());
-        this.applied.put(applied.tableId(), applied);
+        AppliedTable before = this.applied.put(applied.tableId(), applied);
         TableInfo t = applied.table();
         long id = t.tableId();
         boolean partitioned = t.descriptor().isPartitioned();
@@ -449,13 +451,22 @@ public final class LocalBuckets implements MetadataListener {
             return;
         }
         if (!local && !partitioned) {
-            forgetReplicaRoles(id, ALL_PARTITIONS);
-            catalog.remove(id);
-            store.dropTable(id);
-            LOG.info(
-                    "table {} (id {}) moved to other servers; removed its copy here", t.path(), id);
-            indexPartitions(applied);
-            return;
+            if (movedAway(before, TableBucket.NO_PARTITION)) {
+                forgetReplicaRoles(id, ALL_PARTITIONS);
+                catalog.remove(id);
+                store.dropTable(id);
+                LOG.info(
+                        "table {} (id {}) moved to other servers; removed its copy here",
+                        t.path(),
+                        id);
+                indexPartitions(applied);
+                return;
+            }
+            LOG.warn(
+                    "table {} (id {}) is assigned to other servers but open here without having"
+                            + " been assigned here; its copy is kept, and it keeps serving",
+                    t.path(),
+                    id);
         }
         // opens what is missing, applies a newer schema to what is open
         store.openTable(id, t.descriptor(), t.schemaId(), t.schema());
@@ -465,7 +476,7 @@ public final class LocalBuckets implements MetadataListener {
         if (partitioned) {
             // also when none of its partitions is held here any more: the last one may just have
             // been removed
-            followPartitions(applied);
+            followPartitions(applied, before);
         }
         // roles first: a replicated bucket's log must not take a write as a single copy in the
         // moment between being published and getting its role (after a restart, a client whose
@@ -514,13 +525,13 @@ public final class LocalBuckets implements MetadataListener {
         }
     }
 
-    private void followPartitions(AppliedTable applied) {
+    private void followPartitions(AppliedTable applied, AppliedTable before) {
         long id = applied.tableId();
         Set<Long> inMetadata = new HashSet<>();
         for (PartitionInfo p : applied.partitions()) {
             inMetadata.add(p.partitionId());
             if (!holds(applied, p.partitionId())) {
-                if (store.hasPartition(id, p.partitionId())) {
+                if (store.hasPartition(id, p.partitionId()) && movedAway(before, p.partitionId())) {
                     forgetReplicaRoles(id, p.partitionId());
                     store.dropPartition(id, p.partitionId());
                     LOG.info(
@@ -563,6 +574,21 @@ public final class LocalBuckets implements MetadataListener {
                         || applied.partitions().stream()
                                 .anyMatch(p -> holds(applied, p.partitionId()))
                 : holds(applied, TableBucket.NO_PARTITION);
+    }
+
+    /**
+     * Whether the assignment before this change gave this server a replica of the group (called
+     * when the current one gives it none: a move away ended). A group open here that was never
+     * assigned here (served before its assignment existed) is not deleted.
+     */
+    private boolean movedAway(AppliedTable before, long partitionId) {
+        return before != null
+                && before.assignment(partitionId)
+                        .map(
+                                a ->
+                                        a.buckets().stream()
+                                                .anyMatch(b -> b.replicas().contains(serverId)))
+                        .orElse(false);
     }
 
     /** Whether a replica of some bucket of the group is this server's (leader or follower). */
