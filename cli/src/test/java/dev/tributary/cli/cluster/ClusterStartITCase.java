@@ -399,14 +399,8 @@ class ClusterStartITCase {
 
     /** {@code tributary tiering status} against the cluster, as a user runs it. */
     private static String tieringStatus(LocalClusterLayout layout) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code =
-                TributaryCli.execute(
-                        new String[] {"tiering", "status", "--address", layout.addressList()},
-                        new PrintWriter(out),
-                        new PrintWriter(err));
-        return code == 0 ? out.toString() : "exit " + code + ": " + err;
+        CliRun r = cli("tiering", "status", "--address", layout.addressList());
+        return r.code() == 0 ? r.out() : "exit " + r.code() + ": " + r.err();
     }
 
     private static void phase(String what, long begin) {

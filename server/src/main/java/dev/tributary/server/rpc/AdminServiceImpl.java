@@ -51,8 +51,11 @@ import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.TableService;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** DDL and the tiering status, over {@link TableService} and the coordinator. */
 public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBase {
@@ -113,19 +116,16 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                                                     Set.copyOf(req.getDrainList()),
                                                     req.getDryRun()));
                     MoveReplicasResponse.Builder b = MoveReplicasResponse.newBuilder();
+                    // each table's partition names, listed once however many of its buckets move
+                    Map<Long, Map<Long, String>> names = new HashMap<>();
                     for (ReplicaMoves.Move m : moves) {
                         TableInfo t = tables.table(m.bucket().tableId());
+                        long id = m.bucket().partitionId();
                         String partition =
-                                m.bucket().partitionId() == TableBucket.NO_PARTITION
+                                id == TableBucket.NO_PARTITION
                                         ? ""
-                                        : partitions.list(t.path()).stream()
-                                                .filter(
-                                                        p ->
-                                                                p.partitionId()
-                                                                        == m.bucket().partitionId())
-                                                .map(PartitionInfo::name)
-                                                .findFirst()
-                                                .orElse("id " + m.bucket().partitionId());
+                                        : names.computeIfAbsent(t.tableId(), k -> partitionNames(t))
+                                                .getOrDefault(id, "id " + id);
                         b.addMoves(
                                 ReplicaMovePb.newBuilder()
                                         .setTable(ProtoConverters.toPb(t.path()))
@@ -136,6 +136,12 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                     }
                     return b.build();
                 });
+    }
+
+    /** A partitioned table's partition names by id. */
+    private Map<Long, String> partitionNames(TableInfo table) {
+        return partitions.list(table.path()).stream()
+                .collect(Collectors.toMap(PartitionInfo::partitionId, PartitionInfo::name));
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.PartitionInfo;
+import dev.tributary.client.admin.ReplicaMove;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.id.PartitionSpec;
@@ -83,6 +84,17 @@ class ReplicaMovesITCase {
             write(conn, 0, 400);
 
             int drained = 2;
+            // the client's dry run names each bucket's partition, and starts nothing
+            List<ReplicaMove> planned = conn.admin().moveReplicas(Set.of(drained), true);
+            assertThat(planned)
+                    .isNotEmpty()
+                    .allSatisfy(
+                            m -> {
+                                assertThat(m.table()).isEqualTo(EVENTS);
+                                assertThat(m.partition())
+                                        .hasValueSatisfying(p -> assertThat(p).isIn(dtNames()));
+                            });
+            assertThat(coordinator.coordinator().replicationHealth().moving()).isZero();
             List<ReplicaMoves.Move> moves =
                     coordinator.coordinator().moveReplicas(Set.of(drained), false).join();
             assertThat(moves)
@@ -118,6 +130,10 @@ class ReplicaMovesITCase {
             write(conn, 800, 200);
             assertReadOnce(conn, partitions, 1000);
         }
+    }
+
+    private static List<String> dtNames() {
+        return DAYS.stream().map(d -> "dt=" + d).toList();
     }
 
     private static void awaitNoMoves(TributaryServer coordinator) {
