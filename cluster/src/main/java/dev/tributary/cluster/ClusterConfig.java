@@ -14,12 +14,14 @@ import java.util.Optional;
  * The validated cluster settings of one server.
  *
  * @param clusterId the cluster's name (never empty)
- * @param serverId this server's id, one of {@code voters}
+ * @param serverId this server's id: one of {@code voters}, or the observer's
  * @param voters the servers replicating the metadata, in configured order
  * @param electionTimeout the minimum election timeout (the maximum is twice it)
  * @param requestTimeout bound on a metadata write or read barrier
  * @param snapshotThreshold applied entries between two snapshots
  * @param logSegmentBytes size at which a log segment is closed
+ * @param observer this server's Raft address when it is an observer (not among {@code voters}: it
+ *     follows the metadata without voting), empty for a voter
  */
 public record ClusterConfig(
         String clusterId,
@@ -28,7 +30,8 @@ public record ClusterConfig(
         Duration electionTimeout,
         Duration requestTimeout,
         long snapshotThreshold,
-        long logSegmentBytes) {
+        long logSegmentBytes,
+        Optional<Voter> observer) {
 
     /** One voter: its id and the address of its Raft port. */
     public record Voter(int id, String host, int port) {
@@ -47,9 +50,35 @@ public record ClusterConfig(
         voters = List.copyOf(voters);
     }
 
-    /** This server's own voter entry. */
+    /** A voter's settings. */
+    public ClusterConfig(
+            String clusterId,
+            int serverId,
+            List<Voter> voters,
+            Duration electionTimeout,
+            Duration requestTimeout,
+            long snapshotThreshold,
+            long logSegmentBytes) {
+        this(
+                clusterId,
+                serverId,
+                voters,
+                electionTimeout,
+                requestTimeout,
+                snapshotThreshold,
+                logSegmentBytes,
+                Optional.empty());
+    }
+
+    /** This server's id and Raft address. */
     public Voter self() {
-        return voters.stream().filter(v -> v.id() == serverId).findFirst().orElseThrow();
+        return observer.orElseGet(
+                () -> voters.stream().filter(v -> v.id() == serverId).findFirst().orElseThrow());
+    }
+
+    /** Whether this server follows the metadata without voting (it never coordinates). */
+    public boolean isObserver() {
+        return observer.isPresent();
     }
 
     /**
@@ -97,7 +126,11 @@ public record ClusterConfig(
                                                         + ClusterOptions.VOTERS.key()
                                                         + " "
                                                         + voters));
-        if (voters.stream().noneMatch(v -> v.id() == serverId)) {
+        String observerText = conf.get(ClusterOptions.OBSERVER_ADDRESS).trim();
+        Optional<Voter> observer = Optional.empty();
+        if (!observerText.isEmpty()) {
+            observer = Optional.of(observer(serverId, observerText, voters));
+        } else if (voters.stream().noneMatch(v -> v.id() == serverId)) {
             throw new InvalidConfigException(
                     "'"
                             + ClusterOptions.SERVER_ID.key()
@@ -107,8 +140,9 @@ public record ClusterConfig(
                             + ClusterOptions.VOTERS.key()
                             + "' "
                             + voters
-                            + ": use this server's id from that list, or add it there on every"
-                            + " voter");
+                            + ": use this server's id from that list, or set '"
+                            + ClusterOptions.OBSERVER_ADDRESS.key()
+                            + "' to add this server to the running cluster as an observer");
         }
         return Optional.of(
                 new ClusterConfig(
@@ -118,7 +152,39 @@ public record ClusterConfig(
                         conf.get(ClusterOptions.ELECTION_TIMEOUT),
                         conf.get(ClusterOptions.REQUEST_TIMEOUT),
                         conf.get(ClusterOptions.SNAPSHOT_THRESHOLD),
-                        conf.get(ClusterOptions.LOG_SEGMENT_SIZE).bytes()));
+                        conf.get(ClusterOptions.LOG_SEGMENT_SIZE).bytes(),
+                        observer));
+    }
+
+    private static Voter observer(int serverId, String address, List<Voter> voters) {
+        Voter self;
+        try {
+            self = parseVoter(serverId + "@" + address);
+        } catch (InvalidConfigException e) {
+            throw new InvalidConfigException(
+                    "invalid value '"
+                            + address
+                            + "' in '"
+                            + ClusterOptions.OBSERVER_ADDRESS.key()
+                            + "': not of the form host:raftPort, e.g. 10.0.0.4:9301");
+        }
+        for (Voter v : voters) {
+            if (v.id() == serverId || v.address().equalsIgnoreCase(self.address())) {
+                throw new InvalidConfigException(
+                        "'"
+                                + ClusterOptions.OBSERVER_ADDRESS.key()
+                                + "' is set but voter "
+                                + v
+                                + " has this server's "
+                                + (v.id() == serverId ? "id " + serverId : "address")
+                                + ": an observer is a server that is not among '"
+                                + ClusterOptions.VOTERS.key()
+                                + "'; give it its own id and Raft address, or remove '"
+                                + ClusterOptions.OBSERVER_ADDRESS.key()
+                                + "' to run it as that voter");
+            }
+        }
+        return self;
     }
 
     /**

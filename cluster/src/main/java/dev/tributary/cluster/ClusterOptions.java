@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Options of a server that is one of a cluster's voters (T49). Read them with {@link
- * ClusterConfig#from}, which validates them together.
+ * Options of a server of a cluster (T49): one of its voters, or an observer added later. Read them
+ * with {@link ClusterConfig#from}, which validates them together.
  */
 public final class ClusterOptions {
     private ClusterOptions() {}
@@ -28,8 +28,22 @@ public final class ClusterOptions {
                     .check(i -> i >= 0, "a non-negative integer")
                     .noDefaultValue()
                     .withDescription(
-                            "This server's id among cluster.voters; required when cluster.id is"
-                                    + " set.");
+                            "This server's id: one of cluster.voters, or for an observer"
+                                    + " (cluster.observer-address) an id no voter has; required"
+                                    + " when cluster.id is set.");
+
+    public static final ConfigOption<String> OBSERVER_ADDRESS =
+            ConfigOptions.key("cluster.observer-address")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "host:raftPort of this server when it is not one of cluster.voters:"
+                                    + " a server added to a running cluster. It holds replicas"
+                                    + " like any server (move some onto it with tributary"
+                                    + " cluster rebalance) and follows the metadata as a"
+                                    + " non-voting member of the quorum, which it joins at its"
+                                    + " start; it never coordinates. Empty: this server is a"
+                                    + " voter.");
 
     public static final ConfigOption<String> VOTERS =
             ConfigOptions.key("cluster.voters")
@@ -90,6 +104,7 @@ public final class ClusterOptions {
                 CLUSTER_ID,
                 SERVER_ID,
                 VOTERS,
+                OBSERVER_ADDRESS,
                 ELECTION_TIMEOUT,
                 REQUEST_TIMEOUT,
                 SNAPSHOT_THRESHOLD,

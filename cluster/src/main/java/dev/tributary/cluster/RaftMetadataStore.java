@@ -32,6 +32,7 @@ import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -39,6 +40,7 @@ import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
@@ -161,12 +163,84 @@ public final class RaftMetadataStore implements MetadataStore {
                     e);
         }
         LOG.info(
-                "cluster '{}': metadata server {} started; voters {}",
+                "cluster '{}': metadata server {} started{}; voters {}",
                 config.clusterId(),
                 config.self(),
+                config.isObserver() ? " as an observer" : "",
                 config.voters());
-        store.watchCatchUp(empty);
+        if (config.isObserver()) {
+            store.joinAsObserver();
+        } else {
+            store.watchCatchUp(empty);
+        }
         return store;
+    }
+
+    /**
+     * Has the quorum add this observer to its configuration as a listener (a no-op once it is),
+     * retrying every election timeout until the voters answer: until then the leader sends it
+     * nothing. Off the caller's thread, as a voter's start does not wait for an election either.
+     */
+    private void joinAsObserver() {
+        Thread t =
+                new Thread(
+                        () -> {
+                            while (!closed) {
+                                try {
+                                    if (addSelfAsListener()) {
+                                        return;
+                                    }
+                                } catch (IOException | RuntimeException e) {
+                                    LOG.warn(
+                                            "cluster '{}': observer {} cannot join the quorum"
+                                                    + " yet ({}); retrying",
+                                            config.clusterId(),
+                                            serverId(),
+                                            e.toString());
+                                }
+                                try {
+                                    Thread.sleep(config.electionTimeout().toMillis());
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                            }
+                        },
+                        "cluster-join-" + config.serverId());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private boolean addSelfAsListener() throws IOException {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        try (RaftClient client =
+                RaftClient.newBuilder()
+                        .setRaftGroup(RaftSettings.voterGroup(config))
+                        .setProperties(p)
+                        .build()) {
+            RaftClientReply reply =
+                    client.admin()
+                            .setConfiguration(
+                                    SetConfigurationRequest.Arguments.newBuilder()
+                                            .setServersInNewConf(List.of())
+                                            .setListenersInNewConf(
+                                                    List.of(RaftSettings.observerPeer(config)))
+                                            .setMode(SetConfigurationRequest.Mode.ADD)
+                                            .build());
+            if (reply.isSuccess()) {
+                LOG.info(
+                        "cluster '{}': observer {} is in the quorum's configuration",
+                        config.clusterId(),
+                        serverId());
+                return true;
+            }
+            LOG.warn(
+                    "cluster '{}': observer {} cannot join the quorum yet ({}); retrying",
+                    config.clusterId(),
+                    serverId(),
+                    String.valueOf(reply.getException()));
+            return false;
+        }
     }
 
     private static boolean isEmpty(Path dir) throws IOException {
@@ -251,7 +325,7 @@ public final class RaftMetadataStore implements MetadataStore {
                             RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
                             try (RaftClient client =
                                     RaftClient.newBuilder()
-                                            .setRaftGroup(RaftSettings.group(config))
+                                            .setRaftGroup(RaftSettings.voterGroup(config))
                                             .setLeaderId(RaftPeerId.valueOf(leader))
                                             .setProperties(p)
                                             .build()) {
@@ -277,7 +351,7 @@ public final class RaftMetadataStore implements MetadataStore {
 
     // ------------------------------------------------------------------ leadership
 
-    /** This server's id among the voters. */
+    /** This server's id (a voter's, or an observer's). */
     public String serverId() {
         return selfId.toString();
     }
@@ -300,6 +374,75 @@ public final class RaftMetadataStore implements MetadataStore {
             return Optional.empty();
         }
         return Optional.ofNullable(info().getLeaderId()).map(RaftPeerId::toString);
+    }
+
+    /**
+     * The observers in the quorum's configuration as this server knows it: servers added to the
+     * running cluster, which get the metadata but neither vote nor lead.
+     */
+    public java.util.Set<String> observerIds() {
+        return peerIds(RaftPeerRole.LISTENER);
+    }
+
+    private java.util.Set<String> peerIds(RaftPeerRole role) {
+        if (closed) {
+            return java.util.Set.of();
+        }
+        return division().getRaftConf().getCurrentPeers(role).stream()
+                .map(p -> p.getId().toString())
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** The voters in the quorum's configuration as this server knows it. */
+    public java.util.Set<String> voterIds() {
+        return peerIds(RaftPeerRole.FOLLOWER);
+    }
+
+    /**
+     * Takes observer {@code id} out of the quorum's configuration, so the leader stops sending it
+     * entries (a drained server leaving the cluster); nothing if it is not in it. Blocks for one
+     * Raft round. A server removed this way that starts again joins again.
+     *
+     * @throws RetriableException if the configuration cannot be changed now (no leader, another
+     *     change in flight)
+     */
+    public void removeObserver(String id) {
+        checkOpen();
+        org.apache.ratis.server.RaftConfiguration conf = division().getRaftConf();
+        java.util.Collection<RaftPeer> voters = conf.getCurrentPeers(RaftPeerRole.FOLLOWER);
+        java.util.Collection<RaftPeer> listeners = conf.getCurrentPeers(RaftPeerRole.LISTENER);
+        List<RaftPeer> remaining =
+                listeners.stream().filter(p -> !p.getId().toString().equals(id)).toList();
+        if (remaining.size() == listeners.size()) {
+            return;
+        }
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        try (RaftClient client =
+                RaftClient.newBuilder()
+                        .setRaftGroup(RaftSettings.voterGroup(config))
+                        .setProperties(p)
+                        .build()) {
+            RaftClientReply reply =
+                    client.admin()
+                            .setConfiguration(
+                                    SetConfigurationRequest.Arguments.newBuilder()
+                                            .setServersInCurrentConf(List.copyOf(voters))
+                                            .setListenersInCurrentConf(List.copyOf(listeners))
+                                            .setServersInNewConf(List.copyOf(voters))
+                                            .setListenersInNewConf(remaining)
+                                            .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
+                                            .build());
+            if (!reply.isSuccess()) {
+                throw translate(reply.getException(), "remove observer " + id + " from the quorum");
+            }
+        } catch (IOException e) {
+            throw translate(e, "remove observer " + id + " from the quorum");
+        }
+        LOG.info(
+                "cluster '{}': observer {} left the quorum's configuration",
+                config.clusterId(),
+                id);
     }
 
     /** The Raft term this server is in. */
@@ -459,6 +602,11 @@ public final class RaftMetadataStore implements MetadataStore {
     @Override
     public void putServer(ServerRegistration server) {
         write(MetadataRecords.putServer(server), "register server " + server.serverId());
+    }
+
+    @Override
+    public void removeServer(int serverId) {
+        write(MetadataRecords.removeServer(serverId), "remove server " + serverId);
     }
 
     @Override

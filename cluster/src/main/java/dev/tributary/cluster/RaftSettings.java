@@ -2,12 +2,14 @@ package dev.tributary.cluster;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -35,17 +37,37 @@ final class RaftSettings {
         return RaftPeerId.valueOf(Integer.toString(serverId));
     }
 
+    /**
+     * The voters, and an observer itself as a listener: a new observer's peer must know the group
+     * before the leader sends it entries (its stored configuration replaces this at later starts).
+     */
     static RaftGroup group(ClusterConfig config) {
+        List<RaftPeer> peers = new ArrayList<>();
+        config.voters().forEach(v -> peers.add(peer(v, RaftPeerRole.FOLLOWER)));
+        if (config.isObserver()) {
+            peers.add(observerPeer(config));
+        }
+        return RaftGroup.valueOf(groupId(config.clusterId()), peers);
+    }
+
+    /** The voters alone: where a client sends requests (only a voter leads). */
+    static RaftGroup voterGroup(ClusterConfig config) {
         return RaftGroup.valueOf(
                 groupId(config.clusterId()),
-                config.voters().stream()
-                        .map(
-                                v ->
-                                        RaftPeer.newBuilder()
-                                                .setId(peerId(v.id()))
-                                                .setAddress(v.address())
-                                                .build())
-                        .toList());
+                config.voters().stream().map(v -> peer(v, RaftPeerRole.FOLLOWER)).toList());
+    }
+
+    /** An observer's peer: a Ratis listener, which gets the log but neither votes nor leads. */
+    static RaftPeer observerPeer(ClusterConfig config) {
+        return peer(config.self(), RaftPeerRole.LISTENER);
+    }
+
+    private static RaftPeer peer(ClusterConfig.Voter v, RaftPeerRole role) {
+        return RaftPeer.newBuilder()
+                .setId(peerId(v.id()))
+                .setAddress(v.address())
+                .setStartupRole(role)
+                .build();
     }
 
     static RaftProperties properties(ClusterConfig config, Path dir) {

@@ -81,6 +81,42 @@ class ClusterConfigTest {
     }
 
     @Test
+    void anObserverHasItsOwnIdAndAddressOutsideTheVoters() {
+        ClusterConfig c =
+                ClusterConfig.from(
+                                conf(
+                                        Map.of(
+                                                "cluster.id", "c",
+                                                "cluster.server-id", "4",
+                                                "cluster.voters", "1@a:1,2@b:2,3@c:3",
+                                                "cluster.observer-address", "d:4")))
+                        .orElseThrow();
+        assertThat(c.isObserver()).isTrue();
+        assertThat(c.self()).isEqualTo(new ClusterConfig.Voter(4, "d", 4));
+        assertThat(c.voters()).hasSize(3);
+
+        for (Map.Entry<String, String> clash :
+                Map.of("1", "d:4", "4", "B:2", "5", "d", "6", "d:x").entrySet()) {
+            assertThatThrownBy(
+                            () ->
+                                    ClusterConfig.from(
+                                            conf(
+                                                    Map.of(
+                                                            "cluster.id",
+                                                            "c",
+                                                            "cluster.server-id",
+                                                            clash.getKey(),
+                                                            "cluster.voters",
+                                                            "1@a:1,2@b:2",
+                                                            "cluster.observer-address",
+                                                            clash.getValue()))))
+                    .as(clash.toString())
+                    .isInstanceOf(InvalidConfigException.class)
+                    .hasMessageContaining("cluster.observer-address");
+        }
+    }
+
+    @Test
     void refusesAMissingOrUnknownServerIdAndMissingVoters() {
         assertThatThrownBy(() -> ClusterConfig.from(conf(Map.of("cluster.id", "c"))))
                 .isInstanceOf(InvalidConfigException.class)
@@ -105,7 +141,8 @@ class ClusterConfigTest {
                                                         "cluster.server-id", "3",
                                                         "cluster.voters", "1@a:1,2@b:2"))))
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("'cluster.server-id' is 3, which is not among");
+                .hasMessageContaining("'cluster.server-id' is 3, which is not among")
+                .hasMessageContaining("cluster.observer-address");
         assertThatThrownBy(
                         () ->
                                 ClusterConfig.from(

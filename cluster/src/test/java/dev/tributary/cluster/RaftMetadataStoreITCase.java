@@ -243,6 +243,77 @@ class RaftMetadataStoreITCase {
     }
 
     /**
+     * Issue 23: a server added to the running cluster joins the quorum as a non-voting listener: it
+     * gets the whole metadata (entries from before it joined too), never leads and refuses writes
+     * naming the leader; it follows a new leader after a failover and rejoins after a restart.
+     */
+    @Test
+    void anObserverFollowsTheMetadataWithoutVoting() throws IOException {
+        startCluster();
+        int leader = awaitLeader();
+        for (long id = 1; id <= 3; id++) {
+            peers[leader].putTable(table(id, 10));
+        }
+        ClusterConfig observerConfig =
+                new ClusterConfig(
+                        "it",
+                        4,
+                        voters,
+                        ELECTION,
+                        REQUEST_TIMEOUT,
+                        snapshotThreshold,
+                        64 * 1024,
+                        Optional.of(new ClusterConfig.Voter(4, "127.0.0.1", freePort())));
+        Path observerDir = dir.resolve("server-4");
+        RaftMetadataStore observer = RaftMetadataStore.start(observerConfig, observerDir);
+        try {
+            FollowedTables followed = new FollowedTables();
+            observer.setListener(followed);
+            StoredState before = peers[leader].load();
+            await().atMost(WAIT).until(() -> observer.localState().equals(before));
+            assertThat(followed.tables).containsExactlyInAnyOrder(1L, 2L, 3L);
+            String leaderId = peers[leader].serverId();
+            await().atMost(WAIT).until(() -> observer.leaderId().equals(Optional.of(leaderId)));
+            assertThat(observer.isLeader()).isFalse();
+            await().atMost(WAIT).until(() -> peers[leader].observerIds().equals(Set.of("4")));
+            assertThat(peers[leader].voterIds()).containsExactlyInAnyOrder("1", "2", "3");
+            assertThatThrownBy(() -> observer.putTable(table(9, 10)))
+                    .isInstanceOf(NotCoordinatorException.class)
+                    .hasMessageContaining("the leader is server " + leaderId);
+
+            stop(leader);
+            int next = awaitLeader();
+            assertThat(observer.isLeader()).isFalse();
+            peers[next].putTable(table(4, 10));
+            await().atMost(WAIT).until(() -> followed.tables.contains(4L));
+            await().atMost(WAIT)
+                    .until(() -> observer.leaderId().equals(Optional.of(peers[next].serverId())));
+        } finally {
+            observer.close();
+        }
+
+        RaftMetadataStore again = RaftMetadataStore.start(observerConfig, observerDir);
+        try {
+            int current = awaitLeader();
+            peers[current].putTable(table(5, 10));
+            StoredState after = peers[current].load();
+            await().atMost(WAIT).until(() -> again.localState().equals(after));
+            assertThat(again.isLeader()).isFalse();
+        } finally {
+            again.close();
+        }
+
+        // stopped, the observer leaves the quorum's configuration (the leader stops sending)
+        int current = awaitLeader();
+        await().atMost(WAIT).until(() -> peers[current].observerIds().equals(Set.of("4")));
+        peers[current].removeObserver("4");
+        assertThat(peers[current].observerIds()).isEmpty();
+        peers[current].removeObserver("4"); // gone already: nothing
+        peers[current].putTable(table(6, 10));
+        assertThat(peers[current].load().tables()).containsKey(6L);
+    }
+
+    /**
      * A server's listener calls into the server while the apply holds the state machine; the
      * server's other threads read the registrations meanwhile (a replica manager under its own
      * lock, which the listener waits for). Such a read must not wait for the apply: it deadlocked a

@@ -22,6 +22,7 @@ import dev.tributary.coordinator.cluster.ReportedBucketStates;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.cluster.ServerLivenessView;
 import dev.tributary.coordinator.cluster.ServerProbe;
+import dev.tributary.coordinator.cluster.ServerRemoval;
 import dev.tributary.coordinator.maintenance.MaintenanceConfig;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.metadata.BucketAssignment;
@@ -106,6 +107,7 @@ public final class Coordinator implements AutoCloseable {
     private CoordinatorLiveness liveness;
     private LeaderElections elections;
     private ReplicaMover mover;
+    private ServerRemoval removal;
 
     private Coordinator(
             Clock clock, int lakeThreads, int maintenanceThreads, Consumer<Throwable> onFatal) {
@@ -250,6 +252,9 @@ public final class Coordinator implements AutoCloseable {
                                                 c.core.assignments(),
                                                 () -> store.servers().keySet(),
                                                 id -> !live.expired(id));
+                                c.removal =
+                                        new ServerRemoval(
+                                                c.core.assignments(), store, live::expired);
                                 // moves a predecessor left with every new replica in sync
                                 c.mover.finishMoves();
                                 if (assigned != null) {
@@ -380,6 +385,21 @@ public final class Coordinator implements AutoCloseable {
     public CompletableFuture<List<ReplicaMoves.Move>> moveReplicas(
             Set<Integer> draining, boolean dryRun) {
         return call(() -> mover.rebalance(draining, dryRun));
+    }
+
+    /**
+     * Removes server {@code serverId}'s registration once it is stopped and holds no replica (issue
+     * 23), on the loop; with {@code dryRun} only checks that it may be removed.
+     *
+     * @throws dev.tributary.common.exception.InvalidInputException (in the future) naming what to
+     *     do first
+     */
+    public CompletableFuture<Void> removeServer(int serverId, boolean dryRun) {
+        return call(
+                () -> {
+                    removal.remove(serverId, dryRun);
+                    return null;
+                });
     }
 
     /**

@@ -126,6 +126,9 @@ public final class LocalCluster {
         set(args, "cluster.id", layout.clusterId());
         set(args, "cluster.server-id", Integer.toString(id));
         set(args, "cluster.voters", layout.voters());
+        if (layout.isObserver(id)) {
+            set(args, "cluster.observer-address", "127.0.0.1:" + layout.raftPort(id));
+        }
         set(args, "server.rpc.port", Integer.toString(layout.rpcPort(id)));
         set(args, "server.http.port", Integer.toString(layout.httpPort(id)));
         if (id != 1) {

@@ -17,9 +17,19 @@ import java.util.Properties;
  * with a data directory per server and the shared lake, and consecutive ports from three bases.
  * Server {@code i} (1-based) uses {@code base + i - 1} of each. The layout is kept in {@code
  * <base>/cluster.properties} so that running the command again restarts the same cluster.
+ *
+ * <p>Servers {@code 1..voterCount} are the metadata quorum's voters; servers added later (a larger
+ * {@code --servers} on a running cluster) are observers: they hold replicas but do not vote, so the
+ * quorum, fixed when the cluster was made, does not change.
  */
 public record LocalClusterLayout(
-        Path base, String clusterId, int servers, int raftPort, int rpcPort, int httpPort) {
+        Path base,
+        String clusterId,
+        int servers,
+        int voterCount,
+        int raftPort,
+        int rpcPort,
+        int httpPort) {
     /** Most servers one command starts: the metadata quorum is every server, 3 or 5 is usual. */
     public static final int MAX_SERVERS = 9;
 
@@ -31,6 +41,10 @@ public record LocalClusterLayout(
             throw new InvalidInputException(
                     "--servers must be between 1 and " + MAX_SERVERS + ", got " + servers);
         }
+        if (voterCount < 1 || voterCount > servers) {
+            throw new InvalidInputException(
+                    "the cluster's voters (" + voterCount + ") must be 1.." + servers);
+        }
         if (clusterId.isBlank()) {
             throw new InvalidInputException("--cluster-id must not be empty");
         }
@@ -39,6 +53,22 @@ public record LocalClusterLayout(
         if (httpPort != -1) {
             checkPortRange("--http-port", httpPort, servers);
         }
+    }
+
+    /** A new cluster: every server a voter. */
+    public LocalClusterLayout(
+            Path base, String clusterId, int servers, int raftPort, int rpcPort, int httpPort) {
+        this(base, clusterId, servers, servers, raftPort, rpcPort, httpPort);
+    }
+
+    /** This layout with {@code n} servers, those past the current ones added as observers. */
+    public LocalClusterLayout withServers(int n) {
+        return new LocalClusterLayout(base, clusterId, n, voterCount, raftPort, rpcPort, httpPort);
+    }
+
+    /** Whether server {@code id} was added after the cluster was made (it does not vote). */
+    public boolean isObserver(int id) {
+        return id > voterCount;
     }
 
     private static void checkPortRange(String option, int base, int servers) {
@@ -78,10 +108,10 @@ public record LocalClusterLayout(
         return httpPort == -1 ? -1 : httpPort + id - 1;
     }
 
-    /** The {@code cluster.voters} value: every server, on loopback. */
+    /** The {@code cluster.voters} value: servers {@code 1..voterCount}, on loopback. */
     public String voters() {
         List<String> out = new ArrayList<>();
-        for (int id = 1; id <= servers; id++) {
+        for (int id = 1; id <= voterCount; id++) {
             out.add(id + "@127.0.0.1:" + raftPort(id));
         }
         return String.join(",", out);
@@ -110,6 +140,9 @@ public record LocalClusterLayout(
                             base,
                             p.getProperty("cluster-id", ""),
                             Integer.parseInt(p.getProperty("servers", "0")),
+                            // written before servers could be added: every server votes
+                            Integer.parseInt(
+                                    p.getProperty("voters", p.getProperty("servers", "0"))),
                             Integer.parseInt(p.getProperty("raft-port", "0")),
                             Integer.parseInt(p.getProperty("rpc-port", "0")),
                             Integer.parseInt(p.getProperty("http-port", "0"))));
@@ -130,6 +163,7 @@ public record LocalClusterLayout(
         Properties p = new Properties();
         p.setProperty("cluster-id", clusterId);
         p.setProperty("servers", Integer.toString(servers));
+        p.setProperty("voters", Integer.toString(voterCount));
         p.setProperty("raft-port", Integer.toString(raftPort));
         p.setProperty("rpc-port", Integer.toString(rpcPort));
         p.setProperty("http-port", Integer.toString(httpPort));

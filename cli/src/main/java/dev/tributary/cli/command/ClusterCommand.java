@@ -15,12 +15,18 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "cluster",
         mixinStandardHelpOptions = true,
-        subcommands = {ClusterStartCommand.class, ClusterRebalanceCommand.class},
+        subcommands = {
+            ClusterStartCommand.class,
+            ClusterRebalanceCommand.class,
+            ClusterRemoveServerCommand.class
+        },
         description = {
             "The cluster the server belongs to (or that it runs alone), which server is the"
                     + " coordinator and, in a cluster, the metadata quorum's Raft term and leader;"
                     + " then one line per server registered in the metadata: id, RPC address, HTTP"
-                    + " address, when it registered (its last start), its role, and whether the"
+                    + " address, when it registered (its last start), its role (the coordinator;"
+                    + " an observer: a server added to the running cluster, which does not vote"
+                    + " in the metadata quorum), and whether the"
                     + " coordinator counts it as alive with the time since its last heartbeat (a"
                     + " stopped server stays listed, EXPIRED once its heartbeats stopped for"
                     + " cluster.server.heartbeat-timeout). The coordinator also counts the"
@@ -28,7 +34,8 @@ import picocli.CommandLine.Spec;
                     + " or have no leader (T50).",
             "'tributary cluster start --servers 3' runs a cluster of server processes on this"
                     + " machine; 'tributary cluster rebalance' moves replicas between servers (and"
-                    + " drains one)."
+                    + " drains one); 'tributary cluster remove-server' takes a drained, stopped"
+                    + " server out."
         })
 public final class ClusterCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
@@ -92,7 +99,7 @@ public final class ClusterCommand implements Callable<Integer> {
                     s.rpcAddress(),
                     s.httpAddress().isEmpty() ? "-" : s.httpAddress(),
                     Instant.ofEpochMilli(s.registeredAtMillis()).toString(),
-                    s.coordinator() ? "coordinator" : "-",
+                    s.coordinator() ? "coordinator" : s.observer() ? "observer" : "-",
                     s.liveness().name(),
                     s.millisSinceHeartbeat().isPresent()
                             ? s.millisSinceHeartbeat().getAsLong() + " ms ago"

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
                     + " 'tributary cluster' counts the buckets still moving and 'tributary table"
                     + " describe' names them.",
             "Drain a server before stopping it for good: once 'tributary cluster' shows its"
-                    + " BUCKETS at 0, no bucket needs it."
+                    + " BUCKETS at 0, no bucket needs it; stopped, 'tributary cluster"
+                    + " remove-server' takes it out of the cluster."
         })
 public final class ClusterRebalanceCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;

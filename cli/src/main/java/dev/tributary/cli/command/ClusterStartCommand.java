@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         description = {
             "Starts a cluster of N server processes on this machine and stays in the foreground.",
             "Server i runs 'tributary server' with data.dir <data-dir>/server-i, cluster.server-id"
-                    + " i, the Raft, RPC and HTTP ports base + i - 1, every server a voter of the"
+                    + " i, the Raft, RPC and HTTP ports base + i - 1, every server of a new cluster a voter of the"
                     + " metadata quorum, one lake warehouse <data-dir>/lake shared by all (so"
                     + " whichever server coordinates commits to the same lake tables). Only server"
                     + " 1 runs the embedded tiering job (tiering.embedded.enabled=false on the"
@@ -41,12 +41,18 @@ import picocli.CommandLine.Spec;
                     + " Ctrl-C stops every server gracefully.",
             "Running it again on the same --data-dir restarts the same cluster (same ports,"
                     + " same data); servers of that directory still running are left alone and"
-                    + " only the others are started."
+                    + " only the others are started. With a larger --servers it adds servers to"
+                    + " the running cluster; 'tributary cluster rebalance' then moves replicas"
+                    + " onto them."
         })
 public final class ClusterStartCommand implements Callable<Integer> {
     @Option(
             names = {"-n", "--servers"},
-            description = "Number of servers, 1..9 (default: 3, or the directory's cluster).")
+            description =
+                    "Number of servers, 1..9 (default: 3, or the directory's cluster). More than"
+                            + " the directory's cluster has adds servers to it: they join as"
+                            + " observers (they hold replicas; the metadata quorum stays the"
+                            + " servers the cluster was made with).")
     Integer servers;
 
     @Option(
@@ -213,6 +219,10 @@ public final class ClusterStartCommand implements Callable<Integer> {
             return fresh;
         }
         LocalClusterLayout s = stored.get();
+        if (servers != null && servers > s.servers()) {
+            // more servers than the directory's cluster: the new ones join it as observers
+            s = s.withServers(servers);
+        }
         List<String> conflicts = new ArrayList<>();
         conflict(conflicts, "--servers", servers, s.servers());
         conflict(conflicts, "--raft-port", raftPort, s.raftPort());
@@ -230,8 +240,8 @@ public final class ClusterStartCommand implements Callable<Integer> {
                             + s.servers()
                             + " servers: "
                             + String.join(", ", conflicts)
-                            + "); run without these options to restart it, or choose another"
-                            + " --data-dir");
+                            + "); run without these options to restart it, with a larger"
+                            + " --servers to add servers to it, or choose another --data-dir");
         }
         return s;
     }

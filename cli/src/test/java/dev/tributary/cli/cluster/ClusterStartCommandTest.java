@@ -78,9 +78,14 @@ class ClusterStartCommandTest {
         Path base = dir.resolve("c");
         new LocalClusterLayout(base, "local", 3, 9301, 9123, 8080).write();
         Files.createDirectories(base.resolve("server-1"));
-        assertThat(run("--data-dir", base.toString(), "--servers", "5", "--cluster-id", "other"))
+        // fewer servers is another cluster (more would add servers to this one)
+        assertThat(run("--data-dir", base.toString(), "--servers", "2", "--cluster-id", "other"))
                 .isEqualTo(TributaryCli.USER_ERROR);
-        assertOneErrorLine("holds another cluster's servers", "--servers 3", "--cluster-id local");
+        assertOneErrorLine(
+                "holds another cluster's servers",
+                "--servers 3",
+                "--cluster-id local",
+                "larger --servers to add servers");
     }
 
     @Test
@@ -141,6 +146,27 @@ class ClusterStartCommandTest {
         assertThat(layout.addressList()).isEqualTo("127.0.0.1:9123,127.0.0.1:9124,127.0.0.1:9125");
         assertThat(layout.httpPort(2)).isEqualTo(-1);
         assertThat(layout.serverDir(2)).isEqualTo(dir.resolve("c").resolve("server-2"));
+
+        // servers added later are observers: the voters stay those the cluster was made with
+        LocalClusterLayout grown = layout.withServers(5);
+        grown.write();
+        assertThat(LocalClusterLayout.read(dir.resolve("c"))).contains(grown);
+        assertThat(grown.voters()).isEqualTo(layout.voters());
+        assertThat(grown.isObserver(3)).isFalse();
+        assertThat(grown.isObserver(4)).isTrue();
+        assertThat(grown.addressList()).endsWith(",127.0.0.1:9126,127.0.0.1:9127");
+    }
+
+    @Test
+    void aLayoutWrittenBeforeObserversHasEveryServerVote() throws Exception {
+        Path base = dir.resolve("old");
+        Files.createDirectories(base);
+        Files.writeString(
+                base.resolve("cluster.properties"),
+                "cluster-id=local\nservers=3\nraft-port=9301\nrpc-port=9123\nhttp-port=8080\n");
+        LocalClusterLayout old = LocalClusterLayout.read(base).orElseThrow();
+        assertThat(old.voterCount()).isEqualTo(3);
+        assertThat(old.isObserver(3)).isFalse();
     }
 
     private static int freePort() throws Exception {

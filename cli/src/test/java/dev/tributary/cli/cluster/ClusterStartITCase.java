@@ -102,12 +102,13 @@ class ClusterStartITCase {
                         "3",
                         "--data-dir",
                         base.toString(),
+                        // a fourth port each for the server added at the end
                         "--raft-port",
-                        Integer.toString(freeRange(3, taken)),
+                        Integer.toString(freeRange(4, taken)),
                         "--rpc-port",
-                        Integer.toString(freeRange(3, taken)),
+                        Integer.toString(freeRange(4, taken)),
                         "--http-port",
-                        Integer.toString(freeRange(3, taken)),
+                        Integer.toString(freeRange(4, taken)),
                         "--cluster-id",
                         "it",
                         // three JVM starts on a shared 2-core machine can take most of a minute
@@ -237,6 +238,9 @@ class ClusterStartITCase {
 
             moveReplicas(conn, layout, coordinator);
             phase("replicas moved onto the returned server and drained off it", begin);
+
+            addServer(conn, args);
+            phase("a fourth server added and given replicas", begin);
         }
 
         for (RunningCommand c : commands) {
@@ -247,8 +251,9 @@ class ClusterStartITCase {
                     .as("server process %d is gone", pid)
                     .isFalse();
         }
-        for (int id = 1; id <= 3; id++) {
-            assertThat(layout.serverDir(id).resolve("server.pid")).doesNotExist();
+        LocalClusterLayout grown = LocalClusterLayout.read(base).orElseThrow();
+        for (int id = 1; id <= grown.servers(); id++) {
+            assertThat(grown.serverDir(id).resolve("server.pid")).doesNotExist();
         }
         phase("stopped", begin);
     }
@@ -340,6 +345,78 @@ class ClusterStartITCase {
         awaitLoad(conn, id -> 4);
         assertThat(movedCopy).isDirectory();
         assertStoreExactly(conn, MOVED, 3 * ROWS);
+    }
+
+    /**
+     * Issue 23: the same command with {@code --servers 4} adds a fourth server to the running
+     * cluster, as an observer of the metadata quorum (which stays the three voters); a rebalance
+     * moves replicas onto it and rows written afterwards are in the store and the lake once.
+     */
+    private void addServer(Connection conn, List<String> args) throws Exception {
+        List<String> four = new ArrayList<>(args);
+        four.set(four.indexOf("--servers") + 1, "4");
+        RunningCommand added = start(four);
+        LocalClusterLayout layout =
+                LocalClusterLayout.read(Path.of(args.get(args.indexOf("--data-dir") + 1)))
+                        .orElseThrow();
+        assertThat(layout.servers()).isEqualTo(4);
+        assertThat(layout.voterCount()).isEqualTo(3);
+        serverPids.add(pid(layout, 4));
+        assertThat(added.err()).contains("already running, left to the command");
+        assertThat(added.out()).contains("127.0.0.1:" + layout.rpcPort(4));
+
+        // moved: six buckets, two copies each, four per server; three go to the new server
+        String address = layout.addressList();
+        CliRun rebalanced = cli("cluster", "rebalance", "-a", address);
+        assertThat(rebalanced.code()).as(rebalanced.toString()).isZero();
+        assertThat(rebalanced.out()).startsWith("3 buckets moving:");
+        awaitLoad(conn, id -> 3);
+        write(conn, MOVED, 3 * ROWS, ROWS);
+        assertStoreExactly(conn, MOVED, 4 * ROWS);
+        awaitLakeExactly(layout, MOVED, 4 * ROWS);
+        ClusterInfo info = conn.admin().describeCluster();
+        assertThat(info.coordinatorId().getAsInt())
+                .as("an observer never coordinates")
+                .isNotEqualTo(4);
+        assertThat(info.servers())
+                .hasSize(4)
+                .allSatisfy(s -> assertThat(s.liveness()).isEqualTo(ClusterInfo.Liveness.ALIVE))
+                .allSatisfy(s -> assertThat(s.observer()).isEqualTo(s.serverId() == 4));
+        CliRun cluster = cli("cluster", "-a", address);
+        assertThat(cluster.out().lines().filter(l -> l.contains(" observer ")))
+                .singleElement()
+                .satisfies(l -> assertThat(l).startsWith("4 "));
+
+        // and out again: refused for a voter and while it runs; drained and stopped, it goes
+        assertRefused(cli("cluster", "remove-server", "1", "-a", address), "is a voter");
+        assertRefused(cli("cluster", "remove-server", "4", "-a", address), "is alive");
+        CliRun drained = cli("cluster", "rebalance", "--drain", "4", "-a", address);
+        assertThat(drained.out()).as(drained.toString()).startsWith("3 buckets moving:");
+        awaitLoad(conn, id -> id == 4 ? 0 : 4);
+        assertThat(added.stop()).as("exit code, stderr: %s", added.err()).isZero();
+        await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> conn.admin().describeCluster().servers(),
+                        servers ->
+                                servers.stream()
+                                        .anyMatch(
+                                                s ->
+                                                        s.serverId() == 4
+                                                                && s.liveness()
+                                                                        == ClusterInfo.Liveness
+                                                                                .EXPIRED));
+        CliRun removed = cli("cluster", "remove-server", "4", "-a", address);
+        assertThat(removed.code()).as(removed.toString()).isZero();
+        assertThat(removed.out()).contains("server 4 removed from the cluster");
+        assertThat(conn.admin().describeCluster().servers())
+                .extracting(ClusterInfo.Server::serverId)
+                .containsExactlyInAnyOrder(1, 2, 3);
+        assertStoreExactly(conn, MOVED, 4 * ROWS);
+    }
+
+    private static void assertRefused(CliRun run, String why) {
+        assertThat(run.code()).as(run.toString()).isEqualTo(TributaryCli.USER_ERROR);
+        assertThat(run.err()).startsWith("error: ").contains(why).doesNotContain("\tat ");
     }
 
     /** Waits until no bucket moves and each server holds the replicas {@code load} says. */

@@ -148,4 +148,16 @@ public interface Admin {
      *     registered, or a bucket has no other server to go to
      */
     List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun);
+
+    /**
+     * Takes a server out of the cluster (what {@code tributary cluster remove-server} does): out of
+     * the metadata quorum's configuration and out of the registered servers, so {@link
+     * #describeCluster} no longer lists it. Only a server added to the running cluster (an
+     * observer) can go, once it holds no replica ({@link #moveReplicas} with it in {@code drain})
+     * and is stopped. Its data directory is left alone; started again, it joins again.
+     *
+     * @throws dev.tributary.common.exception.InvalidInputException naming what to do first: the
+     *     server is not registered, is a voter, still heartbeats or still holds replicas
+     */
+    void removeServer(int serverId);
 }

@@ -51,6 +51,8 @@ public record ClusterInfo(
      * @param httpAddress {@code host:port} of its HTTP API and console; empty when it runs none
      * @param registeredAtMillis when it last registered (its last start), wall-clock millis
      * @param coordinator whether it is the coordinator
+     * @param observer whether it was added to the running cluster: it holds replicas but does not
+     *     vote in the metadata quorum, so it never coordinates
      * @param liveness whether the coordinator counts it as alive, from its heartbeats
      * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
      *     the first
@@ -64,6 +66,7 @@ public record ClusterInfo(
             String httpAddress,
             long registeredAtMillis,
             boolean coordinator,
+            boolean observer,
             Liveness liveness,
             OptionalLong millisSinceHeartbeat,
             int buckets,

@@ -37,6 +37,7 @@ import dev.tributary.rpc.proto.ListPartitionsRequest;
 import dev.tributary.rpc.proto.ListTablesRequest;
 import dev.tributary.rpc.proto.MoveReplicasRequest;
 import dev.tributary.rpc.proto.MoveReplicasResponse;
+import dev.tributary.rpc.proto.RemoveServerRequest;
 import dev.tributary.rpc.proto.TieringStatusRequest;
 import dev.tributary.rpc.proto.TieringStatusResponse;
 import java.util.List;
@@ -283,6 +284,17 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
+    public void removeServer(int serverId) {
+        coordinator.call(
+                c ->
+                        c.admin()
+                                .removeServer(
+                                        RemoveServerRequest.newBuilder()
+                                                .setServerId(serverId)
+                                                .build()));
+    }
+
+    @Override
     public List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun) {
         MoveReplicasResponse r =
                 coordinator.call(
@@ -324,6 +336,7 @@ public final class AdminImpl implements Admin {
                             s.getHttpAddress(),
                             s.getRegisteredAtMillis(),
                             s.getCoordinator(),
+                            s.getObserver(),
                             switch (s.getLiveness()) {
                                 case LIVENESS_ALIVE -> ClusterInfo.Liveness.ALIVE;
                                 case LIVENESS_EXPIRED -> ClusterInfo.Liveness.EXPIRED;

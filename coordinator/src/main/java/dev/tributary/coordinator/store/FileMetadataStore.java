@@ -318,6 +318,13 @@ public final class FileMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized void removeServer(int serverId) {
+        MetadataRecords.writeRemoveServer(begin(), serverId);
+        append();
+        servers = image.servers();
+    }
+
+    @Override
     public synchronized boolean putAssignment(BucketAssignment assignment) {
         MetadataRecords.writePutAssignment(begin(), assignment);
         return append() == 1;

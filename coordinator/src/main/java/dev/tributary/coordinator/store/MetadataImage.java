@@ -160,6 +160,9 @@ public final class MetadataImage {
                                     MetadataCodec.readServer(
                                             r, type == MetadataRecords.PUT_SERVER_V2)));
                     return 0;
+                case MetadataRecords.REMOVE_SERVER:
+                    state.servers.remove(end(r, r.readInt()));
+                    return 0;
                 case MetadataRecords.PUT_ASSIGNMENT:
                 case MetadataRecords.PUT_ASSIGNMENT_V2:
                 case MetadataRecords.PUT_ASSIGNMENT_V3:

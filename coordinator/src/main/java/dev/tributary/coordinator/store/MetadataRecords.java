@@ -64,6 +64,9 @@ public final class MetadataRecords {
      */
     static final byte PUT_ASSIGNMENT_V3 = 16;
 
+    /** Removes a server's registration (issue 23: a drained server taken out of the cluster). */
+    static final byte REMOVE_SERVER = 17;
+
     private MetadataRecords() {}
 
     public static byte[] putDatabase(DatabaseInfo database) {
@@ -121,6 +124,13 @@ public final class MetadataRecords {
         return w.toByteArray();
     }
 
+    /** Removes a server's registration; nothing if it is not registered. */
+    public static byte[] removeServer(int serverId) {
+        BinaryWriter w = new BinaryWriter(8);
+        writeRemoveServer(w, serverId);
+        return w.toByteArray();
+    }
+
     /** Applied only if the table and partition still exist; the apply result says which. */
     public static byte[] putAssignment(BucketAssignment assignment) {
         BinaryWriter w = new BinaryWriter(32 + 8 * assignment.bucketCount());
@@ -140,6 +150,11 @@ public final class MetadataRecords {
     static void writePutServer(BinaryWriter w, ServerRegistration server) {
         w.writeByte(PUT_SERVER_V2);
         MetadataCodec.writeServer(w, server);
+    }
+
+    static void writeRemoveServer(BinaryWriter w, int serverId) {
+        w.writeByte(REMOVE_SERVER);
+        w.writeInt(serverId);
     }
 
     static void writePutDatabase(BinaryWriter w, DatabaseInfo database) {

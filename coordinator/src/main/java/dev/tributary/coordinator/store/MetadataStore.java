@@ -61,10 +61,16 @@ public interface MetadataStore extends AutoCloseable {
 
     /**
      * Registers a server (T49), replacing any earlier registration with the same server id (a
-     * restart on other ports). Registrations are never removed: whether a server is alive is not
-     * stored.
+     * restart on other ports). Whether a server is alive is not stored: a registration stays until
+     * {@link #removeServer}.
      */
     void putServer(ServerRegistration server);
+
+    /**
+     * Removes a server's registration (issue 23: a drained, stopped server taken out of the
+     * cluster); nothing if it is not registered. The caller checks that no bucket names it.
+     */
+    void removeServer(int serverId);
 
     /**
      * The registered servers by server id, as an immutable copy: the same as {@code

@@ -182,6 +182,12 @@ class ChaosSimulationTest {
         }
 
         @Override
+        public void removeServer(int serverId) {
+            check();
+            delegate.removeServer(serverId);
+        }
+
+        @Override
         public boolean putAssignment(
                 dev.tributary.coordinator.metadata.BucketAssignment assignment) {
             check();

@@ -127,6 +127,12 @@ class FileMetadataStoreTest {
                     .containsExactly(
                             Map.entry(0, moved),
                             Map.entry(3, new ServerRegistration(3, "other:1", "", 3)));
+            s.removeServer(3);
+            s.removeServer(9); // not registered: nothing
+        }
+        try (FileMetadataStore s = FileMetadataStore.open(dir)) {
+            assertThat(s.servers()).containsOnlyKeys(0);
+            assertThat(s.load().servers()).containsOnlyKeys(0);
         }
     }
 

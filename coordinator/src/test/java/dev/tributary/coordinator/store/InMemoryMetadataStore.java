@@ -70,6 +70,11 @@ public final class InMemoryMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized void removeServer(int serverId) {
+        state.servers.remove(serverId);
+    }
+
+    @Override
     public synchronized java.util.Map<Integer, ServerRegistration> servers() {
         return state.serversCopy();
     }

@@ -397,6 +397,11 @@ class LakeCommitRunnerTest {
         }
 
         @Override
+        public void removeServer(int serverId) {
+            delegate.removeServer(serverId);
+        }
+
+        @Override
         public boolean putAssignment(
                 dev.tributary.coordinator.metadata.BucketAssignment assignment) {
             return delegate.putAssignment(assignment);

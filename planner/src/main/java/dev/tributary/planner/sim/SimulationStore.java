@@ -125,6 +125,11 @@ final class SimulationStore implements MetadataStore {
     }
 
     @Override
+    public void removeServer(int serverId) {
+        servers.remove(serverId);
+    }
+
+    @Override
     public Optional<TieringRecord> tieringRecord(long tableId) {
         return Optional.ofNullable(tiering.get(tableId));
     }

@@ -3,6 +3,7 @@ package dev.tributary.server.cluster;
 import dev.tributary.cluster.ClusterConfig;
 import dev.tributary.cluster.RaftMetadataStore;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.TributaryException;
@@ -173,15 +174,50 @@ public final class ClusterMembership {
         return true;
     }
 
+    /**
+     * Checks that server {@code id} may leave the cluster as far as the metadata quorum goes: it is
+     * not a voter (issue 23).
+     *
+     * @throws InvalidInputException for a voter (the quorum is fixed when the cluster is made) and
+     *     for a lone server
+     */
+    public void checkNotVoter(int id) {
+        if (!(metadata instanceof RaftMetadataStore raft)) {
+            throw new InvalidInputException(
+                    "server " + id + " runs alone: there is no cluster to take it out of");
+        }
+        if (raft.voterIds().contains(Integer.toString(id))) {
+            throw new InvalidInputException(
+                    "server "
+                            + id
+                            + " is a voter of the metadata quorum (cluster.voters), which is fixed"
+                            + " when the cluster is made; only servers added later (observers)"
+                            + " can be removed");
+        }
+    }
+
+    /**
+     * Takes observer {@code id} out of the metadata quorum's configuration (nothing if it is not in
+     * it); call it on the coordinator's server once {@link #checkNotVoter} and the coordinator
+     * checked that the server may go.
+     */
+    public void leaveQuorum(int id) {
+        if (metadata instanceof RaftMetadataStore raft) {
+            raft.removeObserver(Integer.toString(id));
+        }
+    }
+
     /** The registered servers and who coordinates, as this server knows them now. */
     public ClusterView describe() {
         OptionalInt coordinator;
         OptionalLong term = OptionalLong.empty();
         OptionalInt leader = OptionalInt.empty();
+        java.util.Set<String> observers = java.util.Set.of();
         if (metadata instanceof RaftMetadataStore raft) {
             leader = leaderOf(raft);
             term = OptionalLong.of(raft.currentTerm());
             coordinator = leader;
+            observers = raft.observerIds();
         } else {
             coordinator = OptionalInt.of(serverId);
         }
@@ -197,6 +233,7 @@ public final class ClusterMembership {
                     new ClusterView.Member(
                             r,
                             coordinates,
+                            observers.contains(Integer.toString(r.serverId())),
                             v == null ? LivenessState.UNKNOWN : v.state(),
                             v == null || v.millisSinceHeartbeat().isEmpty()
                                     ? OptionalLong.empty()

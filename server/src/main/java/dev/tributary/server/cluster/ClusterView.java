@@ -44,6 +44,7 @@ public record ClusterView(
     public record Member(
             ServerRegistration registration,
             boolean coordinator,
+            boolean observer,
             LivenessState liveness,
             OptionalLong millisSinceHeartbeat,
             int buckets,
@@ -66,6 +67,7 @@ public record ClusterView(
             row.put("httpAddress", s.registration().httpAddress());
             row.put("registeredAtMillis", s.registration().registeredAtMillis());
             row.put("coordinator", s.coordinator());
+            row.put("observer", s.observer());
             row.put("liveness", s.liveness().name());
             row.put(
                     "millisSinceHeartbeat",

@@ -81,8 +81,9 @@ public final class CoordinatorMetadata {
                             + " use an empty data.dir for the cluster");
         }
         RaftMetadataStore store = RaftMetadataStore.start(c, raftDir);
-        if (c.voters().size() > 1) {
-            // its server follows the leadership (it coordinates while it leads)
+        if (c.voters().size() > 1 || c.isObserver()) {
+            // its server follows the leadership (it coordinates while it leads; an observer
+            // never leads)
             return store;
         }
         try {
@@ -96,10 +97,13 @@ public final class CoordinatorMetadata {
 
     /**
      * Whether a server with this configuration coordinates from its start to its end: a lone server
-     * and a cluster of one voter do; a server of several voters coordinates while it leads.
+     * and a cluster of one voter do; a server of several voters coordinates while it leads, an
+     * observer never.
      */
     public static boolean coordinatesFromStart(Configuration conf) {
-        return ClusterConfig.from(conf).map(c -> c.voters().size() == 1).orElse(true);
+        return ClusterConfig.from(conf)
+                .map(c -> !c.isObserver() && c.voters().size() == 1)
+                .orElse(true);
     }
 
     private static void awaitLeadership(

@@ -30,6 +30,7 @@ public final class TimedMetadataStore implements MetadataStore {
     private final Timer putPartition;
     private final Timer removePartition;
     private final Timer putServer;
+    private final Timer removeServer;
     private final Timer putAssignment;
     private final Timer startIncarnation;
 
@@ -43,6 +44,7 @@ public final class TimedMetadataStore implements MetadataStore {
         this.putPartition = timer(registry, "put_partition");
         this.removePartition = timer(registry, "remove_partition");
         this.putServer = timer(registry, "put_server");
+        this.removeServer = timer(registry, "remove_server");
         this.putAssignment = timer(registry, "put_assignment");
         this.startIncarnation = timer(registry, "start_incarnation");
     }
@@ -103,6 +105,11 @@ public final class TimedMetadataStore implements MetadataStore {
     @Override
     public void putServer(ServerRegistration server) {
         putServer.record(() -> store.putServer(server));
+    }
+
+    @Override
+    public void removeServer(int serverId) {
+        removeServer.record(() -> store.removeServer(serverId));
     }
 
     @Override

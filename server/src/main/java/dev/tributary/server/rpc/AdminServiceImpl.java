@@ -5,6 +5,7 @@ import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.types.TableDescriptor;
+import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.cluster.ReplicaMoves;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
@@ -39,6 +40,8 @@ import dev.tributary.rpc.proto.ListTablesResponse;
 import dev.tributary.rpc.proto.MoveReplicasRequest;
 import dev.tributary.rpc.proto.MoveReplicasResponse;
 import dev.tributary.rpc.proto.PartitionInfoPb;
+import dev.tributary.rpc.proto.RemoveServerRequest;
+import dev.tributary.rpc.proto.RemoveServerResponse;
 import dev.tributary.rpc.proto.ReplicaMovePb;
 import dev.tributary.rpc.proto.TableInfoPb;
 import dev.tributary.rpc.proto.TieringStatusRequest;
@@ -135,6 +138,23 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                                         .addAllTo(m.to()));
                     }
                     return b.build();
+                });
+    }
+
+    @Override
+    public void removeServer(RemoveServerRequest req, StreamObserver<RemoveServerResponse> out) {
+        Calls.unary(
+                out,
+                () -> {
+                    int id = req.getServerId();
+                    Coordinator c = coordinator.current();
+                    cluster.checkNotVoter(id);
+                    // checked before the quorum changes, removed after: a failure in between
+                    // leaves the registration, and the command can be run again
+                    TableService.join(c.removeServer(id, true));
+                    cluster.leaveQuorum(id);
+                    TableService.join(c.removeServer(id, false));
+                    return RemoveServerResponse.getDefaultInstance();
                 });
     }
 

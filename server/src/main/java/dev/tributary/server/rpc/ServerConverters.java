@@ -48,6 +48,7 @@ final class ServerConverters {
                             .setHttpAddress(m.registration().httpAddress())
                             .setRegisteredAtMillis(m.registration().registeredAtMillis())
                             .setCoordinator(m.coordinator())
+                            .setObserver(m.observer())
                             .setBuckets(m.buckets())
                             .setReportedBuckets(m.reportedBuckets())
                             .setLiveness(

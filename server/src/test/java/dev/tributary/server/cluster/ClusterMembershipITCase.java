@@ -83,6 +83,7 @@ class ClusterMembershipITCase {
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
                                     true,
+                                    false,
                                     ClusterInfo.Liveness.ALIVE,
                                     // the manual clock stands still: the last heartbeat is "now"
                                     OptionalLong.of(0),
@@ -162,6 +163,7 @@ class ClusterMembershipITCase {
                                     "",
                                     clock.currentTimeMillis(),
                                     true,
+                                    false,
                                     ClusterInfo.Liveness.ALIVE,
                                     OptionalLong.of(0),
                                     5,
@@ -204,6 +206,7 @@ class ClusterMembershipITCase {
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
                                     true,
+                                    false,
                                     ClusterInfo.Liveness.ALIVE,
                                     OptionalLong.of(0),
                                     0,
