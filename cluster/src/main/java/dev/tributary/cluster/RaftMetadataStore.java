@@ -44,11 +44,13 @@ import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
+import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -210,14 +212,27 @@ public final class RaftMetadataStore implements MetadataStore {
         t.start();
     }
 
-    private boolean addSelfAsListener() throws IOException {
+    /**
+     * A client of the voters (the leader is found by asking them) whose calls give up after a few
+     * tries, so a caller's own retry loop or a stop is not stuck behind Ratis's retry-forever
+     * default while no voter answers.
+     */
+    private RaftClient.Builder voterClient() {
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
-        try (RaftClient client =
-                RaftClient.newBuilder()
-                        .setRaftGroup(RaftSettings.voterGroup(config))
-                        .setProperties(p)
-                        .build()) {
+        return RaftClient.newBuilder()
+                .setRaftGroup(RaftSettings.voterGroup(config))
+                .setProperties(p)
+                .setRetryPolicy(
+                        RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                                2 * config.voters().size(),
+                                TimeDuration.valueOf(
+                                        config.electionTimeout().toMillis() / 2,
+                                        TimeUnit.MILLISECONDS)));
+    }
+
+    private boolean addSelfAsListener() throws IOException {
+        try (RaftClient client = voterClient().build()) {
             RaftClientReply reply =
                     client.admin()
                             .setConfiguration(
@@ -321,14 +336,8 @@ public final class RaftMetadataStore implements MetadataStore {
         Thread t =
                 new Thread(
                         () -> {
-                            RaftProperties p = new RaftProperties();
-                            RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
                             try (RaftClient client =
-                                    RaftClient.newBuilder()
-                                            .setRaftGroup(RaftSettings.voterGroup(config))
-                                            .setLeaderId(RaftPeerId.valueOf(leader))
-                                            .setProperties(p)
-                                            .build()) {
+                                    voterClient().setLeaderId(RaftPeerId.valueOf(leader)).build()) {
                                 RaftClientReply reply =
                                         client.admin()
                                                 .transferLeadership(
@@ -416,13 +425,7 @@ public final class RaftMetadataStore implements MetadataStore {
         if (remaining.size() == listeners.size()) {
             return;
         }
-        RaftProperties p = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
-        try (RaftClient client =
-                RaftClient.newBuilder()
-                        .setRaftGroup(RaftSettings.voterGroup(config))
-                        .setProperties(p)
-                        .build()) {
+        try (RaftClient client = voterClient().build()) {
             RaftClientReply reply =
                     client.admin()
                             .setConfiguration(

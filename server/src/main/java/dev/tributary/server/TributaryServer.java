@@ -51,11 +51,14 @@ import dev.tributary.server.rpc.ReadServiceImpl;
 import dev.tributary.server.rpc.ReplicaServiceImpl;
 import dev.tributary.server.rpc.TieringServiceImpl;
 import dev.tributary.server.rpc.WriteServiceImpl;
+import dev.tributary.server.status.BucketEnds;
+import dev.tributary.server.status.ClusterBucketEnds;
 import dev.tributary.server.status.LagHistory;
 import dev.tributary.server.status.LagHistoryFile;
 import dev.tributary.server.status.LagHistorySaver;
 import dev.tributary.server.status.LagSampler;
 import dev.tributary.server.status.LakeLocation;
+import dev.tributary.server.status.LocalBucketEnds;
 import dev.tributary.server.status.TieringStatusService;
 import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.server.store.Maintenance;
@@ -107,7 +110,6 @@ public final class TributaryServer implements AutoCloseable {
 
     private final Configuration conf;
     private final Path dataDir;
-    private final List<AutoCloseable> toClose = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private DataDirLock dataDirLock;
@@ -117,6 +119,7 @@ public final class TributaryServer implements AutoCloseable {
     private CoordinatorRole coordinatorRole;
     private ServerHeartbeater heartbeater;
     private ReplicaManager replicas;
+    private ClusterBucketEnds clusterBucketEnds;
     private InSyncChangeSender inSyncChanges;
     private String advertisedRpcAddress;
 
@@ -299,10 +302,19 @@ public final class TributaryServer implements AutoCloseable {
             tables.recover();
         }
 
+        BucketEnds bucketEnds = new LocalBucketEnds(store);
+        if (metadata instanceof RaftMetadataStore) {
+            // the lag of buckets led elsewhere is asked of their leaders
+            clusterBucketEnds =
+                    new ClusterBucketEnds(
+                            membership.serverId(), held, new LocalBucketEnds(store), token);
+            bucketEnds = clusterBucketEnds;
+        }
         TieringStatusService status =
                 new TieringStatusService(
                         coordinatorRole,
                         store,
+                        bucketEnds,
                         tables::table,
                         clock,
                         conf.get(CoordinatorOptions.HEARTBEAT_TIMEOUT),
@@ -715,6 +727,7 @@ public final class TributaryServer implements AutoCloseable {
                 }
             }
             quietly(http);
+            quietly(clusterBucketEnds);
             if (maintenance != null) {
                 maintenance.shutdown();
                 try {

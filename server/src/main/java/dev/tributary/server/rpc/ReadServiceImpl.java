@@ -32,6 +32,7 @@ import dev.tributary.rpc.proto.ReadSnapshotRequest;
 import dev.tributary.rpc.proto.ReadSnapshotResponse;
 import dev.tributary.rpc.proto.SnapshotInfoPb;
 import dev.tributary.server.partition.PartitionService;
+import dev.tributary.server.status.LocalBucketEnds;
 import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.storage.BucketStore;
 import dev.tributary.storage.CloseableIterator;
@@ -249,13 +250,41 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                 () -> {
                     TableInfo table = buckets.table(req.getTableId());
                     ListOffsetsResponse.Builder b = ListOffsetsResponse.newBuilder();
-                    for (long pid :
-                            partitionsToList(table, req.hasPartitionId(), req.getPartitionId())) {
-                        for (int i : bucketsToList(table, req.getBucketsList())) {
+                    List<Long> listed =
+                            partitionsToList(table, req.hasPartitionId(), req.getPartitionId());
+                    List<Integer> listedBuckets = bucketsToList(table, req.getBucketsList());
+                    for (long pid : listed) {
+                        for (int i : listedBuckets) {
                             TableBucket tb = bucketOf(table, pid, i);
                             b.addEndOffsets(offsetPb(tb, store.endOffset(tb)));
                             b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
                         }
+                    }
+                    if (req.getAppendTimesFromCount() > table.descriptor().bucketCount()) {
+                        throw new InvalidInputException(
+                                "at most one append time per bucket ("
+                                        + table.descriptor().bucketCount()
+                                        + "), got "
+                                        + req.getAppendTimesFromCount());
+                    }
+                    LocalBucketEnds ends = new LocalBucketEnds(store);
+                    for (BucketOffsetPb from : req.getAppendTimesFromList()) {
+                        long pid =
+                                from.hasPartitionId()
+                                        ? from.getPartitionId()
+                                        : TableBucket.NO_PARTITION;
+                        if (!listed.contains(pid) || !listedBuckets.contains(from.getBucket())) {
+                            throw new InvalidInputException(
+                                    "an append time was asked for bucket "
+                                            + from.getBucket()
+                                            + " of partition "
+                                            + pid
+                                            + ", which the request does not list");
+                        }
+                        TableBucket tb = bucketOf(table, pid, from.getBucket());
+                        ends.end(tb, from.getOffset())
+                                .firstUntieredMillis()
+                                .ifPresent(ms -> b.addAppendTimes(offsetPb(tb, ms)));
                     }
                     return b.build();
                 });

@@ -1,13 +1,10 @@
 package dev.tributary.server.status;
 
-import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.id.PartitionBucket;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
-import dev.tributary.common.record.LogBatch;
-import dev.tributary.common.record.LogBatches;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
@@ -18,7 +15,6 @@ import dev.tributary.coordinator.tiering.TieringState;
 import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.store.TableService;
 import dev.tributary.storage.BucketStore;
-import dev.tributary.storage.LogReadResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,12 +26,14 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
- * Joins the coordinator's tiering status with the store's end offsets and record timestamps into
- * what users see (T28): lake lag in records and in time.
+ * Joins the coordinator's tiering status with the buckets' end offsets and record timestamps
+ * ({@link BucketEnds}, from wherever each bucket is led) into what users see (T28): lake lag in
+ * records and in time.
  */
 public final class TieringStatusService {
     private final CoordinatorRole coordinator;
     private final BucketStore store;
+    private final BucketEnds bucketEnds;
     private final LongFunction<TableInfo> tables;
     private final Clock clock;
     private final Duration heartbeatTimeout;
@@ -44,6 +42,7 @@ public final class TieringStatusService {
     private final Function<TablePath, Map<String, Object>> objectStore;
 
     /**
+     * @param bucketEnds the buckets' end offsets and oldest untiered append times
      * @param lake the server's lake (its format for layout warnings; shown in the status)
      * @param partitions the partitions of a partitioned table (ACTIVE and DROPPING), for the lag
      *     per partition (T35)
@@ -52,6 +51,7 @@ public final class TieringStatusService {
     public TieringStatusService(
             CoordinatorRole coordinator,
             BucketStore store,
+            BucketEnds bucketEnds,
             LongFunction<TableInfo> tables,
             Clock clock,
             Duration heartbeatTimeout,
@@ -62,6 +62,7 @@ public final class TieringStatusService {
         this.objectStore = objectStore;
         this.coordinator = coordinator;
         this.store = store;
+        this.bucketEnds = bucketEnds;
         this.tables = tables;
         this.clock = clock;
         this.heartbeatTimeout = heartbeatTimeout;
@@ -346,43 +347,23 @@ public final class TieringStatusService {
     }
 
     private Lag lag(TableTieringStatus t, long partitionId, int buckets, Map<Integer, Long> ends) {
+        Map<Integer, Long> tiered = new TreeMap<>();
+        for (int b = 0; b < buckets; b++) {
+            tiered.put(b, Math.max(0, t.offsets().get(new PartitionBucket(partitionId, b))));
+        }
         long records = 0;
         long oldest = Long.MAX_VALUE;
-        for (int b = 0; b < buckets; b++) {
-            TableBucket tb = new TableBucket(t.tableId(), partitionId, b);
-            long end = store.endOffset(tb);
-            ends.put(b, end);
-            long tiered = Math.max(0, t.offsets().get(new PartitionBucket(partitionId, b)));
-            if (end > tiered) {
-                records += end - tiered;
-                oldest = Math.min(oldest, timestampAt(tb, tiered));
+        for (Map.Entry<Integer, BucketEnds.End> e :
+                bucketEnds.ends(t.tableId(), partitionId, buckets, tiered).entrySet()) {
+            long end = e.getValue().endOffset();
+            ends.put(e.getKey(), end);
+            long behind = end - tiered.get(e.getKey());
+            if (behind > 0) {
+                records += behind;
+                oldest = Math.min(oldest, e.getValue().firstUntieredMillis().orElseThrow());
             }
         }
         long now = clock.currentTimeMillis();
         return new Lag(oldest == Long.MAX_VALUE ? 0 : Math.max(0, now - oldest), records);
-    }
-
-    /**
-     * Append time of the record at {@code offset}, or of the oldest one still stored after it
-     * (retention never removes untiered records, but the tiered offset may lag the log start after
-     * a table was enabled for the lake late).
-     */
-    private long timestampAt(TableBucket bucket, long offset) {
-        long from = Math.max(offset, store.startOffset(bucket));
-        LogReadResult read = store.read(bucket, from, 1);
-        for (LogBatch batch : LogBatches.of(read.records())) {
-            LogBatch.Cursor c = batch.cursor();
-            while (c.next()) {
-                if (c.offset() >= from) {
-                    return c.timestamp();
-                }
-            }
-        }
-        throw new CorruptDataException(
-                "bucket "
-                        + bucket.bucket()
-                        + " has no record at or after offset "
-                        + from
-                        + " although its end offset is higher");
     }
 }

@@ -49,6 +49,7 @@ class TieringStatusServiceTest {
                 new TieringStatusService(
                         null,
                         store,
+                        new LocalBucketEnds(store),
                         catalog::get,
                         clock,
                         Duration.ofSeconds(8),

@@ -1,0 +1,144 @@
+package dev.tributary.server.status;
+
+import dev.tributary.common.exception.RetriableException;
+import dev.tributary.common.id.TableBucket;
+import dev.tributary.rpc.PeerChannels;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.ListOffsetsRequest;
+import dev.tributary.rpc.proto.ListOffsetsResponse;
+import dev.tributary.rpc.proto.ReadServiceGrpc;
+import dev.tributary.server.store.LocalBuckets;
+import io.grpc.ManagedChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link BucketEnds} in a cluster: a bucket this server leads (or no server leads) is read here,
+ * every other from its leader, one {@code ListOffsets} call per leading server, so the lag counts
+ * buckets this server holds no replica of, and does not count a stale copy's end. Channels to the
+ * leaders are kept until {@link #close}.
+ */
+public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
+    /** Largest {@code ListOffsets} answer accepted: a few dozen bytes per bucket. */
+    private static final int MAX_ANSWER_BYTES = 8 << 20;
+
+    /** How long a status waits for a leader's answer before it says the lag is not measured. */
+    private static final long ANSWER_TIMEOUT_MILLIS = 5_000;
+
+    private final int serverId;
+    private final LocalBuckets held;
+    private final LocalBucketEnds local;
+    private final String token;
+    private final Map<String, ManagedChannel> channels = new HashMap<>();
+    private boolean closed;
+
+    /**
+     * @param held which server leads each bucket, from the metadata this server applied
+     * @param token the cluster's bearer token, or empty
+     */
+    public ClusterBucketEnds(int serverId, LocalBuckets held, LocalBucketEnds local, String token) {
+        this.serverId = serverId;
+        this.held = held;
+        this.local = local;
+        this.token = token;
+    }
+
+    @Override
+    public Map<Integer, End> ends(
+            long tableId, long partitionId, int buckets, Map<Integer, Long> tiered) {
+        Map<Integer, String> leaderAddress = new HashMap<>();
+        for (LocalBuckets.Leader l : held.leaders(tableId, partitionId, null).leaders()) {
+            if (l.serverId() != serverId && l.rpcAddress().isPresent()) {
+                leaderAddress.put(l.bucket(), l.rpcAddress().get());
+            }
+        }
+        Map<Integer, End> out = new HashMap<>();
+        Map<String, List<Integer>> remote = new TreeMap<>();
+        for (int b = 0; b < buckets; b++) {
+            String address = leaderAddress.get(b);
+            if (address == null) {
+                out.put(b, local.end(new TableBucket(tableId, partitionId, b), tiered(tiered, b)));
+            } else {
+                remote.computeIfAbsent(address, a -> new ArrayList<>()).add(b);
+            }
+        }
+        remote.forEach(
+                (address, list) -> out.putAll(ask(address, tableId, partitionId, list, tiered)));
+        return out;
+    }
+
+    private static long tiered(Map<Integer, Long> tiered, int bucket) {
+        return Math.max(0, tiered.getOrDefault(bucket, 0L));
+    }
+
+    private Map<Integer, End> ask(
+            String address,
+            long tableId,
+            long partitionId,
+            List<Integer> buckets,
+            Map<Integer, Long> tiered) {
+        ListOffsetsRequest.Builder req =
+                ListOffsetsRequest.newBuilder().setTableId(tableId).addAllBuckets(buckets);
+        if (partitionId != TableBucket.NO_PARTITION) {
+            req.setPartitionId(partitionId);
+        }
+        for (int b : buckets) {
+            BucketOffsetPb.Builder from =
+                    BucketOffsetPb.newBuilder().setBucket(b).setOffset(tiered(tiered, b));
+            if (partitionId != TableBucket.NO_PARTITION) {
+                from.setPartitionId(partitionId);
+            }
+            req.addAppendTimesFrom(from);
+        }
+        ListOffsetsResponse answer;
+        try {
+            answer =
+                    ReadServiceGrpc.newBlockingStub(channel(address))
+                            .withDeadlineAfter(ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                            .listOffsets(req.build());
+        } catch (RuntimeException e) {
+            throw GrpcErrors.fromThrowable(e);
+        }
+        Map<Integer, Long> ends = new HashMap<>();
+        answer.getEndOffsetsList().forEach(o -> ends.put(o.getBucket(), o.getOffset()));
+        Map<Integer, Long> times = new HashMap<>();
+        answer.getAppendTimesList().forEach(o -> times.put(o.getBucket(), o.getOffset()));
+        Map<Integer, End> out = new HashMap<>();
+        for (int b : buckets) {
+            Long end = ends.get(b);
+            if (end == null || (end > tiered(tiered, b) && !times.containsKey(b))) {
+                throw new RetriableException(
+                        "the leader of bucket " + b + " at " + address + " did not tell its end");
+            }
+            out.put(
+                    b,
+                    new End(
+                            end,
+                            times.containsKey(b)
+                                    ? OptionalLong.of(times.get(b))
+                                    : OptionalLong.empty()));
+        }
+        return out;
+    }
+
+    private synchronized ManagedChannel channel(String address) {
+        if (closed) {
+            throw new RetriableException("the server is stopping");
+        }
+        return channels.computeIfAbsent(
+                address, a -> PeerChannels.open(a, token, MAX_ANSWER_BYTES));
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.clear();
+    }
+}
