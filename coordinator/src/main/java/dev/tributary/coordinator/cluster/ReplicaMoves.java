@@ -16,13 +16,15 @@ import java.util.SortedSet;
  * Plans where replicas move (issue 23's reassignment): off the servers being drained, then from the
  * servers holding most replicas to those holding fewest, until every server holds within one
  * replica of every other. A move replaces one server of a bucket by another in place, so a bucket
- * keeps its replication factor and its preferred leader's position; buckets already moving are left
- * alone. Pure: the plan is a function of the assignments and the servers given.
+ * keeps its replication factor and its preferred leader's position. A bucket already moving is left
+ * alone unless it is moving onto a server being drained: then its target is planned again (the move
+ * is redirected, or undone when the replica it was leaving is the best place). Pure: the plan is a
+ * function of the assignments and the servers given.
  */
 public final class ReplicaMoves {
     private ReplicaMoves() {}
 
-    /** One bucket moving from its replicas to others. */
+    /** One bucket moving from its replicas (or the target of its move under way) to others. */
     public record Move(TableBucket bucket, List<Integer> from, List<Integer> to) {
         public Move {
             from = List.copyOf(from);
@@ -47,15 +49,15 @@ public final class ReplicaMoves {
         for (BucketAssignment a : assignments) {
             for (int b = 0; b < a.bucketCount(); b++) {
                 BucketReplicas r = a.replicasOf(b);
-                if (r.moving()) {
-                    // a move under way counts where it goes
-                    r.target().forEach(s -> load.computeIfPresent(s, (k, v) -> v + 1));
+                // a move under way counts where it goes
+                List<Integer> holders = r.moving() ? r.target() : r.replicas();
+                holders.forEach(s -> load.computeIfPresent(s, (k, v) -> v + 1));
+                if (r.moving() && holders.stream().noneMatch(draining::contains)) {
                     continue;
                 }
                 TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
-                current.put(bucket, r.replicas());
-                targets.put(bucket, new ArrayList<>(r.replicas()));
-                r.replicas().forEach(s -> load.computeIfPresent(s, (k, v) -> v + 1));
+                current.put(bucket, holders);
+                targets.put(bucket, new ArrayList<>(holders));
             }
         }
         if (servers.isEmpty()) {

@@ -214,19 +214,22 @@ public record BucketReplicas(
      * move once they are in sync. A target of the current replicas in another order only changes
      * the preferred leader.
      *
-     * @throws InvalidInputException if the target is empty or repeats a server, or the bucket is
-     *     moving already
+     * <p>A bucket already moving gets the new target instead, and its replicas outside both the
+     * in-sync set and the new target go at once (they hold nothing acknowledged that the in-sync
+     * set lacks): a move onto a server that died, or is drained, is redirected, and one whose
+     * target is the replicas it started from ends as soon as they are in sync again.
+     *
+     * @throws InvalidInputException if the target is empty or repeats a server
      */
     public BucketReplicas moveTo(List<Integer> newReplicas) {
         if (newReplicas.isEmpty() || new HashSet<>(newReplicas).size() != newReplicas.size()) {
             throw new InvalidInputException(
                     "a bucket moves to one or more distinct servers, not " + newReplicas);
         }
-        if (moving()) {
-            throw new InvalidInputException(
-                    "the bucket is moving to " + target + " already; wait for that move to end");
-        }
         List<Integer> all = new ArrayList<>(replicas);
+        if (moving()) {
+            all.removeIf(s -> !isr.contains(s) && !newReplicas.contains(s));
+        }
         for (int s : newReplicas) {
             if (!all.contains(s)) {
                 all.add(s);

@@ -72,6 +72,28 @@ class ReplicaMoverTest {
         assertThat(after.load()).containsEntry(2, 2).doesNotContainKey(1);
     }
 
+    @Test
+    @DisplayName(
+            "a move onto a server that died is undone by draining that server: the bucket is back"
+                    + " on its in-sync replica at once")
+    void drainingADeadTargetUndoesTheMove() {
+        for (int id = 1; id <= 2; id++) {
+            h.store.putServer(new ServerRegistration(id, "h" + id + ":9123", "", 1));
+        }
+        h.lakeTable("t", 2, Duration.ofMinutes(1)); // one copy per bucket
+        BucketAssignments assignments = h.core.assignments();
+        ReplicaMover mover = mover(assignments);
+        TableBucket moved = mover.rebalance(Set.of(1), false).get(0).bucket();
+        assertThat(replicas(assignments, moved).replicas()).containsExactly(1, 2);
+
+        dead.add(2);
+        // (the bucket 2 held from the start moves too, and waits for 2: its only copy)
+        List<Move> undo = mover.rebalance(Set.of(2), false);
+        assertThat(undo).contains(new Move(moved, List.of(2), List.of(1)));
+        assertThat(replicas(assignments, moved))
+                .isEqualTo(new BucketReplicas(List.of(1), 1, 0, List.of(1)));
+    }
+
     private static BucketReplicas replicas(BucketAssignments a, TableBucket bucket) {
         return a.of(bucket.tableId(), bucket.partitionId())
                 .orElseThrow()

@@ -92,4 +92,18 @@ class ReplicaMovesTest {
                 ReplicaMoves.plan(List.of(moving), new TreeSet<>(Set.of(1, 2)), Set.of());
         assertThat(moves).isEmpty();
     }
+
+    @Test
+    @DisplayName(
+            "draining a server a move is going to plans that move again: onto another server, or"
+                    + " back to the replica it was leaving")
+    void drainingAMovesTargetRedirectsIt() {
+        BucketAssignment a = table(1, List.of(List.of(1), List.of(3)));
+        BucketAssignment moving = a.withBucket(0, a.replicasOf(0).moveTo(List.of(2)));
+        TableBucket first = new TableBucket(1, TableBucket.NO_PARTITION, 0);
+        assertThat(ReplicaMoves.plan(List.of(moving), new TreeSet<>(Set.of(1, 3)), Set.of(2)))
+                .containsExactly(new Move(first, List.of(2), List.of(1)));
+        assertThat(ReplicaMoves.plan(List.of(moving), new TreeSet<>(Set.of(3, 4)), Set.of(1, 2)))
+                .contains(new Move(first, List.of(2), List.of(4)));
+    }
 }

@@ -130,9 +130,6 @@ class BucketReplicasTest {
         assertThat(moving.isr()).containsExactly(2, 3, 1);
         assertThat(moving.target()).containsExactly(2, 4, 1);
         assertThat(moving.finishMove(s -> true)).as("4 is not in sync yet").isEqualTo(moving);
-        assertThatThrownBy(() -> moving.moveTo(List.of(1, 2)))
-                .isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("moving to [2, 4, 1] already");
 
         BucketReplicas caughtUp = moving.withIsr(0, List.of(2, 3, 1, 4));
         assertThat(caughtUp.isr()).containsExactly(2, 3, 1, 4);
@@ -159,5 +156,25 @@ class BucketReplicasTest {
                 .isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> new BucketReplicas(List.of(1, 2), 1, 0, List.of(1), List.of(3)))
                 .hasMessageContaining("move target");
+    }
+
+    @Test
+    @DisplayName(
+            "a new target for a move under way drops the replicas outside both the in-sync set and"
+                    + " the new target; back to where it started, the move ends at once")
+    void redirectAndUndoAMove() {
+        BucketReplicas moving = THREE.moveTo(List.of(2, 4, 1)); // 3 -> 4
+        BucketReplicas redirected = moving.moveTo(List.of(2, 5, 1)); // 4 died: 5 instead
+        assertThat(redirected.replicas()).containsExactly(2, 3, 1, 5);
+        assertThat(redirected.isr()).containsExactly(2, 3, 1);
+        assertThat(redirected.target()).containsExactly(2, 5, 1);
+
+        BucketReplicas undone = redirected.moveTo(List.of(2, 3, 1)).finishMove(s -> true);
+        assertThat(undone).isEqualTo(THREE);
+        assertThat(undone.moving()).isFalse();
+
+        // an in-sync replica stays until the move ends, even outside the new target
+        BucketReplicas caughtUp = moving.withIsr(0, List.of(2, 3, 1, 4));
+        assertThat(caughtUp.moveTo(List.of(2, 5, 1)).replicas()).containsExactly(2, 3, 1, 4, 5);
     }
 }
