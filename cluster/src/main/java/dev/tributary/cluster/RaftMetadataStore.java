@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -28,9 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.RaftConfigKeys;
-import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.conf.RaftProperties;
+import java.util.stream.Collectors;
 import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
@@ -40,17 +39,13 @@ import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
-import org.apache.ratis.retry.RetryPolicies;
-import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
-import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +80,7 @@ public final class RaftMetadataStore implements MetadataStore {
     private final AtomicLong callIds = new AtomicLong();
     private final MetadataStateMachine stateMachine;
     private final RaftServer server;
+    private final QuorumAdmin admin;
     private final long requestTimeoutMs;
     private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -103,6 +99,7 @@ public final class RaftMetadataStore implements MetadataStore {
         this.groupId = RaftSettings.groupId(config.clusterId());
         this.selfId = RaftSettings.peerId(config.serverId());
         this.requestTimeoutMs = config.requestTimeout().toMillis();
+        this.admin = new QuorumAdmin(config);
         this.events =
                 Executors.newSingleThreadScheduledExecutor(
                         r -> {
@@ -189,9 +186,13 @@ public final class RaftMetadataStore implements MetadataStore {
                         () -> {
                             while (!closed) {
                                 try {
-                                    if (addSelfAsListener()) {
-                                        return;
-                                    }
+                                    admin.addListener(RaftSettings.observerPeer(config));
+                                    LOG.info(
+                                            "cluster '{}': observer {} is in the quorum's"
+                                                    + " configuration",
+                                            config.clusterId(),
+                                            serverId());
+                                    return;
                                 } catch (IOException | RuntimeException e) {
                                     LOG.warn(
                                             "cluster '{}': observer {} cannot join the quorum"
@@ -210,52 +211,6 @@ public final class RaftMetadataStore implements MetadataStore {
                         "cluster-join-" + config.serverId());
         t.setDaemon(true);
         t.start();
-    }
-
-    /**
-     * A client of the voters (the leader is found by asking them) whose calls give up after a few
-     * tries, so a caller's own retry loop or a stop is not stuck behind Ratis's retry-forever
-     * default while no voter answers.
-     */
-    private RaftClient.Builder voterClient() {
-        RaftProperties p = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
-        return RaftClient.newBuilder()
-                .setRaftGroup(RaftSettings.voterGroup(config))
-                .setProperties(p)
-                .setRetryPolicy(
-                        RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                                2 * config.voters().size(),
-                                TimeDuration.valueOf(
-                                        config.electionTimeout().toMillis() / 2,
-                                        TimeUnit.MILLISECONDS)));
-    }
-
-    private boolean addSelfAsListener() throws IOException {
-        try (RaftClient client = voterClient().build()) {
-            RaftClientReply reply =
-                    client.admin()
-                            .setConfiguration(
-                                    SetConfigurationRequest.Arguments.newBuilder()
-                                            .setServersInNewConf(List.of())
-                                            .setListenersInNewConf(
-                                                    List.of(RaftSettings.observerPeer(config)))
-                                            .setMode(SetConfigurationRequest.Mode.ADD)
-                                            .build());
-            if (reply.isSuccess()) {
-                LOG.info(
-                        "cluster '{}': observer {} is in the quorum's configuration",
-                        config.clusterId(),
-                        serverId());
-                return true;
-            }
-            LOG.warn(
-                    "cluster '{}': observer {} cannot join the quorum yet ({}); retrying",
-                    config.clusterId(),
-                    serverId(),
-                    String.valueOf(reply.getException()));
-            return false;
-        }
     }
 
     private static boolean isEmpty(Path dir) throws IOException {
@@ -336,19 +291,8 @@ public final class RaftMetadataStore implements MetadataStore {
         Thread t =
                 new Thread(
                         () -> {
-                            try (RaftClient client =
-                                    voterClient().setLeaderId(RaftPeerId.valueOf(leader)).build()) {
-                                RaftClientReply reply =
-                                        client.admin()
-                                                .transferLeadership(
-                                                        RaftPeerId.valueOf(target),
-                                                        requestTimeoutMs);
-                                if (!reply.isSuccess()) {
-                                    LOG.warn(
-                                            "moving the metadata leadership to {} failed",
-                                            target,
-                                            reply.getException());
-                                }
+                            try {
+                                admin.transferLeadership(leader, target);
                             } catch (IOException | RuntimeException e) {
                                 LOG.warn("moving the metadata leadership to {} failed", target, e);
                             }
@@ -389,21 +333,21 @@ public final class RaftMetadataStore implements MetadataStore {
      * The observers in the quorum's configuration as this server knows it: servers added to the
      * running cluster, which get the metadata but neither vote nor lead.
      */
-    public java.util.Set<String> observerIds() {
+    public Set<String> observerIds() {
         return peerIds(RaftPeerRole.LISTENER);
     }
 
-    private java.util.Set<String> peerIds(RaftPeerRole role) {
+    private Set<String> peerIds(RaftPeerRole role) {
         if (closed) {
-            return java.util.Set.of();
+            return Set.of();
         }
         return division().getRaftConf().getCurrentPeers(role).stream()
                 .map(p -> p.getId().toString())
-                .collect(java.util.stream.Collectors.toSet());
+                .collect(Collectors.toSet());
     }
 
     /** The voters in the quorum's configuration as this server knows it. */
-    public java.util.Set<String> voterIds() {
+    public Set<String> voterIds() {
         return peerIds(RaftPeerRole.FOLLOWER);
     }
 
@@ -417,29 +361,11 @@ public final class RaftMetadataStore implements MetadataStore {
      */
     public void removeObserver(String id) {
         checkOpen();
-        org.apache.ratis.server.RaftConfiguration conf = division().getRaftConf();
-        java.util.Collection<RaftPeer> voters = conf.getCurrentPeers(RaftPeerRole.FOLLOWER);
-        java.util.Collection<RaftPeer> listeners = conf.getCurrentPeers(RaftPeerRole.LISTENER);
-        List<RaftPeer> remaining =
-                listeners.stream().filter(p -> !p.getId().toString().equals(id)).toList();
-        if (remaining.size() == listeners.size()) {
-            return;
-        }
-        try (RaftClient client = voterClient().build()) {
-            RaftClientReply reply =
-                    client.admin()
-                            .setConfiguration(
-                                    SetConfigurationRequest.Arguments.newBuilder()
-                                            .setServersInCurrentConf(List.copyOf(voters))
-                                            .setListenersInCurrentConf(List.copyOf(listeners))
-                                            .setServersInNewConf(List.copyOf(voters))
-                                            .setListenersInNewConf(remaining)
-                                            .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
-                                            .build());
-            if (!reply.isSuccess()) {
-                throw translate(reply.getException(), "remove observer " + id + " from the quorum");
+        try {
+            if (!admin.removeListener(division().getRaftConf(), id)) {
+                return;
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw translate(e, "remove observer " + id + " from the quorum");
         }
         LOG.info(

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -212,7 +213,7 @@ public final class ClusterMembership {
         OptionalInt coordinator;
         OptionalLong term = OptionalLong.empty();
         OptionalInt leader = OptionalInt.empty();
-        java.util.Set<String> observers = java.util.Set.of();
+        Set<String> observers = Set.of();
         if (metadata instanceof RaftMetadataStore raft) {
             leader = leaderOf(raft);
             term = OptionalLong.of(raft.currentTerm());
