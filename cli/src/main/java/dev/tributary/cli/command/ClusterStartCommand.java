@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Starts a cluster of N server processes on this machine and stays in the foreground.",
             "Server i runs 'tributary server' with data.dir <data-dir>/server-i, cluster.server-id"
-                    + " i, the Raft, RPC and HTTP ports base + i - 1, every server of a new cluster a voter of the"
-                    + " metadata quorum, one lake warehouse <data-dir>/lake shared by all (so"
+                    + " i, the Raft, RPC and HTTP ports base + i - 1, every server of a new"
+                    + " cluster a voter of the metadata quorum, one lake warehouse"
+                    + " <data-dir>/lake shared by all (so"
                     + " whichever server coordinates commits to the same lake tables). Only server"
                     + " 1 runs the embedded tiering job (tiering.embedded.enabled=false on the"
                     + " others): one Flink MiniCluster is enough on one machine.",
