@@ -1,11 +1,13 @@
 package dev.tributary.server.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.TableTieringStatus;
 import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
@@ -13,7 +15,13 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.rpc.PeerChannels;
+import dev.tributary.rpc.error.GrpcErrors;
+import dev.tributary.rpc.proto.BucketOffsetPb;
+import dev.tributary.rpc.proto.ListOffsetsRequest;
+import dev.tributary.rpc.proto.ReadServiceGrpc;
 import dev.tributary.server.TributaryServer;
+import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -85,6 +93,39 @@ class ClusterLakeLagITCase {
             assertThat(status.lagError()).isEmpty();
             assertThat(status.lagRecords()).hasValue(ROWS);
             assertThat(status.lagMillis()).hasValue(3_000);
+
+            // the call it makes: an append time only for a bucket the request lists
+            long tableId = status.tableId();
+            ManagedChannel raw = PeerChannels.open(coordinator.rpcTarget(), "", 1 << 20);
+            try {
+                ReadServiceGrpc.ReadServiceBlockingStub read = ReadServiceGrpc.newBlockingStub(raw);
+                assertThatThrownBy(
+                                () ->
+                                        call(
+                                                () ->
+                                                        read.listOffsets(
+                                                                ListOffsetsRequest.newBuilder()
+                                                                        .setTableId(tableId)
+                                                                        .addBuckets(0)
+                                                                        .addAppendTimesFrom(
+                                                                                BucketOffsetPb
+                                                                                        .newBuilder()
+                                                                                        .setBucket(
+                                                                                                1))
+                                                                        .build())))
+                        .isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("which the request does not list");
+            } finally {
+                raw.shutdownNow();
+            }
+        }
+    }
+
+    private static <T> T call(java.util.function.Supplier<T> rpc) {
+        try {
+            return rpc.get();
+        } catch (RuntimeException e) {
+            throw GrpcErrors.fromThrowable(e);
         }
     }
 }
