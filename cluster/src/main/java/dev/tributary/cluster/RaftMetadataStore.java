@@ -169,9 +169,8 @@ public final class RaftMetadataStore implements MetadataStore {
                 config.voters());
         if (config.isObserver()) {
             store.joinAsObserver();
-        } else {
-            store.watchCatchUp(empty);
         }
+        store.watchCatchUp(empty);
         return store;
     }
 
@@ -223,8 +222,9 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     /**
-     * Checks every two election timeouts that this voter's metadata log grows while it lags, and
-     * has the leadership moved if it does not ({@link StalledCatchUp}).
+     * Checks every two election timeouts that this server's metadata log (a voter's or an
+     * observer's) grows while it lags, and has the leadership moved if it does not ({@link
+     * StalledCatchUp}).
      */
     private void watchCatchUp(boolean startedEmpty) {
         StalledCatchUp catchUp =

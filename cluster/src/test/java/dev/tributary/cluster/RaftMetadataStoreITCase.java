@@ -292,15 +292,21 @@ class RaftMetadataStoreITCase {
             observer.close();
         }
 
-        RaftMetadataStore again = RaftMetadataStore.start(observerConfig, observerDir);
-        try {
-            int current = awaitLeader();
-            peers[current].putTable(table(5, 10));
-            StoredState after = peers[current].load();
-            await().atMost(WAIT).until(() -> again.localState().equals(after));
-            assertThat(again.isLeader()).isFalse();
-        } finally {
-            again.close();
+        // restarted, then restarted with its disk wiped: it gets the whole metadata again
+        for (boolean wipe : new boolean[] {false, true}) {
+            if (wipe) {
+                DurableFiles.deleteRecursively(observerDir);
+            }
+            RaftMetadataStore again = RaftMetadataStore.start(observerConfig, observerDir);
+            try {
+                int current = awaitLeader();
+                peers[current].putTable(table(wipe ? 7 : 5, 10));
+                StoredState after = peers[current].load();
+                await().atMost(WAIT).until(() -> again.localState().equals(after));
+                assertThat(again.isLeader()).isFalse();
+            } finally {
+                again.close();
+            }
         }
 
         // stopped, the observer leaves the quorum's configuration (the leader stops sending)
