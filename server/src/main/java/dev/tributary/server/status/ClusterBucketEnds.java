@@ -1,5 +1,6 @@
 package dev.tributary.server.status;
 
+import com.google.common.util.concurrent.ListenableFuture;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.rpc.PeerChannels;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -68,8 +70,14 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
                 remote.computeIfAbsent(address, a -> new ArrayList<>()).add(b);
             }
         }
+        // every leader asked at once: a status waits for the slowest, not for their sum
+        Map<String, ListenableFuture<ListOffsetsResponse>> asked = new TreeMap<>();
         remote.forEach(
-                (address, list) -> out.putAll(ask(address, tableId, partitionId, list, tiered)));
+                (address, list) ->
+                        asked.put(address, ask(address, tableId, partitionId, list, tiered)));
+        asked.forEach(
+                (address, answer) ->
+                        out.putAll(ends(address, await(answer), remote.get(address), tiered)));
         return out;
     }
 
@@ -77,7 +85,7 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
         return Math.max(0, tiered.getOrDefault(bucket, 0L));
     }
 
-    private Map<Integer, End> ask(
+    private ListenableFuture<ListOffsetsResponse> ask(
             String address,
             long tableId,
             long partitionId,
@@ -96,15 +104,28 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
             }
             req.addAppendTimesFrom(from);
         }
-        ListOffsetsResponse answer;
+        return ReadServiceGrpc.newFutureStub(channel(address))
+                .withDeadlineAfter(ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .listOffsets(req.build());
+    }
+
+    private static ListOffsetsResponse await(ListenableFuture<ListOffsetsResponse> answer) {
         try {
-            answer =
-                    ReadServiceGrpc.newBlockingStub(channel(address))
-                            .withDeadlineAfter(ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                            .listOffsets(req.build());
-        } catch (RuntimeException e) {
-            throw GrpcErrors.fromThrowable(e);
+            return answer.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RetriableException("interrupted while asking a leader for its ends", e);
+        } catch (ExecutionException e) {
+            throw GrpcErrors.fromThrowable(e.getCause());
         }
+    }
+
+    /** The ends {@code address} told, each bucket asked checked to be there. */
+    private static Map<Integer, End> ends(
+            String address,
+            ListOffsetsResponse answer,
+            List<Integer> buckets,
+            Map<Integer, Long> tiered) {
         Map<Integer, Long> ends = new HashMap<>();
         answer.getEndOffsetsList().forEach(o -> ends.put(o.getBucket(), o.getOffset()));
         Map<Integer, Long> times = new HashMap<>();
