@@ -45,6 +45,7 @@ final class StalledCatchUp {
     private final long lastAtStart;
     private long lastSeen;
     private int stillChecks;
+    private int transfers;
 
     /**
      * @param self this voter's id
@@ -80,10 +81,13 @@ final class StalledCatchUp {
             return;
         }
         stillChecks = 0;
-        voters.stream()
-                .filter(v -> !v.equals(self) && !v.equals(leader.get()))
-                .findFirst() // two voters: nobody else could lead
-                .ifPresent(target -> voter.transferLeadership(leader.get(), target));
+        List<String> targets =
+                voters.stream().filter(v -> !v.equals(self) && !v.equals(leader.get())).toList();
+        if (targets.isEmpty()) {
+            return; // two voters: nobody else could lead
+        }
+        // each time the next one: a target that is down (or refuses) does not block for ever
+        voter.transferLeadership(leader.get(), targets.get(transfers++ % targets.size()));
     }
 
     private boolean behind(long last) {

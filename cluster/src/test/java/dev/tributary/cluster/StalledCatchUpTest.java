@@ -59,6 +59,15 @@ class StalledCatchUpTest {
     }
 
     @Test
+    void anObserverAsksForEachOtherVoterInTurnSoADeadOneDoesNotBlockIt() {
+        FakeVoter v = new FakeVoter();
+        v.leader = Optional.of("3");
+        StalledCatchUp c = new StalledCatchUp("4", List.of("1", "2", "3"), 3, true, v);
+        check(c, 9);
+        assertThat(v.transfers).containsExactly("3->1", "3->2", "3->1");
+    }
+
+    @Test
     void aVoterWhoseLogStopsBelowTheReportedCommitIndexHasTheLeaderAskedToHandOver() {
         // the case the soak found: a wiped voter got part of the log, then heartbeats only
         FakeVoter v = new FakeVoter();
