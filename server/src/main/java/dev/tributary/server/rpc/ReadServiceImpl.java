@@ -253,13 +253,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                     List<Long> listed =
                             partitionsToList(table, req.hasPartitionId(), req.getPartitionId());
                     List<Integer> listedBuckets = bucketsToList(table, req.getBucketsList());
-                    for (long pid : listed) {
-                        for (int i : listedBuckets) {
-                            TableBucket tb = bucketOf(table, pid, i);
-                            b.addEndOffsets(offsetPb(tb, store.endOffset(tb)));
-                            b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
-                        }
-                    }
+                    // bad input is refused before any bucket is read
                     if (req.getAppendTimesFromCount() > table.descriptor().bucketCount()) {
                         throw new InvalidInputException(
                                 "at most one append time per bucket ("
@@ -267,7 +261,6 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                         + "), got "
                                         + req.getAppendTimesFromCount());
                     }
-                    LocalBucketEnds ends = new LocalBucketEnds(store);
                     for (BucketOffsetPb from : req.getAppendTimesFromList()) {
                         long pid =
                                 from.hasPartitionId()
@@ -281,6 +274,20 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                                             + pid
                                             + ", which the request does not list");
                         }
+                    }
+                    for (long pid : listed) {
+                        for (int i : listedBuckets) {
+                            TableBucket tb = bucketOf(table, pid, i);
+                            b.addEndOffsets(offsetPb(tb, store.endOffset(tb)));
+                            b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
+                        }
+                    }
+                    LocalBucketEnds ends = new LocalBucketEnds(store);
+                    for (BucketOffsetPb from : req.getAppendTimesFromList()) {
+                        long pid =
+                                from.hasPartitionId()
+                                        ? from.getPartitionId()
+                                        : TableBucket.NO_PARTITION;
                         TableBucket tb = bucketOf(table, pid, from.getBucket());
                         ends.end(tb, from.getOffset())
                                 .firstUntieredMillis()
