@@ -539,6 +539,13 @@ public final class RaftMetadataStore implements MetadataStore {
     }
 
     @Override
+    public void setDraining(int serverId, boolean draining) {
+        write(
+                MetadataRecords.setDraining(serverId, draining),
+                (draining ? "drain server " : "undrain server ") + serverId);
+    }
+
+    @Override
     public boolean putAssignment(dev.tributary.coordinator.metadata.BucketAssignment assignment) {
         return write(
                         MetadataRecords.putAssignment(assignment),

@@ -250,7 +250,7 @@ public final class Coordinator implements AutoCloseable {
                                 c.mover =
                                         new ReplicaMover(
                                                 c.core.assignments(),
-                                                () -> store.servers().keySet(),
+                                                store,
                                                 id -> !live.expired(id));
                                 c.removal =
                                         new ServerRemoval(
@@ -373,18 +373,18 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Moves replicas off the servers in {@code draining} and evens out the others' over the alive
-     * servers (issue 23), on the loop: each move starts now and ends once its new replicas are in
-     * sync.
+     * Marks the servers in {@code drain} draining and those in {@code undrain} not, moves replicas
+     * off every draining server and evens out the others' over the alive servers (issue 23), on the
+     * loop: each move starts now and ends once its new replicas are in sync.
      *
-     * @param dryRun plan only
+     * @param dryRun plan only, mark nothing
      * @return the moves planned (and started)
-     * @throws dev.tributary.common.exception.InvalidInputException (in the future) if a server to
-     *     drain is unknown or a bucket has nowhere to go
+     * @throws dev.tributary.common.exception.InvalidInputException (in the future) if a server
+     *     named is unknown or a bucket has nowhere to go
      */
     public CompletableFuture<List<ReplicaMoves.Move>> moveReplicas(
-            Set<Integer> draining, boolean dryRun) {
-        return call(() -> mover.rebalance(draining, dryRun));
+            Set<Integer> drain, Set<Integer> undrain, boolean dryRun) {
+        return call(() -> mover.rebalance(drain, undrain, dryRun));
     }
 
     /**

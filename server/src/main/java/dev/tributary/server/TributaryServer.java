@@ -302,12 +302,12 @@ public final class TributaryServer implements AutoCloseable {
             tables.recover();
         }
 
-        BucketEnds bucketEnds = new LocalBucketEnds(store);
+        LocalBucketEnds localEnds = new LocalBucketEnds(store);
+        BucketEnds bucketEnds = localEnds;
         if (metadata instanceof RaftMetadataStore) {
             // the lag of buckets led elsewhere is asked of their leaders
             clusterBucketEnds =
-                    new ClusterBucketEnds(
-                            membership.serverId(), held, new LocalBucketEnds(store), token);
+                    new ClusterBucketEnds(membership.serverId(), held, localEnds, token);
             bucketEnds = clusterBucketEnds;
         }
         TieringStatusService status =

@@ -235,6 +235,7 @@ public final class ReplicationBench {
                                 .coordinator()
                                 .moveReplicas(
                                         drain ? java.util.Set.of(busiest) : java.util.Set.of(),
+                                        drain ? java.util.Set.of() : java.util.Set.of(busiest),
                                         false)
                                 .join();
                 waitFor(() -> coordinator.coordinator().replicationHealth().moving() == 0, 600_000);

@@ -99,7 +99,7 @@ public final class ClusterCommand implements Callable<Integer> {
                     s.rpcAddress(),
                     s.httpAddress().isEmpty() ? "-" : s.httpAddress(),
                     Instant.ofEpochMilli(s.registeredAtMillis()).toString(),
-                    s.coordinator() ? "coordinator" : s.observer() ? "observer" : "-",
+                    role(s),
                     s.liveness().name(),
                     s.millisSinceHeartbeat().isPresent()
                             ? s.millisSinceHeartbeat().getAsLong() + " ms ago"
@@ -108,5 +108,13 @@ public final class ClusterCommand implements Callable<Integer> {
                     s.reportedBuckets());
         }
         t.print(out);
+    }
+
+    private static String role(ClusterInfo.Server s) {
+        String role = s.coordinator() ? "coordinator" : s.observer() ? "observer" : "";
+        if (s.draining()) {
+            role = role.isEmpty() ? "draining" : role + ", draining";
+        }
+        return role.isEmpty() ? "-" : role;
     }
 }

@@ -18,10 +18,14 @@ import picocli.CommandLine.Spec;
         name = "rebalance",
         mixinStandardHelpOptions = true,
         description = {
-            "Moves replicas between the servers: every replica on a server named by --drain moves"
-                    + " to another server, then replicas move from the servers holding most to"
-                    + " those holding fewest until every alive server holds within one of the"
-                    + " others. Prints one line per bucket that moves and returns once the moves"
+            "Moves replicas between the servers: every replica on a draining server (named by"
+                    + " --drain now or before) moves to another server, then replicas move from the"
+                    + " servers holding most to those holding fewest until every alive server that"
+                    + " is not draining holds within one of the others. A drained server stays"
+                    + " draining, across its restarts, until --undrain names it or it is removed:"
+                    + " new tables and later rebalances place no replica on it ('tributary"
+                    + " cluster' shows it as draining). Prints one line per bucket that moves and"
+                    + " returns once the moves"
                     + " started; each ends on its own once its new replicas copied the log and are"
                     + " in sync (throttled by the receiving server's"
                     + " replica.move.max-bytes-per-second). Writes and reads go on meanwhile."
@@ -39,17 +43,31 @@ public final class ClusterRebalanceCommand implements Callable<Integer> {
             names = "--drain",
             split = ",",
             paramLabel = "SERVER",
-            description = "Server ids to move every replica off (e.g. --drain 3 or --drain 2,3).")
+            description =
+                    "Server ids to mark draining and move every replica off (e.g. --drain 3 or"
+                            + " --drain 2,3).")
     List<Integer> drain = List.of();
 
-    @Option(names = "--dry-run", description = "Print the moves without starting them.")
+    @Option(
+            names = "--undrain",
+            split = ",",
+            paramLabel = "SERVER",
+            description =
+                    "Server ids drained before that may receive replicas again; this rebalance"
+                            + " moves replicas onto them.")
+    List<Integer> undrain = List.of();
+
+    @Option(
+            names = "--dry-run",
+            description = "Print the moves without marking servers or starting anything.")
     boolean dryRun;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Connection c = connection.connect()) {
-            List<ReplicaMove> moves = c.admin().moveReplicas(Set.copyOf(drain), dryRun);
+            List<ReplicaMove> moves =
+                    c.admin().moveReplicas(Set.copyOf(drain), Set.copyOf(undrain), dryRun);
             print(out, moves, dryRun);
         }
         return 0;

@@ -2,6 +2,7 @@ package dev.tributary.cli.command;
 
 import dev.tributary.cli.cluster.LocalCluster;
 import dev.tributary.cli.cluster.LocalClusterLayout;
+import dev.tributary.cli.cluster.LocalServerProcess;
 import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.InvalidInputException;
@@ -44,7 +45,9 @@ import picocli.CommandLine.Spec;
                     + " same data); servers of that directory still running are left alone and"
                     + " only the others are started. With a larger --servers it adds servers to"
                     + " the running cluster; 'tributary cluster rebalance' then moves replicas"
-                    + " onto them."
+                    + " onto them. With a smaller one it no longer starts the servers past it"
+                    + " (added ones, once drained, stopped and taken out with 'tributary cluster"
+                    + " remove-server')."
         })
 public final class ClusterStartCommand implements Callable<Integer> {
     @Option(
@@ -53,7 +56,8 @@ public final class ClusterStartCommand implements Callable<Integer> {
                     "Number of servers, 1..9 (default: 3, or the directory's cluster). More than"
                             + " the directory's cluster has adds servers to it: they join as"
                             + " observers (they hold replicas; the metadata quorum stays the"
-                            + " servers the cluster was made with).")
+                            + " servers the cluster was made with). Fewer leaves out the added"
+                            + " servers past it, which must be stopped.")
     Integer servers;
 
     @Option(
@@ -112,6 +116,9 @@ public final class ClusterStartCommand implements Callable<Integer> {
 
     private volatile LocalCluster cluster;
 
+    /** The servers this run left out of the directory's layout, if it did. */
+    private String leftOut;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -119,6 +126,20 @@ public final class ClusterStartCommand implements Callable<Integer> {
         Path file = config != null ? config : ServerCommand.defaultConfigFile();
         Configuration conf = ServerConfigLoader.load(file, overrides);
         LocalClusterLayout layout = layout();
+        if (leftOut != null) {
+            out.println(
+                    "left "
+                            + leftOut
+                            + " out of the cluster in "
+                            + layout.base()
+                            + " (data directories kept); it now has "
+                            + layout.servers()
+                            + " servers");
+            out.flush();
+            if (allRunning(layout)) {
+                return 0;
+            }
+        }
         List<String> common = new ArrayList<>();
         if (file != null) {
             common.add("--config");
@@ -223,6 +244,8 @@ public final class ClusterStartCommand implements Callable<Integer> {
         if (servers != null && servers > s.servers()) {
             // more servers than the directory's cluster: the new ones join it as observers
             s = s.withServers(servers);
+        } else if (servers != null && servers < s.servers() && servers >= s.voterCount()) {
+            s = withoutServersPast(s, servers);
         }
         List<String> conflicts = new ArrayList<>();
         conflict(conflicts, "--servers", servers, s.servers());
@@ -247,10 +270,53 @@ public final class ClusterStartCommand implements Callable<Integer> {
         return s;
     }
 
+    /**
+     * The layout without the servers past {@code n} (added ones: observers taken out of the cluster
+     * with {@code tributary cluster remove-server}), written at once so that no later start brings
+     * them back. Their data directories stay.
+     *
+     * @throws InvalidInputException if one of them runs
+     */
+    private LocalClusterLayout withoutServersPast(LocalClusterLayout s, int n) {
+        for (int id = n + 1; id <= s.servers(); id++) {
+            Optional<ProcessHandle> live = LocalServerProcess.running(s.serverDir(id));
+            if (live.isPresent()) {
+                throw new InvalidInputException(
+                        "--servers "
+                                + n
+                                + " leaves out server "
+                                + id
+                                + ", which runs (pid "
+                                + live.get().pid()
+                                + "): drain it ('tributary cluster rebalance --drain "
+                                + id
+                                + "'), stop it and take it out ('tributary cluster remove-server "
+                                + id
+                                + "') first");
+            }
+        }
+        LocalClusterLayout shrunk = s.withServers(n);
+        shrunk.write();
+        leftOut =
+                n + 1 == s.servers()
+                        ? "server " + s.servers()
+                        : "servers " + (n + 1) + ".." + s.servers();
+        return shrunk;
+    }
+
     private static void conflict(List<String> out, String option, Integer given, int stored) {
         if (given != null && given != stored) {
             out.add(option + " " + stored);
         }
+    }
+
+    private static boolean allRunning(LocalClusterLayout layout) {
+        for (int id = 1; id <= layout.servers(); id++) {
+            if (LocalServerProcess.running(layout.serverDir(id)).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hasServerDirectories(Path base) {

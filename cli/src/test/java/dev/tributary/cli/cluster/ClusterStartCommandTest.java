@@ -102,18 +102,8 @@ class ClusterStartCommandTest {
         LocalClusterLayout layout = new LocalClusterLayout(base, "local", 1, 9301, 9123, 8080);
         layout.write();
         Path server = layout.serverDir(1);
-        Files.createDirectories(server);
-        // a stand-in process whose command line names the server directory as a server's does
-        Process p =
-                new ProcessBuilder(
-                                "sh",
-                                "-c",
-                                "sleep 60",
-                                "sh",
-                                "-Dtributary.cluster.server-dir=" + server)
-                        .start();
+        Process p = standIn(server);
         try {
-            Files.writeString(server.resolve("server.pid"), Long.toString(p.pid()));
             assertThat(LocalServerProcess.running(server)).isPresent();
             assertThat(run("--data-dir", base.toString())).isEqualTo(TributaryCli.USER_ERROR);
             assertOneErrorLine("already runs: server 1 (pid " + p.pid() + ")");
@@ -167,6 +157,54 @@ class ClusterStartCommandTest {
         LocalClusterLayout old = LocalClusterLayout.read(base).orElseThrow();
         assertThat(old.voterCount()).isEqualTo(3);
         assertThat(old.isObserver(3)).isFalse();
+    }
+
+    @Test
+    void fewerServersLeaveOutStoppedAddedOnesOnly() throws Exception {
+        Path base = dir.resolve("c");
+        LocalClusterLayout four = new LocalClusterLayout(base, "local", 3, 9301, 9123, -1);
+        four = four.withServers(4);
+        four.write();
+        List<Process> standIns = new ArrayList<>();
+        try {
+            for (int id = 1; id <= 4; id++) {
+                standIns.add(standIn(four.serverDir(id)));
+            }
+            assertThat(run("--data-dir", base.toString(), "--servers", "3"))
+                    .isEqualTo(TributaryCli.USER_ERROR);
+            assertOneErrorLine(
+                    "leaves out server 4, which runs (pid " + standIns.get(3).pid() + ")",
+                    "tributary cluster remove-server 4");
+            assertThat(LocalClusterLayout.read(base)).contains(four);
+
+            standIns.get(3).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            // servers 1..3 run: nothing to start, the layout leaves server 4 out from now on
+            assertThat(run("--data-dir", base.toString(), "--servers", "3")).isZero();
+            assertThat(out.toString()).startsWith("left server 4 out of the cluster in ");
+            LocalClusterLayout three = LocalClusterLayout.read(base).orElseThrow();
+            assertThat(three.servers()).isEqualTo(3);
+            assertThat(three.voterCount()).isEqualTo(3);
+            assertThat(four.serverDir(4)).as("its data stays").isDirectory();
+        } finally {
+            for (Process p : standIns) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** A process whose command line names {@code server} as a server process's does. */
+    private static Process standIn(Path server) throws Exception {
+        Files.createDirectories(server);
+        Process p =
+                new ProcessBuilder(
+                                "sh",
+                                "-c",
+                                "sleep 60",
+                                "sh",
+                                "-Dtributary.cluster.server-dir=" + server)
+                        .start();
+        Files.writeString(server.resolve("server.pid"), Long.toString(p.pid()));
+        return p;
     }
 
     private static int freePort() throws Exception {

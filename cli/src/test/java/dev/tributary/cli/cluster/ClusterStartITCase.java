@@ -66,6 +66,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterStartITCase {
     private static final TablePath CLICKS = TablePath.of("db", "clicks");
     private static final TablePath MOVED = TablePath.of("db", "moved");
+    private static final TablePath AFTER_DRAIN = TablePath.of("db", "after_drain");
     private static final int ROWS = 600;
 
     @TempDir Path dir;
@@ -251,9 +252,9 @@ class ClusterStartITCase {
                     .as("server process %d is gone", pid)
                     .isFalse();
         }
-        LocalClusterLayout grown = LocalClusterLayout.read(base).orElseThrow();
-        for (int id = 1; id <= grown.servers(); id++) {
-            assertThat(grown.serverDir(id).resolve("server.pid")).doesNotExist();
+        LocalClusterLayout atEnd = LocalClusterLayout.read(base).orElseThrow();
+        for (int id = 1; id <= atEnd.servers(); id++) {
+            assertThat(atEnd.serverDir(id).resolve("server.pid")).doesNotExist();
         }
         phase("stopped", begin);
     }
@@ -338,8 +339,16 @@ class ClusterStartITCase {
         assertStoreExactly(conn, MOVED, 3 * ROWS);
         awaitLakeExactly(layout, MOVED, 3 * ROWS);
 
-        // and back: the server makes new copies of the buckets it deleted
-        CliRun back2 = cli("cluster", "rebalance", "-a", address);
+        // it stays drained: a rebalance puts nothing back; undrained, the server makes new copies
+        // of the buckets it deleted
+        CliRun cluster = cli("cluster", "-a", address);
+        assertThat(cluster.out().lines().filter(l -> l.contains(" draining ")))
+                .singleElement()
+                .satisfies(l -> assertThat(l).startsWith(back + " "));
+        CliRun stays = cli("cluster", "rebalance", "-a", address);
+        assertThat(stays.out()).as(stays.toString()).startsWith("nothing to move");
+        CliRun back2 =
+                cli("cluster", "rebalance", "--undrain", Integer.toString(back), "-a", address);
         assertThat(back2.code()).as(back2.toString()).isZero();
         assertThat(back2.out()).startsWith("4 buckets moving:");
         awaitLoad(conn, id -> 4);
@@ -393,6 +402,9 @@ class ClusterStartITCase {
         CliRun drained = cli("cluster", "rebalance", "--drain", "4", "-a", address);
         assertThat(drained.out()).as(drained.toString()).startsWith("3 buckets moving:");
         awaitLoad(conn, id -> id == 4 ? 0 : 4);
+        // a table created now places nothing on the draining server, which can still go
+        conn.admin().createTable(AFTER_DRAIN, plainTable(), false);
+        awaitLoad(conn, id -> id == 4 ? 0 : 8);
         assertThat(added.stop()).as("exit code, stderr: %s", added.err()).isZero();
         await().atMost(Duration.ofSeconds(30))
                 .until(
@@ -412,6 +424,14 @@ class ClusterStartITCase {
                 .extracting(ClusterInfo.Server::serverId)
                 .containsExactlyInAnyOrder(1, 2, 3);
         assertStoreExactly(conn, MOVED, 4 * ROWS);
+
+        // and out of the directory's layout, so that no later start brings it back
+        List<String> three = new ArrayList<>(args);
+        three.set(three.indexOf("--servers") + 1, "3");
+        CliRun shrunk = cli(three.toArray(String[]::new));
+        assertThat(shrunk.code()).as(shrunk.toString()).isZero();
+        assertThat(shrunk.out()).startsWith("left server 4 out of the cluster in ");
+        assertThat(LocalClusterLayout.read(layout.base()).orElseThrow().servers()).isEqualTo(3);
     }
 
     private static void assertRefused(CliRun run, String why) {
@@ -462,6 +482,14 @@ class ClusterStartITCase {
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "1s")
                 .properties(extra)
+                .build();
+    }
+
+    /** Six buckets of (id), two copies each, not tiered. */
+    private static TableDescriptor plainTable() {
+        return TableDescriptor.builder(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
+                .bucketCount(6)
+                .property("table.replication.factor", "2")
                 .build();
     }
 
@@ -580,7 +608,10 @@ class ClusterStartITCase {
     /** The lowest ephemeral port, or 0 when the kernel does not say. */
     private static int ephemeralLow() {
         try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+            // line by line: readString and readAllBytes trust the size procfs reports and can
+            // return a truncated "3" for "32768 60999"
+            String range =
+                    Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0);
             return Integer.parseInt(range.trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 0;

@@ -132,9 +132,12 @@ public interface Admin {
     ClusterInfo describeCluster();
 
     /**
-     * Moves replicas between servers (what {@code tributary cluster rebalance} does): every replica
-     * on a server in {@code drain} moves to another server, then replicas move from the servers
-     * holding most to those holding fewest until every alive server holds within one of the others.
+     * Moves replicas between servers (what {@code tributary cluster rebalance} does): the servers
+     * in {@code drain} are marked draining and those in {@code undrain} no longer; every replica on
+     * a draining server moves to another server, then replicas move from the servers holding most
+     * to those holding fewest until every alive server that is not draining holds within one of the
+     * others. A draining server stays so, across its restarts, until undrained or removed: new
+     * tables and later rebalances place no replica on it ({@link ClusterInfo.Server#draining}).
      * Each move starts at once and ends on its own: the new replicas copy the bucket's log from its
      * leader (throttled by their servers' {@code replica.move.max-bytes-per-second}), and once all
      * are in sync they replace the old ones; writes and reads go on meanwhile, and a leader that
@@ -142,12 +145,18 @@ public interface Admin {
      * moving.
      *
      * @param drain servers to empty (e.g. before removing them); empty to only even out
-     * @param dryRun plan only, start nothing
+     * @param undrain servers drained before that may receive replicas again
+     * @param dryRun plan only, mark and start nothing
      * @return the moves planned (and started), one per bucket
-     * @throws dev.tributary.common.exception.InvalidInputException if a server to drain is not
-     *     registered, or a bucket has no other server to go to
+     * @throws dev.tributary.common.exception.InvalidInputException if a server named is not
+     *     registered or named in both sets, or a bucket has no other server to go to
      */
-    List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun);
+    List<ReplicaMove> moveReplicas(Set<Integer> drain, Set<Integer> undrain, boolean dryRun);
+
+    /** {@link #moveReplicas(Set, Set, boolean)} undraining no server. */
+    default List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun) {
+        return moveReplicas(drain, Set.of(), dryRun);
+    }
 
     /**
      * Takes a server out of the cluster (what {@code tributary cluster remove-server} does): out of

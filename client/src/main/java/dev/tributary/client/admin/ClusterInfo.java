@@ -53,6 +53,9 @@ public record ClusterInfo(
      * @param coordinator whether it is the coordinator
      * @param observer whether it was added to the running cluster: it holds replicas but does not
      *     vote in the metadata quorum, so it never coordinates
+     * @param draining whether it is being drained: new tables and rebalances place no replica on
+     *     it, and its replicas move off ({@link Admin#moveReplicas(java.util.Set, java.util.Set,
+     *     boolean)})
      * @param liveness whether the coordinator counts it as alive, from its heartbeats
      * @param millisSinceHeartbeat since the coordinator accepted its last heartbeat; empty before
      *     the first
@@ -67,6 +70,7 @@ public record ClusterInfo(
             long registeredAtMillis,
             boolean coordinator,
             boolean observer,
+            boolean draining,
             Liveness liveness,
             OptionalLong millisSinceHeartbeat,
             int buckets,

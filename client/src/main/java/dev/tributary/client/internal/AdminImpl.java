@@ -295,7 +295,8 @@ public final class AdminImpl implements Admin {
     }
 
     @Override
-    public List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun) {
+    public List<ReplicaMove> moveReplicas(
+            Set<Integer> drain, Set<Integer> undrain, boolean dryRun) {
         MoveReplicasResponse r =
                 coordinator.call(
                         c ->
@@ -303,6 +304,7 @@ public final class AdminImpl implements Admin {
                                         .moveReplicas(
                                                 MoveReplicasRequest.newBuilder()
                                                         .addAllDrain(drain)
+                                                        .addAllUndrain(undrain)
                                                         .setDryRun(dryRun)
                                                         .build()));
         return r.getMovesList().stream()
@@ -337,6 +339,7 @@ public final class AdminImpl implements Admin {
                             s.getRegisteredAtMillis(),
                             s.getCoordinator(),
                             s.getObserver(),
+                            s.getDraining(),
                             switch (s.getLiveness()) {
                                 case LIVENESS_ALIVE -> ClusterInfo.Liveness.ALIVE;
                                 case LIVENESS_EXPIRED -> ClusterInfo.Liveness.EXPIRED;

@@ -7,22 +7,25 @@ import dev.tributary.coordinator.cluster.ReplicaMoves.Move;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketAssignments;
 import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.coordinator.metadata.ServerRegistration;
+import dev.tributary.coordinator.store.MetadataStore;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves replicas between servers (issue 23: {@code tributary cluster rebalance}, drains): starts
- * the moves {@link ReplicaMoves} plans ({@link BucketReplicas#moveTo}, one metadata record per
- * bucket group) and ends each once its new replicas are in sync ({@link
- * BucketReplicas#finishMove}). The new replicas copy the log as followers meanwhile (throttled on
- * their servers), and writes go on with the old in-sync set. Both steps are metadata records, so a
- * coordinator that takes over finishes the moves its predecessor started.
+ * Moves replicas between servers (issue 23: {@code tributary cluster rebalance}, drains): marks
+ * servers draining or not (durably, so that nothing moves back onto a drained server), starts the
+ * moves {@link ReplicaMoves} plans ({@link BucketReplicas#moveTo}, one metadata record per bucket
+ * group) and ends each once its new replicas are in sync ({@link BucketReplicas#finishMove}). The
+ * new replicas copy the log as followers meanwhile (throttled on their servers), and writes go on
+ * with the old in-sync set. Both steps are metadata records, so a coordinator that takes over
+ * finishes the moves its predecessor started.
  *
  * <p>Runs on the coordinator's event loop.
  */
@@ -30,43 +33,63 @@ public final class ReplicaMover {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaMover.class);
 
     private final BucketAssignments assignments;
-    private final Supplier<Set<Integer>> registered;
+    private final MetadataStore store;
     private final IntPredicate alive;
 
     /**
-     * @param registered the ids of the registered servers
+     * @param store where the servers' registrations and drain marks are
      * @param alive whether a server counts as alive (not expired) now
      */
-    public ReplicaMover(
-            BucketAssignments assignments, Supplier<Set<Integer>> registered, IntPredicate alive) {
+    public ReplicaMover(BucketAssignments assignments, MetadataStore store, IntPredicate alive) {
         this.assignments = assignments;
-        this.registered = registered;
+        this.store = store;
         this.alive = alive;
     }
 
     /**
-     * Plans the moves that take every replica off {@code draining} and even out the rest over the
-     * alive servers, and starts them unless {@code dryRun}.
+     * Marks the servers in {@code drain} draining and those in {@code undrain} not (durably, unless
+     * {@code dryRun}), then plans the moves that take every replica off the draining servers (these
+     * and those drained before) and even out the rest over the alive servers, and starts them
+     * unless {@code dryRun}. A draining server stays so until undrained or removed: new buckets and
+     * later rebalances place no replica on it.
      *
      * @return the moves planned (and started)
-     * @throws InvalidInputException if a server to drain is not registered, or the plan cannot be
-     *     made (see {@link ReplicaMoves#plan})
+     * @throws InvalidInputException if a server named is not registered or named in both sets, or
+     *     the plan cannot be made (see {@link ReplicaMoves#plan}); nothing is marked then
      */
-    public List<Move> rebalance(Set<Integer> draining, boolean dryRun) {
-        Set<Integer> known = registered.get();
-        for (int s : draining) {
-            if (!known.contains(s)) {
+    public List<Move> rebalance(Set<Integer> drain, Set<Integer> undrain, boolean dryRun) {
+        Map<Integer, ServerRegistration> known = store.servers();
+        for (int s : union(drain, undrain)) {
+            if (!known.containsKey(s)) {
                 throw new InvalidInputException(
                         "server "
                                 + s
                                 + " is not registered; the servers are "
-                                + new TreeSet<>(known));
+                                + new TreeSet<>(known.keySet()));
+            }
+            if (drain.contains(s) && undrain.contains(s)) {
+                throw new InvalidInputException(
+                        "server " + s + " is named to drain and to undrain: name it once");
             }
         }
-        SortedSet<Integer> receivers = new TreeSet<>(known);
+        Set<Integer> draining = new TreeSet<>(drain);
+        known.values().stream()
+                .filter(ServerRegistration::draining)
+                .map(ServerRegistration::serverId)
+                .filter(s -> !undrain.contains(s))
+                .forEach(draining::add);
+        SortedSet<Integer> receivers = new TreeSet<>(known.keySet());
         receivers.removeIf(s -> draining.contains(s) || !alive.test(s));
         List<Move> moves = ReplicaMoves.plan(assignments.all(), receivers, draining);
         if (!dryRun) {
+            // marked first: a coordinator that stops before the moves below leaves the mark, and
+            // the same command run again starts them
+            for (int s : union(drain, undrain)) {
+                if (known.get(s).draining() != drain.contains(s)) {
+                    store.setDraining(s, drain.contains(s));
+                    LOG.info("server {}: {}", s, drain.contains(s) ? "draining" : "undrained");
+                }
+            }
             for (Move m : moves) {
                 BucketReplicas after =
                         assignments.changeBucket(
@@ -81,6 +104,12 @@ public final class ReplicaMover {
             }
         }
         return moves;
+    }
+
+    private static Set<Integer> union(Set<Integer> a, Set<Integer> b) {
+        Set<Integer> all = new TreeSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /**

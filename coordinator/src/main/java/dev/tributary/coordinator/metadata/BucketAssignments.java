@@ -55,18 +55,23 @@ public final class BucketAssignments {
         if (existing != null) {
             return Optional.of(existing);
         }
-        SortedSet<Integer> servers = new TreeSet<>(store.servers().keySet());
+        Map<Integer, ServerRegistration> registered = store.servers();
+        SortedSet<Integer> servers = new TreeSet<>(registered.keySet());
         if (servers.isEmpty()) {
             return Optional.empty();
         }
-        // expired servers get no new buckets while enough others are left: every bucket needs
-        // its copies, on expired servers if need be
-        SortedSet<Integer> eligible = new TreeSet<>(servers);
-        eligible.removeIf(skipped::test);
         // the rules refused a factor above the registered servers when the table was created
         int rf = Math.min(ReplicationRules.replicationFactor(table.descriptor()), servers.size());
+        // draining and expired servers get no new buckets while enough others are left: every
+        // bucket needs its copies, on them if need be (a drained server then names the table)
+        SortedSet<Integer> notDraining = new TreeSet<>(servers);
+        notDraining.removeIf(id -> registered.get(id).draining());
+        SortedSet<Integer> eligible = new TreeSet<>(notDraining);
+        eligible.removeIf(skipped::test);
         if (eligible.size() >= rf) {
             servers = eligible;
+        } else if (notDraining.size() >= rf) {
+            servers = notDraining;
         }
         List<BucketReplicas> buckets = new ArrayList<>();
         for (List<Integer> replicas :
@@ -131,7 +136,7 @@ public final class BucketAssignments {
 
     /**
      * New buckets go to other servers than those {@code skip} names (e.g. expired ones, T49) while
-     * any other is registered.
+     * enough others are registered; draining servers are skipped first.
      */
     public void skipServersWhen(IntPredicate skip) {
         this.skipped = skip;

@@ -6,7 +6,8 @@ import dev.tributary.common.exception.InvalidInputException;
  * A server as registered in the cluster metadata (T49): where clients and other servers reach it. A
  * server writes its own registration once its coordinator metadata is open; a later one with the
  * same id (a restart, possibly on other ports) replaces it. Whether the server is alive is not
- * recorded here: liveness is the coordinator's in-memory business.
+ * recorded here: liveness is the coordinator's in-memory business. Whether it is being drained is:
+ * a drain (issue 23) is set by the coordinator and outlives the server's restarts, which keep it.
  *
  * @param serverId {@code cluster.server-id}, or 0 for a lone server
  * @param rpcAddress the gRPC address clients use, {@code host:port}
@@ -15,13 +16,16 @@ import dev.tributary.common.exception.InvalidInputException;
  * @param registeredAtMillis wall-clock time of the registration
  * @param storageId the random id of the server's data directory (T53): another one means the server
  *     came back without its data; empty when not known (registered before storage ids)
+ * @param draining whether it is being drained: new buckets and rebalances place no replica on it,
+ *     and its replicas move off, until it is undrained or removed
  */
 public record ServerRegistration(
         int serverId,
         String rpcAddress,
         String httpAddress,
         long registeredAtMillis,
-        String storageId) {
+        String storageId,
+        boolean draining) {
 
     /** Longest address accepted, so a registration stays small in every snapshot. */
     public static final int MAX_ADDRESS_LENGTH = 300;
@@ -41,16 +45,32 @@ public record ServerRegistration(
         }
     }
 
+    /** A registration that is not draining. */
+    public ServerRegistration(
+            int serverId,
+            String rpcAddress,
+            String httpAddress,
+            long registeredAtMillis,
+            String storageId) {
+        this(serverId, rpcAddress, httpAddress, registeredAtMillis, storageId, false);
+    }
+
     /** A registration whose storage id is not known. */
     public ServerRegistration(
             int serverId, String rpcAddress, String httpAddress, long registeredAtMillis) {
-        this(serverId, rpcAddress, httpAddress, registeredAtMillis, "");
+        this(serverId, rpcAddress, httpAddress, registeredAtMillis, "", false);
     }
 
     /** This registration with {@code storageId}. */
     public ServerRegistration withStorageId(String storageId) {
         return new ServerRegistration(
-                serverId, rpcAddress, httpAddress, registeredAtMillis, storageId);
+                serverId, rpcAddress, httpAddress, registeredAtMillis, storageId, draining);
+    }
+
+    /** This registration draining or not. */
+    public ServerRegistration withDraining(boolean draining) {
+        return new ServerRegistration(
+                serverId, rpcAddress, httpAddress, registeredAtMillis, storageId, draining);
     }
 
     /** Whether this server runs an HTTP endpoint. */

@@ -325,6 +325,13 @@ public final class FileMetadataStore implements MetadataStore {
     }
 
     @Override
+    public synchronized void setDraining(int serverId, boolean draining) {
+        MetadataRecords.writeSetDraining(begin(), serverId, draining);
+        append();
+        servers = image.servers();
+    }
+
+    @Override
     public synchronized boolean putAssignment(BucketAssignment assignment) {
         MetadataRecords.writePutAssignment(begin(), assignment);
         return append() == 1;

@@ -5,6 +5,7 @@ import dev.tributary.common.exception.TributaryException;
 import dev.tributary.common.io.BinaryReader;
 import dev.tributary.common.io.BinaryWriter;
 import dev.tributary.coordinator.metadata.BucketAssignment;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableInfo;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -25,10 +26,14 @@ public final class MetadataImage {
 
     /**
      * Version 3 adds the registered servers and the bucket assignments (T49), version 4 each
-     * bucket's replicas, leader and in-sync set (T50), version 5 each server's storage id (T53);
-     * versions 1 (before partitions, T30) to 4 are still read.
+     * bucket's replicas, leader and in-sync set (T50), version 5 each server's storage id (T53),
+     * version 6 each bucket's move target, version 7 the servers being drained (issue 23); every
+     * version is still read. Version 7 is written only while a server drains, so that metadata
+     * without drains stays readable by the builds before them.
      */
-    private static final int VERSION = 6;
+    private static final int VERSION = 7;
+
+    private static final int VERSION_BEFORE_DRAINS = 6;
 
     private final MutableState state = new MutableState();
     private long checkpointSeq;
@@ -161,8 +166,14 @@ public final class MetadataImage {
                                             r, type == MetadataRecords.PUT_SERVER_V2)));
                     return 0;
                 case MetadataRecords.REMOVE_SERVER:
-                    state.servers.remove(end(r, r.readInt()));
+                    state.removeServer(end(r, r.readInt()));
                     return 0;
+                case MetadataRecords.SET_DRAINING:
+                    {
+                        int serverId = r.readInt();
+                        state.setDraining(serverId, end(r, readFlag(r)));
+                        return 0;
+                    }
                 case MetadataRecords.PUT_ASSIGNMENT:
                 case MetadataRecords.PUT_ASSIGNMENT_V2:
                 case MetadataRecords.PUT_ASSIGNMENT_V3:
@@ -189,6 +200,14 @@ public final class MetadataImage {
             throw new CorruptDataException(
                     "malformed coordinator metadata record of type " + type + ": " + e, e);
         }
+    }
+
+    private static boolean readFlag(BinaryReader r) {
+        byte b = r.readByte();
+        if (b != 0 && b != 1) {
+            throw new CorruptDataException("a flag in a coordinator metadata record is " + b);
+        }
+        return b == 1;
     }
 
     /** Checks that the record held nothing after its body. */
@@ -219,7 +238,7 @@ public final class MetadataImage {
     }
 
     /** The registered servers by id, as an immutable copy; cheaper than {@link #snapshot()}. */
-    public java.util.Map<Integer, dev.tributary.coordinator.metadata.ServerRegistration> servers() {
+    public java.util.Map<Integer, ServerRegistration> servers() {
         return state.serversCopy();
     }
 
@@ -245,9 +264,15 @@ public final class MetadataImage {
      * last applied record in its owner's log), the state, and a CRC32C of everything before it.
      */
     public byte[] toCheckpoint(long seq) {
+        int[] draining =
+                state.servers.values().stream()
+                        .filter(ServerRegistration::draining)
+                        .mapToInt(ServerRegistration::serverId)
+                        .sorted()
+                        .toArray();
         BinaryWriter w = new BinaryWriter(1 << 16);
         w.writeInt(CHECKPOINT_MAGIC);
-        w.writeInt(VERSION);
+        w.writeInt(draining.length > 0 ? VERSION : VERSION_BEFORE_DRAINS);
         w.writeLong(seq);
         w.writeLong(state.incarnation);
         w.writeLong(state.maxTableId);
@@ -265,6 +290,12 @@ public final class MetadataImage {
         new java.util.TreeMap<>(state.servers)
                 .values()
                 .forEach(s -> MetadataCodec.writeServer(w, s));
+        if (draining.length > 0) {
+            w.writeVarInt(draining.length);
+            for (int id : draining) {
+                w.writeInt(id);
+            }
+        }
         w.writeVarInt(state.assignments.size());
         new java.util.TreeMap<>(state.assignments)
                 .values()
@@ -323,6 +354,10 @@ public final class MetadataImage {
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {
                     state.putServer(MetadataCodec.readServer(r, version >= 5));
+                }
+                n = version >= 7 ? r.readCount(4) : 0;
+                for (int i = 0; i < n; i++) {
+                    state.setDraining(r.readInt(), true);
                 }
                 n = r.readCount(1);
                 for (int i = 0; i < n; i++) {

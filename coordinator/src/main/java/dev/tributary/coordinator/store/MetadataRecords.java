@@ -67,6 +67,12 @@ public final class MetadataRecords {
     /** Removes a server's registration (issue 23: a drained server taken out of the cluster). */
     static final byte REMOVE_SERVER = 17;
 
+    /**
+     * Marks a registered server draining or not (issue 23); a later {@link #PUT_SERVER_V2} of the
+     * same server (its restart) keeps the mark.
+     */
+    static final byte SET_DRAINING = 18;
+
     private MetadataRecords() {}
 
     public static byte[] putDatabase(DatabaseInfo database) {
@@ -131,6 +137,13 @@ public final class MetadataRecords {
         return w.toByteArray();
     }
 
+    /** Marks a server draining or not; nothing if it is not registered. */
+    public static byte[] setDraining(int serverId, boolean draining) {
+        BinaryWriter w = new BinaryWriter(8);
+        writeSetDraining(w, serverId, draining);
+        return w.toByteArray();
+    }
+
     /** Applied only if the table and partition still exist; the apply result says which. */
     public static byte[] putAssignment(BucketAssignment assignment) {
         BinaryWriter w = new BinaryWriter(32 + 8 * assignment.bucketCount());
@@ -155,6 +168,12 @@ public final class MetadataRecords {
     static void writeRemoveServer(BinaryWriter w, int serverId) {
         w.writeByte(REMOVE_SERVER);
         w.writeInt(serverId);
+    }
+
+    static void writeSetDraining(BinaryWriter w, int serverId, boolean draining) {
+        w.writeByte(SET_DRAINING);
+        w.writeInt(serverId);
+        w.writeByte(draining ? 1 : 0);
     }
 
     static void writePutDatabase(BinaryWriter w, DatabaseInfo database) {

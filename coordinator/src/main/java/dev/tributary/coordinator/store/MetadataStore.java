@@ -73,6 +73,13 @@ public interface MetadataStore extends AutoCloseable {
     void removeServer(int serverId);
 
     /**
+     * Marks a registered server draining or not (issue 23): while it drains, new buckets and
+     * rebalances place no replica on it. The mark outlives the server's restarts ({@link
+     * #putServer} keeps it) and goes with its registration; nothing if it is not registered.
+     */
+    void setDraining(int serverId, boolean draining);
+
+    /**
      * The registered servers by server id, as an immutable copy: the same as {@code
      * load().servers()} without copying the rest of the metadata, for status pages polled often. A
      * replicated store answers from its applied state (which may lag the leader on a follower).

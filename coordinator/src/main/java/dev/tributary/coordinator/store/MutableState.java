@@ -76,8 +76,21 @@ final class MutableState {
         }
     }
 
+    /** Registers a server; a registration replacing another keeps its drain mark. */
     void putServer(ServerRegistration server) {
-        servers.put(server.serverId(), server);
+        ServerRegistration before = servers.get(server.serverId());
+        servers.put(
+                server.serverId(),
+                before != null && before.draining() ? server.withDraining(true) : server);
+    }
+
+    void removeServer(int serverId) {
+        servers.remove(serverId);
+    }
+
+    /** Nothing if the server is not registered. */
+    void setDraining(int serverId, boolean draining) {
+        servers.computeIfPresent(serverId, (id, s) -> s.withDraining(draining));
     }
 
     /** False (and nothing stored) when the table or the partition no longer exists. */

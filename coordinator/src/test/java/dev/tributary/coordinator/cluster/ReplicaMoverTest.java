@@ -24,8 +24,7 @@ class ReplicaMoverTest {
     private final Set<Integer> dead = new HashSet<>();
 
     private ReplicaMover mover(BucketAssignments assignments) {
-        return new ReplicaMover(
-                assignments, () -> h.store.servers().keySet(), id -> !dead.contains(id));
+        return new ReplicaMover(assignments, h.store, id -> !dead.contains(id));
     }
 
     @Test
@@ -39,11 +38,11 @@ class ReplicaMoverTest {
         TableInfo t = h.lakeTable("t", 2, Duration.ofMinutes(1)); // one copy per bucket
         BucketAssignments assignments = h.core.assignments();
         ReplicaMover mover = mover(assignments);
-        assertThatThrownBy(() -> mover.rebalance(Set.of(7), false))
+        assertThatThrownBy(() -> mover.rebalance(Set.of(7), Set.of(), false))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("server 7 is not registered");
 
-        List<Move> dry = mover.rebalance(Set.of(1), true);
+        List<Move> dry = mover.rebalance(Set.of(1), Set.of(), true);
         assertThat(dry).hasSize(1);
         TableBucket moved = dry.get(0).bucket();
         assertThat(
@@ -54,8 +53,9 @@ class ReplicaMoverTest {
                                 .moving())
                 .as("a dry run starts nothing")
                 .isFalse();
+        assertThat(h.store.servers().get(1).draining()).as("and marks nothing").isFalse();
 
-        assertThat(mover.rebalance(Set.of(1), false)).isEqualTo(dry);
+        assertThat(mover.rebalance(Set.of(1), Set.of(), false)).isEqualTo(dry);
         BucketReplicas moving = replicas(assignments, moved);
         assertThat(moving.replicas()).containsExactly(1, 2);
         assertThat(moving.target()).containsExactly(2);
@@ -83,15 +83,49 @@ class ReplicaMoverTest {
         h.lakeTable("t", 2, Duration.ofMinutes(1)); // one copy per bucket
         BucketAssignments assignments = h.core.assignments();
         ReplicaMover mover = mover(assignments);
-        TableBucket moved = mover.rebalance(Set.of(1), false).get(0).bucket();
+        TableBucket moved = mover.rebalance(Set.of(1), Set.of(), false).get(0).bucket();
         assertThat(replicas(assignments, moved).replicas()).containsExactly(1, 2);
 
         dead.add(2);
         // (the bucket 2 held from the start moves too, and waits for 2: its only copy)
-        List<Move> undo = mover.rebalance(Set.of(2), false);
+        // (1 is undrained: with both draining no server could receive anything)
+        List<Move> undo = mover.rebalance(Set.of(2), Set.of(1), false);
         assertThat(undo).contains(new Move(moved, List.of(2), List.of(1)));
         assertThat(replicas(assignments, moved))
                 .isEqualTo(new BucketReplicas(List.of(1), 1, 0, List.of(1)));
+    }
+
+    @Test
+    @DisplayName(
+            "a drained server stays drained, across its restart and a new coordinator: new tables"
+                    + " and later rebalances place nothing on it until it is undrained")
+    void aDrainPersistsUntilUndrained() {
+        for (int id = 1; id <= 3; id++) {
+            h.store.putServer(new ServerRegistration(id, "h" + id + ":9123", "", 1));
+        }
+        h.lakeTable("t", 3, Duration.ofMinutes(1)); // one copy per bucket, one per server
+        ReplicaMover mover = mover(h.core.assignments());
+        assertThatThrownBy(() -> mover.rebalance(Set.of(3), Set.of(3), false))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("server 3 is named to drain and to undrain");
+        List<Move> drained = mover.rebalance(Set.of(3), Set.of(), false);
+        assertThat(drained).hasSize(1);
+        h.core.assignments().changeBucket(drained.get(0).bucket(), r -> r.withIsr(0, r.replicas()));
+        assertThat(mover.finishMoves()).isEqualTo(1);
+
+        // server 3 restarts (registers again) and a coordinator takes over
+        h.store.putServer(new ServerRegistration(3, "h3:9124", "", 2, "disk-3"));
+        h.restart();
+        assertThat(h.store.servers().get(3).draining()).isTrue();
+        ReplicaMover next = mover(h.core.assignments());
+        assertThat(next.rebalance(Set.of(), Set.of(), false)).as("nothing moves back").isEmpty();
+        h.lakeTable("u", 4, Duration.ofMinutes(1));
+        assertThat(h.core.assignments().load()).containsEntry(1, 4).containsEntry(2, 3);
+        assertThat(h.core.assignments().load()).doesNotContainKey(3);
+
+        List<Move> back = next.rebalance(Set.of(), Set.of(3), false);
+        assertThat(back).hasSize(2).allSatisfy(m -> assertThat(m.to()).containsExactly(3));
+        assertThat(h.store.servers().get(3).draining()).isFalse();
     }
 
     private static BucketReplicas replicas(BucketAssignments a, TableBucket bucket) {

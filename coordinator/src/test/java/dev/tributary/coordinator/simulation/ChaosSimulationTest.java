@@ -188,6 +188,12 @@ class ChaosSimulationTest {
         }
 
         @Override
+        public void setDraining(int serverId, boolean draining) {
+            check();
+            delegate.setDraining(serverId, draining);
+        }
+
+        @Override
         public boolean putAssignment(
                 dev.tributary.coordinator.metadata.BucketAssignment assignment) {
             check();

@@ -129,10 +129,17 @@ class FileMetadataStoreTest {
                             Map.entry(3, new ServerRegistration(3, "other:1", "", 3)));
             s.removeServer(3);
             s.removeServer(9); // not registered: nothing
+            s.setDraining(0, true);
+            assertThat(s.servers().get(0).draining()).isTrue();
         }
         try (FileMetadataStore s = FileMetadataStore.open(dir)) {
             assertThat(s.servers()).containsOnlyKeys(0);
             assertThat(s.load().servers()).containsOnlyKeys(0);
+            assertThat(s.servers().get(0).draining()).as("from the log").isTrue();
+            s.checkpoint();
+        }
+        try (FileMetadataStore s = FileMetadataStore.open(dir)) {
+            assertThat(s.servers().get(0).draining()).as("from the checkpoint").isTrue();
         }
     }
 

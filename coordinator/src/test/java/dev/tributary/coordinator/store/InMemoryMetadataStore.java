@@ -71,7 +71,12 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
     @Override
     public synchronized void removeServer(int serverId) {
-        state.servers.remove(serverId);
+        state.removeServer(serverId);
+    }
+
+    @Override
+    public synchronized void setDraining(int serverId, boolean draining) {
+        state.setDraining(serverId, draining);
     }
 
     @Override

@@ -126,6 +126,53 @@ class MetadataImageTest {
 
     @Test
     @DisplayName(
+            "a drain mark outlives the server's re-registration, goes with its removal, and is in"
+                    + " a checkpoint (of the newer layout only while a server drains)")
+    void drainMarks() {
+        MetadataImage image = new MetadataImage();
+        image.apply(MetadataRecords.putServer(new ServerRegistration(1, "h1:9123", "", 5)));
+        image.apply(MetadataRecords.putServer(new ServerRegistration(2, "h2:9123", "", 5)));
+        byte[] before = image.toCheckpoint(3);
+        assertThat(checkpointVersion(before)).as("no drains: the layout before them").isEqualTo(6);
+
+        image.apply(MetadataRecords.setDraining(2, true));
+        image.apply(MetadataRecords.setDraining(7, true)); // not registered: nothing
+        assertThat(image.servers()).containsOnlyKeys(1, 2);
+        image.apply(MetadataRecords.putServer(new ServerRegistration(2, "h2:9200", "", 6, "d")));
+        ServerRegistration two = image.servers().get(2);
+        assertThat(two.draining()).as("kept across a restart").isTrue();
+        assertThat(two.rpcAddress()).isEqualTo("h2:9200");
+        assertThat(image.servers().get(1).draining()).isFalse();
+
+        byte[] cp = image.toCheckpoint(4);
+        assertThat(checkpointVersion(cp)).isEqualTo(7);
+        MetadataImage back = MetadataImage.fromCheckpoint(cp, "test");
+        assertThat(back.snapshot()).isEqualTo(image.snapshot());
+        assertThat(MetadataImage.fromCheckpoint(before, "test").servers().get(2).draining())
+                .isFalse();
+
+        back.apply(MetadataRecords.setDraining(2, false));
+        assertThat(back.servers().get(2).draining()).isFalse();
+        image.apply(MetadataRecords.removeServer(2));
+        image.apply(MetadataRecords.putServer(new ServerRegistration(2, "h2:9123", "", 8)));
+        assertThat(image.servers().get(2).draining()).as("removed, then new").isFalse();
+
+        byte[] damaged = MetadataRecords.setDraining(1, true);
+        damaged[damaged.length - 1] = 2;
+        assertThatThrownBy(() -> image.apply(damaged))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("flag");
+    }
+
+    private static int checkpointVersion(byte[] checkpoint) {
+        dev.tributary.common.io.BinaryReader r =
+                new dev.tributary.common.io.BinaryReader(checkpoint);
+        r.readInt(); // magic
+        return r.readInt();
+    }
+
+    @Test
+    @DisplayName(
             "T53 a server's storage id round-trips through records and checkpoints; a registration"
                     + " record from before storage ids still applies, with none")
     void storageIds() {

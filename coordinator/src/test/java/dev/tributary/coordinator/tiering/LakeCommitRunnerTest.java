@@ -402,6 +402,11 @@ class LakeCommitRunnerTest {
         }
 
         @Override
+        public void setDraining(int serverId, boolean draining) {
+            delegate.setDraining(serverId, draining);
+        }
+
+        @Override
         public boolean putAssignment(
                 dev.tributary.coordinator.metadata.BucketAssignment assignment) {
             return delegate.putAssignment(assignment);

@@ -121,12 +121,20 @@ final class SimulationStore implements MetadataStore {
 
     @Override
     public void putServer(ServerRegistration server) {
-        servers.put(server.serverId(), server);
+        ServerRegistration before = servers.get(server.serverId());
+        servers.put(
+                server.serverId(),
+                before != null && before.draining() ? server.withDraining(true) : server);
     }
 
     @Override
     public void removeServer(int serverId) {
         servers.remove(serverId);
+    }
+
+    @Override
+    public void setDraining(int serverId, boolean draining) {
+        servers.computeIfPresent(serverId, (id, s) -> s.withDraining(draining));
     }
 
     @Override

@@ -68,6 +68,7 @@ public record ClusterView(
             row.put("registeredAtMillis", s.registration().registeredAtMillis());
             row.put("coordinator", s.coordinator());
             row.put("observer", s.observer());
+            row.put("draining", s.registration().draining());
             row.put("liveness", s.liveness().name());
             row.put(
                     "millisSinceHeartbeat",

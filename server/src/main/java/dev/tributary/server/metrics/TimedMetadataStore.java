@@ -31,6 +31,7 @@ public final class TimedMetadataStore implements MetadataStore {
     private final Timer removePartition;
     private final Timer putServer;
     private final Timer removeServer;
+    private final Timer setDraining;
     private final Timer putAssignment;
     private final Timer startIncarnation;
 
@@ -45,6 +46,7 @@ public final class TimedMetadataStore implements MetadataStore {
         this.removePartition = timer(registry, "remove_partition");
         this.putServer = timer(registry, "put_server");
         this.removeServer = timer(registry, "remove_server");
+        this.setDraining = timer(registry, "set_draining");
         this.putAssignment = timer(registry, "put_assignment");
         this.startIncarnation = timer(registry, "start_incarnation");
     }
@@ -110,6 +112,11 @@ public final class TimedMetadataStore implements MetadataStore {
     @Override
     public void removeServer(int serverId) {
         removeServer.record(() -> store.removeServer(serverId));
+    }
+
+    @Override
+    public void setDraining(int serverId, boolean draining) {
+        setDraining.record(() -> store.setDraining(serverId, draining));
     }
 
     @Override

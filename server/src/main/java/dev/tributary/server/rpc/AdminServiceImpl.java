@@ -117,6 +117,7 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
                                             .current()
                                             .moveReplicas(
                                                     Set.copyOf(req.getDrainList()),
+                                                    Set.copyOf(req.getUndrainList()),
                                                     req.getDryRun()));
                     MoveReplicasResponse.Builder b = MoveReplicasResponse.newBuilder();
                     // each table's partition names, listed once however many of its buckets move

@@ -51,6 +51,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
     private final LocalBuckets buckets;
     private final int defaultChunkBytes;
     private final PartitionService partitions;
+    private final LocalBucketEnds ends;
 
     public ReadServiceImpl(
             BucketStore store,
@@ -61,6 +62,7 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
         this.buckets = buckets;
         this.defaultChunkBytes = defaultChunkBytes;
         this.partitions = partitions;
+        this.ends = new LocalBucketEnds(store);
     }
 
     @Override
@@ -282,7 +284,6 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
                             b.addStartOffsets(offsetPb(tb, store.startOffset(tb)));
                         }
                     }
-                    LocalBucketEnds ends = new LocalBucketEnds(store);
                     for (BucketOffsetPb from : req.getAppendTimesFromList()) {
                         long pid =
                                 from.hasPartitionId()

@@ -49,6 +49,7 @@ final class ServerConverters {
                             .setRegisteredAtMillis(m.registration().registeredAtMillis())
                             .setCoordinator(m.coordinator())
                             .setObserver(m.observer())
+                            .setDraining(m.registration().draining())
                             .setBuckets(m.buckets())
                             .setReportedBuckets(m.reportedBuckets())
                             .setLiveness(

@@ -84,6 +84,7 @@ class ClusterMembershipITCase {
                                     clock.currentTimeMillis(),
                                     true,
                                     false,
+                                    false,
                                     ClusterInfo.Liveness.ALIVE,
                                     // the manual clock stands still: the last heartbeat is "now"
                                     OptionalLong.of(0),
@@ -164,6 +165,7 @@ class ClusterMembershipITCase {
                                     clock.currentTimeMillis(),
                                     true,
                                     false,
+                                    false,
                                     ClusterInfo.Liveness.ALIVE,
                                     OptionalLong.of(0),
                                     5,
@@ -206,6 +208,7 @@ class ClusterMembershipITCase {
                                     httpAddress(server),
                                     clock.currentTimeMillis(),
                                     true,
+                                    false,
                                     false,
                                     ClusterInfo.Liveness.ALIVE,
                                     OptionalLong.of(0),

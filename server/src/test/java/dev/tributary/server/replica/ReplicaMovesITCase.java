@@ -96,7 +96,7 @@ class ReplicaMovesITCase {
                             });
             assertThat(coordinator.coordinator().replicationHealth().moving()).isZero();
             List<ReplicaMoves.Move> moves =
-                    coordinator.coordinator().moveReplicas(Set.of(drained), false).join();
+                    coordinator.coordinator().moveReplicas(Set.of(drained), Set.of(), false).join();
             assertThat(moves)
                     .isNotEmpty()
                     .allSatisfy(m -> assertThat(m.to()).doesNotContain(drained));
@@ -116,8 +116,16 @@ class ReplicaMovesITCase {
             }
             assertReadOnce(conn, partitions, 800);
 
-            // and back: new copies of the partitions it closed
-            assertThat(coordinator.coordinator().moveReplicas(Set.of(), false).join()).isNotEmpty();
+            // it stays drained: a rebalance puts nothing back on it
+            assertThat(coordinator.coordinator().moveReplicas(Set.of(), Set.of(), false).join())
+                    .isEmpty();
+            // and back once undrained: new copies of the partitions it closed
+            assertThat(
+                            coordinator
+                                    .coordinator()
+                                    .moveReplicas(Set.of(), Set.of(drained), false)
+                                    .join())
+                    .isNotEmpty();
             awaitNoMoves(coordinator);
             assertThat(
                             partitions.stream()

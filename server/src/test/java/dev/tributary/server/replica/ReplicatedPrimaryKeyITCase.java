@@ -268,7 +268,7 @@ class ReplicatedPrimaryKeyITCase {
                             () -> upsert(conn, table, 150, KEYS, "b", expected),
                             task -> new Thread(task, "test-writer").start());
             List<ReplicaMoves.Move> moves =
-                    coordinator.coordinator().moveReplicas(Set.of(from), false).join();
+                    coordinator.coordinator().moveReplicas(Set.of(from), Set.of(), false).join();
             assertThat(moves).hasSize(1);
             int to = moves.get(0).to().get(0);
             assertThat(to).isNotEqualTo(from);
