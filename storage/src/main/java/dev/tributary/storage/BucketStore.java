@@ -19,6 +19,7 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.kv.KvOptions;
 import dev.tributary.storage.kv.KvSnapshotInfo;
+import dev.tributary.storage.kv.LeasedSnapshot;
 import dev.tributary.storage.kv.SnapshotLease;
 import dev.tributary.storage.lakeindex.LakeRowIndex;
 import dev.tributary.storage.log.LogBucket;
@@ -431,6 +432,32 @@ public final class BucketStore implements AutoCloseable {
      */
     public SnapshotLease leaseSnapshot(TableBucket bucket, long snapshotId) {
         return kv(bucket).lease(snapshotId);
+    }
+
+    /**
+     * Leases the bucket's newest snapshot if it was taken at or past {@code fromOffset}, else takes
+     * one now (at an acknowledged offset, see {@link KvBucket#snapshot}) and leases that (T52: a
+     * snapshot split whose snapshot went away with its server is granted again on the bucket's
+     * leader, no earlier than planned).
+     */
+    public LeasedSnapshot leaseNewestSnapshot(TableBucket bucket, long fromOffset) {
+        TableStore t = group(bucket);
+        KvBucket kv = t.kv(bucket.bucket());
+        for (int attempt = 1; ; attempt++) {
+            KvSnapshotInfo s =
+                    kv.latestSnapshot()
+                            .filter(newest -> newest.logOffset() >= fromOffset)
+                            .orElseGet(
+                                    () -> kv.snapshot(t.conf.get(KvOptions.SNAPSHOT_NUM_RETAINED)));
+            try {
+                return new LeasedSnapshot(s, kv.lease(s.snapshotId()));
+            } catch (NotFoundException retained) {
+                // retention deleted it between the two calls: a newer one is there now
+                if (attempt == 3) {
+                    throw retained;
+                }
+            }
+        }
     }
 
     /**

@@ -323,22 +323,29 @@ public final class TieringGateway {
 
     /** Leases a KV snapshot so retention keeps it while a split reads it (T9). */
     public LeaseGrant takeSnapshotLease(TableBucket bucket, long snapshotId, String holder) {
+        return takeLease(
+                bucket,
+                TakeSnapshotLeaseRequest.newBuilder().setSnapshotId(snapshotId).setHolder(holder));
+    }
+
+    /**
+     * Leases the bucket's newest KV snapshot taken at or past {@code fromOffset} at the bucket's
+     * leader, which takes one if it has none (T52: a snapshot split granted again after its
+     * snapshot went away with its server); the grant names the snapshot and its log offset.
+     */
+    public LeaseGrant takeNewestSnapshotLease(TableBucket bucket, long fromOffset, String holder) {
+        return takeLease(
+                bucket,
+                TakeSnapshotLeaseRequest.newBuilder()
+                        .setNewestFromOffset(fromOffset)
+                        .setHolder(holder));
+    }
+
+    private LeaseGrant takeLease(TableBucket bucket, TakeSnapshotLeaseRequest.Builder request) {
+        request.setTableId(bucket.tableId()).setBucket(bucket.bucket());
+        TakeSnapshotLeaseRequest built = withPartition(request, bucket).build();
         return fromPb(
-                this.<SnapshotLeasePb>atHolder(
-                        bucket,
-                        c ->
-                                c.tiering()
-                                        .takeSnapshotLease(
-                                                withPartition(
-                                                                TakeSnapshotLeaseRequest
-                                                                        .newBuilder()
-                                                                        .setTableId(
-                                                                                bucket.tableId())
-                                                                        .setBucket(bucket.bucket())
-                                                                        .setSnapshotId(snapshotId)
-                                                                        .setHolder(holder),
-                                                                bucket)
-                                                        .build())));
+                this.<SnapshotLeasePb>atHolder(bucket, c -> c.tiering().takeSnapshotLease(built)));
     }
 
     /**
@@ -527,7 +534,14 @@ public final class TieringGateway {
     }
 
     private static LeaseGrant fromPb(SnapshotLeasePb pb) {
-        return new LeaseGrant(pb.getLeaseId(), pb.getExpiresAtMillis(), pb.getTtlMillis());
+        return new LeaseGrant(
+                pb.getLeaseId(),
+                pb.getExpiresAtMillis(),
+                pb.getTtlMillis(),
+                pb.getSnapshotId(),
+                pb.hasLogOffset()
+                        ? java.util.OptionalLong.of(pb.getLogOffset())
+                        : java.util.OptionalLong.empty());
     }
 
     private static RoundPlan fromPb(RoundPlanPb pb) {

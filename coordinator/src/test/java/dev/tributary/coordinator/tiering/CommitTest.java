@@ -526,8 +526,10 @@ class CommitTest {
         assertThat(pl.buckets()).containsExactly(BucketPlan.log(1, 0, 7), BucketPlan.log(3, 0, 2));
         assertThat(pp.buckets())
                 .containsExactly(BucketPlan.snapshot(0, 9, 40), BucketPlan.log(1, 0, 30));
-        assertThatThrownBy(() -> h.commit("job", pp, Map.of(0, 50L), false).join())
-                .hasCauseInstanceOf(InvalidInputException.class);
+        // before the snapshot's offset: the state would miss changes
+        assertThatThrownBy(() -> h.commit("job", pp, Map.of(0, 39L), false).join())
+                .hasCauseInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("must end at the snapshot's log offset 40");
         h.commitAll("job", pl).join();
         h.buckets.write(log.tableId(), 1, 3);
         h.advance(Duration.ofMinutes(1));
@@ -552,5 +554,23 @@ class CommitTest {
                 .containsEntry(0, 40L);
         h.advance(Duration.ofMinutes(1));
         assertThat(h.request("job").buckets()).containsExactly(BucketPlan.log(0, 40, 50));
+    }
+
+    @Test
+    @DisplayName(
+            "T52 a snapshot split granted again on the bucket's new leader ends at that leader's"
+                    + " later snapshot; the bucket continues from there")
+    void t52SnapshotSplitEndsAtALaterSnapshot() {
+        TableInfo pk = h.table("pk", 1, Duration.ofMinutes(1), true, Map.of());
+        h.buckets.write(pk.tableId(), 0, 50);
+        h.buckets.snapshot(pk.tableId(), 0, 9, 40);
+        h.advance(Duration.ofMinutes(1));
+        RoundPlan p = h.request("job");
+        assertThat(p.buckets()).containsExactly(BucketPlan.snapshot(0, 9, 40));
+        h.commit("job", p, Map.of(0, 46L), false).join();
+        assertThat(h.tiering().record(pk.tableId()).orElseThrow().tieredOffsets())
+                .containsEntry(0, 46L);
+        h.advance(Duration.ofMinutes(1));
+        assertThat(h.request("job").buckets()).containsExactly(BucketPlan.log(0, 46, 50));
     }
 }

@@ -41,6 +41,7 @@ import dev.tributary.server.cluster.CoordinatorRole;
 import dev.tributary.server.lake.LakeRowLocations;
 import dev.tributary.server.store.LocalBuckets;
 import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.kv.LeasedSnapshot;
 import dev.tributary.storage.kv.SnapshotLease;
 import dev.tributary.tiering.api.Attempt;
 import dev.tributary.tiering.api.BucketPlan;
@@ -383,16 +384,22 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
             TakeSnapshotLeaseRequest req, StreamObserver<SnapshotLeasePb> out) {
         Calls.unary(
                 out,
-                () ->
-                        toPb(
-                                store.leaseSnapshot(
-                                        bucket(
-                                                req.getTableId(),
-                                                req.hasPartitionId()
-                                                        ? req.getPartitionId()
-                                                        : TableBucket.NO_PARTITION,
-                                                req.getBucket()),
-                                        req.getSnapshotId())));
+                () -> {
+                    TableBucket b =
+                            bucket(
+                                    req.getTableId(),
+                                    req.hasPartitionId()
+                                            ? req.getPartitionId()
+                                            : TableBucket.NO_PARTITION,
+                                    req.getBucket());
+                    if (!req.hasNewestFromOffset()) {
+                        return toPb(store.leaseSnapshot(b, req.getSnapshotId()));
+                    }
+                    LeasedSnapshot newest = store.leaseNewestSnapshot(b, req.getNewestFromOffset());
+                    return toPb(newest.lease()).toBuilder()
+                            .setLogOffset(newest.snapshot().logOffset())
+                            .build();
+                });
     }
 
     @Override
@@ -502,6 +509,7 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                 .setLeaseId(Long.toString(lease.leaseId()))
                 .setExpiresAtMillis(clock.currentTimeMillis() + remainingMillis)
                 .setTtlMillis(leaseTimeout.toMillis())
+                .setSnapshotId(lease.snapshotId())
                 .build();
     }
 

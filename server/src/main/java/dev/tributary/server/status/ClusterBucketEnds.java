@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@link BucketEnds} in a cluster: a bucket this server leads (or no server leads) is read here,
  * every other from its leader, one {@code ListOffsets} call per leading server, so the lag counts
- * buckets this server holds no replica of, and does not count a stale copy's end. Channels to the
- * leaders are kept until {@link #close}.
+ * buckets this server holds no replica of, and does not count a stale copy's end. One channel per
+ * server is kept until {@link #close}, replaced when the server's address changes (a restart on
+ * other ports).
  */
 public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
     /** Largest {@code ListOffsets} answer accepted: a few dozen bytes per bucket. */
@@ -37,7 +38,7 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
     private final LocalBuckets held;
     private final LocalBucketEnds local;
     private final String token;
-    private final Map<String, ManagedChannel> channels = new HashMap<>();
+    private final Map<Integer, Peer> peers = new HashMap<>();
     private boolean closed;
 
     /**
@@ -55,9 +56,11 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
     public Map<Integer, End> ends(
             long tableId, long partitionId, int buckets, Map<Integer, Long> tiered) {
         Map<Integer, String> leaderAddress = new HashMap<>();
+        Map<String, Integer> serverAt = new HashMap<>();
         for (LocalBuckets.Leader l : held.leaders(tableId, partitionId, null).leaders()) {
             if (l.serverId() != serverId && l.rpcAddress().isPresent()) {
                 leaderAddress.put(l.bucket(), l.rpcAddress().get());
+                serverAt.put(l.rpcAddress().get(), l.serverId());
             }
         }
         Map<Integer, End> out = new HashMap<>();
@@ -74,7 +77,14 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
         Map<String, ListenableFuture<ListOffsetsResponse>> asked = new TreeMap<>();
         remote.forEach(
                 (address, list) ->
-                        asked.put(address, ask(address, tableId, partitionId, list, tiered)));
+                        asked.put(
+                                address,
+                                ask(
+                                        channel(serverAt.get(address), address),
+                                        tableId,
+                                        partitionId,
+                                        list,
+                                        tiered)));
         asked.forEach(
                 (address, answer) ->
                         out.putAll(ends(address, await(answer), remote.get(address), tiered)));
@@ -85,8 +95,8 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
         return Math.max(0, tiered.getOrDefault(bucket, 0L));
     }
 
-    private ListenableFuture<ListOffsetsResponse> ask(
-            String address,
+    private static ListenableFuture<ListOffsetsResponse> ask(
+            ManagedChannel channel,
             long tableId,
             long partitionId,
             List<Integer> buckets,
@@ -104,7 +114,7 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
             }
             req.addAppendTimesFrom(from);
         }
-        return ReadServiceGrpc.newFutureStub(channel(address))
+        return ReadServiceGrpc.newFutureStub(channel)
                 .withDeadlineAfter(ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
                 .listOffsets(req.build());
     }
@@ -148,18 +158,27 @@ public final class ClusterBucketEnds implements BucketEnds, AutoCloseable {
         return out;
     }
 
-    private synchronized ManagedChannel channel(String address) {
+    private synchronized ManagedChannel channel(int server, String address) {
         if (closed) {
             throw new RetriableException("the server is stopping");
         }
-        return channels.computeIfAbsent(
-                address, a -> PeerChannels.open(a, token, MAX_ANSWER_BYTES));
+        Peer p = peers.get(server);
+        if (p == null || !p.address().equals(address)) {
+            if (p != null) {
+                p.channel().shutdown();
+            }
+            p = new Peer(address, PeerChannels.open(address, token, MAX_ANSWER_BYTES));
+            peers.put(server, p);
+        }
+        return p.channel();
     }
 
     @Override
     public synchronized void close() {
         closed = true;
-        channels.values().forEach(ManagedChannel::shutdownNow);
-        channels.clear();
+        peers.values().forEach(p -> p.channel().shutdownNow());
+        peers.clear();
     }
+
+    private record Peer(String address, ManagedChannel channel) {}
 }

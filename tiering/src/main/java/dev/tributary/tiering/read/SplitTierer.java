@@ -1,5 +1,7 @@
 package dev.tributary.tiering.read;
 
+import dev.tributary.common.exception.FencedException;
+import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.Throwables;
 import dev.tributary.common.id.PartitionSpec;
@@ -10,6 +12,7 @@ import dev.tributary.lake.api.write.LakeWriteResultSerializer;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import dev.tributary.tiering.event.SplitResultEvent;
+import dev.tributary.tiering.service.GrantedSnapshot;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
@@ -31,7 +34,13 @@ import org.slf4j.LoggerFactory;
  * T52) reads on from the next offset it needs, from wherever the bucket is led then, after a
  * backoff and up to {@value #MAX_REOPENS} times: what it wrote stays, so the round goes on and each
  * record is written once (the leader serves only records below the high watermark, which no leader
- * change takes back). A snapshot split is not reopened (its lease is on one server).
+ * change takes back). A snapshot split's snapshot and lease live on one server, so a snapshot split
+ * that loses them (a retriable read failure, or the snapshot or lease unknown where the bucket is
+ * led now, or its id naming another state there) starts over instead, as often: it deletes what it
+ * wrote and leases the newest snapshot of the bucket's leader taken at or past the planned one (the
+ * leader takes one if it has none), and reports that snapshot's offset as the offset reached. Any
+ * such snapshot is the bucket's state at its offset, acknowledged changes only, so the round's
+ * commit holds each key once (T52).
  *
  * <p>No method throws (T22): any other failure of the server or of any lake I/O (open, write,
  * flush, abort, close) ends the split with a failed result, which fails only its table's round.
@@ -62,6 +71,11 @@ public final class SplitTierer implements AutoCloseable {
     private RecordCursor cursor;
     private SnapshotLease lease;
     private long leaseRenewedNanos;
+    // a snapshot split's snapshot and its offset: the planned ones until it is granted again
+    private long snapshotId;
+    private long snapshotOffset;
+    private boolean snapshotLost;
+    private boolean described;
     private LakeWriter writer;
     private long nextOffset;
     private long records;
@@ -80,6 +94,10 @@ public final class SplitTierer implements AutoCloseable {
         this.descriptors = descriptors;
         this.clock = clock;
         this.nextOffset = split.startOffset();
+        if (split.isSnapshot()) {
+            this.snapshotId = split.snapshotId();
+            this.snapshotOffset = split.endOffset();
+        }
     }
 
     public TieringSplit split() {
@@ -109,10 +127,12 @@ public final class SplitTierer implements AutoCloseable {
                     throw e;
                 }
             }
-            renewLeaseIfDue();
             for (int i = 0; i < maxRecords; i++) {
                 boolean more;
                 try {
+                    if (i == 0) {
+                        renewLeaseIfDue();
+                    }
                     more = cursor.next();
                 } catch (RuntimeException e) {
                     if (reopenLater(e)) {
@@ -121,7 +141,7 @@ public final class SplitTierer implements AutoCloseable {
                     throw e;
                 }
                 if (!more) {
-                    finish(split.endOffset());
+                    finish(split.isSnapshot() ? snapshotOffset : split.endOffset());
                     return true;
                 }
                 write();
@@ -141,18 +161,28 @@ public final class SplitTierer implements AutoCloseable {
     }
 
     /**
-     * After a read failure: whether the split reads on later (a log split, a retriable failure,
-     * reopens left), with the cursor closed and the reopen scheduled.
+     * After a read failure: whether the split reads on later (a retriable failure, or a snapshot
+     * split's snapshot or lease gone; reopens left), with the cursor closed and the reopen
+     * scheduled. A snapshot split starts over: what it wrote is deleted.
      */
     private boolean reopenLater(RuntimeException e) {
-        if (split.isSnapshot()
-                || reopens >= MAX_REOPENS
-                || !Throwables.causedBy(e, RetriableException.class)) {
+        boolean retriable = Throwables.causedBy(e, RetriableException.class);
+        // a table dropped meanwhile fails its description, not its snapshot; a snapshot id the
+        // bucket's new leader gives to another state is refused as fenced
+        boolean snapshotGone =
+                split.isSnapshot()
+                        && described
+                        && (Throwables.causedBy(e, NotFoundException.class)
+                                || Throwables.causedBy(e, FencedException.class));
+        if (reopens >= MAX_REOPENS || !(retriable || snapshotGone)) {
             return false;
         }
         RecordCursor broken = cursor;
         cursor = null;
-        quietly("the broken log cursor", broken);
+        quietly("the broken cursor", broken);
+        if (split.isSnapshot()) {
+            startOver();
+        }
         long backoff =
                 Math.min(
                         MAX_REOPEN_BACKOFF_NANOS,
@@ -160,14 +190,40 @@ public final class SplitTierer implements AutoCloseable {
         reopens++;
         reopenAtNanos = clock.nanoTime() + backoff;
         LOG.info(
-                "split {}: reading from offset {} broke ({}); reading on in {} ms ({} of {})",
+                "split {}: reading {} broke ({}); {} in {} ms ({} of {})",
                 split.splitId(),
-                nextOffset,
+                split.isSnapshot() ? "snapshot " + snapshotId : "from offset " + nextOffset,
                 e.toString(),
+                split.isSnapshot() ? "starting over on the newest snapshot" : "reading on",
                 backoff / 1_000_000,
                 reopens,
                 MAX_REOPENS);
         return true;
+    }
+
+    /** Drops what a snapshot split wrote and its lease: the next open leases a newer snapshot. */
+    private void startOver() {
+        if (writer != null) {
+            try {
+                writer.abort();
+            } catch (Throwable e) {
+                rethrowIfFatal(e);
+                LOG.warn(
+                        "could not delete the files split {} wrote before starting over; the"
+                                + " table's next commit deletes them",
+                        split,
+                        e);
+            }
+        }
+        LakeWriter w = writer;
+        SnapshotLease l = lease;
+        writer = null;
+        lease = null;
+        quietly("the lake writer", w);
+        quietly("the snapshot lease", l);
+        records = 0;
+        bytes = 0;
+        snapshotLost = true;
     }
 
     /**
@@ -223,13 +279,26 @@ public final class SplitTierer implements AutoCloseable {
 
     private void open() {
         // resolve the table first: a dropped (or dropped and re-created) table fails here (T20)
+        described = false;
         descriptor = descriptors.apply(split);
+        described = true;
         if (split.isSnapshot()) {
-            lease = service.acquireSnapshotLease(split.tableBucket(), split.snapshotId());
+            if (snapshotLost) {
+                GrantedSnapshot granted =
+                        service.acquireNewestSnapshotLease(split.tableBucket(), split.endOffset());
+                lease = granted.lease();
+                snapshotId = granted.snapshotId();
+                snapshotOffset = granted.logOffset();
+                LOG.info(
+                        "split {}: starts over on snapshot {} at offset {}",
+                        split.splitId(),
+                        snapshotId,
+                        snapshotOffset);
+            } else {
+                lease = service.acquireSnapshotLease(split.tableBucket(), snapshotId);
+            }
             leaseRenewedNanos = clock.nanoTime();
-            cursor =
-                    service.openSnapshot(
-                            split.tableBucket(), split.snapshotId(), split.endOffset());
+            cursor = service.openSnapshot(split.tableBucket(), snapshotId, snapshotOffset);
         } else {
             // after a broken read: on from the first offset not written yet
             cursor = service.openLog(split.tableBucket(), nextOffset, split.endOffset());

@@ -5,6 +5,7 @@ import dev.tributary.client.admin.TableInfo;
 import dev.tributary.client.scan.LogChunkStream;
 import dev.tributary.client.tiering.TieringGateway;
 import dev.tributary.common.config.Configuration;
+import dev.tributary.common.exception.CorruptDataException;
 import dev.tributary.common.exception.NotFoundException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
@@ -190,7 +191,26 @@ public final class GatewayTieringService implements TieringService {
 
     @Override
     public SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId) {
-        LeaseGrant grant = gateway.takeSnapshotLease(bucket, snapshotId, "tiering");
+        return held(bucket, gateway.takeSnapshotLease(bucket, snapshotId, "tiering"));
+    }
+
+    @Override
+    public GrantedSnapshot acquireNewestSnapshotLease(TableBucket bucket, long fromOffset) {
+        LeaseGrant grant = gateway.takeNewestSnapshotLease(bucket, fromOffset, "tiering");
+        SnapshotLease lease = held(bucket, grant);
+        if (grant.logOffset().isEmpty()) {
+            lease.close();
+            throw new CorruptDataException(
+                    "the server leased snapshot "
+                            + grant.snapshotId()
+                            + " of bucket "
+                            + bucket
+                            + " without its log offset");
+        }
+        return new GrantedSnapshot(lease, grant.snapshotId(), grant.logOffset().getAsLong());
+    }
+
+    private SnapshotLease held(TableBucket bucket, LeaseGrant grant) {
         Duration ttl = Duration.ofMillis(grant.ttlMillis());
         return new SnapshotLease() {
             private boolean released;

@@ -97,6 +97,14 @@ public interface TieringService extends AutoCloseable {
     /** Takes a lease that keeps a KV snapshot from being deleted while it is read (T9). */
     SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId);
 
+    /**
+     * Leases the bucket's newest KV snapshot taken at or past {@code fromOffset} at the bucket's
+     * current leader, which takes one now if it has none (T52: a snapshot split whose snapshot went
+     * away with its server's leadership starts over on this one). Any such snapshot holds every
+     * acknowledged change up to its offset, and nothing unacknowledged.
+     */
+    GrantedSnapshot acquireNewestSnapshotLease(TableBucket bucket, long fromOffset);
+
     /** Opens the bucket's log records in {@code [fromOffset, toOffset)}. */
     RecordCursor openLog(TableBucket bucket, long fromOffset, long toOffset);
 

@@ -194,6 +194,57 @@ class SplitTiererTest {
     }
 
     @Test
+    void t52_aSnapshotSplitThatLosesItsSnapshotStartsOverOnTheLeadersNewest() {
+        for (long k = 0; k < 10; k++) {
+            store.bucket(pkId, 0).upsert(List.of(Row.of(k, "v" + k)), false, 5);
+        }
+        var planned = store.bucket(pkId, 0).takeSnapshot();
+        store.bucket(pkId, 0).upsert(List.of(Row.of(3L, "later")), false, 6);
+        // the snapshot the bucket's new leader took since
+        store.bucket(pkId, 0).takeSnapshot();
+        // the read breaks after 4 rows, as when the bucket's leader stops: the planned snapshot
+        // and its lease are gone with it
+        store.breakReads(pkId, 4, 1);
+        SplitTierer t =
+                tierer(TieringSplit.snapshot(pkId, PK, 1, 1, 0, planned.id(), planned.logOffset()));
+        assertThat(t.step(100)).isFalse();
+        assertThat(writers.get(0).written).hasSize(4);
+        assertThat(writers.get(0).aborted).as("what it wrote is deleted").isTrue();
+        assertThat(store.activeLeases()).isZero();
+        clock.advance(Duration.ofSeconds(1));
+        while (!t.step(100)) {
+            clock.advance(Duration.ofSeconds(1));
+        }
+        SplitResultEvent r = t.result();
+        assertThat(r.failed()).as("%s", r.error()).isFalse();
+        long newest = store.bucket(pkId, 0).latestSnapshot().logOffset();
+        assertThat(newest).isGreaterThan(planned.logOffset());
+        assertThat(r.offsetReached()).as("the offset of the snapshot read").isEqualTo(newest);
+        assertThat(r.records()).as("counted once").isEqualTo(10);
+        assertThat(writers).hasSize(2);
+        assertThat(writers.get(1).written)
+                .extracting(RecordingLakeWriter.Written::row)
+                .hasSize(10)
+                .contains(Row.of(3L, "later"));
+        assertThat(store.activeLeases()).isZero();
+    }
+
+    @Test
+    void t52_aPlannedSnapshotUnknownAtTheLeaderIsGrantedAgain() {
+        store.bucket(pkId, 0).upsert(List.of(Row.of(1L, "a")), false, 5);
+        long planned = store.bucket(pkId, 0).endOffset();
+        // planned from a snapshot the bucket's new leader does not have (ids are per server)
+        SplitTierer t = tierer(TieringSplit.snapshot(pkId, PK, 1, 1, 0, 99, planned));
+        while (!t.step(100)) {
+            clock.advance(Duration.ofSeconds(1));
+        }
+        assertThat(t.result().failed()).as("%s", t.result().error()).isFalse();
+        assertThat(t.result().offsetReached()).isEqualTo(planned);
+        assertThat(writers).hasSize(1);
+        assertThat(writers.get(0).written).hasSize(1);
+    }
+
+    @Test
     void t22_writeErrorFailsTheSplitAndAbortsItsFiles() {
         failWriteAt = 2;
         SplitTierer t = tierer(TieringSplit.log(logId, LOG, 1, 1, 1, 0, 20));

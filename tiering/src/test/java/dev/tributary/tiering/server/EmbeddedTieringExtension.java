@@ -7,7 +7,9 @@ import dev.tributary.server.ServerContext;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.tiering.job.EmbeddedTiering;
 import dev.tributary.tiering.service.GatewayTieringService;
+import dev.tributary.tiering.service.TieringServiceFactory;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The embedded tiering job as a {@link ServerExtension}, for this module's tests: tiering must not
@@ -21,7 +23,17 @@ public final class EmbeddedTieringExtension implements ServerExtension {
                     .defaultValue(true)
                     .withDescription("Run the tiering job inside the server.");
 
+    private final UnaryOperator<TieringServiceFactory> wrap;
     private EmbeddedTiering tiering;
+
+    public EmbeddedTieringExtension() {
+        this(UnaryOperator.identity());
+    }
+
+    /** With the job's service wrapped, e.g. by {@code FaultyReads::wrap}. */
+    public EmbeddedTieringExtension(UnaryOperator<TieringServiceFactory> wrap) {
+        this.wrap = wrap;
+    }
 
     @Override
     public void start(ServerContext ctx) throws Exception {
@@ -30,7 +42,10 @@ public final class EmbeddedTieringExtension implements ServerExtension {
             String token = ctx.token() == null || ctx.token().isEmpty() ? null : ctx.token();
             tiering =
                     EmbeddedTiering.start(
-                            GatewayTieringService.factory(ctx.rpcTarget(), token, Map.of()), conf);
+                            wrap.apply(
+                                    GatewayTieringService.factory(
+                                            ctx.rpcTarget(), token, Map.of())),
+                            conf);
         }
     }
 

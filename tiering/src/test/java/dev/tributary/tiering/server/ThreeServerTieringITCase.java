@@ -19,6 +19,7 @@ import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.ServerExtension;
 import dev.tributary.server.TributaryServer;
+import dev.tributary.tiering.testutil.FaultyReads;
 import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.File;
@@ -127,6 +128,84 @@ class ThreeServerTieringITCase {
     void t52_iceberg_replicatedTablesAreTieredExactlyOnceAcrossALeaderChange() throws Exception {
         format = "iceberg";
         tieredAcrossALeaderChange();
+    }
+
+    /**
+     * T52, T9: a primary-key table's first round reads KV snapshot splits; the server leading one
+     * of the buckets stops after the round was planned on its snapshot and before that bucket's
+     * split leases it (held at a gate), and the remaining servers keep only snapshots taken after
+     * more writes. The split finds its snapshot gone, starts over on the newest snapshot of the
+     * bucket's new leader, and the round commits without failing; the lake holds the table's state
+     * exactly.
+     */
+    @Test
+    void t52_aSnapshotSplitWhoseLeaderStopsStartsOverOnTheNewLeader() throws Exception {
+        FaultyReads faults = new FaultyReads("three-servers-" + seed);
+        try {
+            startThree(
+                    faults,
+                    Map.of("kv.snapshot.interval", "100ms", "kv.snapshot.num-retained", "1"));
+            LakeCheck lake = new LakeCheck(warehouse, format, seed);
+            try (Connection conn = Connection.open(servers.get(0).rpcTarget())) {
+                awaitThreeAlive(conn);
+                conn.admin().createDatabase("shop", false);
+                TableInfo customers =
+                        conn.admin().createTable(CUSTOMERS, lakeTable(true, 3), false);
+                TributaryServer coordinator =
+                        servers.stream()
+                                .filter(TributaryServer::coordinates)
+                                .findFirst()
+                                .orElseThrow();
+                List<BucketReplicas> replicas = replicasOf(coordinator, customers.tableId());
+                int bucket = 0;
+                while (replicas.get(bucket).leader() == 1
+                        || server(replicas.get(bucket).leader()) == coordinator) {
+                    bucket++;
+                }
+                int stopping = replicas.get(bucket).leader();
+                TableBucket gated = new TableBucket(customers.tableId(), bucket);
+                faults.holdLeases(gated);
+                upsertCustomers(conn);
+                await().atMost(Duration.ofSeconds(60)).until(() -> faults.leaseWaiting(gated));
+
+                server(stopping).close();
+                int b = bucket;
+                int newLeader =
+                        await().atMost(Duration.ofSeconds(30))
+                                .until(
+                                        () -> replicasOf(coordinator, customers.tableId()).get(b),
+                                        r -> r.leader() != stopping && r.leader() >= 0)
+                                .leader();
+                upsertCustomers(conn);
+                TributaryServer leader = server(newLeader);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(
+                                () ->
+                                        leader.store().listSnapshots(gated).stream()
+                                                .allMatch(
+                                                        s ->
+                                                                s.logOffset()
+                                                                        == leader.store()
+                                                                                .endOffset(gated)));
+                faults.releaseLeases(gated);
+
+                lake.verifyCaughtUp(conn, customers, Duration.ofSeconds(120));
+                assertThat(conn.admin().tieringStatus().tables())
+                        .filteredOn(s -> s.path().equals(CUSTOMERS))
+                        .singleElement()
+                        .satisfies(
+                                s ->
+                                        assertThat(s.failures())
+                                                .as("seed %d: %s", seed, s.lastFailure())
+                                                .isZero());
+                assertThat(faults.newestLeases())
+                        .as("the gated split was granted the new leader's newest snapshot")
+                        .isEqualTo(1);
+                await().atMost(Duration.ofSeconds(30)).until(() -> faults.activeLeases() == 0);
+            }
+        } finally {
+            faults.unregister();
+        }
     }
 
     private void tieredAcrossALeaderChange() throws Exception {
@@ -311,6 +390,11 @@ class ThreeServerTieringITCase {
 
     /** Servers 1 to 3 of one cluster sharing one lake; server 1 runs the embedded tiering job. */
     private void startThree() throws Exception {
+        startThree(null, Map.of());
+    }
+
+    /** The same, the job's reads going through {@code faults} (if any), with {@code extra}. */
+    private void startThree(FaultyReads faults, Map<String, String> extra) throws Exception {
         warehouse = new File(dir, "lake");
         voters =
                 "1@127.0.0.1:"
@@ -319,12 +403,24 @@ class ThreeServerTieringITCase {
                         + LoopbackPorts.free()
                         + ",3@127.0.0.1:"
                         + LoopbackPorts.free();
-        servers.add(start(1, List.of(new EmbeddedTieringExtension())));
-        servers.add(start(2, List.of()));
-        servers.add(start(3, List.of()));
+        servers.add(
+                start(
+                        1,
+                        List.of(
+                                faults == null
+                                        ? new EmbeddedTieringExtension()
+                                        : new EmbeddedTieringExtension(faults::wrap)),
+                        extra));
+        servers.add(start(2, List.of(), extra));
+        servers.add(start(3, List.of(), extra));
     }
 
     private TributaryServer start(int id, List<ServerExtension> extensions) {
+        return start(id, extensions, Map.of());
+    }
+
+    private TributaryServer start(
+            int id, List<ServerExtension> extensions, Map<String, String> extra) {
         Configuration conf = new Configuration();
         conf.setString("data.dir", new File(dir, "server-" + id).getAbsolutePath());
         conf.setString("server.rpc.port", "0");
@@ -339,6 +435,7 @@ class ThreeServerTieringITCase {
         conf.setString("datalake." + format + ".warehouse", warehouse.toURI().toString());
         conf.setString("tiering.embedded.parallelism", "1");
         conf.setString("server.maintenance.interval", "500ms");
+        extra.forEach(conf::setString);
         return TributaryServer.start(conf, Clock.system(), extensions);
     }
 }

@@ -7,14 +7,18 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.EncodedRow;
 import dev.tributary.tiering.api.CommitOutcome;
 import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.service.GrantedSnapshot;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
 import dev.tributary.tiering.service.TieringServiceFactory;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -33,7 +37,10 @@ public final class FaultyReads {
     private final Map<Long, AtomicInteger> commitFailures = new ConcurrentHashMap<>();
     private final AtomicInteger leasesTaken = new AtomicInteger();
     private final AtomicInteger activeLeases = new AtomicInteger();
+    private final AtomicInteger newestLeases = new AtomicInteger();
     private final AtomicLong readDelayNanos = new AtomicLong();
+    private final Map<TableBucket, CountDownLatch> leaseGates = new ConcurrentHashMap<>();
+    private final Set<TableBucket> leasesWaiting = ConcurrentHashMap.newKeySet();
 
     public FaultyReads(String name) {
         this.name = name;
@@ -70,6 +77,46 @@ public final class FaultyReads {
         return activeLeases.get();
     }
 
+    /** Leases of a bucket's newest snapshot: snapshot splits granted again (T52). */
+    public int newestLeases() {
+        return newestLeases.get();
+    }
+
+    /** Holds the next lease calls for {@code bucket}'s snapshots until {@link #releaseLeases}. */
+    public void holdLeases(TableBucket bucket) {
+        leaseGates.put(bucket, new CountDownLatch(1));
+    }
+
+    /** Whether a lease call for {@code bucket} waits at its gate. */
+    public boolean leaseWaiting(TableBucket bucket) {
+        return leasesWaiting.contains(bucket);
+    }
+
+    public void releaseLeases(TableBucket bucket) {
+        CountDownLatch gate = leaseGates.remove(bucket);
+        if (gate != null) {
+            gate.countDown();
+        }
+    }
+
+    private void awaitGate(TableBucket bucket) {
+        CountDownLatch gate = leaseGates.get(bucket);
+        if (gate == null) {
+            return;
+        }
+        leasesWaiting.add(bucket);
+        try {
+            if (!gate.await(2, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the lease gate of " + bucket + " never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            leasesWaiting.remove(bucket);
+        }
+    }
+
     private static boolean take(Map<Long, AtomicInteger> faults, long tableId) {
         AtomicInteger n = faults.get(tableId);
         return n != null && n.getAndUpdate(x -> Math.max(0, x - 1)) > 0;
@@ -103,7 +150,18 @@ public final class FaultyReads {
 
         @Override
         public SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId) {
-            SnapshotLease lease = delegate.acquireSnapshotLease(bucket, snapshotId);
+            awaitGate(bucket);
+            return counted(delegate.acquireSnapshotLease(bucket, snapshotId));
+        }
+
+        @Override
+        public GrantedSnapshot acquireNewestSnapshotLease(TableBucket bucket, long fromOffset) {
+            GrantedSnapshot g = delegate.acquireNewestSnapshotLease(bucket, fromOffset);
+            newestLeases.incrementAndGet();
+            return new GrantedSnapshot(counted(g.lease()), g.snapshotId(), g.logOffset());
+        }
+
+        private SnapshotLease counted(SnapshotLease lease) {
             leasesTaken.incrementAndGet();
             activeLeases.incrementAndGet();
             return new SnapshotLease() {

@@ -11,6 +11,7 @@ import dev.tributary.tiering.api.MaintenanceAttempt;
 import dev.tributary.tiering.api.MaintenanceCommit;
 import dev.tributary.tiering.api.MaintenanceOutcome;
 import dev.tributary.tiering.api.RoundCommit;
+import dev.tributary.tiering.service.GrantedSnapshot;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
@@ -75,6 +76,11 @@ public abstract class ForwardingTieringService implements TieringService {
     @Override
     public SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId) {
         return delegate.acquireSnapshotLease(bucket, snapshotId);
+    }
+
+    @Override
+    public GrantedSnapshot acquireNewestSnapshotLease(TableBucket bucket, long fromOffset) {
+        return delegate.acquireNewestSnapshotLease(bucket, fromOffset);
     }
 
     @Override

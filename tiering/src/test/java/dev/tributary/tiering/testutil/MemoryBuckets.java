@@ -19,6 +19,7 @@ import dev.tributary.tiering.api.MaintenanceCommit;
 import dev.tributary.tiering.api.MaintenanceOutcome;
 import dev.tributary.tiering.api.RoundCommit;
 import dev.tributary.tiering.read.BatchCursor;
+import dev.tributary.tiering.service.GrantedSnapshot;
 import dev.tributary.tiering.service.RecordCursor;
 import dev.tributary.tiering.service.SnapshotLease;
 import dev.tributary.tiering.service.TieringService;
@@ -69,8 +70,9 @@ public final class MemoryBuckets implements TieringService {
     }
 
     /**
-     * The next {@code times} log reads of the table break after {@code batches} batches, as a read
-     * does when its bucket's leader stops: retriably.
+     * The next {@code times} reads of the table (log or snapshot; a snapshot read serves a batch
+     * per row) break after {@code batches} batches, as a read does when its bucket's leader stops:
+     * retriably.
      */
     public void breakReads(long tableId, int batches, int times) {
         readBreaks.put(tableId, new int[] {batches, times});
@@ -108,7 +110,26 @@ public final class MemoryBuckets implements TieringService {
 
     @Override
     public SnapshotLease acquireSnapshotLease(TableBucket bucket, long snapshotId) {
-        table(bucket.tableId()).buckets()[bucket.bucket()].snapshot(snapshotId);
+        if (table(bucket.tableId()).buckets()[bucket.bucket()].snapshot(snapshotId) == null) {
+            throw new NotFoundException("no snapshot " + snapshotId + " of bucket " + bucket);
+        }
+        return lease();
+    }
+
+    /**
+     * As a server does: the newest snapshot if it is at or past {@code fromOffset}, else a new one.
+     */
+    @Override
+    public GrantedSnapshot acquireNewestSnapshotLease(TableBucket bucket, long fromOffset) {
+        MemoryBucket b = table(bucket.tableId()).buckets()[bucket.bucket()];
+        MemoryBucket.KvSnapshot s = b.latestSnapshot();
+        if (s == null || s.logOffset() < fromOffset) {
+            s = b.takeSnapshot();
+        }
+        return new GrantedSnapshot(lease(), s.id(), s.logOffset());
+    }
+
+    private SnapshotLease lease() {
         activeLeases++;
         return new SnapshotLease() {
             private boolean released;
@@ -142,24 +163,39 @@ public final class MemoryBuckets implements TieringService {
         Table t = table(bucket.tableId());
         Iterator<byte[]> batches =
                 t.buckets()[bucket.bucket()].batchesFor(fromOffset, toOffset).iterator();
-        int[] brk = readBreaks.get(bucket.tableId());
-        if (brk != null && brk[1] > 0) {
-            brk[1]--;
-            batches = breakingAfter(batches, brk[0], bucket);
-        }
         return BatchCursor.ofLog(
-                batches, RowCodec.of(t.descriptor().schema()), fromOffset, toOffset, () -> {});
+                maybeBreaking(batches, bucket),
+                RowCodec.of(t.descriptor().schema()),
+                fromOffset,
+                toOffset,
+                () -> {});
     }
 
     @Override
     public RecordCursor openSnapshot(TableBucket bucket, long snapshotId, long logOffset) {
         Table t = table(bucket.tableId());
         RowCodec codec = RowCodec.of(t.descriptor().schema());
-        LogBatchBuilder b = new LogBatchBuilder(1, 1024);
-        for (Row row : t.buckets()[bucket.bucket()].snapshot(snapshotId).rows()) {
-            b.add(ChangeType.INSERT, 0L, row, codec);
+        MemoryBucket.KvSnapshot s = t.buckets()[bucket.bucket()].snapshot(snapshotId);
+        if (s == null) {
+            throw new NotFoundException("no snapshot " + snapshotId + " of bucket " + bucket);
         }
-        return BatchCursor.ofSnapshot(List.of(b.build()).iterator(), codec, logOffset, () -> {});
+        List<byte[]> batches = new java.util.ArrayList<>();
+        for (Row row : s.rows()) {
+            LogBatchBuilder b = new LogBatchBuilder(1, 1024);
+            b.add(ChangeType.INSERT, 0L, row, codec);
+            batches.add(b.build());
+        }
+        return BatchCursor.ofSnapshot(
+                maybeBreaking(batches.iterator(), bucket), codec, logOffset, () -> {});
+    }
+
+    private Iterator<byte[]> maybeBreaking(Iterator<byte[]> batches, TableBucket bucket) {
+        int[] brk = readBreaks.get(bucket.tableId());
+        if (brk != null && brk[1] > 0) {
+            brk[1]--;
+            return breakingAfter(batches, brk[0], bucket);
+        }
+        return batches;
     }
 
     @Override
