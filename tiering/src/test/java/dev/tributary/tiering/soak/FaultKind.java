@@ -19,6 +19,12 @@ public enum FaultKind {
      * its replicas again and lose nothing (T53).
      */
     SERVER_WIPE(6, Needs.CLUSTER),
+    /**
+     * A random server drained through the admin API ({@code tributary cluster rebalance --drain})
+     * until it holds no bucket, then undrained and filled again, while writers, lookups and tiering
+     * go on (issue 23's moves).
+     */
+    REPLICA_MOVE(6, Needs.SPARE_SERVER),
     /** SIGKILL of a server, then garbage appended to a bucket's active log segment. */
     TORN_LOG_TAIL(6, Needs.NOTHING),
     /**
@@ -84,7 +90,9 @@ public enum FaultKind {
         ROOT_CHATTR,
         LOOP_MOUNT,
         /** A cluster whose servers each run in a network namespace of their own (root). */
-        NETWORK_NAMESPACES
+        NETWORK_NAMESPACES,
+        /** A cluster of more servers than a bucket has copies: a drained server's go elsewhere. */
+        SPARE_SERVER
     }
 
     final int weight;

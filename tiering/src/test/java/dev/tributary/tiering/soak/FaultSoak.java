@@ -402,6 +402,8 @@ public final class FaultSoak implements AutoCloseable {
                         case ROOT_CHATTR -> LakeDisk.canMakeImmutable();
                         case LOOP_MOUNT -> disk.canFill();
                         case NETWORK_NAMESPACES -> servers.partitionable();
+                        case SPARE_SERVER ->
+                                servers.cluster() && servers.count() > replicationFactor();
                     };
             if (ok && (k != FaultKind.SECOND_JOB || jobs.supports(k))) {
                 available.add(k);
@@ -522,6 +524,10 @@ public final class FaultSoak implements AutoCloseable {
             }
             case SERVER_WIPE -> {
                 return wipeAServer();
+            }
+            case REPLICA_MOVE -> {
+                return new SoakMoves(direct, this::withServer, o.maxRecovery())
+                        .drainAndRefill(servers.randomId(random), this::maybeKillDuringMoves);
             }
             case TORN_LOG_TAIL -> {
                 int id = servers.randomId(random);
@@ -923,6 +929,21 @@ public final class FaultSoak implements AutoCloseable {
             Thread.sleep(200);
         }
         return false;
+    }
+
+    /** Every other time: a kill -9 of a random server while replicas move, restarted soon. */
+    private String maybeKillDuringMoves() throws Exception {
+        Thread.sleep(random.nextInt(1_000));
+        if (random.nextBoolean()) {
+            return "";
+        }
+        int id = servers.randomId(random);
+        long pid = servers.process(id).pid();
+        servers.kill(id);
+        long gap = random.nextInt(2_000);
+        Thread.sleep(gap);
+        servers.start(id);
+        return "server " + id + " killed (pid " + pid + "), restarted after " + gap + " ms";
     }
 
     private <T> T withServer(Callable<T> call) throws Exception {
