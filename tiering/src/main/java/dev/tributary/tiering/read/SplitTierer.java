@@ -203,18 +203,7 @@ public final class SplitTierer implements AutoCloseable {
 
     /** Drops what a snapshot split wrote and its lease: the next open leases a newer snapshot. */
     private void startOver() {
-        if (writer != null) {
-            try {
-                writer.abort();
-            } catch (Throwable e) {
-                rethrowIfFatal(e);
-                LOG.warn(
-                        "could not delete the files split {} wrote before starting over; the"
-                                + " table's next commit deletes them",
-                        split,
-                        e);
-            }
-        }
+        deleteWrittenFiles("before starting over");
         LakeWriter w = writer;
         SnapshotLease l = lease;
         writer = null;
@@ -245,18 +234,7 @@ public final class SplitTierer implements AutoCloseable {
 
     /** Deletes what was written and drops the split (its round failed or went stale). */
     public void abort() {
-        if (writer != null) {
-            try {
-                writer.abort();
-            } catch (Throwable e) {
-                rethrowIfFatal(e);
-                LOG.warn(
-                        "could not delete the files of aborted split {}; the table's next commit"
-                                + " deletes them",
-                        split,
-                        e);
-            }
-        }
+        deleteWrittenFiles("aborted");
         closeResources();
     }
 
@@ -402,6 +380,24 @@ public final class SplitTierer implements AutoCloseable {
                         0,
                         0,
                         e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+
+    /** Aborts the lake writer, if any; files it could not delete go with the next commit (T23). */
+    private void deleteWrittenFiles(String when) {
+        if (writer == null) {
+            return;
+        }
+        try {
+            writer.abort();
+        } catch (Throwable e) {
+            rethrowIfFatal(e);
+            LOG.warn(
+                    "could not delete the files of split {} ({}); the table's next commit deletes"
+                            + " them",
+                    split,
+                    when,
+                    e);
+        }
     }
 
     /** Releases the cursor, the writer and the lease, each whatever the others do. */

@@ -515,12 +515,7 @@ public final class FaultSoak implements AutoCloseable {
         switch (kind) {
             case SERVER_KILL -> {
                 int id = servers.randomId(random);
-                long pid = servers.process(id).pid();
-                servers.kill(id);
-                long gap = random.nextInt(2_000);
-                Thread.sleep(gap);
-                servers.start(id);
-                return serverName(id) + "killed pid " + pid + ", restarted after " + gap + " ms";
+                return serverName(id) + killAndRestart(id);
             }
             case SERVER_WIPE -> {
                 return wipeAServer();
@@ -938,12 +933,17 @@ public final class FaultSoak implements AutoCloseable {
             return "";
         }
         int id = servers.randomId(random);
+        return "server " + id + " " + killAndRestart(id);
+    }
+
+    /** kill -9 of server {@code id}, started again after up to 2 s. */
+    private String killAndRestart(int id) throws Exception {
         long pid = servers.process(id).pid();
         servers.kill(id);
         long gap = random.nextInt(2_000);
         Thread.sleep(gap);
         servers.start(id);
-        return "server " + id + " killed (pid " + pid + "), restarted after " + gap + " ms";
+        return "killed pid " + pid + ", restarted after " + gap + " ms";
     }
 
     private <T> T withServer(Callable<T> call) throws Exception {
