@@ -127,6 +127,8 @@ public final class ClusterStartCommand implements Callable<Integer> {
         Configuration conf = ServerConfigLoader.load(file, overrides);
         LocalClusterLayout layout = layout();
         if (leftOut != null) {
+            // written before anything starts, so that no later start brings them back
+            layout.write();
             out.println(
                     "left "
                             + leftOut
@@ -272,8 +274,7 @@ public final class ClusterStartCommand implements Callable<Integer> {
 
     /**
      * The layout without the servers past {@code n} (added ones: observers taken out of the cluster
-     * with {@code tributary cluster remove-server}), written at once so that no later start brings
-     * them back. Their data directories stay.
+     * with {@code tributary cluster remove-server}). Their data directories stay.
      *
      * @throws InvalidInputException if one of them runs
      */
@@ -295,13 +296,11 @@ public final class ClusterStartCommand implements Callable<Integer> {
                                 + "') first");
             }
         }
-        LocalClusterLayout shrunk = s.withServers(n);
-        shrunk.write();
         leftOut =
                 n + 1 == s.servers()
                         ? "server " + s.servers()
                         : "servers " + (n + 1) + ".." + s.servers();
-        return shrunk;
+        return s.withServers(n);
     }
 
     private static void conflict(List<String> out, String option, Integer given, int stored) {
