@@ -58,6 +58,7 @@ public final class InSyncReplicas {
     private final long lagTimeMaxMillis;
     private final Clock clock;
     private final Map<Integer, Follower> followers = new TreeMap<>();
+    private List<Integer> replicas;
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
     private Set<Integer> committed;
     private Set<Integer> pending; // a proposed in-sync set not yet committed, or null
@@ -104,6 +105,7 @@ public final class InSyncReplicas {
         this.lagTimeMaxMillis = lagTimeMaxMillis;
         this.clock = clock;
         this.committed = Set.copyOf(isr);
+        this.replicas = List.copyOf(replicas);
         this.leaderEnd = epochStartOffset;
         this.highWatermark = Math.min(highWatermark, epochStartOffset);
         long now = clock.currentTimeMillis();
@@ -205,6 +207,7 @@ public final class InSyncReplicas {
             Optional<Set<Integer>> proposal = Optional.empty();
             if (pending == null
                     && !committed.contains(followerId)
+                    && replicas.contains(followerId)
                     && fetchOffset >= highWatermark
                     && fetchOffset >= epochStartOffset) {
                 Set<Integer> grown = new TreeSet<>(committed);
@@ -251,6 +254,7 @@ public final class InSyncReplicas {
      * a replica no longer listed stops counting, unless it is still in the in-sync set.
      */
     public synchronized void onReplicasChanged(List<Integer> replicas) {
+        this.replicas = List.copyOf(replicas);
         long now = clock.currentTimeMillis();
         for (int r : replicas) {
             if (r != leaderId && !followers.containsKey(r)) {
@@ -260,6 +264,15 @@ public final class InSyncReplicas {
                 followers.put(r, f);
             }
         }
+        forgetFormerReplicas();
+    }
+
+    /**
+     * Drops the followers that are no longer replicas once no in-sync set names them: a move that
+     * ended changes the replicas before the in-sync set that leaves them out is committed, and a
+     * former replica still fetching must not be proposed to join again.
+     */
+    private void forgetFormerReplicas() {
         followers
                 .keySet()
                 .removeIf(
@@ -281,6 +294,7 @@ public final class InSyncReplicas {
             }
             committed = Set.copyOf(isr);
             pending = null;
+            forgetFormerReplicas();
             ready = advance();
         }
         complete(ready);
@@ -296,6 +310,7 @@ public final class InSyncReplicas {
             if (proposed.equals(pending)) {
                 committed = Set.copyOf(written);
                 pending = null;
+                forgetFormerReplicas();
                 ready = advance();
             }
         }
@@ -309,6 +324,7 @@ public final class InSyncReplicas {
     public synchronized void onIsrChangeRefused(Set<Integer> proposed) {
         if (proposed.equals(pending)) {
             pending = null;
+            forgetFormerReplicas();
         }
     }
 

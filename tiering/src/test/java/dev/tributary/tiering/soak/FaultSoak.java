@@ -875,15 +875,25 @@ public final class FaultSoak implements AutoCloseable {
         DurableFiles.deleteRecursively(servers.dataDir(id));
         long wiped = System.nanoTime();
         servers.start(id);
+        // only the buckets it holds a copy of (with more servers than copies, not all of them)
         boolean seen =
                 awaitReplicas(
                         Duration.ofSeconds(60),
-                        r -> r.stream().anyMatch(b -> !b.inSyncReplicas().contains(id)));
+                        r ->
+                                r.stream()
+                                        .anyMatch(
+                                                b ->
+                                                        b.replicas().contains(id)
+                                                                && !b.inSyncReplicas()
+                                                                        .contains(id)));
         boolean back =
                 seen
                         && awaitReplicas(
                                 Duration.ofSeconds(120),
-                                r -> r.stream().allMatch(b -> b.inSyncReplicas().contains(id)));
+                                r ->
+                                        r.stream()
+                                                .filter(b -> b.replicas().contains(id))
+                                                .allMatch(b -> b.inSyncReplicas().contains(id)));
         long ms = (System.nanoTime() - wiped) / 1_000_000;
         if (!back) {
             servers.dumpThreads("wipe-" + id + "-" + ms + "ms");
