@@ -41,11 +41,12 @@ class KvSnapshotTransferTest {
     private final ManualClock clock = new ManualClock(10_000_000);
     private BucketStore leader;
     private BucketStore follower;
+    private TableDescriptor descriptor;
+    private final Configuration conf = new Configuration().setString("log.segment.size", "2kb");
 
     @BeforeEach
     void open() {
-        Configuration conf = new Configuration().setString("log.segment.size", "2kb");
-        TableDescriptor descriptor =
+        descriptor =
                 TableDescriptor.builder(PK_SCHEMA)
                         .bucketCount(1)
                         .property("kv.snapshot.num-retained", "1")
@@ -112,6 +113,43 @@ class KvSnapshotTransferTest {
                     .map(r -> r.getString(1))
                     .contains("r19-" + k);
         }
+    }
+
+    @Test
+    void t53_aReplicaStoppedBetweenInstallingTheSnapshotAndRestartingItsLogStartsAtTheSnapshot() {
+        for (int round = 0; round < 20; round++) {
+            upsert(0, 50, "r" + round + "-");
+        }
+        leader.snapshot(BUCKET);
+        // the follower holds the first records only, below the snapshot's offset
+        follower.replicaLog(BUCKET)
+                .appendAsFollower(leader.replicaLog(BUCKET).readForFollower(0, 1).records())
+                .durable()
+                .join();
+        assertThat(follower.endOffset(BUCKET)).isPositive();
+
+        KvSnapshotTransfer source = leader.replicaKv(BUCKET).orElseThrow().snapshotTransfer();
+        Manifest m = source.leaseNewest();
+        KvSnapshotTransfer.Download d =
+                follower.replicaKv(BUCKET).orElseThrow().snapshotTransfer().download(m);
+        for (SnapshotFile f : m.files()) {
+            while (d.written(f.name()) < f.size()) {
+                long at = d.written(f.name());
+                d.write(f.name(), at, source.read(m.leaseId(), m.snapshotId(), f.name(), at, 1000));
+            }
+        }
+        d.install();
+        // stopped here, before its log started over at the snapshot's offset
+        follower.close();
+        follower = BucketStore.open(dir.resolve("follower"), conf, clock);
+        follower.openTable(TABLE, descriptor, 0, PK_SCHEMA);
+
+        assertThat(follower.startOffset(BUCKET)).isEqualTo(m.logOffset());
+        assertThat(follower.endOffset(BUCKET)).isEqualTo(m.logOffset());
+        KvBucket kv = follower.replicaKv(BUCKET).orElseThrow();
+        assertThat(kv.appliedOffset()).isEqualTo(m.logOffset());
+        kv.lead();
+        assertThat(follower.lookup(BUCKET, Row.of(7))).map(r -> r.getString(1)).contains("r19-7");
     }
 
     @Test

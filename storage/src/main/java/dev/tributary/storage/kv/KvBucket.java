@@ -43,6 +43,8 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The KV state of one primary-key bucket in RocksDB, with the bucket's log as its write-ahead log.
@@ -63,6 +65,8 @@ import org.rocksdb.WriteOptions;
  * lake nor a reader sees a change a failover takes back.
  */
 public final class KvBucket implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KvBucket.class);
+
     static {
         RocksDB.loadLibrary();
     }
@@ -225,6 +229,20 @@ public final class KvBucket implements AutoCloseable {
                         preferredKeyEncoding,
                         acknowledgementTimeoutMillis);
         try {
+            if (kv.restoredOffset > log.durableEndOffset()) {
+                // a replica installed a snapshot copied from its leader (T53) and stopped before
+                // its log started over at the snapshot's offset: the log's records are all below
+                // the snapshot, which holds their changes; the restart is finished here
+                LOG.warn(
+                        "bucket {}: the KV state's snapshot is at offset {}, past the log's end"
+                                + " {}: the log starts over there",
+                        bucket,
+                        kv.restoredOffset,
+                        log.durableEndOffset());
+                log.restartAt(
+                        kv.restoredOffset,
+                        new RetriableException("bucket " + bucket + " starts over"));
+            }
             kv.appliedOffset = kv.replay(kv.restoredOffset, log.durableEndOffset());
             return kv;
         } catch (RuntimeException e) {
