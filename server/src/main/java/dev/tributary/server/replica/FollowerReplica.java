@@ -3,6 +3,7 @@ package dev.tributary.server.replica;
 import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.TableBucket;
+import dev.tributary.common.record.LogBatches;
 import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.kv.KvSnapshotInfo;
 import dev.tributary.storage.kv.KvSnapshotTransfer.Download;
@@ -166,6 +167,22 @@ public final class FollowerReplica implements LogBucket.Replication {
         if (answer.records().length == 0) {
             advanceHighWatermark(answer.highWatermark());
             return false;
+        }
+        long firstBase = LogBatches.of(answer.records()).iterator().next().baseOffset();
+        if (firstBase < log.writtenEndOffset() && log.startOffset() == log.writtenEndOffset()) {
+            // this log started over at a KV snapshot's offset, which lies inside one of the
+            // leader's batches (a state may stop inside a batch): it starts at that batch, whose
+            // records below the old start the KV state holds already
+            LOG.info(
+                    "bucket {}: the leader's batch holding offset {} starts at {}: this empty log"
+                            + " starts there",
+                    bucket,
+                    log.writtenEndOffset(),
+                    firstBase);
+            log.restartAt(
+                    firstBase,
+                    new NotLeaderForBucketException(
+                            "bucket " + bucket + " is followed here, not led"));
         }
         long from = log.writtenEndOffset();
         for (EpochStart e : answer.epochs()) {

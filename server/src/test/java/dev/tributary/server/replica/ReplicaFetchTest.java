@@ -272,6 +272,32 @@ class ReplicaFetchTest {
     }
 
     @Test
+    void aFollowerWhoseEmptyLogStartsInsideOneOfTheLeadersBatchesStartsAtThatBatch()
+            throws Exception {
+        Node a = new Node(1);
+        Node b = new Node(2);
+        a.lead(new BucketReplicas(List.of(1, 2), 1, 0, List.of(1)), 0, 1);
+        for (long seq = 0; seq < 5; seq++) {
+            a.log.append(batch(7, seq)).durable().get(30, TimeUnit.SECONDS);
+        }
+        // b's log started over at offset 6 (a KV snapshot's offset), inside a's batch [4, 8): the
+        // fetch from 6 is answered with that whole batch (found by the fault soak: b refused it
+        // for ever)
+        b.log.restartAt(6, new NotLeaderForBucketException("followed"));
+        b.follow(a, 0, 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.log.durableEndOffset() == 20);
+        assertThat(b.log.startOffset()).isEqualTo(4);
+        ByteArrayOutputStream fromFour = new ByteArrayOutputStream();
+        long at = 4;
+        while (at < a.log.endOffset()) {
+            LogBucket.Read r = a.log.read(at, 1 << 20);
+            fromFour.writeBytes(r.records());
+            at = r.nextOffset();
+        }
+        assertThat(all(b.log)).isEqualTo(fromFour.toByteArray());
+    }
+
+    @Test
     void aFollowerBelowTheLeadersLogStartStartsAgainThereAndCatchesUp() throws Exception {
         Node a = new Node(1);
         Node b = new Node(2);

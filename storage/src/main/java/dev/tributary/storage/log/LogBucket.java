@@ -385,15 +385,19 @@ public final class LogBucket implements AutoCloseable {
      * Segments go newest first and the directory is fsync'd before the new empty segment is made,
      * so a crash leaves a prefix of the old log or an empty one, never a gap; either way the next
      * fetch leads here again. Writer states and leader epochs are forgotten with the records that
-     * held them; appends still waiting to be durable fail with {@code pendingFailWith}.
+     * held them; appends still waiting to be durable fail with {@code pendingFailWith}. An empty
+     * log may also restart below its end: a replica whose log started over at a KV snapshot's
+     * offset, inside one of its leader's batches, starts at that batch instead.
      *
-     * @throws InvalidInputException unless {@code offset} is past the log's end
+     * @throws InvalidInputException unless {@code offset} is past the log's end, or the log is
+     *     empty
      */
     public void restartAt(long offset, RuntimeException pendingFailWith) {
         appendLock.lock();
         try {
             ensureOpen();
-            if (offset <= writtenEnd) {
+            boolean empty = startOffset() == writtenEnd;
+            if (offset <= writtenEnd && !(empty && offset >= 0 && offset < writtenEnd)) {
                 throw new InvalidInputException(
                         "the log of bucket "
                                 + bucket
