@@ -79,6 +79,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -227,7 +228,8 @@ public final class TributaryServer implements AutoCloseable {
                         catalog,
                         id ->
                                 Optional.ofNullable(metadata.servers().get(id))
-                                        .map(ServerRegistration::rpcAddress));
+                                        .map(ServerRegistration::rpcAddress),
+                        clock);
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         replicas =
                 new ReplicaManager(
@@ -492,6 +494,19 @@ public final class TributaryServer implements AutoCloseable {
                                 : Map::of),
                 every,
                 every,
+                TimeUnit.MILLISECONDS);
+        Duration keepMovedAway = conf.get(ReplicaOptions.MOVED_AWAY_DELETE_AFTER);
+        long deleteEvery = Math.max(100, Math.min(every, keepMovedAway.toMillis() / 2));
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        held.deleteMovedAwayCopies(keepMovedAway);
+                    } catch (RuntimeException e) {
+                        LOG.warn("deleting moved-away copies failed; retrying later", e);
+                    }
+                },
+                deleteEvery,
+                deleteEvery,
                 TimeUnit.MILLISECONDS);
         long partitionEvery = conf.get(PartitionOptions.CHECK_INTERVAL).toMillis();
         // right away too: a server down over midnight creates the new day's partitions at start

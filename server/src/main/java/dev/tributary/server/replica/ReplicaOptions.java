@@ -95,6 +95,19 @@ public final class ReplicaOptions {
                                     + " writes and reads; followers already in sync are never"
                                     + " throttled.");
 
+    public static final ConfigOption<Duration> MOVED_AWAY_DELETE_AFTER =
+            ConfigOptions.key("replica.moved-away.delete-after")
+                    .durationType()
+                    .check(d -> !d.isNegative(), "must not be negative")
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "How long a copy of a table or partition whose replicas all moved to"
+                                    + " other servers is kept (closed to clients) before it is"
+                                    + " deleted. A restarting server applies the metadata it"
+                                    + " applied before once more, moves away and back included:"
+                                    + " the copy must outlive that replay, or the server would"
+                                    + " delete the data it holds now.");
+
     public static List<ConfigOption<?>> all() {
         return List.of(
                 MIN_INSYNC_REPLICAS,
@@ -104,7 +117,8 @@ public final class ReplicaOptions {
                 FETCH_MAX_BYTES,
                 CONTROLLED_SHUTDOWN,
                 HIGH_WATERMARK_CHECKPOINT_INTERVAL,
-                MOVE_MAX_BYTES_PER_SECOND);
+                MOVE_MAX_BYTES_PER_SECOND,
+                MOVED_AWAY_DELETE_AFTER);
     }
 
     /** The values a server's replicas use. */

@@ -8,6 +8,7 @@ import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.PartitionRouter;
+import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.PartitionInfo;
@@ -17,6 +18,7 @@ import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.server.replica.ReplicaManager;
 import dev.tributary.storage.BucketStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,9 +45,12 @@ import org.slf4j.LoggerFactory;
  * serving until it is assigned. A partitioned table is known here (its schema registered, no
  * buckets) when any of its partitions is held here or this server holds unassigned buckets.
  *
- * <p>A group open here whose replicas all moved to other servers (a rebalance or drain) is closed
- * and its copy deleted when the metadata change that ends the move applies: the move ended only
- * after its new replicas were in sync, so nothing acknowledged is lost with it. A group open here
+ * <p>A group open here whose replicas all moved to other servers (a rebalance or drain) stops
+ * serving when the metadata change that ends the move applies, and its copy is deleted {@link
+ * #deleteMovedAwayCopies later} unless the group came back meanwhile: a restarting server applies
+ * the metadata it applied before once more, a move away and a later move back included, and must
+ * not delete the data it holds now on the way (found by the fault soak). The move ended only after
+ * its new replicas were in sync, so nothing acknowledged is lost with the copy. A group open here
  * that the metadata assigns elsewhere without having assigned it here (served before its assignment
  * existed) keeps its copy and keeps serving, with a warning. Called on the metadata store's apply
  * thread. A change that fails (a bucket that cannot be opened) is logged by the store and tried
@@ -74,6 +79,14 @@ public final class LocalBuckets implements MetadataListener {
 
     private volatile ReplicaManager replicas;
 
+    /** Groups whose replicas all moved away, open but not served, by when (store clock). */
+    private final Map<Group, Long> movedAway = new HashMap<>();
+
+    private final Clock clock;
+
+    /** A table's buckets ({@link TableBucket#NO_PARTITION}) or one partition's. */
+    private record Group(long tableId, long partitionId) {}
+
     /** Every table of the metadata, held here or not: who holds a bucket. */
     private final Map<Long, AppliedTable> applied = new ConcurrentHashMap<>();
 
@@ -93,8 +106,10 @@ public final class LocalBuckets implements MetadataListener {
             boolean holdsUnassigned,
             BucketStore store,
             TableCatalog catalog,
-            IntFunction<Optional<String>> addresses) {
+            IntFunction<Optional<String>> addresses,
+            Clock clock) {
         this.serverId = serverId;
+        this.clock = clock;
         this.holdsUnassigned = holdsUnassigned;
         this.metadataMayLag = !holdsUnassigned;
         this.store = store;
@@ -413,7 +428,7 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     @Override
-    public void onReset(StoredState state) {
+    public synchronized void onReset(StoredState state) {
         maxTableIdSeen = Math.max(maxTableIdSeen, state.maxTableId());
         Set<Long> gone = new HashSet<>();
         catalog.all().forEach(t -> gone.add(t.tableId()));
@@ -430,7 +445,7 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     @Override
-    public void onTableChanged(long tableId, Optional<AppliedTable> table) {
+    public synchronized void onTableChanged(long tableId, Optional<AppliedTable> table) {
         if (table.isPresent()) {
             follow(table.get());
         } else {
@@ -446,17 +461,26 @@ public final class LocalBuckets implements MetadataListener {
         boolean partitioned = t.descriptor().isPartitioned();
         boolean local = belongsHere(applied);
         boolean open = store.hasTable(id);
+        Group whole = new Group(id, TableBucket.NO_PARTITION);
+        if (local && movedAway.remove(whole) != null) {
+            LOG.info("table {} (id {}) came back here; its copy is kept", t.path(), id);
+        }
         if (!local && !open) {
             indexPartitions(applied);
             return;
         }
         if (!local && !partitioned) {
+            if (movedAway.containsKey(whole)) {
+                indexPartitions(applied);
+                return;
+            }
             if (movedAway(before, TableBucket.NO_PARTITION)) {
                 forgetReplicaRoles(id, ALL_PARTITIONS);
                 catalog.remove(id);
-                store.dropTable(id);
+                movedAway.put(whole, clock.currentTimeMillis());
                 LOG.info(
-                        "table {} (id {}) moved to other servers; removed its copy here",
+                        "table {} (id {}) moved to other servers; its copy here is deleted unless"
+                                + " it comes back",
                         t.path(),
                         id);
                 indexPartitions(applied);
@@ -496,7 +520,7 @@ public final class LocalBuckets implements MetadataListener {
                     a.partitionId() == TableBucket.NO_PARTITION
                             ? store.hasTable(a.tableId())
                             : store.hasPartition(a.tableId(), a.partitionId());
-            if (open) {
+            if (open && !movedAway.containsKey(new Group(a.tableId(), a.partitionId()))) {
                 r.apply(a);
             }
         }
@@ -530,17 +554,22 @@ public final class LocalBuckets implements MetadataListener {
         Set<Long> inMetadata = new HashSet<>();
         for (PartitionInfo p : applied.partitions()) {
             inMetadata.add(p.partitionId());
+            Group group = new Group(id, p.partitionId());
             if (!holds(applied, p.partitionId())) {
-                if (store.hasPartition(id, p.partitionId()) && movedAway(before, p.partitionId())) {
+                if (store.hasPartition(id, p.partitionId())
+                        && !movedAway.containsKey(group)
+                        && movedAway(before, p.partitionId())) {
                     forgetReplicaRoles(id, p.partitionId());
-                    store.dropPartition(id, p.partitionId());
+                    movedAway.put(group, clock.currentTimeMillis());
                     LOG.info(
-                            "partition {} of {} moved to other servers; removed its copy here",
+                            "partition {} of {} moved to other servers; its copy here is deleted"
+                                    + " unless it comes back",
                             p.name(),
                             applied.table().path());
                 }
                 continue;
             }
+            movedAway.remove(group);
             if (!store.hasPartition(id, p.partitionId())) {
                 store.openPartition(id, p.partitionId(), p.spec());
             }
@@ -551,6 +580,7 @@ public final class LocalBuckets implements MetadataListener {
         }
         for (long open : List.copyOf(store.partitionIds(id))) {
             if (!inMetadata.contains(open)) {
+                movedAway.remove(new Group(id, open));
                 forgetReplicaRoles(id, open);
                 store.dropPartition(id, open);
                 LOG.info("removed partition id {} of {}", open, applied.table().path());
@@ -599,7 +629,43 @@ public final class LocalBuckets implements MetadataListener {
                 : a.get().buckets().stream().anyMatch(b -> b.replicas().contains(serverId));
     }
 
+    /**
+     * Deletes the copies of groups whose replicas moved away at least {@code after} ago and did not
+     * come back (run periodically, off the metadata apply thread).
+     */
+    public synchronized void deleteMovedAwayCopies(Duration after) {
+        long now = clock.currentTimeMillis();
+        movedAway
+                .entrySet()
+                .removeIf(
+                        e -> {
+                            if (now - e.getValue() < after.toMillis()) {
+                                return false;
+                            }
+                            Group g = e.getKey();
+                            AppliedTable t = applied.get(g.tableId());
+                            if (g.partitionId() == TableBucket.NO_PARTITION) {
+                                if (t == null || !belongsHere(t)) {
+                                    store.dropTable(g.tableId());
+                                    LOG.info(
+                                            "table id {} moved to other servers; removed its copy"
+                                                    + " here",
+                                            g.tableId());
+                                }
+                            } else if (t == null || !holds(t, g.partitionId())) {
+                                store.dropPartition(g.tableId(), g.partitionId());
+                                LOG.info(
+                                        "partition id {} of table id {} moved to other servers;"
+                                                + " removed its copy here",
+                                        g.partitionId(),
+                                        g.tableId());
+                            }
+                            return true;
+                        });
+    }
+
     private void remove(long tableId) {
+        movedAway.keySet().removeIf(g -> g.tableId() == tableId);
         applied.remove(tableId);
         partitionsByName.remove(tableId);
         Optional<TableInfo> t = catalog.find(tableId);

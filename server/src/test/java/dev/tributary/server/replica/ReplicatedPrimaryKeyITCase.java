@@ -284,7 +284,12 @@ class ReplicatedPrimaryKeyITCase {
             duringMove.get(60, TimeUnit.SECONDS);
             assertLookups(conn, table, expected);
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> !cluster.server(from).store().hasTable(tableId));
+                    .until(
+                            () -> {
+                                // a moved-away copy goes replica.moved-away.delete-after later
+                                clock.advance(Duration.ofSeconds(1));
+                                return !cluster.server(from).store().hasTable(tableId);
+                            });
 
             upsert(conn, table, 0, 10, "c", expected);
             assertLookups(conn, table, expected);

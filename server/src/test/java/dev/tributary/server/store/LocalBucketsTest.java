@@ -23,7 +23,9 @@ import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
 import dev.tributary.storage.BucketStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntFunction;
@@ -79,7 +81,7 @@ class LocalBucketsTest {
             metadata.putDatabase(new DatabaseInfo("db", null, 1));
             metadata.putTable(mine);
             // set while the metadata already holds a table: the reset opens what is assigned
-            LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES);
+            LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES, clock);
             metadata.setListener(buckets);
             assertThat(store.hasTable(1)).isFalse(); // not assigned yet, and not this server's
             metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, ME)));
@@ -203,7 +205,7 @@ class LocalBucketsTest {
         try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
                 BucketStore store = openStore()) {
             TableCatalog catalog = new TableCatalog();
-            LocalBuckets buckets = new LocalBuckets(ME, true, store, catalog, ADDRESSES);
+            LocalBuckets buckets = new LocalBuckets(ME, true, store, catalog, ADDRESSES, clock);
             metadata.setListener(buckets);
             // not assigned: this server takes it
             buckets.requireHeld(catalog.get(3), -1, 0);
@@ -217,6 +219,46 @@ class LocalBucketsTest {
             metadata.removeTable(4);
             assertThat(store.hasTable(4)).isFalse();
             assertThat(catalog.all()).extracting(TableInfo::tableId).containsExactly(3L);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a copy whose replicas moved away is deleted only later, unless they came back: a"
+                    + " restart's replay of a move away and back keeps the data")
+    void aMovedAwayCopyOutlivesAReplayOfAMoveAwayAndBack() throws Exception {
+        TableInfo moved = table(1, "moved", false);
+        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
+                BucketStore store = openStore()) {
+            TableCatalog catalog = new TableCatalog();
+            metadata.putDatabase(new DatabaseInfo("db", null, 1));
+            metadata.putTable(moved);
+            LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES, clock);
+            metadata.setListener(buckets);
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
+            Path copy = dir.resolve("store").resolve("tables").resolve("1");
+            assertThat(copy).isDirectory();
+            Path marker = Files.writeString(copy.resolve("held-data"), "acknowledged");
+
+            // away and back within the grace, as a restart replays them: nothing is deleted
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
+            assertThat(catalog.find(1)).as("not served while away").isEmpty();
+            clock.advance(Duration.ofSeconds(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
+            clock.advance(Duration.ofMinutes(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(marker).exists();
+            assertThat(catalog.find(1)).isPresent();
+
+            // away for good: deleted once the grace passed
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(copy).isDirectory();
+            clock.advance(Duration.ofSeconds(10));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(copy).doesNotExist();
+            assertThat(store.hasTable(1)).isFalse();
         }
     }
 }
