@@ -116,9 +116,6 @@ public final class ClusterStartCommand implements Callable<Integer> {
 
     private volatile LocalCluster cluster;
 
-    /** The servers this run left out of the directory's layout, if it did. */
-    private String leftOut;
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -126,12 +123,18 @@ public final class ClusterStartCommand implements Callable<Integer> {
         Path file = config != null ? config : ServerCommand.defaultConfigFile();
         Configuration conf = ServerConfigLoader.load(file, overrides);
         LocalClusterLayout layout = layout();
-        if (leftOut != null) {
+        int stored =
+                LocalClusterLayout.read(layout.base())
+                        .map(LocalClusterLayout::servers)
+                        .orElse(layout.servers());
+        if (layout.servers() < stored) {
             // written before anything starts, so that no later start brings them back
             layout.write();
             out.println(
                     "left "
-                            + leftOut
+                            + (layout.servers() + 1 == stored
+                                    ? "server " + stored
+                                    : "servers " + (layout.servers() + 1) + ".." + stored)
                             + " out of the cluster in "
                             + layout.base()
                             + " (data directories kept); it now has "
@@ -278,7 +281,7 @@ public final class ClusterStartCommand implements Callable<Integer> {
      *
      * @throws InvalidInputException if one of them runs
      */
-    private LocalClusterLayout withoutServersPast(LocalClusterLayout s, int n) {
+    private static LocalClusterLayout withoutServersPast(LocalClusterLayout s, int n) {
         for (int id = n + 1; id <= s.servers(); id++) {
             Optional<ProcessHandle> live = LocalServerProcess.running(s.serverDir(id));
             if (live.isPresent()) {
@@ -296,10 +299,6 @@ public final class ClusterStartCommand implements Callable<Integer> {
                                 + "') first");
             }
         }
-        leftOut =
-                n + 1 == s.servers()
-                        ? "server " + s.servers()
-                        : "servers " + (n + 1) + ".." + s.servers();
         return s.withServers(n);
     }
 

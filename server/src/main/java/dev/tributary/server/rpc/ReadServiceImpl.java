@@ -74,7 +74,8 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
             bucket =
                     bucketOf(
                             table,
-                            partitionOf(req.hasPartitionId(), req.getPartitionId()),
+                            ServerConverters.partitionOf(
+                                    req.hasPartitionId(), req.getPartitionId()),
                             req.getBucket());
             long end = store.endOffset(bucket);
             to = req.hasToOffset() ? req.getToOffset() : end;
@@ -143,7 +144,8 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
             bucket =
                     bucketOf(
                             table,
-                            partitionOf(req.hasPartitionId(), req.getPartitionId()),
+                            ServerConverters.partitionOf(
+                                    req.hasPartitionId(), req.getPartitionId()),
                             req.getBucket());
             logOffset =
                     store.listSnapshots(bucket).stream()
@@ -387,10 +389,6 @@ public final class ReadServiceImpl extends ReadServiceGrpc.ReadServiceImplBase {
             b.setPartitionId(tb.partitionId());
         }
         return b.build();
-    }
-
-    private static long partitionOf(boolean has, long partitionId) {
-        return has ? partitionId : TableBucket.NO_PARTITION;
     }
 
     /** The partitions a listing covers: one, every open one, or none for unpartitioned tables. */

@@ -1,5 +1,6 @@
 package dev.tributary.server.rpc;
 
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.rpc.convert.ProtoConverters;
@@ -23,6 +24,11 @@ import dev.tributary.server.status.TableStatusView;
 
 /** Server-side domain to wire conversions. */
 final class ServerConverters {
+    /** A request's optional partition id: {@link TableBucket#NO_PARTITION} when absent. */
+    static long partitionOf(boolean has, long partitionId) {
+        return has ? partitionId : TableBucket.NO_PARTITION;
+    }
+
     private ServerConverters() {}
 
     static DescribeClusterResponse toPb(ClusterView v) {

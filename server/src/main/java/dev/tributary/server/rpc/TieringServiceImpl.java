@@ -338,9 +338,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                         try {
                             key =
                                     new PartitionBucket(
-                                            b.hasPartitionId()
-                                                    ? b.getPartitionId()
-                                                    : TableBucket.NO_PARTITION,
+                                            ServerConverters.partitionOf(
+                                                    b.hasPartitionId(), b.getPartitionId()),
                                             b.getBucket());
                         } catch (IllegalArgumentException e) {
                             throw new InvalidInputException(
@@ -388,9 +387,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     TableBucket b =
                             bucket(
                                     req.getTableId(),
-                                    req.hasPartitionId()
-                                            ? req.getPartitionId()
-                                            : TableBucket.NO_PARTITION,
+                                    ServerConverters.partitionOf(
+                                            req.hasPartitionId(), req.getPartitionId()),
                                     req.getBucket());
                     if (!req.hasNewestFromOffset()) {
                         return toPb(store.leaseSnapshot(b, req.getSnapshotId()));
@@ -412,9 +410,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                 store.renewLease(
                                         bucket(
                                                 req.getTableId(),
-                                                req.hasPartitionId()
-                                                        ? req.getPartitionId()
-                                                        : TableBucket.NO_PARTITION,
+                                                ServerConverters.partitionOf(
+                                                        req.hasPartitionId(), req.getPartitionId()),
                                                 req.getBucket()),
                                         leaseId(req.getLeaseId()))));
     }
@@ -428,9 +425,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     TableBucket b =
                             bucket(
                                     req.getTableId(),
-                                    req.hasPartitionId()
-                                            ? req.getPartitionId()
-                                            : TableBucket.NO_PARTITION,
+                                    ServerConverters.partitionOf(
+                                            req.hasPartitionId(), req.getPartitionId()),
                                     req.getBucket());
                     List<byte[]> keys = new ArrayList<>(req.getKeysCount());
                     for (ByteString k : req.getKeysList()) {
@@ -471,9 +467,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     store.releaseLease(
                             bucket(
                                     req.getTableId(),
-                                    req.hasPartitionId()
-                                            ? req.getPartitionId()
-                                            : TableBucket.NO_PARTITION,
+                                    ServerConverters.partitionOf(
+                                            req.hasPartitionId(), req.getPartitionId()),
                                     req.getBucket()),
                             leaseId(req.getLeaseId()));
                     return ReleaseSnapshotLeaseResponse.getDefaultInstance();
