@@ -13,7 +13,10 @@ public final class SoakChecks {
      */
     public static void assertNothingLostOrDuplicated(FaultSoak.Result r, int faults) {
         long seed = r.seed();
-        assertThat(r.problems()).as("seed %d: %s", seed, FaultSoak.summary(r)).isEmpty();
+        // the problems first: a CI log may keep only the description's first line
+        assertThat(r.problems())
+                .as("seed %d: problems %s; %s", seed, r.problems(), FaultSoak.summary(r))
+                .isEmpty();
         assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
         assertThat(r.store().duplicates()).as("duplicates (seed %d)", seed).isZero();
         assertThat(r.store().losses()).as("losses (seed %d)", seed).isZero();

@@ -86,7 +86,9 @@ final class IcebergLakeCommitter implements LakeCommitter {
         if (round.isEmpty()) {
             return LakeCommitResult.nothingToCommit();
         }
-        Table table = table();
+        Table table =
+                TaggedCommitTable.of(
+                        table(), AttemptFileNames.tag(properties.tableId(), properties.epoch()));
         Optional<LakeSnapshot> latest = latestTieringSnapshot(table, properties::sameTable);
         if (latest.isPresent() && latest.get().properties().sameRound(properties)) {
             return LakeCommitResult.alreadyCommitted(latest.get().snapshotId());

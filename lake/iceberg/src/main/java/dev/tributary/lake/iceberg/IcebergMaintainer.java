@@ -15,6 +15,7 @@ import dev.tributary.lake.api.maintenance.LakeMaintainer;
 import dev.tributary.lake.api.maintenance.LakeTableStats;
 import dev.tributary.lake.api.maintenance.MaintenanceCommitResult;
 import dev.tributary.lake.api.maintenance.MaintenanceSnapshotProperties;
+import dev.tributary.lake.api.write.AttemptFileNames;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
@@ -126,7 +127,9 @@ final class IcebergMaintainer implements LakeMaintainer {
         if (in.payloads().isEmpty()) {
             return MaintenanceCommitResult.nothingToCommit();
         }
-        Table table = table();
+        Table table =
+                TaggedCommitTable.of(
+                        table(), AttemptFileNames.maintenanceTag(tableId, maintenanceId));
         List<IcebergCompaction> parts =
                 in.payloads().stream()
                         .map(p -> IcebergCompaction.decode(p, table.specs()))

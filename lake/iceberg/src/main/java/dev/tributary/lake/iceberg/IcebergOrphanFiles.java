@@ -19,9 +19,11 @@ import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * Finds files under the table's data location that no retained snapshot references and that the
- * {@link OrphanPolicy} lets go. Only the data location is scanned: that is where tiering writers
- * put files, and metadata files are Iceberg's own business (its snapshot expiry cleans them).
+ * Finds files that no retained snapshot references and that the {@link OrphanPolicy} lets go: under
+ * the table's data location, where tiering writers put files; and under its metadata location the
+ * manifests and manifest lists of our own failed commits, which carry their attempt's tag ({@link
+ * TaggedCommitTable}). Any other metadata file is Iceberg's business (the catalog's metadata files,
+ * other engines' commits in flight) and never deleted here, whatever its age.
  */
 final class IcebergOrphanFiles {
     private IcebergOrphanFiles() {}
@@ -37,21 +39,43 @@ final class IcebergOrphanFiles {
         }
         Set<String> referenced = referencedFiles(table);
         List<String> orphans = new ArrayList<>();
-        try {
-            for (FileInfo f : io.listPrefix(listingPrefix(table))) {
-                if (policy.deletable(f.location(), f.createdAtMillis())
-                        && !referenced.contains(normalize(f.location()))) {
-                    orphans.add(f.location());
-                }
+        for (FileInfo f : listOrEmpty(io, listingPrefix(table))) {
+            if (policy.deletable(f.location(), f.createdAtMillis())
+                    && !referenced.contains(normalize(f.location()))) {
+                orphans.add(f.location());
             }
+        }
+        for (FileInfo f : listOrEmpty(io, metadataListingPrefix(table))) {
+            if (policy.ofDeadAttempt(f.location())
+                    && !referenced.contains(normalize(f.location()))) {
+                orphans.add(f.location());
+            }
+        }
+        orphans.sort(null);
+        return orphans;
+    }
+
+    private static List<FileInfo> listOrEmpty(SupportsPrefixOperations io, String prefix) {
+        List<FileInfo> out = new ArrayList<>();
+        try {
+            io.listPrefix(prefix).forEach(out::add);
         } catch (RuntimeException e) {
             // a table that never wrote data has no data directory yet
             if (!(e.getCause() instanceof java.io.FileNotFoundException)) {
                 throw e;
             }
         }
-        orphans.sort(null);
-        return orphans;
+        return out;
+    }
+
+    /** The metadata location as a listing prefix, with its trailing slash. */
+    private static String metadataListingPrefix(Table table) {
+        String location =
+                table.properties()
+                        .getOrDefault(
+                                TableProperties.WRITE_METADATA_LOCATION,
+                                table.location() + "/metadata");
+        return location.endsWith("/") ? location : location + "/";
     }
 
     /** Where the table's writers put data and delete files. */
@@ -73,10 +97,14 @@ final class IcebergOrphanFiles {
         Set<String> out = new HashSet<>();
         Set<String> seenManifests = new HashSet<>();
         for (Snapshot s : table.snapshots()) {
+            if (s.manifestListLocation() != null) {
+                out.add(normalize(s.manifestListLocation()));
+            }
             for (ManifestFile m : s.allManifests(table.io())) {
                 if (!seenManifests.add(m.path())) {
                     continue;
                 }
+                out.add(normalize(m.path()));
                 try (ManifestReader<? extends ContentFile<?>> r =
                         m.content() == ManifestContent.DATA
                                 ? ManifestFiles.read(m, table.io(), table.specs())

@@ -41,9 +41,14 @@ public record OrphanPolicy(
 
     /** Whether an unreferenced file with this name and modification time may be deleted. */
     public boolean deletable(String fileName, long modifiedMillis) {
-        if (modifiedMillis < olderThan.toEpochMilli()) {
-            return true;
-        }
+        return modifiedMillis < olderThan.toEpochMilli() || ofDeadAttempt(fileName);
+    }
+
+    /**
+     * Whether the file's name says a tiering attempt or maintenance grant of the table wrote it
+     * that is known dead or committed: deletable at any age if nothing references it.
+     */
+    public boolean ofDeadAttempt(String fileName) {
         return AttemptFileNames.parse(fileName)
                         .filter(a -> a.tableId() == tableId && a.epoch() <= deadUpToEpoch)
                         .isPresent()

@@ -7,9 +7,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Iceberg's {@link HadoopFileIO} with injected faults, set through the catalog's {@code io-impl}
@@ -19,7 +21,7 @@ import org.apache.iceberg.io.PositionOutputStream;
  * system throws on a full disk: {@code org.apache.hadoop.fs.FSError}, an {@link Error} wrapping the
  * {@code IOException}. State is static because the catalog instantiates this class itself.
  */
-public final class FaultyFileIO implements FileIO {
+public final class FaultyFileIO implements FileIO, SupportsPrefixOperations {
     /** Where a new file fails. */
     public enum Fault {
         CREATE,
@@ -102,6 +104,16 @@ public final class FaultyFileIO implements FileIO {
                     new IOException("injected: cannot delete " + path + ": I/O error"));
         }
         delegate.deleteFile(path);
+    }
+
+    @Override
+    public Iterable<FileInfo> listPrefix(String prefix) {
+        return delegate.listPrefix(prefix);
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+        delegate.deletePrefix(prefix);
     }
 
     @Override
