@@ -388,6 +388,17 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
+     * Cancels the replica moves under way (issue 23), on the loop: each bucket goes back to the
+     * replicas it held before its move; drain marks stay ({@link ReplicaMover#cancelMoves}).
+     *
+     * @param dryRun list the moves only, cancel nothing
+     * @return one move per bucket, from its move's target back to its replicas before
+     */
+    public CompletableFuture<List<ReplicaMoves.Move>> cancelReplicaMoves(boolean dryRun) {
+        return call(() -> mover.cancelMoves(dryRun));
+    }
+
+    /**
      * Removes server {@code serverId}'s registration once it is stopped and holds no replica (issue
      * 23), on the loop; with {@code dryRun} only checks that it may be removed.
      *

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code tributary cluster rebalance}: moves replicas between servers (issue 23). */
@@ -33,7 +34,11 @@ import picocli.CommandLine.Spec;
                     + " describe' names them.",
             "Drain a server before stopping it for good: once 'tributary cluster' shows its"
                     + " BUCKETS at 0, no bucket needs it; stopped, 'tributary cluster"
-                    + " remove-server' takes it out of the cluster."
+                    + " remove-server' takes it out of the cluster.",
+            "--cancel stops the moves under way instead: each moving bucket goes back to the"
+                    + " replicas it held before, and the copies its move added go. Drained servers"
+                    + " stay marked draining: the next rebalance moves replicas off them again"
+                    + " unless --undrain names them."
         })
 public final class ClusterRebalanceCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
@@ -58,19 +63,50 @@ public final class ClusterRebalanceCommand implements Callable<Integer> {
     List<Integer> undrain = List.of();
 
     @Option(
+            names = "--cancel",
+            description =
+                    "Cancel the moves under way: each moving bucket goes back to the replicas it"
+                            + " held before. Takes no --drain or --undrain.")
+    boolean cancel;
+
+    @Option(
             names = "--dry-run",
             description = "Print the moves without marking servers or starting anything.")
     boolean dryRun;
 
     @Override
     public Integer call() {
+        if (cancel && (!drain.isEmpty() || !undrain.isEmpty())) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--cancel takes no --drain or --undrain: cancel first, then rebalance again");
+        }
         PrintWriter out = spec.commandLine().getOut();
         try (Connection c = connection.connect()) {
-            List<ReplicaMove> moves =
-                    c.admin().moveReplicas(Set.copyOf(drain), Set.copyOf(undrain), dryRun);
-            print(out, moves, dryRun);
+            if (cancel) {
+                printCancelled(out, c.admin().cancelReplicaMoves(dryRun), dryRun);
+            } else {
+                print(
+                        out,
+                        c.admin().moveReplicas(Set.copyOf(drain), Set.copyOf(undrain), dryRun),
+                        dryRun);
+            }
         }
         return 0;
+    }
+
+    private static void printCancelled(PrintWriter out, List<ReplicaMove> moves, boolean dryRun) {
+        if (moves.isEmpty()) {
+            out.println("nothing to cancel: no bucket is moving");
+            return;
+        }
+        out.println(
+                moves.size()
+                        + (moves.size() == 1 ? " bucket " : " buckets ")
+                        + (dryRun
+                                ? "would go back (dry run, nothing cancelled):"
+                                : "going back (moves cancelled):"));
+        table(out, moves);
     }
 
     static void print(PrintWriter out, List<ReplicaMove> moves, boolean dryRun) {
@@ -82,6 +118,10 @@ public final class ClusterRebalanceCommand implements Callable<Integer> {
                 moves.size()
                         + (moves.size() == 1 ? " bucket " : " buckets ")
                         + (dryRun ? "would move (dry run, nothing started):" : "moving:"));
+        table(out, moves);
+    }
+
+    private static void table(PrintWriter out, List<ReplicaMove> moves) {
         TextTable t = new TextTable("TABLE", "PARTITION", "BUCKET", "FROM", "TO");
         for (ReplicaMove m : moves) {
             t.row(m.table(), m.partition().orElse("-"), m.bucket(), m.from(), m.to());

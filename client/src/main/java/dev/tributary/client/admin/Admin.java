@@ -153,6 +153,19 @@ public interface Admin {
      */
     List<ReplicaMove> moveReplicas(Set<Integer> drain, Set<Integer> undrain, boolean dryRun);
 
+    /**
+     * Cancels the replica moves under way (what {@code tributary cluster rebalance --cancel} does):
+     * each moving bucket goes back to the replicas it held before its move, and the copies its move
+     * added go (a copy that had caught up stays until the old replicas are all in sync again).
+     * Servers stay marked draining: undrain them ({@link #moveReplicas(Set, Set, boolean)}) or the
+     * next rebalance moves replicas off them again.
+     *
+     * @param dryRun list the moves only, cancel nothing
+     * @return one per bucket that was moving: {@link ReplicaMove#from()} the target it was moving
+     *     to, {@link ReplicaMove#to()} the replicas it goes back to
+     */
+    List<ReplicaMove> cancelReplicaMoves(boolean dryRun);
+
     /** {@link #moveReplicas(Set, Set, boolean)} undraining no server. */
     default List<ReplicaMove> moveReplicas(Set<Integer> drain, boolean dryRun) {
         return moveReplicas(drain, Set.of(), dryRun);

@@ -297,16 +297,22 @@ public final class AdminImpl implements Admin {
     @Override
     public List<ReplicaMove> moveReplicas(
             Set<Integer> drain, Set<Integer> undrain, boolean dryRun) {
-        MoveReplicasResponse r =
-                coordinator.call(
-                        c ->
-                                c.admin()
-                                        .moveReplicas(
-                                                MoveReplicasRequest.newBuilder()
-                                                        .addAllDrain(drain)
-                                                        .addAllUndrain(undrain)
-                                                        .setDryRun(dryRun)
-                                                        .build()));
+        return moveReplicas(
+                MoveReplicasRequest.newBuilder()
+                        .addAllDrain(drain)
+                        .addAllUndrain(undrain)
+                        .setDryRun(dryRun)
+                        .build());
+    }
+
+    @Override
+    public List<ReplicaMove> cancelReplicaMoves(boolean dryRun) {
+        return moveReplicas(
+                MoveReplicasRequest.newBuilder().setCancel(true).setDryRun(dryRun).build());
+    }
+
+    private List<ReplicaMove> moveReplicas(MoveReplicasRequest request) {
+        MoveReplicasResponse r = coordinator.call(c -> c.admin().moveReplicas(request));
         return r.getMovesList().stream()
                 .map(
                         m ->

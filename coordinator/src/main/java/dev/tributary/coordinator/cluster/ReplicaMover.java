@@ -9,6 +9,7 @@ import dev.tributary.coordinator.metadata.BucketAssignments;
 import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.store.MetadataStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,6 +105,39 @@ public final class ReplicaMover {
             }
         }
         return moves;
+    }
+
+    /**
+     * Cancels every move under way ({@link BucketReplicas#cancelMove}): each bucket goes back to
+     * the replicas it held before, unless {@code dryRun}. Drain marks stay: a server drained before
+     * is still kept free of new replicas, and the next rebalance moves replicas off it again unless
+     * it is undrained.
+     *
+     * @return one move per bucket, from the target it was moving to back to where it goes now
+     */
+    public List<Move> cancelMoves(boolean dryRun) {
+        List<Move> cancelled = new ArrayList<>();
+        for (BucketAssignment a : assignments.all()) {
+            for (int b = 0; b < a.bucketCount(); b++) {
+                BucketReplicas before = a.replicasOf(b);
+                if (!before.moving()) {
+                    continue;
+                }
+                TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
+                cancelled.add(new Move(bucket, before.target(), before.cancelMove().target()));
+                if (!dryRun) {
+                    BucketReplicas after =
+                            assignments.changeBucket(bucket, r -> r.cancelMove().finishMove(alive));
+                    LOG.info(
+                            "bucket {}: move to {} cancelled (replicas now {}, in sync {})",
+                            bucket,
+                            before.target(),
+                            after.replicas(),
+                            after.isr());
+                }
+            }
+        }
+        return cancelled;
     }
 
     private static Set<Integer> union(Set<Integer> a, Set<Integer> b) {

@@ -239,6 +239,17 @@ public record BucketReplicas(
     }
 
     /**
+     * Cancels the move under way: the bucket moves back to the replicas it held before, which are
+     * its first ones (a move only appends the servers it adds; one of those can stand in only for
+     * an old replica that left the in-sync set and a redirect dropped). {@link #finishMove} ends it
+     * as soon as they are in sync, usually at once; the added replicas that had not caught up go
+     * now. Unchanged when the bucket is not moving.
+     */
+    public BucketReplicas cancelMove() {
+        return moving() ? moveTo(replicas.subList(0, target.size())) : this;
+    }
+
+    /**
      * Ends the move once every replica of the target is in sync: the replicas become the target,
      * the in-sync set keeps its members that stay, and a leader that leaves hands over to the first
      * alive in-sync replica of the target in the next epoch. Unchanged while a target replica is

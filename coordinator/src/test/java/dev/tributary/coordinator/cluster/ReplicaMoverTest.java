@@ -128,6 +128,32 @@ class ReplicaMoverTest {
         assertThat(h.store.servers().get(3).draining()).isFalse();
     }
 
+    @Test
+    @DisplayName(
+            "cancelling puts each moving bucket back on its replicas before, durably; the drain"
+                    + " mark stays, and a dry run cancels nothing")
+    void cancelMoves() {
+        for (int id = 1; id <= 2; id++) {
+            h.store.putServer(new ServerRegistration(id, "h" + id + ":9123", "", 1));
+        }
+        h.lakeTable("t", 2, Duration.ofMinutes(1)); // one copy per bucket
+        BucketAssignments assignments = h.core.assignments();
+        ReplicaMover mover = mover(assignments);
+        assertThat(mover.cancelMoves(false)).as("nothing moves").isEmpty();
+        TableBucket moved = mover.rebalance(Set.of(1), Set.of(), false).get(0).bucket();
+        BucketReplicas moving = replicas(assignments, moved);
+
+        List<Move> dry = mover.cancelMoves(true);
+        assertThat(dry).containsExactly(new Move(moved, List.of(2), List.of(1)));
+        assertThat(replicas(assignments, moved)).isEqualTo(moving);
+
+        assertThat(mover.cancelMoves(false)).isEqualTo(dry);
+        h.restart();
+        assertThat(replicas(h.core.assignments(), moved))
+                .isEqualTo(new BucketReplicas(List.of(1), 1, 0, List.of(1)));
+        assertThat(h.store.servers().get(1).draining()).isTrue();
+    }
+
     private static BucketReplicas replicas(BucketAssignments a, TableBucket bucket) {
         return a.of(bucket.tableId(), bucket.partitionId())
                 .orElseThrow()

@@ -177,4 +177,30 @@ class BucketReplicasTest {
         BucketReplicas caughtUp = moving.withIsr(0, List.of(2, 3, 1, 4));
         assertThat(caughtUp.moveTo(List.of(2, 5, 1)).replicas()).containsExactly(2, 3, 1, 4, 5);
     }
+
+    @Test
+    @DisplayName(
+            "a cancelled move goes back to the replicas the bucket held before, however often it"
+                    + " was redirected, and ends once they are in sync")
+    void cancelAMove() {
+        assertThat(THREE.cancelMove()).as("not moving").isSameAs(THREE);
+        BucketReplicas moving = THREE.moveTo(List.of(2, 4, 1)).moveTo(List.of(2, 5, 1));
+        assertThat(moving.cancelMove().finishMove(s -> true)).isEqualTo(THREE);
+
+        // the added replica caught up and leads (the old leader died): it hands back
+        BucketReplicas ledByTheNewOne =
+                THREE.moveTo(List.of(4, 3, 1))
+                        .withIsr(0, List.of(2, 3, 1, 4))
+                        .afterServerDied(2, s -> s == 4);
+        assertThat(ledByTheNewOne.leader()).isEqualTo(4);
+        BucketReplicas back = ledByTheNewOne.cancelMove();
+        assertThat(back.target()).containsExactly(2, 3, 1);
+        assertThat(back.finishMove(s -> true)).as("2 is not in sync").isEqualTo(back);
+        BucketReplicas done = back.withIsr(1, List.of(2, 3, 1, 4)).finishMove(s -> true);
+        assertThat(done).isEqualTo(new BucketReplicas(List.of(2, 3, 1), 2, 2, List.of(2, 3, 1)));
+
+        // a reordering (a preferred leader change) is cancelled too
+        BucketReplicas reordered = THREE.moveTo(List.of(1, 2, 3));
+        assertThat(reordered.cancelMove().finishMove(s -> true)).isEqualTo(THREE);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.tributary.server.rpc;
 
+import dev.tributary.common.exception.InvalidInputException;
 import dev.tributary.common.exception.NotCoordinatorException;
 import dev.tributary.common.id.PartitionSpec;
 import dev.tributary.common.id.TableBucket;
@@ -111,11 +112,18 @@ public final class AdminServiceImpl extends AdminServiceGrpc.AdminServiceImplBas
         Calls.unary(
                 out,
                 () -> {
+                    if (req.getCancel() && (req.getDrainCount() > 0 || req.getUndrainCount() > 0)) {
+                        throw new InvalidInputException(
+                                "cancelling the moves under way drains and undrains no server:"
+                                        + " cancel first, then rebalance with --drain or"
+                                        + " --undrain");
+                    }
+                    Coordinator c = coordinator.current();
                     List<ReplicaMoves.Move> moves =
                             TableService.join(
-                                    coordinator
-                                            .current()
-                                            .moveReplicas(
+                                    req.getCancel()
+                                            ? c.cancelReplicaMoves(req.getDryRun())
+                                            : c.moveReplicas(
                                                     Set.copyOf(req.getDrainList()),
                                                     Set.copyOf(req.getUndrainList()),
                                                     req.getDryRun()));

@@ -17,6 +17,7 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.cluster.ReplicaMoves;
+import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.server.TributaryServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -146,6 +147,102 @@ class ReplicaMovesITCase {
                     .isTrue();
             write(conn, 800, 200);
             assertReadOnce(conn, partitions, 1000);
+        }
+    }
+
+    @Test
+    void move_aCancelledMoveGoesBackAndItsAddedCopyGoes() throws Exception {
+        // a move copies at 1 KB/s: it is still under way when cancelled
+        cluster.option("replica.move.max-bytes-per-second", "1kb");
+        TributaryServer coordinator = cluster.startThree();
+        TablePath logs = TablePath.of("db", "logs");
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            conn.admin().createDatabase("db", true);
+            conn.admin()
+                    .createTable(
+                            logs,
+                            TableDescriptor.builder(
+                                            Schema.newBuilder()
+                                                    .column("id", DataTypes.BIGINT())
+                                                    .column("text", DataTypes.STRING())
+                                                    .build())
+                                    .bucketCount(1)
+                                    .property("table.replication.factor", "2")
+                                    .build(),
+                            false);
+            long tableId = coordinator.coordinator().describeTable(logs).join().tableId();
+            writeText(conn, logs, 0, 100);
+            BucketReplicas before = replicasOf(coordinator, tableId);
+            int leaving = before.replicas().get(1);
+            int added =
+                    Set.of(1, 2, 3).stream()
+                            .filter(s -> !before.replicas().contains(s))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(cluster.server(added).store().hasTable(tableId)).isFalse();
+
+            coordinator.coordinator().moveReplicas(Set.of(leaving), Set.of(), false).join();
+            assertThat(replicasOf(coordinator, tableId).target()).contains(added);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> cluster.server(added).store().hasTable(tableId));
+
+            // the dry run lists the move and cancels nothing
+            List<ReplicaMove> listed = conn.admin().cancelReplicaMoves(true);
+            assertThat(listed).hasSize(1);
+            assertThat(listed.get(0).from()).contains(added);
+            assertThat(listed.get(0).to()).isEqualTo(before.replicas());
+            assertThat(coordinator.coordinator().replicationHealth().moving()).isOne();
+
+            assertThat(conn.admin().cancelReplicaMoves(false)).isEqualTo(listed);
+            awaitNoMoves(coordinator);
+            assertThat(replicasOf(coordinator, tableId).replicas()).isEqualTo(before.replicas());
+            assertThat(conn.admin().cancelReplicaMoves(false)).as("nothing moves").isEmpty();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> {
+                                // a moved-away copy goes replica.moved-away.delete-after later
+                                clock.advance(Duration.ofSeconds(1));
+                                return !cluster.server(added).store().hasTable(tableId);
+                            });
+            assertThat(conn.admin().describeCluster().servers())
+                    .as("the drain mark stays")
+                    .filteredOn(s -> s.serverId() == leaving)
+                    .singleElement()
+                    .satisfies(s -> assertThat(s.draining()).isTrue());
+
+            writeText(conn, logs, 100, 50);
+            List<Long> ids =
+                    await().atMost(Duration.ofSeconds(30))
+                            .ignoreExceptions()
+                            .until(
+                                    () ->
+                                            conn.logScanner(logs).readAll(0).stream()
+                                                    .map(r -> r.row().getLong(0))
+                                                    .toList(),
+                                    l -> l.size() >= 150);
+            assertThat(ids)
+                    .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 150).boxed().toList());
+        }
+    }
+
+    private static BucketReplicas replicasOf(TributaryServer coordinator, long tableId) {
+        return coordinator.coordinator().bucketAssignments().stream()
+                .filter(a -> a.tableId() == tableId)
+                .findFirst()
+                .orElseThrow()
+                .replicasOf(0);
+    }
+
+    /** Rows of 2 KB of text each: a move of the first hundred at 1 KB/s takes minutes. */
+    private static void writeText(Connection conn, TablePath path, long from, int count) {
+        String text = "x".repeat(2048);
+        try (AppendWriter w = conn.appendWriter(path)) {
+            for (long id = from; id < from + count; id++) {
+                w.append(Row.of(id, text));
+            }
+            w.flush();
         }
     }
 

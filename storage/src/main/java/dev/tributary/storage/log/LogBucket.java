@@ -396,8 +396,10 @@ public final class LogBucket implements AutoCloseable {
         appendLock.lock();
         try {
             ensureOpen();
-            boolean empty = startOffset() == writtenEnd;
-            if (offset <= writtenEnd && !(empty && offset >= 0 && offset < writtenEnd)) {
+            boolean pastEnd = offset > writtenEnd;
+            boolean emptyMovesBack =
+                    startOffset() == writtenEnd && offset >= 0 && offset < writtenEnd;
+            if (!pastEnd && !emptyMovesBack) {
                 throw new InvalidInputException(
                         "the log of bucket "
                                 + bucket
