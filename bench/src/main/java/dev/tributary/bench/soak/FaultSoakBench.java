@@ -23,12 +23,13 @@ import java.util.Map;
  * java -cp ... dev.tributary.bench.soak.FaultSoakBench --faults 1000 [--formats paimon,iceberg]
  *     [--seed S] [--dir DIR] [--runs-per-format 1] [--kinds SERVER_KILL,NETWORK_RESET,...]
  *     [--flink-faults 0 --job-jar tiering/dist/target/...jar] [--quick]
- *     [--server-option key=value ...] [--servers 3]
+ *     [--server-option key=value ...] [--servers 3] [--voters 3]
  * </pre>
  *
  * <p>{@code --servers 3} runs each soak on a cluster of three server processes (T49) and adds the
  * coordinator kinds; its final lines carry the coordinator failovers: kill -9 to another server
- * coordinating and to the next round in the lake, p50/p99/max.
+ * coordinating and to the next round in the lake, p50/p99/max. {@code --voters 3} with more servers
+ * makes the others observers of the metadata quorum (servers added to a running cluster).
  *
  * <p>{@code --quick} uses the CI soak's pacing ({@link FaultSoak.Options#quick()}): pauses between
  * faults of at most 1 s and faults half as long; the kinds, their weights and the checks stay.
@@ -47,6 +48,7 @@ public final class FaultSoakBench {
         EnumSet<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
         boolean quick = false;
         int servers = 1;
+        int voters = 0;
         Map<String, String> serverOptions = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -59,6 +61,7 @@ public final class FaultSoakBench {
                 case "--job-jar" -> jar = Path.of(args[++i]);
                 case "--quick" -> quick = true;
                 case "--servers" -> servers = Integer.parseInt(args[++i]);
+                case "--voters" -> voters = Integer.parseInt(args[++i]);
                 case "--server-option" -> {
                     String kv = args[++i];
                     int eq = kv.indexOf('=');
@@ -108,7 +111,8 @@ public final class FaultSoakBench {
                                         dir.resolve("run-" + run + "-" + format))
                                 .withKinds(kinds)
                                 .withServerOptions(serverOptions)
-                                .onServers(servers);
+                                .onServers(servers)
+                                .withVoters(voters);
                 results.add(soak(quick ? o.quick() : o));
                 run++;
             }
@@ -123,6 +127,7 @@ public final class FaultSoakBench {
                             .withKinds(kinds)
                             .withServerOptions(serverOptions)
                             .onServers(servers)
+                            .withVoters(voters)
                             .onFlinkCluster(jar);
             results.add(soak(quick ? o.quick() : o));
         }

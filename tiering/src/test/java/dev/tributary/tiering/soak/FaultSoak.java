@@ -2,6 +2,7 @@ package dev.tributary.tiering.soak;
 
 import dev.tributary.client.Connection;
 import dev.tributary.client.admin.BucketReplicaInfo;
+import dev.tributary.client.admin.ClusterInfo;
 import dev.tributary.client.admin.TableInfo;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.io.DurableFiles;
@@ -29,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -61,7 +63,8 @@ public final class FaultSoak implements AutoCloseable {
             boolean kindsInTurn,
             PrintStream out,
             Map<String, String> serverOptions,
-            int servers) {
+            int servers,
+            int voters) {
         /** Defaults for a run of {@code faults} faults into {@code format}. */
         public static Options of(long seed, int faults, String format, Path workDir) {
             return new Options(
@@ -80,7 +83,8 @@ public final class FaultSoak implements AutoCloseable {
                     false,
                     System.out,
                     Map.of(),
-                    1);
+                    1,
+                    0);
         }
 
         /**
@@ -104,7 +108,8 @@ public final class FaultSoak implements AutoCloseable {
                     kindsInTurn,
                     out,
                     serverOptions,
-                    servers);
+                    servers,
+                    voters);
         }
 
         /**
@@ -128,7 +133,8 @@ public final class FaultSoak implements AutoCloseable {
                     true,
                     out,
                     serverOptions,
-                    servers);
+                    servers,
+                    voters);
         }
 
         public Options withKinds(Set<FaultKind> k) {
@@ -148,7 +154,8 @@ public final class FaultSoak implements AutoCloseable {
                     kindsInTurn,
                     out,
                     serverOptions,
-                    servers);
+                    servers,
+                    voters);
         }
 
         /** Extra server options (e.g. {@code cluster.*}), over the soak's own. */
@@ -169,7 +176,8 @@ public final class FaultSoak implements AutoCloseable {
                     kindsInTurn,
                     out,
                     Map.copyOf(extra),
-                    servers);
+                    servers,
+                    voters);
         }
 
         /**
@@ -194,7 +202,34 @@ public final class FaultSoak implements AutoCloseable {
                     kindsInTurn,
                     out,
                     serverOptions,
-                    n);
+                    n,
+                    voters);
+        }
+
+        /**
+         * Only the first {@code v} servers of the cluster vote in its metadata quorum; the others
+         * join as observers ({@code cluster.observer-address}): they hold replicas and are killed,
+         * wiped and cut off like any server, but never coordinate. 0: every server votes.
+         */
+        public Options withVoters(int v) {
+            return new Options(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    kindsInTurn,
+                    out,
+                    serverOptions,
+                    servers,
+                    v);
         }
 
         public Options onFlinkCluster(Path jar) {
@@ -214,7 +249,8 @@ public final class FaultSoak implements AutoCloseable {
                     kindsInTurn,
                     out,
                     serverOptions,
-                    servers);
+                    servers,
+                    voters);
         }
     }
 
@@ -278,6 +314,32 @@ public final class FaultSoak implements AutoCloseable {
         this.control = new SoakControl(options.workDir().resolve("control"));
     }
 
+    /** The servers past the voters registered, as observers: what the faults then hit. */
+    private void checkObservers() throws Exception {
+        List<Integer> expected =
+                IntStream.rangeClosed(o.voters() + 1, o.servers()).boxed().toList();
+        List<Integer> observers = List.of();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            ClusterInfo cluster = withServer(() -> direct.admin().describeCluster());
+            observers =
+                    cluster.servers().stream()
+                            .filter(ClusterInfo.Server::observer)
+                            .map(ClusterInfo.Server::serverId)
+                            .sorted()
+                            .toList();
+            if (cluster.servers().size() == o.servers()) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        if (observers.equals(expected)) {
+            say("observers of the metadata quorum: servers %s", observers);
+        } else {
+            problems.add("the observers are servers " + observers + ", not " + expected);
+        }
+    }
+
     /** Runs the soak: set-up, the faults, the final checks. Never throws for what it finds. */
     public Result run() throws Exception {
         say(
@@ -286,7 +348,14 @@ public final class FaultSoak implements AutoCloseable {
                 o.faults(),
                 o.kindsInTurn() ? "every kind in turn" : "drawn by weight",
                 o.format(),
-                o.servers() > 1 ? "a cluster of " + o.servers() + " servers" : "one server",
+                o.servers() > 1
+                        ? "a cluster of "
+                                + o.servers()
+                                + " servers"
+                                + (o.voters() > 0 && o.voters() < o.servers()
+                                        ? " (" + o.voters() + " voters)"
+                                        : "")
+                        : "one server",
                 o.flinkCluster() ? "on a Flink session cluster" : "as standalone processes",
                 o.workDir());
         setUp();
@@ -344,7 +413,15 @@ public final class FaultSoak implements AutoCloseable {
                 problems.add("network namespaces could not be made: " + e.getMessage());
             }
         }
-        servers = new SoakServers(o.servers(), data, logs, control.dir(), serverOptions(), network);
+        servers =
+                new SoakServers(
+                        o.servers(),
+                        o.voters() > 0 ? o.voters() : o.servers(),
+                        data,
+                        logs,
+                        control.dir(),
+                        serverOptions(),
+                        network);
         servers.startAll();
         if (!servers.cluster()) {
             proxy = new TcpProxy(servers.rpcPort(1));
@@ -366,6 +443,9 @@ public final class FaultSoak implements AutoCloseable {
                     direct.admin().createDatabase("soak", true);
                     return null;
                 });
+        if (o.voters() > 0 && o.voters() < o.servers()) {
+            checkObservers();
+        }
         infos.put(EVENTS, createTable(EVENTS, TestSchemas.LOG, 4, "id"));
         infos.put(AUDIT, createTable(AUDIT, TestSchemas.LOG, 2, null));
         infos.put(ACCOUNTS, createTable(ACCOUNTS, TestSchemas.PK, 3, null));

@@ -16,13 +16,15 @@ import java.util.stream.IntStream;
 
 /**
  * The soak's server processes ({@link SoakServerMain}, one JVM each, so the soak can SIGKILL and
- * SIGSTOP them): a lone server, or a cluster of voters on loopback (T49) that share one lake and
- * one {@link SoakControl} directory (only the coordinator commits to the lake, so a trigger fires
- * on whichever server coordinates). Servers are numbered from 1; each keeps its ports and data
- * directory across restarts.
+ * SIGSTOP them): a lone server, or a cluster on loopback (T49), its first servers voters of the
+ * metadata quorum and any others observers, that share one lake and one {@link SoakControl}
+ * directory (only the coordinator commits to the lake, so a trigger fires on whichever server
+ * coordinates). Servers are numbered from 1; each keeps its ports and data directory across
+ * restarts.
  */
 final class SoakServers implements AutoCloseable {
     private final int count;
+    private final int voters;
     private final Path data;
     private final Path logs;
     private final Path controlDir;
@@ -33,11 +35,14 @@ final class SoakServers implements AutoCloseable {
     private final NetworkNamespaces network;
 
     /**
+     * @param voters how many of the servers, from 1, vote in the metadata quorum; the others join
+     *     as observers
      * @param conf every server's options (the cluster options are added here)
      * @param network a network namespace per server (so one can be cut off), or null: loopback
      */
     SoakServers(
             int count,
+            int voters,
             Path data,
             Path logs,
             Path controlDir,
@@ -47,7 +52,12 @@ final class SoakServers implements AutoCloseable {
         if (count < 1) {
             throw new IllegalArgumentException("servers must be at least 1, got " + count);
         }
+        if (voters < 1 || voters > count) {
+            throw new IllegalArgumentException(
+                    "voters must be 1 to " + count + " (the servers), got " + voters);
+        }
         this.count = count;
+        this.voters = voters;
         this.data = data;
         this.logs = logs;
         this.controlDir = controlDir;
@@ -217,8 +227,12 @@ final class SoakServers implements AutoCloseable {
             c.put("cluster.server-id", Integer.toString(id));
             c.put(
                     "cluster.voters",
-                    ids().mapToObj(v -> v + "@" + host(v) + ":" + raftPorts[v - 1])
+                    IntStream.rangeClosed(1, voters)
+                            .mapToObj(v -> v + "@" + host(v) + ":" + raftPorts[v - 1])
                             .collect(Collectors.joining(",")));
+            if (id > voters) {
+                c.put("cluster.observer-address", host(id) + ":" + raftPorts[id - 1]);
+            }
         }
         c.putAll(conf);
         c.forEach((k, v) -> a.add(k + "=" + v));
