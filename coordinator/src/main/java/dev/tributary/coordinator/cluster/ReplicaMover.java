@@ -10,6 +10,7 @@ import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.store.MetadataStore;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,27 +118,36 @@ public final class ReplicaMover {
      */
     public List<Move> cancelMoves(boolean dryRun) {
         List<Move> cancelled = new ArrayList<>();
-        for (BucketAssignment a : assignments.all()) {
-            for (int b = 0; b < a.bucketCount(); b++) {
-                BucketReplicas before = a.replicasOf(b);
-                if (!before.moving()) {
-                    continue;
-                }
-                TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
-                cancelled.add(new Move(bucket, before.target(), before.cancelMove().target()));
-                if (!dryRun) {
-                    BucketReplicas after =
-                            assignments.changeBucket(bucket, r -> r.cancelMove().finishMove(alive));
-                    LOG.info(
-                            "bucket {}: move to {} cancelled (replicas now {}, in sync {})",
-                            bucket,
-                            before.target(),
-                            after.replicas(),
-                            after.isr());
-                }
+        for (Map.Entry<TableBucket, BucketReplicas> e : movingBuckets().entrySet()) {
+            TableBucket bucket = e.getKey();
+            List<Integer> target = e.getValue().target();
+            cancelled.add(new Move(bucket, target, e.getValue().cancelMove().target()));
+            if (!dryRun) {
+                BucketReplicas after =
+                        assignments.changeBucket(bucket, r -> r.cancelMove().finishMove(alive));
+                LOG.info(
+                        "bucket {}: move to {} cancelled (replicas now {}, in sync {})",
+                        bucket,
+                        target,
+                        after.replicas(),
+                        after.isr());
             }
         }
         return cancelled;
+    }
+
+    /** The buckets moving now, with their replicas, in the assignments' order. */
+    private Map<TableBucket, BucketReplicas> movingBuckets() {
+        Map<TableBucket, BucketReplicas> moving = new LinkedHashMap<>();
+        for (BucketAssignment a : assignments.all()) {
+            for (int b = 0; b < a.bucketCount(); b++) {
+                BucketReplicas r = a.replicasOf(b);
+                if (r.moving()) {
+                    moving.put(new TableBucket(a.tableId(), a.partitionId(), b), r);
+                }
+            }
+        }
+        return moving;
     }
 
     private static Set<Integer> union(Set<Integer> a, Set<Integer> b) {
@@ -154,28 +164,20 @@ public final class ReplicaMover {
      */
     public int finishMoves() {
         int finished = 0;
-        for (BucketAssignment a : assignments.all()) {
-            for (int b = 0; b < a.bucketCount(); b++) {
-                BucketReplicas before = a.replicasOf(b);
-                if (!before.moving()) {
-                    continue;
+        for (TableBucket bucket : movingBuckets().keySet()) {
+            try {
+                BucketReplicas after = assignments.changeBucket(bucket, r -> r.finishMove(alive));
+                if (!after.moving()) {
+                    finished++;
+                    LOG.info(
+                            "bucket {}: moved to {}, led by {} in epoch {}",
+                            bucket,
+                            after.replicas(),
+                            after.leader(),
+                            after.leaderEpoch());
                 }
-                TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
-                try {
-                    BucketReplicas after =
-                            assignments.changeBucket(bucket, r -> r.finishMove(alive));
-                    if (!after.moving()) {
-                        finished++;
-                        LOG.info(
-                                "bucket {}: moved to {}, led by {} in epoch {}",
-                                bucket,
-                                after.replicas(),
-                                after.leader(),
-                                after.leaderEpoch());
-                    }
-                } catch (TributaryException e) {
-                    LOG.warn("bucket {}: cannot end its move: {}", bucket, e.toString());
-                }
+            } catch (TributaryException e) {
+                LOG.warn("bucket {}: cannot end its move: {}", bucket, e.toString());
             }
         }
         return finished;

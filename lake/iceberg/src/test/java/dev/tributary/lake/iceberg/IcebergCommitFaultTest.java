@@ -3,7 +3,6 @@ package dev.tributary.lake.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.ChangeType;
@@ -12,7 +11,6 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
-import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.OrphanPolicy;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
@@ -27,7 +25,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.iceberg.CatalogProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,15 +45,7 @@ class IcebergCommitFaultTest {
 
     @BeforeEach
     void open() {
-        storage =
-                LakeStoragePlugins.find("iceberg")
-                        .createLakeStorage(
-                                Configuration.fromMap(
-                                        Map.of(
-                                                "warehouse",
-                                                warehouse.toString(),
-                                                CatalogProperties.FILE_IO_IMPL,
-                                                FaultyFileIO.class.getName())));
+        storage = FaultyFileIO.lakeStorage(warehouse);
     }
 
     @AfterEach

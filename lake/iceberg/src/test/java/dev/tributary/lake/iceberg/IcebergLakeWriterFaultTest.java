@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.row.ChangeType;
@@ -13,7 +12,6 @@ import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
 import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.lake.api.LakeStorage;
-import dev.tributary.lake.api.LakeStoragePlugins;
 import dev.tributary.lake.api.commit.LakeCommitter;
 import dev.tributary.lake.api.commit.TieringSnapshotProperties;
 import dev.tributary.lake.api.maintenance.CompactionPlan;
@@ -59,15 +57,7 @@ class IcebergLakeWriterFaultTest {
 
     @BeforeEach
     void open() {
-        storage =
-                LakeStoragePlugins.find("iceberg")
-                        .createLakeStorage(
-                                Configuration.fromMap(
-                                        Map.of(
-                                                "warehouse",
-                                                warehouse.toString(),
-                                                CatalogProperties.FILE_IO_IMPL,
-                                                FaultyFileIO.class.getName())));
+        storage = FaultyFileIO.lakeStorage(warehouse);
     }
 
     @AfterEach

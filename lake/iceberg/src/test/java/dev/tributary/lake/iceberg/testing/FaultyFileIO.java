@@ -1,10 +1,15 @@
 package dev.tributary.lake.iceberg.testing;
 
+import dev.tributary.common.config.Configuration;
+import dev.tributary.lake.api.LakeStorage;
+import dev.tributary.lake.api.LakeStoragePlugins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
@@ -63,6 +68,18 @@ public final class FaultyFileIO implements FileIO, SupportsPrefixOperations {
         fragment = null;
         fault = null;
         failDeletes = false;
+    }
+
+    /** An Iceberg lake storage with a Hadoop catalog in {@code warehouse} writing through this. */
+    public static LakeStorage lakeStorage(Path warehouse) {
+        return LakeStoragePlugins.find("iceberg")
+                .createLakeStorage(
+                        Configuration.fromMap(
+                                Map.of(
+                                        "warehouse",
+                                        warehouse.toString(),
+                                        CatalogProperties.FILE_IO_IMPL,
+                                        FaultyFileIO.class.getName())));
     }
 
     /** How many faults fired since {@link #fail}. */
