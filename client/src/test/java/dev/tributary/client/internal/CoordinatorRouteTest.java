@@ -230,10 +230,11 @@ class CoordinatorRouteTest {
         Voter a = start("a");
         Voter b = start("b");
         a.hung = true;
+        // deadlines long enough to connect on a loaded machine: only the hung call times out
         pool =
                 new ChannelPool(
-                        new RpcClient(a.address + "," + b.address, null, Duration.ofMillis(500)),
-                        x -> new RpcClient(x, null, Duration.ofMillis(500)));
+                        new RpcClient(a.address + "," + b.address, null, Duration.ofSeconds(3)),
+                        x -> new RpcClient(x, null, Duration.ofSeconds(10)));
         CoordinatorRoute route = new CoordinatorRoute(pool, List.of(a.address, b.address));
 
         // the bootstrap channel is connected to a (the first listed) and stays there
