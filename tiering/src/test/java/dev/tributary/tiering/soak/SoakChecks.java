@@ -13,9 +13,14 @@ public final class SoakChecks {
      */
     public static void assertNothingLostOrDuplicated(FaultSoak.Result r, int faults) {
         long seed = r.seed();
-        // the problems first: a CI log may keep only the description's first line
+        // the problems first, on one line: a CI log may keep only the description's first line
+        String brief = String.join(" | ", r.problems()).replace('\n', ' ');
         assertThat(r.problems())
-                .as("seed %d: problems %s; %s", seed, r.problems(), FaultSoak.summary(r))
+                .as(
+                        "seed %d: problems [%s]; %s",
+                        seed,
+                        brief.length() > 4_000 ? brief.substring(0, 4_000) + "..." : brief,
+                        FaultSoak.summary(r))
                 .isEmpty();
         assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
         assertThat(r.store().duplicates()).as("duplicates (seed %d)", seed).isZero();
