@@ -387,8 +387,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     TableBucket b =
                             bucket(
                                     req.getTableId(),
-                                    ServerConverters.partitionOf(
-                                            req.hasPartitionId(), req.getPartitionId()),
+                                    req.hasPartitionId(),
+                                    req.getPartitionId(),
                                     req.getBucket());
                     if (!req.hasNewestFromOffset()) {
                         return toPb(store.leaseSnapshot(b, req.getSnapshotId()));
@@ -410,8 +410,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                                 store.renewLease(
                                         bucket(
                                                 req.getTableId(),
-                                                ServerConverters.partitionOf(
-                                                        req.hasPartitionId(), req.getPartitionId()),
+                                                req.hasPartitionId(),
+                                                req.getPartitionId(),
                                                 req.getBucket()),
                                         leaseId(req.getLeaseId()))));
     }
@@ -425,8 +425,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     TableBucket b =
                             bucket(
                                     req.getTableId(),
-                                    ServerConverters.partitionOf(
-                                            req.hasPartitionId(), req.getPartitionId()),
+                                    req.hasPartitionId(),
+                                    req.getPartitionId(),
                                     req.getBucket());
                     List<byte[]> keys = new ArrayList<>(req.getKeysCount());
                     for (ByteString k : req.getKeysList()) {
@@ -467,8 +467,8 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
                     store.releaseLease(
                             bucket(
                                     req.getTableId(),
-                                    ServerConverters.partitionOf(
-                                            req.hasPartitionId(), req.getPartitionId()),
+                                    req.hasPartitionId(),
+                                    req.getPartitionId(),
                                     req.getBucket()),
                             leaseId(req.getLeaseId()));
                     return ReleaseSnapshotLeaseResponse.getDefaultInstance();
@@ -476,13 +476,15 @@ public final class TieringServiceImpl extends TieringServiceGrpc.TieringServiceI
     }
 
     /**
-     * A bucket of a lease or lake row request, held by this server (its snapshots and lake row
-     * index are here).
+     * A bucket of a lease or lake row request (its partition id optional), held by this server (its
+     * snapshots and lake row index are here).
      *
      * @throws dev.tributary.common.exception.NotLeaderForBucketException naming its server when
      *     another one holds it
      */
-    private TableBucket bucket(long tableId, long partitionId, int bucket) {
+    private TableBucket bucket(
+            long tableId, boolean hasPartitionId, long rawPartition, int bucket) {
+        long partitionId = ServerConverters.partitionOf(hasPartitionId, rawPartition);
         TableInfo t = held.table(tableId);
         if (bucket < 0 || bucket >= t.descriptor().bucketCount()) {
             throw new InvalidInputException(

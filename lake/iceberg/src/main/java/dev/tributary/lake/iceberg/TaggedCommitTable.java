@@ -16,7 +16,7 @@ import org.apache.iceberg.io.LocationProvider;
  * land and only if those deletes succeed: a commit that failed on the object store (a manifest list
  * upload throttled past its retries), or whose cleanup was, leaves files under the metadata
  * location that no snapshot references and that carry a random name. Tagged, they belong to an
- * attempt the coordinator knows dead once a newer one committed, as the attempt's data files do.
+ * attempt the coordinator knows dead once it or a newer one committed, as its data files do.
  */
 final class TaggedCommitTable {
     private TaggedCommitTable() {}
