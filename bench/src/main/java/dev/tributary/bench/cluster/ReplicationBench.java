@@ -4,6 +4,7 @@ import dev.tributary.client.Connection;
 import dev.tributary.client.write.AppendWriter;
 import dev.tributary.common.config.Configuration;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.testing.LoopbackPorts;
 import dev.tributary.common.time.Clock;
@@ -126,6 +127,10 @@ public final class ReplicationBench {
             bench.run(seconds, rounds, failovers, moves);
         } finally {
             bench.servers.forEach(TributaryServer::close);
+            if (dir == null) {
+                // the runs write gigabytes: a temporary directory must not outlive its run
+                DurableFiles.deleteRecursively(base);
+            }
         }
         System.exit(0);
     }
@@ -208,6 +213,9 @@ public final class ReplicationBench {
     private void moves(
             Connection conn, TributaryServer coordinator, TablePath table, int rounds, double rf1)
             throws Exception {
+        if (rounds == 0) {
+            return;
+        }
         long tableId = coordinator.coordinator().describeTable(table).join().tableId();
         List<Double> rates = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
