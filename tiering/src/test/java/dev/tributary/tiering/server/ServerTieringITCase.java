@@ -139,11 +139,20 @@ class ServerTieringITCase {
         LakeCheck lake = new LakeCheck(warehouse, format, seed);
         assertThat(lake.verifyCaughtUp(conn, info, Duration.ofSeconds(120))).isEqualTo(1_000);
 
+        // the coordinator records a round's summary just after its lake commit, which the lake
+        // shows first
         List<TableTieringStatus.Round> committed =
-                conn.admin().tieringStatus(clicks).recentRounds().stream()
-                        .filter(r -> r.outcome().equals("COMMITTED"))
-                        .toList();
-        assertThat(committed).isNotEmpty();
+                await().atMost(Duration.ofSeconds(30))
+                        .until(
+                                () ->
+                                        conn.admin().tieringStatus(clicks).recentRounds().stream()
+                                                .filter(r -> r.outcome().equals("COMMITTED"))
+                                                .toList(),
+                                rounds ->
+                                        rounds.stream()
+                                                        .mapToLong(TableTieringStatus.Round::rows)
+                                                        .sum()
+                                                >= 1_000);
         long bytesInTheLog = 0;
         TieringGateway gateway = conn.tieringGateway();
         for (Map.Entry<Integer, Long> e : gateway.endOffsets(info.tableId()).entrySet()) {
