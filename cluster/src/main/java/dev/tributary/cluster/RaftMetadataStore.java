@@ -44,6 +44,7 @@ import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
@@ -319,6 +320,17 @@ public final class RaftMetadataStore implements MetadataStore {
         }
         DivisionInfo info = info();
         return info.isLeader() && info.isLeaderReady();
+    }
+
+    @Override
+    public long lastLogIndex() {
+        return closed ? 0 : division().getRaftLog().getNextIndex() - 1;
+    }
+
+    @Override
+    public long appliedIndex() {
+        TermIndex at = stateMachine.getLastAppliedTermIndex();
+        return at == null ? 0 : at.getIndex();
     }
 
     /** The current leader's server id, as this server knows it. */

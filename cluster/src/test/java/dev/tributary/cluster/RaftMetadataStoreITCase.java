@@ -409,6 +409,10 @@ class RaftMetadataStoreITCase {
         l.putServer(new ServerRegistration(leader + 1, "h:9123", "", 3));
         StoredState before = l.load();
         assertThat(before.servers()).hasSize(1);
+        long lastIndex = l.lastLogIndex();
+        assertThat(lastIndex).isGreaterThan(60);
+        RaftMetadataStore wrote = l;
+        await().atMost(WAIT).until(() -> wrote.appliedIndex() == lastIndex);
 
         for (int i = 0; i < 3; i++) {
             stop(i);
@@ -419,6 +423,12 @@ class RaftMetadataStoreITCase {
         leader = awaitLeader();
         l = peers[leader];
         assertThat(l.load()).isEqualTo(before);
+        // each restarted server's log still ends past what it held, and it applies that far again
+        // (LocalBuckets waits for this before it deletes a moved-away copy)
+        for (RaftMetadataStore p : peers) {
+            assertThat(p.lastLogIndex()).isGreaterThanOrEqualTo(lastIndex);
+            await().atMost(WAIT).until(() -> p.appliedIndex() >= lastIndex);
+        }
         assertThat(snapshotFiles(leader)).isNotEmpty();
 
         int wiped = (leader + 1) % 3;

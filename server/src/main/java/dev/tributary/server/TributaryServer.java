@@ -229,6 +229,7 @@ public final class TributaryServer implements AutoCloseable {
                         id ->
                                 Optional.ofNullable(metadata.servers().get(id))
                                         .map(ServerRegistration::rpcAddress),
+                        metadata,
                         clock);
         String token = conf.get(ServerOptions.SECURITY_TOKEN);
         replicas =

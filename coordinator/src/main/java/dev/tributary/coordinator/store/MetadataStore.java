@@ -17,7 +17,7 @@ import dev.tributary.coordinator.metadata.TableInfo;
  * same records ({@link MetadataRecords}) through a Raft log. Both apply them to a {@link
  * MetadataImage}.
  */
-public interface MetadataStore extends AutoCloseable {
+public interface MetadataStore extends MetadataLog, AutoCloseable {
 
     /** Everything currently stored. */
     StoredState load();
@@ -105,6 +105,18 @@ public interface MetadataStore extends AutoCloseable {
     default void setListener(MetadataListener listener) {
         throw new UnsupportedOperationException(
                 getClass().getSimpleName() + " does not publish its applied metadata");
+    }
+
+    /** 0 for a store that keeps no log of changes: it never applies one twice. */
+    @Override
+    default long lastLogIndex() {
+        return 0;
+    }
+
+    /** 0 for a store that keeps no log of changes. */
+    @Override
+    default long appliedIndex() {
+        return 0;
     }
 
     /** The table's tiering record, if the table exists and has one. */

@@ -143,4 +143,14 @@ public final class TimedMetadataStore implements MetadataStore {
     public void close() {
         store.close();
     }
+
+    @Override
+    public long lastLogIndex() {
+        return store.lastLogIndex();
+    }
+
+    @Override
+    public long appliedIndex() {
+        return store.appliedIndex();
+    }
 }

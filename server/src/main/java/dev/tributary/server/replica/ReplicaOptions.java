@@ -103,10 +103,9 @@ public final class ReplicaOptions {
                     .withDescription(
                             "How long a copy of a table or partition whose replicas all moved to"
                                     + " other servers is kept (closed to clients) before it is"
-                                    + " deleted. A restarting server applies the metadata it"
-                                    + " applied before once more, moves away and back included:"
-                                    + " the copy must outlive that replay, or the server would"
-                                    + " delete the data it holds now.");
+                                    + " deleted; never before the server applied every metadata"
+                                    + " change its log held when the move applied, since a"
+                                    + " restarting server replays moves away and back.");
 
     public static List<ConfigOption<?>> all() {
         return List.of(

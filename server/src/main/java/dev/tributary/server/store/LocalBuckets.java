@@ -15,6 +15,7 @@ import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.AppliedTable;
 import dev.tributary.coordinator.store.MetadataListener;
+import dev.tributary.coordinator.store.MetadataLog;
 import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.server.replica.ReplicaManager;
 import dev.tributary.storage.BucketStore;
@@ -79,8 +80,16 @@ public final class LocalBuckets implements MetadataListener {
 
     private volatile ReplicaManager replicas;
 
-    /** Groups whose replicas all moved away, open but not served, by when (store clock). */
-    private final Map<Group, Long> movedAway = new HashMap<>();
+    /** Groups whose replicas all moved away, open but not served. */
+    private final Map<Group, Away> movedAway = new HashMap<>();
+
+    /**
+     * When a group's replicas moved away (store clock), and the metadata log's last index then: a
+     * restart's replay may apply a move away that a later change in that log undid.
+     */
+    private record Away(long atMillis, long logIndex) {}
+
+    private final MetadataLog metadata;
 
     private final Clock clock;
 
@@ -100,6 +109,7 @@ public final class LocalBuckets implements MetadataListener {
      *     coordinator from its start, so its metadata is the only copy and never lags)
      * @param addresses the registered RPC address of a server id, for errors naming a bucket's
      *     server
+     * @param metadata the metadata this follows, for how far it has applied its log
      */
     public LocalBuckets(
             int serverId,
@@ -107,8 +117,10 @@ public final class LocalBuckets implements MetadataListener {
             BucketStore store,
             TableCatalog catalog,
             IntFunction<Optional<String>> addresses,
+            MetadataLog metadata,
             Clock clock) {
         this.serverId = serverId;
+        this.metadata = metadata;
         this.clock = clock;
         this.holdsUnassigned = holdsUnassigned;
         this.metadataMayLag = !holdsUnassigned;
@@ -477,7 +489,7 @@ public final class LocalBuckets implements MetadataListener {
             if (movedAway(before, TableBucket.NO_PARTITION)) {
                 forgetReplicaRoles(id, ALL_PARTITIONS);
                 catalog.remove(id);
-                movedAway.put(whole, clock.currentTimeMillis());
+                movedAway.put(whole, away());
                 LOG.info(
                         "table {} (id {}) moved to other servers; its copy here is deleted unless"
                                 + " it comes back",
@@ -560,7 +572,7 @@ public final class LocalBuckets implements MetadataListener {
                         && !movedAway.containsKey(group)
                         && movedAway(before, p.partitionId())) {
                     forgetReplicaRoles(id, p.partitionId());
-                    movedAway.put(group, clock.currentTimeMillis());
+                    movedAway.put(group, away());
                     LOG.info(
                             "partition {} of {} moved to other servers; its copy here is deleted"
                                     + " unless it comes back",
@@ -629,17 +641,26 @@ public final class LocalBuckets implements MetadataListener {
                 : a.get().buckets().stream().anyMatch(b -> b.replicas().contains(serverId));
     }
 
+    private Away away() {
+        return new Away(clock.currentTimeMillis(), metadata.lastLogIndex());
+    }
+
     /**
      * Deletes the copies of groups whose replicas moved away at least {@code after} ago and did not
-     * come back (run periodically, off the metadata apply thread).
+     * come back, once this server applied every metadata change its log held when they moved: a
+     * move away seen while a restart replays the log is not final until the replay ends (run
+     * periodically, off the metadata apply thread).
      */
     public synchronized void deleteMovedAwayCopies(Duration after) {
         long now = clock.currentTimeMillis();
+        long appliedIndex = metadata.appliedIndex();
         movedAway
                 .entrySet()
                 .removeIf(
                         e -> {
-                            if (now - e.getValue() < after.toMillis()) {
+                            Away away = e.getValue();
+                            if (now - away.atMillis() < after.toMillis()
+                                    || appliedIndex < away.logIndex()) {
                                 return false;
                             }
                             Group g = e.getKey();

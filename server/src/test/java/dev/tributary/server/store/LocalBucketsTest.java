@@ -22,6 +22,7 @@ import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.store.FileMetadataStore;
+import dev.tributary.coordinator.store.MetadataLog;
 import dev.tributary.storage.BucketStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,8 @@ class LocalBucketsTest {
             metadata.putDatabase(new DatabaseInfo("db", null, 1));
             metadata.putTable(mine);
             // set while the metadata already holds a table: the reset opens what is assigned
-            LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES, clock);
+            LocalBuckets buckets =
+                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, metadata, clock);
             metadata.setListener(buckets);
             assertThat(store.hasTable(1)).isFalse(); // not assigned yet, and not this server's
             metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, ME)));
@@ -205,7 +207,8 @@ class LocalBucketsTest {
         try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
                 BucketStore store = openStore()) {
             TableCatalog catalog = new TableCatalog();
-            LocalBuckets buckets = new LocalBuckets(ME, true, store, catalog, ADDRESSES, clock);
+            LocalBuckets buckets =
+                    new LocalBuckets(ME, true, store, catalog, ADDRESSES, metadata, clock);
             metadata.setListener(buckets);
             // not assigned: this server takes it
             buckets.requireHeld(catalog.get(3), -1, 0);
@@ -233,7 +236,8 @@ class LocalBucketsTest {
             TableCatalog catalog = new TableCatalog();
             metadata.putDatabase(new DatabaseInfo("db", null, 1));
             metadata.putTable(moved);
-            LocalBuckets buckets = new LocalBuckets(ME, false, store, catalog, ADDRESSES, clock);
+            LocalBuckets buckets =
+                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, metadata, clock);
             metadata.setListener(buckets);
             metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
             Path copy = dir.resolve("store").resolve("tables").resolve("1");
@@ -259,6 +263,68 @@ class LocalBucketsTest {
             buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
             assertThat(copy).doesNotExist();
             assertThat(store.hasTable(1)).isFalse();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a move away applied while a restart replays the metadata log is not final before the"
+                    + " replay passed the log's end: a move back later in the log keeps the copy,"
+                    + " however long the replay takes")
+    void aMoveAwaySeenInAReplayWaitsForTheReplayToEnd() throws Exception {
+        TableInfo moved = table(1, "moved", false);
+        ReplayedLog log = new ReplayedLog();
+        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
+                BucketStore store = openStore()) {
+            TableCatalog catalog = new TableCatalog();
+            metadata.putDatabase(new DatabaseInfo("db", null, 1));
+            metadata.putTable(moved);
+            LocalBuckets buckets =
+                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, log, clock);
+            metadata.setListener(buckets);
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
+            Path copy = dir.resolve("store").resolve("tables").resolve("1");
+            Path marker = Files.writeString(copy.resolve("held-data"), "acknowledged");
+
+            // restarted: the log holds changes up to 10, the replay is at 5 and applies a move
+            // away that the change at 9 undoes
+            log.last = 10;
+            log.applied = 5;
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
+            clock.advance(Duration.ofMinutes(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(marker).as("deleted during the replay, past the grace").exists();
+            log.applied = 9;
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
+            log.applied = 10;
+            clock.advance(Duration.ofMinutes(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(marker).exists();
+            assertThat(catalog.find(1)).isPresent();
+
+            // a move away after the replay: deleted once the grace passed
+            log.last = 11;
+            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
+            log.applied = 11;
+            clock.advance(Duration.ofSeconds(10));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(copy).doesNotExist();
+        }
+    }
+
+    /** The positions a replicated metadata store reports while it replays its log. */
+    private static final class ReplayedLog implements MetadataLog {
+        long last;
+        long applied;
+
+        @Override
+        public long lastLogIndex() {
+            return last;
+        }
+
+        @Override
+        public long appliedIndex() {
+            return applied;
         }
     }
 }
