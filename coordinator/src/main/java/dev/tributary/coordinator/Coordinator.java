@@ -16,6 +16,7 @@ import dev.tributary.coordinator.cluster.CoordinatorLiveness;
 import dev.tributary.coordinator.cluster.HeartbeatAnswer;
 import dev.tributary.coordinator.cluster.HeartbeatOutcome;
 import dev.tributary.coordinator.cluster.LeaderElections;
+import dev.tributary.coordinator.cluster.PreferredLeaders;
 import dev.tributary.coordinator.cluster.ReplicaMover;
 import dev.tributary.coordinator.cluster.ReplicaMoves;
 import dev.tributary.coordinator.cluster.ReportedBucketStates;
@@ -31,6 +32,7 @@ import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.PartitionRegistry;
 import dev.tributary.coordinator.metadata.ReplicationHealth;
+import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.metadata.TableChange;
 import dev.tributary.coordinator.metadata.TableInfo;
 import dev.tributary.coordinator.metadata.TableRegistry;
@@ -247,6 +249,12 @@ public final class Coordinator implements AutoCloseable {
                                         new LeaderElections(
                                                 c.core.assignments(), id -> !live.expired(id));
                                 live.useElections(c.elections);
+                                new PreferredLeaders(
+                                                c.elections,
+                                                id -> !live.expired(id) && !draining(store, id),
+                                                c.loop,
+                                                conf.get(PreferredLeaders.CHECK_INTERVAL))
+                                        .start();
                                 c.mover =
                                         new ReplicaMover(
                                                 c.core.assignments(),
@@ -268,6 +276,11 @@ public final class Coordinator implements AutoCloseable {
             c.close();
             throw e.getCause() instanceof TributaryException te ? te : e;
         }
+    }
+
+    private static boolean draining(MetadataStore store, int serverId) {
+        ServerRegistration r = store.servers().get(serverId);
+        return r != null && r.draining();
     }
 
     /** Runs {@code call} on the loop; the answer arrives on a reply thread. */

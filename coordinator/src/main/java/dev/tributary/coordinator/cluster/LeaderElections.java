@@ -52,8 +52,7 @@ public final class LeaderElections {
                     change(
                             r -> r.isr().contains(dead),
                             r -> r.afterServerDied(dead, alive),
-                            "died",
-                            dead);
+                            "server " + dead + " died");
         }
         return moved;
     }
@@ -68,8 +67,7 @@ public final class LeaderElections {
         return change(
                 r -> r.isr().contains(server),
                 r -> r.afterServerLostData(server, id -> id != server && alive.test(id)),
-                "lost its data",
-                server);
+                "server " + server + " lost its data");
     }
 
     /**
@@ -79,8 +77,22 @@ public final class LeaderElections {
         change(
                 r -> !r.hasLeader() && r.isr().contains(server),
                 r -> r.afterServerReturned(server, alive),
-                "returned",
-                server);
+                "server " + server + " returned");
+    }
+
+    /**
+     * Gives each replicated bucket led by another server than its first replica the leadership
+     * back, where that replica is in sync and may lead ({@link
+     * BucketReplicas#withPreferredLeader}), so leaderships spread again after failovers.
+     *
+     * @param mayLead whether a server may take a leadership now (alive, not draining)
+     * @return how many buckets' leaders moved
+     */
+    public int electPreferredLeaders(IntPredicate mayLead) {
+        return change(
+                r -> r.withPreferredLeader(mayLead) != r,
+                r -> r.withPreferredLeader(mayLead),
+                "its preferred leader is in sync");
     }
 
     /**
@@ -128,8 +140,7 @@ public final class LeaderElections {
     private int change(
             Predicate<BucketReplicas> concerned,
             UnaryOperator<BucketReplicas> transition,
-            String what,
-            int server) {
+            String why) {
         int moved = 0;
         for (BucketAssignment a : assignments.all()) {
             for (int b = 0; b < a.bucketCount(); b++) {
@@ -145,10 +156,9 @@ public final class LeaderElections {
                     if (after.leader() != before.leader()) {
                         moved++;
                         LOG.info(
-                                "bucket {}: server {} {}; leader {} -> {} in epoch {}, in sync {}",
+                                "bucket {}: {}; leader {} -> {} in epoch {}, in sync {}",
                                 bucket,
-                                server,
-                                what,
+                                why,
                                 before.leader(),
                                 after.hasLeader() ? Integer.toString(after.leader()) : "none",
                                 after.leaderEpoch(),
@@ -156,12 +166,7 @@ public final class LeaderElections {
                     }
                 } catch (TributaryException e) {
                     // the table went meanwhile, or the metadata refused: the next change retries
-                    LOG.warn(
-                            "bucket {}: cannot apply that server {} {}: {}",
-                            bucket,
-                            server,
-                            what,
-                            e.toString());
+                    LOG.warn("bucket {}: cannot apply that {}: {}", bucket, why, e.toString());
                 }
             }
         }

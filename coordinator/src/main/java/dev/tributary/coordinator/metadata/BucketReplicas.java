@@ -166,6 +166,27 @@ public record BucketReplicas(
     }
 
     /**
+     * Hands the leadership back to the preferred leader, the first replica, in the next epoch once
+     * it is in sync again and may lead (alive, not draining): after a failover the leaders gather
+     * on the servers that stayed, and without this a server that returns would lead nothing. Safe
+     * as any in-sync replica is: it holds every acknowledged record. Unchanged while the bucket
+     * moves (its replicas are changing), has no leader, or is led by its first replica already.
+     *
+     * @param mayLead whether a server may take a leadership now
+     */
+    public BucketReplicas withPreferredLeader(IntPredicate mayLead) {
+        int preferred = replicas.get(0);
+        if (moving()
+                || !hasLeader()
+                || leader == preferred
+                || !isr.contains(preferred)
+                || !mayLead.test(preferred)) {
+            return this;
+        }
+        return with(preferred, leaderEpoch + 1, isr);
+    }
+
+    /**
      * The in-sync set the leader of {@code leaderEpoch} asks for (it shrinks when a follower lags,
      * grows when one caught up).
      *

@@ -232,6 +232,68 @@ class CoordinatorLivenessTest {
         }
     }
 
+    @Test
+    @DisplayName(
+            "T51 a bucket's leadership goes back to its first replica at the next preferred-leader"
+                    + " check once that replica is in sync again, never while it drains")
+    void thePreferredLeaderLeadsAgainOnceBackInSync() {
+        try (FileMetadataStore store = FileMetadataStore.open(dir);
+                Coordinator c = start(store)) {
+            for (int id = 1; id <= 3; id++) {
+                store.putServer(new ServerRegistration(id, "h:" + id, "", 0));
+                assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            }
+            TableInfo t = replicatedTable(c);
+            TableBucket bucket0 = new TableBucket(t.tableId(), 0);
+            int preferred = replicas(c, t, 0).replicas().get(0);
+            assertThat(replicas(c, t, 0).leader()).isEqualTo(preferred);
+            c.serverStopping(preferred, "i" + preferred).join();
+            BucketReplicas failedOver = replicas(c, t, 0);
+            assertThat(failedOver.leader()).isNotEqualTo(preferred);
+
+            // back and in sync, but draining: it leads nothing
+            assertThat(beat(c, preferred, "restarted")).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            c.alterInSyncReplicas(
+                            failedOver.leader(),
+                            bucket0,
+                            failedOver.leaderEpoch(),
+                            List.of(1, 2, 3))
+                    .join();
+            store.setDraining(preferred, true);
+            aliveFor(c, Duration.ofSeconds(40), preferred, "restarted");
+            assertThat(replicas(c, t, 0).leader()).isEqualTo(failedOver.leader());
+
+            // undrained: the next check (every 30 s by default) hands the leadership back
+            store.setDraining(preferred, false);
+            aliveFor(c, Duration.ofSeconds(40), preferred, "restarted");
+            BucketReplicas back = replicas(c, t, 0);
+            assertThat(back.leader()).isEqualTo(preferred);
+            assertThat(back.leaderEpoch()).isEqualTo(failedOver.leaderEpoch() + 1);
+            assertThat(back.isr()).containsExactly(failedOver.replicas().toArray(Integer[]::new));
+            // the other buckets, led by their first replicas all along, are as they were
+            for (int b = 1; b < 3; b++) {
+                assertThat(replicas(c, t, b).leaderEpoch()).isZero();
+            }
+        }
+    }
+
+    private static BucketReplicas replicas(Coordinator c, TableInfo t, int bucket) {
+        return c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION)
+                .orElseThrow()
+                .replicasOf(bucket);
+    }
+
+    /** Advances the clock by {@code d} in 2 s steps, every server heartbeating at each. */
+    private void aliveFor(Coordinator c, Duration d, int restarted, String restartedInstance) {
+        for (long ms = 0; ms < d.toMillis(); ms += 2_000) {
+            clock.advanceMillis(2_000);
+            for (int id = 1; id <= 3; id++) {
+                String instance = id == restarted ? restartedInstance : "i" + id;
+                assertThat(beat(c, id, instance)).isEqualTo(HeartbeatOutcome.ACCEPTED);
+            }
+        }
+    }
+
     /** A table of three buckets with three replicas each. */
     private static TableInfo replicatedTable(Coordinator c) {
         c.createDatabase("db", null, true).join();

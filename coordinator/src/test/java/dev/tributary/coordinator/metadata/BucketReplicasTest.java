@@ -35,6 +35,25 @@ class BucketReplicasTest {
     }
 
     @Test
+    void thePreferredLeaderLeadsAgainOnceInSyncAndAllowedTo() {
+        BucketReplicas failedOver = new BucketReplicas(List.of(2, 3, 1), 3, 1, List.of(3, 1));
+        assertThat(failedOver.withPreferredLeader(s -> true))
+                .as("not in sync yet")
+                .isSameAs(failedOver);
+        BucketReplicas rejoined = new BucketReplicas(List.of(2, 3, 1), 3, 1, List.of(2, 3, 1));
+        assertThat(rejoined.withPreferredLeader(s -> true))
+                .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 2, 2, List.of(2, 3, 1)));
+        assertThat(rejoined.withPreferredLeader(s -> s != 2))
+                .as("dead or draining")
+                .isSameAs(rejoined);
+        assertThat(THREE.withPreferredLeader(s -> true)).as("leads already").isSameAs(THREE);
+        BucketReplicas leaderless = new BucketReplicas(List.of(2, 3, 1), -1, 3, List.of(2));
+        assertThat(leaderless.withPreferredLeader(s -> true)).isSameAs(leaderless);
+        BucketReplicas moving = rejoined.moveTo(List.of(3, 1, 4));
+        assertThat(moving.withPreferredLeader(s -> true)).isSameAs(moving);
+    }
+
+    @Test
     void aDeadFollowerOnlyLeavesTheInSyncSet() {
         assertThat(THREE.afterServerDied(3, Set.of(1, 2)::contains))
                 .isEqualTo(new BucketReplicas(List.of(2, 3, 1), 2, 0, List.of(2, 1)));

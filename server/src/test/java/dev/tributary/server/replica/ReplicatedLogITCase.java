@@ -216,7 +216,10 @@ class ReplicatedLogITCase {
     }
 
     @Test
-    void t51_aStoppingLeaderHandsItsBucketsToInSyncFollowersAtOnce() throws Exception {
+    void t51_aStoppingLeaderHandsItsBucketsToInSyncFollowersAtOnceAndLeadsAgainWhenBack()
+            throws Exception {
+        // checked as the manual clock moves: only when this test moves it past the interval
+        cluster.option("cluster.preferred-leader.check-interval", "1s");
         TributaryServer coordinator = cluster.startThree();
         Set<Integer> written = new HashSet<>();
         try (Connection conn = Connection.open(coordinator.rpcTarget())) {
@@ -243,6 +246,15 @@ class ReplicatedLogITCase {
             cluster.restart(stopping);
             TableBucket bucket = new TableBucket(tableId, 0);
             awaitRejoined(coordinator, bucket, stopping, 150);
+
+            // its bucket's first replica, it leads again at the next preferred-leader check, and
+            // writers follow
+            clock.advanceMillis(1_500);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> replicasOf(coordinator, tableId).leader() == stopping);
+            assertThat(replicasOf(coordinator, tableId).leaderEpoch()).isEqualTo(2);
+            write(conn, table, 150, 200, written);
+            awaitRejoined(coordinator, bucket, after.leader(), 200);
             assertReadOnce(conn.logScanner(table), written);
         }
     }
