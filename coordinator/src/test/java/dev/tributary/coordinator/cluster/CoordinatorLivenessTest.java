@@ -102,11 +102,7 @@ class CoordinatorLivenessTest {
     void aStoppingServerHandsItsLeadershipOverAtOnce() {
         try (FileMetadataStore store = FileMetadataStore.open(dir);
                 Coordinator c = start(store)) {
-            for (int id = 1; id <= 3; id++) {
-                store.putServer(new ServerRegistration(id, "h:" + id, "", 0));
-                assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
-            }
-            TableInfo t = replicatedTable(c);
+            TableInfo t = replicatedTableOnThreeServers(store, c);
             BucketAssignment before =
                     c.bucketAssignment(t.tableId(), TableBucket.NO_PARTITION).orElseThrow();
             // leadership rotates at creation: each server leads one bucket
@@ -239,11 +235,7 @@ class CoordinatorLivenessTest {
     void thePreferredLeaderLeadsAgainOnceBackInSync() {
         try (FileMetadataStore store = FileMetadataStore.open(dir);
                 Coordinator c = start(store)) {
-            for (int id = 1; id <= 3; id++) {
-                store.putServer(new ServerRegistration(id, "h:" + id, "", 0));
-                assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
-            }
-            TableInfo t = replicatedTable(c);
+            TableInfo t = replicatedTableOnThreeServers(store, c);
             TableBucket bucket0 = new TableBucket(t.tableId(), 0);
             int preferred = replicas(c, t, 0).replicas().get(0);
             assertThat(replicas(c, t, 0).leader()).isEqualTo(preferred);
@@ -292,6 +284,15 @@ class CoordinatorLivenessTest {
                 assertThat(beat(c, id, instance)).isEqualTo(HeartbeatOutcome.ACCEPTED);
             }
         }
+    }
+
+    /** Servers 1 to 3 registered and heartbeating, and a {@link #replicatedTable} on them. */
+    private static TableInfo replicatedTableOnThreeServers(FileMetadataStore store, Coordinator c) {
+        for (int id = 1; id <= 3; id++) {
+            store.putServer(new ServerRegistration(id, "h:" + id, "", 0));
+            assertThat(beat(c, id, "i" + id)).isEqualTo(HeartbeatOutcome.ACCEPTED);
+        }
+        return replicatedTable(c);
     }
 
     /** A table of three buckets with three replicas each. */

@@ -227,17 +227,19 @@ class LocalBucketsTest {
 
     @Test
     @DisplayName(
-            "a copy whose replicas moved away is deleted only later, unless they came back: a"
-                    + " restart's replay of a move away and back keeps the data")
+            "a copy whose replicas moved away is deleted only later, unless they came back, and"
+                    + " not before a restart's replay of the metadata log passed the log's end: a"
+                    + " replay of a move away and back keeps the data, however long it takes")
     void aMovedAwayCopyOutlivesAReplayOfAMoveAwayAndBack() throws Exception {
         TableInfo moved = table(1, "moved", false);
+        ReplayedLog log = new ReplayedLog();
         try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
                 BucketStore store = openStore()) {
             TableCatalog catalog = new TableCatalog();
             metadata.putDatabase(new DatabaseInfo("db", null, 1));
             metadata.putTable(moved);
             LocalBuckets buckets =
-                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, metadata, clock);
+                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, log, clock);
             metadata.setListener(buckets);
             metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
             Path copy = dir.resolve("store").resolve("tables").resolve("1");
@@ -255,39 +257,8 @@ class LocalBucketsTest {
             assertThat(marker).exists();
             assertThat(catalog.find(1)).isPresent();
 
-            // away for good: deleted once the grace passed
-            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
-            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
-            assertThat(copy).isDirectory();
-            clock.advance(Duration.ofSeconds(10));
-            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
-            assertThat(copy).doesNotExist();
-            assertThat(store.hasTable(1)).isFalse();
-        }
-    }
-
-    @Test
-    @DisplayName(
-            "a move away applied while a restart replays the metadata log is not final before the"
-                    + " replay passed the log's end: a move back later in the log keeps the copy,"
-                    + " however long the replay takes")
-    void aMoveAwaySeenInAReplayWaitsForTheReplayToEnd() throws Exception {
-        TableInfo moved = table(1, "moved", false);
-        ReplayedLog log = new ReplayedLog();
-        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
-                BucketStore store = openStore()) {
-            TableCatalog catalog = new TableCatalog();
-            metadata.putDatabase(new DatabaseInfo("db", null, 1));
-            metadata.putTable(moved);
-            LocalBuckets buckets =
-                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, log, clock);
-            metadata.setListener(buckets);
-            metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(ME, OTHER)));
-            Path copy = dir.resolve("store").resolve("tables").resolve("1");
-            Path marker = Files.writeString(copy.resolve("held-data"), "acknowledged");
-
-            // restarted: the log holds changes up to 10, the replay is at 5 and applies a move
-            // away that the change at 9 undoes
+            // a replay slower than the grace: the log holds changes up to 10, the replay is at 5
+            // and applies a move away that the change at 9 undoes
             log.last = 10;
             log.applied = 5;
             metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
@@ -300,15 +271,17 @@ class LocalBucketsTest {
             clock.advance(Duration.ofMinutes(1));
             buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
             assertThat(marker).exists();
-            assertThat(catalog.find(1)).isPresent();
 
-            // a move away after the replay: deleted once the grace passed
+            // away for good, after the replay: deleted once the grace passed
             log.last = 11;
             metadata.putAssignment(BucketAssignment.ofServers(1, -1, List.of(OTHER, OTHER)));
             log.applied = 11;
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(copy).isDirectory();
             clock.advance(Duration.ofSeconds(10));
             buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
             assertThat(copy).doesNotExist();
+            assertThat(store.hasTable(1)).isFalse();
         }
     }
 
