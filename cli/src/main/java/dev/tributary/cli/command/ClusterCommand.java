@@ -78,6 +78,10 @@ public final class ClusterCommand implements Callable<Integer> {
                                                 + "   without a leader: "
                                                 + r.leaderless()
                                                 + (r.moving() > 0 ? "   moving: " + r.moving() : "")
+                                                + (r.notPreferredLeader() > 0
+                                                        ? "   not on their preferred leader: "
+                                                                + r.notPreferredLeader()
+                                                        : "")
                                                 + (r.underReplicated() > 0
                                                         ? "   (tributary table describe <table>"
                                                                 + " names them)"

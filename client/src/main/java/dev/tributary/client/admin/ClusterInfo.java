@@ -40,8 +40,13 @@ public record ClusterInfo(
      *     survive fewer server losses than their replication factor promises until it catches up
      * @param leaderless buckets none of whose in-sync replicas is alive: their writes and reads are
      *     refused until one returns
+     * @param moving buckets moving to other servers ({@link Admin#moveReplicas})
+     * @param notPreferredLeader buckets not moving led by another replica than their first, the
+     *     preferred leader: after a failover, until the coordinator's preferred-leader check hands
+     *     the leadership back (leaderships are then not spread as at creation)
      */
-    public record Replication(int buckets, int underReplicated, int leaderless, int moving) {}
+    public record Replication(
+            int buckets, int underReplicated, int leaderless, int moving, int notPreferredLeader) {}
 
     /**
      * A registered server.

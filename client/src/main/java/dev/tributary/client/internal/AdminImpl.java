@@ -375,7 +375,8 @@ public final class AdminImpl implements Admin {
                                         r.getReplication().getBuckets(),
                                         r.getReplication().getUnderReplicated(),
                                         r.getReplication().getLeaderless(),
-                                        r.getReplication().getMoving()))
+                                        r.getReplication().getMoving(),
+                                        r.getReplication().getNotPreferredLeader()))
                         : Optional.empty());
     }
 }

@@ -16,8 +16,12 @@ import java.util.Collection;
  *     leaderless bucket keeps the in-sync set it had, since any of those may hold acknowledged
  *     records the others lack)
  * @param moving buckets moving to other servers ({@link BucketReplicas#moveTo})
+ * @param notPreferredLeader buckets not moving whose leader is another replica than their first,
+ *     the preferred leader (after a failover, until the preferred-leader check hands it back:
+ *     {@link BucketReplicas#withPreferredLeader}); Kafka's preferred replica imbalance
  */
-public record ReplicationHealth(int buckets, int underReplicated, int leaderless, int moving) {
+public record ReplicationHealth(
+        int buckets, int underReplicated, int leaderless, int moving, int notPreferredLeader) {
 
     /** Counts over the given assignments. */
     public static ReplicationHealth of(Collection<BucketAssignment> assignments) {
@@ -25,10 +29,14 @@ public record ReplicationHealth(int buckets, int underReplicated, int leaderless
         int under = 0;
         int leaderless = 0;
         int moving = 0;
+        int notPreferred = 0;
         for (BucketAssignment a : assignments) {
             for (BucketReplicas r : a.buckets()) {
                 buckets++;
                 moving += r.moving() ? 1 : 0;
+                if (r.hasLeader() && !r.moving() && r.leader() != r.replicas().get(0)) {
+                    notPreferred++;
+                }
                 if (!r.hasLeader()) {
                     leaderless++;
                 } else if (r.underReplicated()) {
@@ -36,6 +44,6 @@ public record ReplicationHealth(int buckets, int underReplicated, int leaderless
                 }
             }
         }
-        return new ReplicationHealth(buckets, under, leaderless, moving);
+        return new ReplicationHealth(buckets, under, leaderless, moving, notPreferred);
     }
 }

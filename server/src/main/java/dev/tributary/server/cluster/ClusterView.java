@@ -92,6 +92,7 @@ public record ClusterView(
                                     health.put("underReplicated", r.underReplicated());
                                     health.put("leaderless", r.leaderless());
                                     health.put("moving", r.moving());
+                                    health.put("notPreferredLeader", r.notPreferredLeader());
                                     return health;
                                 })
                         .orElse(null));

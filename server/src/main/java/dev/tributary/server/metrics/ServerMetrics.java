@@ -108,8 +108,10 @@ public final class ServerMetrics {
                 MultiGauge.builder("tributary.cluster.buckets")
                         .description(
                                 "Assigned buckets of the cluster (health=all), those with a"
-                                        + " replica outside the in-sync set (under_replicated) and"
-                                        + " those without a leader (leaderless); reported by the"
+                                        + " replica outside the in-sync set (under_replicated),"
+                                        + " those without a leader (leaderless), moving ones"
+                                        + " (moving) and those led by another replica than their"
+                                        + " first (not_preferred_leader); reported by the"
                                         + " coordinator only")
                         .register(registry);
         registry.gauge("tributary.tiering.queue.length", queueLength);
@@ -181,7 +183,10 @@ public final class ServerMetrics {
                                                         Tags.of("health", "leaderless"),
                                                         r.leaderless()),
                                                 MultiGauge.Row.of(
-                                                        Tags.of("health", "moving"), r.moving())))
+                                                        Tags.of("health", "moving"), r.moving()),
+                                                MultiGauge.Row.of(
+                                                        Tags.of("health", "not_preferred_leader"),
+                                                        r.notPreferredLeader())))
                         .orElse(List.of()),
                 true);
         return registry.scrape();

@@ -45,7 +45,8 @@ final class ServerConverters {
                                                 .setBuckets(r.buckets())
                                                 .setUnderReplicated(r.underReplicated())
                                                 .setLeaderless(r.leaderless())
-                                                .setMoving(r.moving())));
+                                                .setMoving(r.moving())
+                                                .setNotPreferredLeader(r.notPreferredLeader())));
         for (ClusterView.Member m : v.servers()) {
             b.addServers(
                     ClusterServerPb.newBuilder()

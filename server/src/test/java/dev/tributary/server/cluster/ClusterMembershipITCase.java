@@ -74,7 +74,7 @@ class ClusterMembershipITCase {
             assertThat(info.coordinatorId()).hasValue(0);
             assertThat(info.raftTerm()).isEmpty();
             assertThat(info.raftLeaderId()).isEmpty();
-            assertThat(info.replication()).hasValue(new ClusterInfo.Replication(0, 0, 0, 0));
+            assertThat(info.replication()).hasValue(new ClusterInfo.Replication(0, 0, 0, 0, 0));
             assertThat(info.servers())
                     .containsExactly(
                             new ClusterInfo.Server(
@@ -115,12 +115,15 @@ class ClusterMembershipITCase {
             assertThat(conn.admin().describeCluster().servers().get(0).buckets()).isEqualTo(5);
             // one replica each, the lone server's: all in sync (T50)
             assertThat(conn.admin().describeCluster().replication())
-                    .hasValue(new ClusterInfo.Replication(5, 0, 0, 0));
+                    .hasValue(new ClusterInfo.Replication(5, 0, 0, 0, 0));
             assertThat(apiCluster(server).get("replication").get("buckets").asInt()).isEqualTo(5);
             assertThat(get(server, "/metrics").body())
                     .contains("tributary_cluster_buckets{health=\"all\"} 5.0")
                     .contains("tributary_cluster_buckets{health=\"under_replicated\"} 0.0")
-                    .contains("tributary_cluster_buckets{health=\"leaderless\"} 0.0");
+                    .contains("tributary_cluster_buckets{health=\"leaderless\"} 0.0")
+                    .contains("tributary_cluster_buckets{health=\"not_preferred_leader\"} 0.0");
+            assertThat(apiCluster(server).get("replication").get("notPreferredLeader").asInt())
+                    .isZero();
             assertThat(apiCluster(server).get("servers").get(0).get("buckets").asInt())
                     .isEqualTo(5);
             assertThat(row.get("reportedBuckets").asInt()).isZero();

@@ -154,7 +154,7 @@ class ReplicatedLogITCase {
             assertThat(shrunk.replicas()).isEqualTo(replicas.replicas());
             assertThat(shrunk.inSyncReplicas()).hasSize(2).doesNotContain(stopped);
             assertThat(conn.admin().describeCluster().replication())
-                    .hasValue(new ClusterInfo.Replication(1, 1, 0, 0));
+                    .hasValue(new ClusterInfo.Replication(1, 1, 0, 0, 0));
 
             // back with its data directory, it copies what it missed and rejoins the set
             cluster.restart(stopped);
@@ -163,7 +163,7 @@ class ReplicatedLogITCase {
             assertThat(rejoined.underReplicated()).isFalse();
             assertThat(rejoined.inSyncReplicas()).containsExactlyInAnyOrder(1, 2, 3);
             assertThat(conn.admin().describeCluster().replication())
-                    .hasValue(new ClusterInfo.Replication(1, 0, 0, 0));
+                    .hasValue(new ClusterInfo.Replication(1, 0, 0, 0, 0));
 
             // readers see every acknowledged row exactly once
             assertReadOnce(conn.logScanner(TABLE), written);
@@ -241,6 +241,9 @@ class ReplicatedLogITCase {
                     .satisfies(v -> assertThat(v.state()).isEqualTo(LivenessState.EXPIRED));
             // clients whose route names the stopped server follow without waiting
             write(conn, table, 100, 150, written);
+            assertThat(conn.admin().describeCluster().replication().orElseThrow())
+                    .extracting(ClusterInfo.Replication::notPreferredLeader)
+                    .isEqualTo(1);
 
             // back as a new instance, it follows the new leader and rejoins the in-sync set
             cluster.restart(stopping);
@@ -253,6 +256,7 @@ class ReplicatedLogITCase {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> replicasOf(coordinator, tableId).leader() == stopping);
             assertThat(replicasOf(coordinator, tableId).leaderEpoch()).isEqualTo(2);
+            assertThat(coordinator.coordinator().replicationHealth().notPreferredLeader()).isZero();
             write(conn, table, 150, 200, written);
             awaitRejoined(coordinator, bucket, after.leader(), 200);
             assertReadOnce(conn.logScanner(table), written);
