@@ -642,7 +642,14 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     private Away away() {
-        return new Away(clock.currentTimeMillis(), metadata.lastLogIndex());
+        long logIndex;
+        try {
+            logIndex = metadata.lastLogIndex();
+        } catch (RuntimeException e) {
+            // the metadata server is stopping: unknown, so the copy stays (a restart looks again)
+            logIndex = Long.MAX_VALUE;
+        }
+        return new Away(clock.currentTimeMillis(), logIndex);
     }
 
     /**
