@@ -2,7 +2,6 @@ package dev.tributary.coordinator;
 
 import dev.tributary.common.config.ConfigOption;
 import dev.tributary.common.config.ConfigOptions;
-import dev.tributary.coordinator.cluster.PreferredLeaders;
 import dev.tributary.coordinator.maintenance.MaintenanceOptions;
 import dev.tributary.coordinator.tiering.QueuePolicy;
 import dev.tributary.tiering.api.CommitOrder;
@@ -114,7 +113,6 @@ public final class CoordinatorOptions {
                 ORPHAN_GRACE_PERIOD,
                 MaintenanceOptions.THREADS,
                 MaintenanceOptions.JOB_SLOTS,
-                MaintenanceOptions.TIMEOUT,
-                PreferredLeaders.CHECK_INTERVAL);
+                MaintenanceOptions.TIMEOUT);
     }
 }

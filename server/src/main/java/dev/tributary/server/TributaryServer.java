@@ -10,6 +10,7 @@ import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import dev.tributary.coordinator.CoordinatorOptions;
+import dev.tributary.coordinator.cluster.PreferredLeaders;
 import dev.tributary.coordinator.cluster.ServerLivenessOptions;
 import dev.tributary.coordinator.metadata.ServerRegistration;
 import dev.tributary.coordinator.spi.LakeCommitStep;
@@ -163,7 +164,7 @@ public final class TributaryServer implements AutoCloseable {
     public static TributaryServer start(
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
         conf.validate(ServerOptions.all());
-        conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
+        conf.validate(List.of(PartitionOptions.CHECK_INTERVAL, PreferredLeaders.CHECK_INTERVAL));
         conf.validate(CoordinatorOptions.all());
         conf.validate(ClusterOptions.all());
         conf.validate(ReplicaOptions.all());
