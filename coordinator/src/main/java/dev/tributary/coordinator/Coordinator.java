@@ -253,7 +253,7 @@ public final class Coordinator implements AutoCloseable {
                                                 c.elections,
                                                 id -> !live.expired(id) && !draining(store, id),
                                                 c.loop,
-                                                conf.get(PreferredLeaders.CHECK_INTERVAL))
+                                                conf)
                                         .start();
                                 c.mover =
                                         new ReplicaMover(

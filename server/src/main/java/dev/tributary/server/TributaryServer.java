@@ -164,7 +164,8 @@ public final class TributaryServer implements AutoCloseable {
     public static TributaryServer start(
             Configuration conf, Clock clock, List<ServerExtension> extensions) {
         conf.validate(ServerOptions.all());
-        conf.validate(List.of(PartitionOptions.CHECK_INTERVAL, PreferredLeaders.CHECK_INTERVAL));
+        conf.validate(List.of(PartitionOptions.CHECK_INTERVAL));
+        conf.validate(PreferredLeaders.options());
         conf.validate(CoordinatorOptions.all());
         conf.validate(ClusterOptions.all());
         conf.validate(ReplicaOptions.all());

@@ -7,7 +7,11 @@ import dev.tributary.common.id.TableBucket;
 import dev.tributary.coordinator.metadata.BucketAssignment;
 import dev.tributary.coordinator.metadata.BucketAssignments;
 import dev.tributary.coordinator.metadata.BucketReplicas;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -81,18 +85,59 @@ public final class LeaderElections {
     }
 
     /**
-     * Gives each replicated bucket led by another server than its first replica the leadership
-     * back, where that replica is in sync and may lead ({@link
-     * BucketReplicas#withPreferredLeader}), so leaderships spread again after failovers.
+     * Gives replicated buckets led by another server than their first replica the leadership back,
+     * where that replica is in sync and may lead ({@link BucketReplicas#withPreferredLeader}), so
+     * leaderships spread again after failovers. Only the buckets of servers whose preferred
+     * leaderships are imbalanced beyond {@code imbalancePercent} move (Kafka's
+     * leader.imbalance.per.broker.percentage: a server that should lead 10 buckets and leads 9 is
+     * left alone at 10%), and at most {@code maxMoves} of them: each move fails the writes in
+     * flight at the old leader, retriably.
      *
      * @param mayLead whether a server may take a leadership now (alive, not draining)
+     * @param imbalancePercent a server's buckets move when more than this share of the replicated
+     *     buckets it is the first replica of are not led by it
+     * @param maxMoves how many buckets may move at most
      * @return how many buckets' leaders moved
      */
-    public int electPreferredLeaders(IntPredicate mayLead) {
+    public int electPreferredLeaders(IntPredicate mayLead, int imbalancePercent, int maxMoves) {
+        Set<Integer> imbalanced = imbalancedPreferredLeaders(imbalancePercent);
         return change(
-                r -> r.withPreferredLeader(mayLead) != r,
+                r ->
+                        imbalanced.contains(r.replicas().get(0))
+                                && r.withPreferredLeader(mayLead) != r,
                 r -> r.withPreferredLeader(mayLead),
-                "its preferred leader is in sync");
+                "its preferred leader is in sync",
+                maxMoves);
+    }
+
+    /**
+     * The servers that do not lead more than {@code percent}% of the replicated buckets they are
+     * the first replica of (a bucket without a leader counts as not led by it).
+     */
+    private Set<Integer> imbalancedPreferredLeaders(int percent) {
+        Map<Integer, int[]> preferredAndNotLeading = new HashMap<>();
+        for (BucketAssignment a : assignments.all()) {
+            for (BucketReplicas r : a.buckets()) {
+                if (r.replicas().size() < 2) {
+                    continue;
+                }
+                int[] counts =
+                        preferredAndNotLeading.computeIfAbsent(
+                                r.replicas().get(0), id -> new int[2]);
+                counts[0]++;
+                if (!r.hasLeader() || r.leader() != r.replicas().get(0)) {
+                    counts[1]++;
+                }
+            }
+        }
+        Set<Integer> imbalanced = new HashSet<>();
+        preferredAndNotLeading.forEach(
+                (id, counts) -> {
+                    if (counts[1] * 100L > (long) percent * counts[0]) {
+                        imbalanced.add(id);
+                    }
+                });
+        return imbalanced;
     }
 
     /**
@@ -141,9 +186,18 @@ public final class LeaderElections {
             Predicate<BucketReplicas> concerned,
             UnaryOperator<BucketReplicas> transition,
             String why) {
+        return change(concerned, transition, why, Integer.MAX_VALUE);
+    }
+
+    /** Applies {@code transition} to the concerned buckets until {@code maxMoves} leaders moved. */
+    private int change(
+            Predicate<BucketReplicas> concerned,
+            UnaryOperator<BucketReplicas> transition,
+            String why,
+            int maxMoves) {
         int moved = 0;
         for (BucketAssignment a : assignments.all()) {
-            for (int b = 0; b < a.bucketCount(); b++) {
+            for (int b = 0; b < a.bucketCount() && moved < maxMoves; b++) {
                 BucketReplicas before = a.replicasOf(b);
                 if (before.replicas().size() < 2 || !concerned.test(before)) {
                     continue;
