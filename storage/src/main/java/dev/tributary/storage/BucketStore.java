@@ -231,6 +231,20 @@ public final class BucketStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes one bucket's log and KV state and opens it empty again (its replicas moved to other
+     * servers while this server keeps other buckets of its table or partition). A crash part way
+     * leaves the whole old bucket or an empty one.
+     *
+     * @throws dev.tributary.common.exception.NotFoundException if its table or partition is not
+     *     open here
+     */
+    public void resetBucket(TableBucket bucket) {
+        synchronized (tables) {
+            group(bucket).resetBucket(bucket.bucket());
+        }
+    }
+
     /** True if the table is open in this store. */
     public boolean hasTable(long tableId) {
         return tables.containsKey(tableId) || partitioned.contains(tableId);

@@ -4,8 +4,10 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.config.MemorySize;
 import dev.tributary.common.config.TableOptions;
 import dev.tributary.common.exception.InvalidInputException;
+import dev.tributary.common.exception.StorageException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.io.BinaryWriter;
+import dev.tributary.common.io.DurableFiles;
 import dev.tributary.common.record.LogBatchBuilder;
 import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.record.WriteKind;
@@ -22,13 +24,17 @@ import dev.tributary.storage.kv.KvWrites;
 import dev.tributary.storage.kv.KvWritten;
 import dev.tributary.storage.log.LogBucket;
 import dev.tributary.storage.log.LogOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.Stream;
 
 /**
  * The buckets of one table, or of one partition of a partitioned table (each partition has the
@@ -52,12 +58,56 @@ final class TableStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens (recovers, or creates empty) one bucket's log and KV state in the table's directory.
+     */
+    private record BucketOpener(
+            Path tableDir,
+            LogBucket.Config logConfig,
+            Executor flushExecutor,
+            Clock clock,
+            long leaseNanos,
+            KvKeyEncoding keyEncoding,
+            long acknowledgementMillis) {
+
+        Bucket open(TableBucket tb, Schema schema) {
+            Path dir = tableDir.resolve(Integer.toString(tb.bucket()));
+            LogBucket log = LogBucket.open(tb, dir.resolve("log"), logConfig, flushExecutor);
+            KvBucket kv = null;
+            try {
+                if (schema.hasPrimaryKey()) {
+                    kv =
+                            KvBucket.open(
+                                    tb,
+                                    dir.resolve("kv"),
+                                    log,
+                                    schema,
+                                    clock,
+                                    leaseNanos,
+                                    keyEncoding,
+                                    acknowledgementMillis);
+                }
+            } catch (RuntimeException e) {
+                log.close();
+                throw e;
+            }
+            return new Bucket(tb, log, kv);
+        }
+    }
+
+    /** A bucket's directory being deleted: renamed first, so a crash never leaves half a log. */
+    private static final String DELETING = ".deleting";
+
     final long tableId;
     final long partitionId;
     final TableDescriptor descriptor;
     final Configuration conf;
     private final Clock clock;
-    private final Bucket[] buckets;
+    private final BucketOpener opener;
+
+    /** Replaced only by {@link #resetBucket}, so reads see the new bucket once it is there. */
+    private final AtomicReferenceArray<Bucket> buckets;
+
     private volatile SchemaVersion current;
 
     /** Null for a log table without bucket keys (batches may go to any bucket). */
@@ -75,6 +125,7 @@ final class TableStore implements AutoCloseable {
             TableDescriptor descriptor,
             Configuration conf,
             Clock clock,
+            BucketOpener opener,
             SchemaVersion current,
             Bucket[] buckets) {
         this.tableId = tableId;
@@ -83,8 +134,9 @@ final class TableStore implements AutoCloseable {
         this.descriptor = descriptor;
         this.conf = conf;
         this.clock = clock;
+        this.opener = opener;
         this.current = current;
-        this.buckets = buckets;
+        this.buckets = new AtomicReferenceArray<>(buckets);
         this.routing = descriptor.bucketKeys().isEmpty() ? null : BucketFunction.of(descriptor);
         this.routingKeys = routing == null ? null : routing.keyPositions();
     }
@@ -115,34 +167,20 @@ final class TableStore implements AutoCloseable {
                         (int) conf.get(LogOptions.INDEX_INTERVAL).bytes(),
                         conf.get(LogOptions.FLUSH_POLICY),
                         conf.get(LogOptions.WRITER_STATE_EXPIRATION).toMillis());
-        long leaseNanos = conf.get(KvOptions.LEASE_TIMEOUT).toNanos();
-        KvKeyEncoding keyEncoding = conf.get(KvOptions.KEY_ENCODING);
-        long acknowledgementMillis = conf.get(KvOptions.ACKNOWLEDGEMENT_TIMEOUT).toMillis();
+        BucketOpener opener =
+                new BucketOpener(
+                        tableDir,
+                        logConfig,
+                        flushExecutor,
+                        clock,
+                        conf.get(KvOptions.LEASE_TIMEOUT).toNanos(),
+                        conf.get(KvOptions.KEY_ENCODING),
+                        conf.get(KvOptions.ACKNOWLEDGEMENT_TIMEOUT).toMillis());
+        deleteLeftovers(tableDir);
         Bucket[] buckets = new Bucket[descriptor.bucketCount()];
         try {
             for (int b = 0; b < buckets.length; b++) {
-                TableBucket tb = new TableBucket(tableId, partitionId, b);
-                Path dir = tableDir.resolve(Integer.toString(b));
-                LogBucket log = LogBucket.open(tb, dir.resolve("log"), logConfig, flushExecutor);
-                KvBucket kv = null;
-                try {
-                    if (schema.hasPrimaryKey()) {
-                        kv =
-                                KvBucket.open(
-                                        tb,
-                                        dir.resolve("kv"),
-                                        log,
-                                        schema,
-                                        clock,
-                                        leaseNanos,
-                                        keyEncoding,
-                                        acknowledgementMillis);
-                    }
-                } catch (RuntimeException e) {
-                    log.close();
-                    throw e;
-                }
-                buckets[b] = new Bucket(tb, log, kv);
+                buckets[b] = opener.open(new TableBucket(tableId, partitionId, b), schema);
             }
         } catch (RuntimeException e) {
             for (Bucket b : buckets) {
@@ -159,8 +197,51 @@ final class TableStore implements AutoCloseable {
                 descriptor,
                 conf,
                 clock,
+                opener,
                 new SchemaVersion(schemaId, schema),
                 buckets);
+    }
+
+    /** Finishes the deletions {@link #resetBucket} started before a crash. */
+    private static void deleteLeftovers(Path tableDir) {
+        if (!Files.isDirectory(tableDir)) {
+            return;
+        }
+        try (Stream<Path> entries = Files.list(tableDir)) {
+            for (Path p :
+                    entries.filter(e -> e.getFileName().toString().contains(DELETING)).toList()) {
+                DurableFiles.deleteRecursively(p);
+            }
+        } catch (IOException e) {
+            throw new StorageException("cannot clean up " + tableDir + ": " + e, e);
+        }
+    }
+
+    /**
+     * Deletes one bucket's log and KV state and opens it again empty: a bucket whose replicas moved
+     * to other servers while this server keeps other buckets of the table. Its directory is renamed
+     * before it is deleted (and the rename made durable), so a crash leaves either the whole old
+     * bucket or none of it; the next open finishes the deletion. Requests that still hold the old
+     * bucket fail as on a closed one.
+     */
+    synchronized void resetBucket(int bucket) {
+        Bucket old = bucket(bucket);
+        Path dir = opener.tableDir().resolve(Integer.toString(bucket));
+        Path doomed = opener.tableDir().resolve(bucket + DELETING + "-" + System.nanoTime());
+        closeBucket(old);
+        try {
+            if (Files.exists(dir)) {
+                Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+                DurableFiles.syncDirectory(opener.tableDir());
+                DurableFiles.deleteRecursively(doomed);
+            }
+        } catch (IOException e) {
+            throw new StorageException(
+                    "cannot delete the data of bucket " + old.id + " in " + dir + ": " + e, e);
+        } finally {
+            // also when the deletion failed: the bucket stays open, with its old data or none
+            buckets.set(bucket, opener.open(old.id, current.schema()));
+        }
     }
 
     private static void checkSchema(TableDescriptor descriptor, Schema schema) {
@@ -201,7 +282,7 @@ final class TableStore implements AutoCloseable {
                             + now.schema()
                             + " and only add nullable ones at the end");
         }
-        for (Bucket b : buckets) {
+        for (Bucket b : buckets()) {
             if (b.kv != null) {
                 b.kv.updateSchema(schema);
             }
@@ -210,23 +291,27 @@ final class TableStore implements AutoCloseable {
     }
 
     Bucket bucket(int bucket) {
-        if (bucket < 0 || bucket >= buckets.length) {
+        if (bucket < 0 || bucket >= buckets.length()) {
             throw new InvalidInputException(
                     "bucket "
                             + bucket
                             + " does not exist: table "
                             + tableId
                             + " has "
-                            + buckets.length
+                            + buckets.length()
                             + " buckets (0.."
-                            + (buckets.length - 1)
+                            + (buckets.length() - 1)
                             + ")");
         }
-        return buckets[bucket];
+        return buckets.get(bucket);
     }
 
     List<Bucket> buckets() {
-        return List.of(buckets);
+        List<Bucket> all = new ArrayList<>(buckets.length());
+        for (int b = 0; b < buckets.length(); b++) {
+            all.add(buckets.get(b));
+        }
+        return all;
     }
 
     CompletableFuture<AppendResult> append(WriteBatch batch) {
@@ -383,7 +468,7 @@ final class TableStore implements AutoCloseable {
         boolean lake = conf.get(TableOptions.DATALAKE_ENABLED);
         int numRetained = conf.get(KvOptions.SNAPSHOT_NUM_RETAINED);
         RetentionResult total = new RetentionResult(0, 0, 0);
-        for (Bucket b : buckets) {
+        for (Bucket b : buckets()) {
             b.log.expireWriters(now);
             // never past the high watermark: an in-sync replica may not have the records above it
             // yet (T50), and a log's start never passes its acknowledged end
@@ -426,8 +511,7 @@ final class TableStore implements AutoCloseable {
 
     @Override
     public void close() {
-        RuntimeException first =
-                StoreFiles.closeEach(Arrays.asList(buckets), TableStore::closeBucket, null);
+        RuntimeException first = StoreFiles.closeEach(buckets(), TableStore::closeBucket, null);
         if (first != null) {
             throw first;
         }

@@ -1,6 +1,7 @@
 package dev.tributary.storage;
 
 import static dev.tributary.storage.StoreTestSupport.LOG_SCHEMA;
+import static dev.tributary.storage.StoreTestSupport.PK_SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,6 +17,7 @@ import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.TableDescriptor;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,6 +127,58 @@ class BucketStoreTest {
                     .isInstanceOf(NotFoundException.class);
             store.createTable(TABLE, d, 0, LOG_SCHEMA);
             assertThat(store.endOffset(new TableBucket(TABLE, 0))).isZero();
+        }
+    }
+
+    @Test
+    void aResetBucketStartsEmptyWhileTheOthersKeepTheirDataAcrossARestart() throws Exception {
+        TableDescriptor d = TableDescriptor.builder(PK_SCHEMA).bucketCount(2).build();
+        BucketRouter router = BucketRouter.of(d);
+        int[] keyOf = new int[2];
+        for (int b = 0; b < 2; b++) {
+            int key = 0;
+            while (router.bucketOf(Row.of(key, null, null)) != b) {
+                key++;
+            }
+            keyOf[b] = key;
+        }
+        TableBucket b0 = new TableBucket(TABLE, 0);
+        TableBucket b1 = new TableBucket(TABLE, 1);
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.createTable(TABLE, d, 0, PK_SCHEMA);
+            for (int b = 0; b < 2; b++) {
+                store.append(
+                                WriteBatch.builder(TABLE, b, 0, PK_SCHEMA)
+                                        .upsert(Row.of(keyOf[b], "v" + b, 1L))
+                                        .build())
+                        .join();
+            }
+            store.snapshot(b0);
+            store.resetBucket(b0);
+            assertThat(store.endOffset(b0)).isZero();
+            assertThat(store.lookup(b0, Row.of(keyOf[0]))).isEmpty();
+            assertThat(store.listSnapshots(b0)).isEmpty();
+            assertThat(store.lookup(b1, Row.of(keyOf[1]))).contains(Row.of(keyOf[1], "v1", 1L));
+            // the empty bucket takes writes again from offset 0
+            store.append(
+                            WriteBatch.builder(TABLE, 0, 0, PK_SCHEMA)
+                                    .upsert(Row.of(keyOf[0], "again", 2L))
+                                    .build())
+                    .join();
+        }
+        // a crash after the rename left the doomed directory: the next open deletes it
+        Path tableDir;
+        try (java.util.stream.Stream<Path> tables = Files.list(dir.resolve("tables"))) {
+            tableDir = tables.findFirst().orElseThrow();
+        }
+        Path leftover = Files.createDirectories(tableDir.resolve("1.deleting-7").resolve("log"));
+        Files.writeString(leftover.resolve("00000000000000000000.log"), "old");
+        try (BucketStore store = BucketStore.open(dir, new Configuration(), clock)) {
+            store.openTable(TABLE, d, 0, PK_SCHEMA);
+            assertThat(tableDir.resolve("1.deleting-7")).doesNotExist();
+            assertThat(store.endOffset(b0)).isEqualTo(1);
+            assertThat(store.lookup(b0, Row.of(keyOf[0]))).contains(Row.of(keyOf[0], "again", 2L));
+            assertThat(store.lookup(b1, Row.of(keyOf[1]))).contains(Row.of(keyOf[1], "v1", 1L));
         }
     }
 

@@ -151,6 +151,14 @@ public final class ReplicaManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes the log of a bucket this server holds no replica of refuse writes (after its copy was
+     * emptied and opened anew: the refusal went with the old log).
+     */
+    public void refuseWrites(TableBucket bucket, List<Integer> replicas) {
+        logs.apply(bucket).replicate(new MovedAwayReplica(bucket, replicas, 0));
+    }
+
     /** Applies one bucket's metadata to its replica on this server. */
     public synchronized void apply(TableBucket bucket, BucketReplicas meta) {
         Role current = roles.get(bucket);

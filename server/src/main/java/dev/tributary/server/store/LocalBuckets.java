@@ -84,6 +84,12 @@ public final class LocalBuckets implements MetadataListener {
     private final Map<Group, Away> movedAway = new HashMap<>();
 
     /**
+     * Buckets whose replicas moved away from this server while it keeps other buckets of their
+     * group: each is emptied as {@link #movedAway} groups are deleted.
+     */
+    private final Map<TableBucket, Away> bucketsMovedAway = new HashMap<>();
+
+    /**
      * When a group's replicas moved away (store clock), and the metadata log's last index then: a
      * restart's replay may apply a move away that a later change in that log undid.
      */
@@ -518,8 +524,42 @@ public final class LocalBuckets implements MetadataListener {
         // moment between being published and getting its role (after a restart, a client whose
         // route still names this server as leader would be acknowledged a write nobody copies)
         applyReplicaRoles(applied);
+        followBucketMoves(applied, before);
         catalog.put(t);
         indexPartitions(applied);
+    }
+
+    /**
+     * Notes the buckets of groups held here whose replicas this change moved away from this server,
+     * and forgets those that came back.
+     */
+    private void followBucketMoves(AppliedTable applied, AppliedTable before) {
+        for (BucketAssignment a : applied.assignments().values()) {
+            if (movedAway.containsKey(new Group(a.tableId(), a.partitionId()))
+                    || !holds(applied, a.partitionId())) {
+                continue; // the whole group's copy is handled as one
+            }
+            Optional<BucketAssignment> was =
+                    before == null ? Optional.empty() : before.assignment(a.partitionId());
+            for (int b = 0; b < a.bucketCount(); b++) {
+                TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
+                if (a.replicasOf(b).replicas().contains(serverId)) {
+                    if (bucketsMovedAway.remove(bucket) != null) {
+                        LOG.info("bucket {} came back here; its copy is kept", bucket);
+                    }
+                } else if (was.isPresent()
+                        && b < was.get().bucketCount()
+                        && was.get().replicasOf(b).replicas().contains(serverId)
+                        && !bucketsMovedAway.containsKey(bucket)) {
+                    bucketsMovedAway.put(bucket, away());
+                    LOG.info(
+                            "bucket {} moved to servers {}; its copy here is deleted unless it"
+                                    + " comes back",
+                            bucket,
+                            a.replicasOf(b).replicas());
+                }
+            }
+        }
     }
 
     private void applyReplicaRoles(AppliedTable applied) {
@@ -661,6 +701,18 @@ public final class LocalBuckets implements MetadataListener {
     public synchronized void deleteMovedAwayCopies(Duration after) {
         long now = clock.currentTimeMillis();
         long appliedIndex = metadata.appliedIndex();
+        bucketsMovedAway
+                .entrySet()
+                .removeIf(
+                        e -> {
+                            Away away = e.getValue();
+                            if (now - away.atMillis() < after.toMillis()
+                                    || appliedIndex < away.logIndex()) {
+                                return false;
+                            }
+                            emptyIfStillAway(e.getKey());
+                            return true;
+                        });
         movedAway
                 .entrySet()
                 .removeIf(
@@ -692,8 +744,39 @@ public final class LocalBuckets implements MetadataListener {
                         });
     }
 
+    /**
+     * Empties a bucket that moved away, if its group is still open and held here and the bucket is
+     * not back; it keeps refusing writes.
+     */
+    private void emptyIfStillAway(TableBucket bucket) {
+        AppliedTable t = applied.get(bucket.tableId());
+        Optional<BucketAssignment> a =
+                t == null ? Optional.empty() : t.assignment(bucket.partitionId());
+        boolean open =
+                bucket.isPartitioned()
+                        ? store.hasPartition(bucket.tableId(), bucket.partitionId())
+                        : store.hasTable(bucket.tableId());
+        if (a.isEmpty()
+                || !open
+                || !holds(t, bucket.partitionId())
+                || movedAway.containsKey(new Group(bucket.tableId(), bucket.partitionId()))) {
+            return; // gone, or the whole group's copy is deleted as one
+        }
+        BucketReplicas now = a.get().replicasOf(bucket.bucket());
+        if (now.replicas().contains(serverId)) {
+            return;
+        }
+        store.resetBucket(bucket);
+        ReplicaManager r = replicas;
+        if (r != null) {
+            r.refuseWrites(bucket, now.replicas());
+        }
+        LOG.info("bucket {} moved to servers {}; removed its copy here", bucket, now.replicas());
+    }
+
     private void remove(long tableId) {
         movedAway.keySet().removeIf(g -> g.tableId() == tableId);
+        bucketsMovedAway.keySet().removeIf(b -> b.tableId() == tableId);
         applied.remove(tableId);
         partitionsByName.remove(tableId);
         Optional<TableInfo> t = catalog.find(tableId);

@@ -1,6 +1,7 @@
 package dev.tributary.server.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.client.Connection;
@@ -8,9 +9,12 @@ import dev.tributary.client.admin.PartitionInfo;
 import dev.tributary.client.admin.ReplicaMove;
 import dev.tributary.client.scan.LogScanner;
 import dev.tributary.client.write.AppendWriter;
+import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
 import dev.tributary.common.record.LogRecord;
+import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
@@ -22,7 +26,9 @@ import dev.tributary.server.TributaryServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -41,6 +47,11 @@ class ReplicaMovesITCase {
 
     private static final TablePath EVENTS = TablePath.of("db", "events");
     private static final List<String> DAYS = List.of("2026-12-01", "2026-12-02");
+    private static final Schema TEXT_SCHEMA =
+            Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT())
+                    .column("text", DataTypes.STRING())
+                    .build();
 
     @TempDir Path dir;
 
@@ -225,6 +236,113 @@ class ReplicaMovesITCase {
             assertThat(ids)
                     .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 150).boxed().toList());
         }
+    }
+
+    @Test
+    void move_aBucketMovedOffAServerThatKeepsOtherBucketsOfItsTableIsEmptiedThere()
+            throws Exception {
+        TributaryServer coordinator = cluster.startThree();
+        TablePath spread = TablePath.of("db", "spread");
+        try (Connection conn = Connection.open(coordinator.rpcTarget())) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> conn.admin().describeCluster().servers().size() == 3);
+            // server 3 drained while it holds nothing: the table goes on servers 1 and 2 only
+            coordinator.coordinator().moveReplicas(Set.of(3), Set.of(), false).join();
+            conn.admin().createDatabase("db", true);
+            conn.admin()
+                    .createTable(
+                            spread,
+                            TableDescriptor.builder(TEXT_SCHEMA)
+                                    .bucketCount(4)
+                                    .property("table.replication.factor", "2")
+                                    .build(),
+                            false);
+            var table = coordinator.coordinator().describeTable(spread).join();
+            long tableId = table.tableId();
+            try (AppendWriter w = conn.appendWriter(spread)) {
+                // one batch per flush, and batches go round robin: every bucket gets rows
+                for (long id = 0; id < 200; id++) {
+                    w.append(Row.of(id, "row " + id));
+                    if (id % 25 == 24) {
+                        w.flush();
+                    }
+                }
+            }
+            List<BucketReplicas> before = bucketsOf(coordinator, tableId);
+
+            // undrained, a rebalance moves some replicas of servers 1 and 2 onto it
+            assertThat(coordinator.coordinator().moveReplicas(Set.of(), Set.of(3), false).join())
+                    .isNotEmpty();
+            awaitNoMoves(coordinator);
+            List<BucketReplicas> after = bucketsOf(coordinator, tableId);
+            Map<TableBucket, Integer> movedOff = new HashMap<>();
+            for (int b = 0; b < 4; b++) {
+                for (int s : before.get(b).replicas()) {
+                    if (!after.get(b).replicas().contains(s)) {
+                        TableBucket bucket = new TableBucket(tableId, b);
+                        movedOff.put(bucket, s);
+                        assertThat(cluster.server(s).store().replicaLog(bucket).writtenEndOffset())
+                                .as("bucket %s on server %d, before the grace", bucket, s)
+                                .isPositive();
+                    }
+                }
+            }
+            assertThat(movedOff).as("the rebalance moved a bucket off servers 1 or 2").isNotEmpty();
+            for (Map.Entry<TableBucket, Integer> e : movedOff.entrySet()) {
+                TableBucket bucket = e.getKey();
+                int s = e.getValue();
+                TributaryServer old = cluster.server(s);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(
+                                () -> {
+                                    // replica.moved-away.delete-after later
+                                    clock.advance(Duration.ofSeconds(1));
+                                    // its records are gone, not only hidden
+                                    return old.store().replicaLog(bucket).writtenEndOffset() == 0;
+                                });
+                assertThat(old.store().hasTable(tableId))
+                        .as("server %d keeps the table's other buckets", s)
+                        .isTrue();
+                // the emptied copy still refuses a write that slipped past the routing
+                assertThatThrownBy(
+                                () ->
+                                        old.store()
+                                                .append(
+                                                        WriteBatch.builder(
+                                                                        tableId,
+                                                                        bucket.bucket(),
+                                                                        table.schemaId(),
+                                                                        TEXT_SCHEMA)
+                                                                .append(Row.of(-1L, "x"))
+                                                                .build()))
+                        .isInstanceOf(NotLeaderForBucketException.class);
+            }
+            writeText(conn, spread, 200, 100);
+            List<Long> ids =
+                    await().atMost(Duration.ofSeconds(30))
+                            .ignoreExceptions()
+                            .until(
+                                    () -> {
+                                        List<Long> all = new ArrayList<>();
+                                        for (int b = 0; b < 4; b++) {
+                                            conn.logScanner(spread).readAll(b).stream()
+                                                    .map(r -> r.row().getLong(0))
+                                                    .forEach(all::add);
+                                        }
+                                        return all;
+                                    },
+                                    l -> l.size() >= 300);
+            assertThat(ids)
+                    .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 300).boxed().toList());
+        }
+    }
+
+    private static List<BucketReplicas> bucketsOf(TributaryServer coordinator, long tableId) {
+        return coordinator.coordinator().bucketAssignments().stream()
+                .filter(a -> a.tableId() == tableId)
+                .findFirst()
+                .orElseThrow()
+                .buckets();
     }
 
     private static BucketReplicas replicasOf(TributaryServer coordinator, long tableId) {

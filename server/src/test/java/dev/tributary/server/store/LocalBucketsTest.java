@@ -11,7 +11,10 @@ import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.exception.PartitionNotFoundException;
 import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.id.PartitionSpec;
+import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.id.TablePath;
+import dev.tributary.common.record.WriteBatch;
+import dev.tributary.common.row.Row;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
@@ -282,6 +285,58 @@ class LocalBucketsTest {
             buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
             assertThat(copy).doesNotExist();
             assertThat(store.hasTable(1)).isFalse();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a bucket whose replicas moved away while this server keeps the table's other buckets"
+                    + " is emptied later, unless it came back, and not during a replay")
+    void aBucketThatMovedAwayIsEmptiedUnlessItCameBack() {
+        TableInfo t = table(1, "spread", false);
+        TableBucket b1 = new TableBucket(1, 1);
+        BucketReplicas here = BucketReplicas.initial(List.of(ME, OTHER));
+        BucketReplicas away = BucketReplicas.initial(List.of(OTHER, 3));
+        ReplayedLog log = new ReplayedLog();
+        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"));
+                BucketStore store = openStore()) {
+            TableCatalog catalog = new TableCatalog();
+            metadata.putDatabase(new DatabaseInfo("db", null, 1));
+            metadata.putTable(t);
+            LocalBuckets buckets =
+                    new LocalBuckets(ME, false, store, catalog, ADDRESSES, log, clock);
+            metadata.setListener(buckets);
+            metadata.putAssignment(new BucketAssignment(1, -1, List.of(here, here)));
+            store.append(
+                            WriteBatch.builder(1, 1, t.schemaId(), t.schema())
+                                    .append(Row.of(7L))
+                                    .build())
+                    .join();
+
+            // away and back within the grace: kept
+            metadata.putAssignment(new BucketAssignment(1, -1, List.of(here, away)));
+            clock.advance(Duration.ofSeconds(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            metadata.putAssignment(new BucketAssignment(1, -1, List.of(here, here)));
+            clock.advance(Duration.ofMinutes(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(store.endOffset(b1)).isOne();
+
+            // away during a replay that has not reached the log's end: kept past the grace
+            log.last = 10;
+            log.applied = 5;
+            metadata.putAssignment(new BucketAssignment(1, -1, List.of(here, away)));
+            clock.advance(Duration.ofMinutes(1));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(store.endOffset(b1)).isOne();
+
+            // the replay ended with the bucket still away: emptied; the table stays here
+            log.applied = 10;
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(store.endOffset(b1)).isZero();
+            assertThat(store.hasTable(1)).isTrue();
+            assertThat(catalog.find(1)).isPresent();
+            buckets.requireHeld(t, -1, 0);
         }
     }
 
