@@ -101,9 +101,9 @@ public final class ReplicaOptions {
                     .check(d -> !d.isNegative(), "must not be negative")
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
-                            "How long a copy of a table or partition whose replicas all moved to"
-                                    + " other servers is kept (closed to clients) before it is"
-                                    + " deleted; never before the server applied every metadata"
+                            "How long a copy of a table, partition or bucket whose replicas"
+                                    + " moved to other servers is kept (closed to clients) before"
+                                    + " it is deleted; never before the server applied every metadata"
                                     + " change its log held when the move applied, since a"
                                     + " restarting server replays moves away and back.");
 

@@ -51,12 +51,14 @@ import org.slf4j.LoggerFactory;
  * #deleteMovedAwayCopies later} unless the group came back meanwhile: a restarting server applies
  * the metadata it applied before once more, a move away and a later move back included, and must
  * not delete the data it holds now on the way (found by the fault soak). The move ended only after
- * its new replicas were in sync, so nothing acknowledged is lost with the copy. A group open here
- * that the metadata assigns elsewhere without having assigned it here (served before its assignment
- * existed) keeps its copy and keeps serving, with a warning. Called on the metadata store's apply
- * thread. A change that fails (a bucket that cannot be opened) is logged by the store and tried
- * again at the table's next change or the next reset; a failure at the first reset fails the
- * server's start, as any table that cannot be recovered does.
+ * its new replicas were in sync, so nothing acknowledged is lost with the copy. A bucket whose
+ * replicas moved away while other buckets of its group stay here is emptied the same way ({@link
+ * AwayCopies}), and keeps refusing writes. A group open here that the metadata assigns elsewhere
+ * without having assigned it here (served before its assignment existed) keeps its copy and keeps
+ * serving, with a warning. Called on the metadata store's apply thread. A change that fails (a
+ * bucket that cannot be opened) is logged by the store and tried again at the table's next change
+ * or the next reset; a failure at the first reset fails the server's start, as any table that
+ * cannot be recovered does.
  */
 public final class LocalBuckets implements MetadataListener {
     private static final Logger LOG = LoggerFactory.getLogger(LocalBuckets.class);
@@ -81,23 +83,13 @@ public final class LocalBuckets implements MetadataListener {
     private volatile ReplicaManager replicas;
 
     /** Groups whose replicas all moved away, open but not served. */
-    private final Map<Group, Away> movedAway = new HashMap<>();
+    private final AwayCopies<Group> movedAway;
 
     /**
      * Buckets whose replicas moved away from this server while it keeps other buckets of their
-     * group: each is emptied as {@link #movedAway} groups are deleted.
+     * group: each is emptied when due, as {@link #movedAway} groups are deleted.
      */
-    private final Map<TableBucket, Away> bucketsMovedAway = new HashMap<>();
-
-    /**
-     * When a group's replicas moved away (store clock), and the metadata log's last index then: a
-     * restart's replay may apply a move away that a later change in that log undid.
-     */
-    private record Away(long atMillis, long logIndex) {}
-
-    private final MetadataLog metadata;
-
-    private final Clock clock;
+    private final AwayCopies<TableBucket> bucketsMovedAway;
 
     /** A table's buckets ({@link TableBucket#NO_PARTITION}) or one partition's. */
     private record Group(long tableId, long partitionId) {}
@@ -126,8 +118,8 @@ public final class LocalBuckets implements MetadataListener {
             MetadataLog metadata,
             Clock clock) {
         this.serverId = serverId;
-        this.metadata = metadata;
-        this.clock = clock;
+        this.movedAway = new AwayCopies<>(metadata, clock);
+        this.bucketsMovedAway = new AwayCopies<>(metadata, clock);
         this.holdsUnassigned = holdsUnassigned;
         this.metadataMayLag = !holdsUnassigned;
         this.store = store;
@@ -480,7 +472,7 @@ public final class LocalBuckets implements MetadataListener {
         boolean local = belongsHere(applied);
         boolean open = store.hasTable(id);
         Group whole = new Group(id, TableBucket.NO_PARTITION);
-        if (local && movedAway.remove(whole) != null) {
+        if (local && movedAway.forget(whole)) {
             LOG.info("table {} (id {}) came back here; its copy is kept", t.path(), id);
         }
         if (!local && !open) {
@@ -488,14 +480,14 @@ public final class LocalBuckets implements MetadataListener {
             return;
         }
         if (!local && !partitioned) {
-            if (movedAway.containsKey(whole)) {
+            if (movedAway.contains(whole)) {
                 indexPartitions(applied);
                 return;
             }
             if (movedAway(before, TableBucket.NO_PARTITION)) {
                 forgetReplicaRoles(id, ALL_PARTITIONS);
                 catalog.remove(id);
-                movedAway.put(whole, away());
+                movedAway.movedAway(whole);
                 LOG.info(
                         "table {} (id {}) moved to other servers; its copy here is deleted unless"
                                 + " it comes back",
@@ -535,7 +527,7 @@ public final class LocalBuckets implements MetadataListener {
      */
     private void followBucketMoves(AppliedTable applied, AppliedTable before) {
         for (BucketAssignment a : applied.assignments().values()) {
-            if (movedAway.containsKey(new Group(a.tableId(), a.partitionId()))
+            if (movedAway.contains(new Group(a.tableId(), a.partitionId()))
                     || !holds(applied, a.partitionId())) {
                 continue; // the whole group's copy is handled as one
             }
@@ -544,14 +536,14 @@ public final class LocalBuckets implements MetadataListener {
             for (int b = 0; b < a.bucketCount(); b++) {
                 TableBucket bucket = new TableBucket(a.tableId(), a.partitionId(), b);
                 if (a.replicasOf(b).replicas().contains(serverId)) {
-                    if (bucketsMovedAway.remove(bucket) != null) {
+                    if (bucketsMovedAway.forget(bucket)) {
                         LOG.info("bucket {} came back here; its copy is kept", bucket);
                     }
                 } else if (was.isPresent()
                         && b < was.get().bucketCount()
                         && was.get().replicasOf(b).replicas().contains(serverId)
-                        && !bucketsMovedAway.containsKey(bucket)) {
-                    bucketsMovedAway.put(bucket, away());
+                        && !bucketsMovedAway.contains(bucket)) {
+                    bucketsMovedAway.movedAway(bucket);
                     LOG.info(
                             "bucket {} moved to servers {}; its copy here is deleted unless it"
                                     + " comes back",
@@ -572,7 +564,7 @@ public final class LocalBuckets implements MetadataListener {
                     a.partitionId() == TableBucket.NO_PARTITION
                             ? store.hasTable(a.tableId())
                             : store.hasPartition(a.tableId(), a.partitionId());
-            if (open && !movedAway.containsKey(new Group(a.tableId(), a.partitionId()))) {
+            if (open && !movedAway.contains(new Group(a.tableId(), a.partitionId()))) {
                 r.apply(a);
             }
         }
@@ -609,10 +601,10 @@ public final class LocalBuckets implements MetadataListener {
             Group group = new Group(id, p.partitionId());
             if (!holds(applied, p.partitionId())) {
                 if (store.hasPartition(id, p.partitionId())
-                        && !movedAway.containsKey(group)
+                        && !movedAway.contains(group)
                         && movedAway(before, p.partitionId())) {
                     forgetReplicaRoles(id, p.partitionId());
-                    movedAway.put(group, away());
+                    movedAway.movedAway(group);
                     LOG.info(
                             "partition {} of {} moved to other servers; its copy here is deleted"
                                     + " unless it comes back",
@@ -621,7 +613,7 @@ public final class LocalBuckets implements MetadataListener {
                 }
                 continue;
             }
-            movedAway.remove(group);
+            movedAway.forget(group);
             if (!store.hasPartition(id, p.partitionId())) {
                 store.openPartition(id, p.partitionId(), p.spec());
             }
@@ -632,7 +624,7 @@ public final class LocalBuckets implements MetadataListener {
         }
         for (long open : List.copyOf(store.partitionIds(id))) {
             if (!inMetadata.contains(open)) {
-                movedAway.remove(new Group(id, open));
+                movedAway.forget(new Group(id, open));
                 forgetReplicaRoles(id, open);
                 store.dropPartition(id, open);
                 LOG.info("removed partition id {} of {}", open, applied.table().path());
@@ -681,17 +673,6 @@ public final class LocalBuckets implements MetadataListener {
                 : a.get().buckets().stream().anyMatch(b -> b.replicas().contains(serverId));
     }
 
-    private Away away() {
-        long logIndex;
-        try {
-            logIndex = metadata.lastLogIndex();
-        } catch (RuntimeException e) {
-            // the metadata server is stopping: unknown, so the copy stays (a restart looks again)
-            logIndex = Long.MAX_VALUE;
-        }
-        return new Away(clock.currentTimeMillis(), logIndex);
-    }
-
     /**
      * Deletes the copies of groups whose replicas moved away at least {@code after} ago and did not
      * come back, once this server applied every metadata change its log held when they moved: a
@@ -699,49 +680,25 @@ public final class LocalBuckets implements MetadataListener {
      * periodically, off the metadata apply thread).
      */
     public synchronized void deleteMovedAwayCopies(Duration after) {
-        long now = clock.currentTimeMillis();
-        long appliedIndex = metadata.appliedIndex();
-        bucketsMovedAway
-                .entrySet()
-                .removeIf(
-                        e -> {
-                            Away away = e.getValue();
-                            if (now - away.atMillis() < after.toMillis()
-                                    || appliedIndex < away.logIndex()) {
-                                return false;
-                            }
-                            emptyIfStillAway(e.getKey());
-                            return true;
-                        });
-        movedAway
-                .entrySet()
-                .removeIf(
-                        e -> {
-                            Away away = e.getValue();
-                            if (now - away.atMillis() < after.toMillis()
-                                    || appliedIndex < away.logIndex()) {
-                                return false;
-                            }
-                            Group g = e.getKey();
-                            AppliedTable t = applied.get(g.tableId());
-                            if (g.partitionId() == TableBucket.NO_PARTITION) {
-                                if (t == null || !belongsHere(t)) {
-                                    store.dropTable(g.tableId());
-                                    LOG.info(
-                                            "table id {} moved to other servers; removed its copy"
-                                                    + " here",
-                                            g.tableId());
-                                }
-                            } else if (t == null || !holds(t, g.partitionId())) {
-                                store.dropPartition(g.tableId(), g.partitionId());
-                                LOG.info(
-                                        "partition id {} of table id {} moved to other servers;"
-                                                + " removed its copy here",
-                                        g.partitionId(),
-                                        g.tableId());
-                            }
-                            return true;
-                        });
+        bucketsMovedAway.removeDue(after, this::emptyIfStillAway);
+        movedAway.removeDue(after, this::deleteIfStillAway);
+    }
+
+    /** Deletes the copy of a group that moved away, unless it belongs here again. */
+    private void deleteIfStillAway(Group g) {
+        AppliedTable t = applied.get(g.tableId());
+        if (g.partitionId() == TableBucket.NO_PARTITION) {
+            if (t == null || !belongsHere(t)) {
+                store.dropTable(g.tableId());
+                LOG.info("table id {} moved to other servers; removed its copy here", g.tableId());
+            }
+        } else if (t == null || !holds(t, g.partitionId())) {
+            store.dropPartition(g.tableId(), g.partitionId());
+            LOG.info(
+                    "partition id {} of table id {} moved to other servers; removed its copy here",
+                    g.partitionId(),
+                    g.tableId());
+        }
     }
 
     /**
@@ -759,7 +716,7 @@ public final class LocalBuckets implements MetadataListener {
         if (a.isEmpty()
                 || !open
                 || !holds(t, bucket.partitionId())
-                || movedAway.containsKey(new Group(bucket.tableId(), bucket.partitionId()))) {
+                || movedAway.contains(new Group(bucket.tableId(), bucket.partitionId()))) {
             return; // gone, or the whole group's copy is deleted as one
         }
         BucketReplicas now = a.get().replicasOf(bucket.bucket());
@@ -775,8 +732,8 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     private void remove(long tableId) {
-        movedAway.keySet().removeIf(g -> g.tableId() == tableId);
-        bucketsMovedAway.keySet().removeIf(b -> b.tableId() == tableId);
+        movedAway.forgetIf(g -> g.tableId() == tableId);
+        bucketsMovedAway.forgetIf(b -> b.tableId() == tableId);
         applied.remove(tableId);
         partitionsByName.remove(tableId);
         Optional<TableInfo> t = catalog.find(tableId);
