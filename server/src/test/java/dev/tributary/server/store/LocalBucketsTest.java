@@ -337,6 +337,27 @@ class LocalBucketsTest {
             assertThat(store.hasTable(1)).isTrue();
             assertThat(catalog.find(1)).isPresent();
             buckets.requireHeld(t, -1, 0);
+
+            // a partition's bucket likewise, the partition staying here
+            TableInfo byDay = table(2, "by_day", true);
+            metadata.putTable(byDay);
+            metadata.putPartition(PartitionInfo.create(2, 5, PartitionSpec.of("dt", "a"), 1));
+            metadata.putAssignment(new BucketAssignment(2, 5, List.of(here, here)));
+            TableBucket p1 = new TableBucket(2, 5, 1);
+            store.append(
+                            5,
+                            WriteBatch.builder(2, 1, byDay.schemaId(), byDay.schema())
+                                    .append(Row.of(7L, "a"))
+                                    .build())
+                    .join();
+            assertThat(store.replicaLog(p1).writtenEndOffset()).isOne();
+            metadata.putAssignment(new BucketAssignment(2, 5, List.of(here, away)));
+            log.last = 11;
+            log.applied = 11;
+            clock.advance(Duration.ofSeconds(10));
+            buckets.deleteMovedAwayCopies(Duration.ofSeconds(10));
+            assertThat(store.replicaLog(p1).writtenEndOffset()).isZero();
+            assertThat(store.partitionIds(2)).containsExactly(5L);
         }
     }
 
