@@ -185,13 +185,20 @@ class ReplicatedKvStateTest {
                 .hasCauseInstanceOf(NotLeaderForBucketException.class);
         assertThatThrownBy(second::join).isInstanceOf(CompletionException.class);
 
-        // it follows from the high watermark: its state drops the unacknowledged upsert, and it
-        // takes no lookups
+        // it follows from the high watermark: the step down returns before any rebuild (it runs
+        // on the metadata apply thread); the stale state takes no lookups and no snapshots
         log.replicate(new ScriptedReplication(false));
         kv(store).follow(acknowledged);
         assertThat(kv(store).role()).isEqualTo(KvBucket.Role.FOLLOWER);
-        assertThat(kv(store).appliedOffset()).isEqualTo(acknowledged);
+        assertThat(kv(store).appliedOffset()).isGreaterThan(acknowledged);
         assertThatThrownBy(() -> valueOf(store, 1)).isInstanceOf(NotLeaderForBucketException.class);
+        assertThat(kv(store).snapshotDue(0)).isFalse();
+        assertThatThrownBy(() -> store.snapshot(BUCKET))
+                .isInstanceOf(NotLeaderForBucketException.class);
+        // its first catch-up (on the fetcher's thread) drops the unacknowledged upsert
+        kv(store).catchUp(acknowledged);
+        assertThat(kv(store).appliedOffset()).isEqualTo(acknowledged);
+        assertThat(store.snapshot(BUCKET).logOffset()).isEqualTo(acknowledged);
         // the new leader's log diverged there: the tail goes, and a later leadership shows the
         // acknowledged state
         log.truncateTo(acknowledged, new NotLeaderForBucketException("followed"));

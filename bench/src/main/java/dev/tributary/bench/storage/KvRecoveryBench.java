@@ -32,9 +32,12 @@ import java.util.stream.Stream;
  *   <li><b>promote</b>: a follower named leader ({@link KvBucket#lead}): it applies what it copied
  *       past the high watermark it knew, here one fetch's worth ({@code --tail-lead} records). This
  *       is what a failover costs a PK bucket beyond the log's failover.
- *   <li><b>rebuild</b>: a replica whose state holds changes past the high watermark (a deposed
- *       leader, or a restart) rebuilds ({@link KvBucket#follow}): the newest snapshot below it plus
- *       the log since ({@code --tail} updates after the snapshot).
+ *   <li><b>step down</b>: a replica whose state holds changes past the high watermark (a deposed
+ *       leader, or a restart) starts following ({@link KvBucket#follow}); this is what the role
+ *       change costs the metadata apply thread.
+ *   <li><b>rebuild</b>: that replica's first catch-up ({@link KvBucket#catchUp}, on a fetcher
+ *       thread) rebuilds its state: the newest snapshot below the high watermark plus the log since
+ *       ({@code --tail} updates after the snapshot).
  *   <li><b>full replay</b>, the baseline: the same state from the whole changelog (the store opened
  *       without any snapshot), what a replica without snapshots or KV of its own would pay.
  * </ul>
@@ -108,10 +111,11 @@ public final class KvRecoveryBench {
         Path root = dir != null ? dir : Files.createTempDirectory("kv-recovery");
         System.out.printf(
                 Locale.ROOT,
-                "%10s %10s %12s %12s %14s %14s %10s%n",
+                "%10s %10s %12s %14s %12s %14s %14s %10s%n",
                 "keys",
                 "log MB",
                 "promote ms",
+                "step down ms",
                 "rebuild ms",
                 "full replay ms",
                 "rebuild/full",
@@ -125,6 +129,7 @@ public final class KvRecoveryBench {
         Configuration conf = new Configuration().setString("kv.snapshot.interval", "1d");
         TableDescriptor table = TableDescriptor.builder(SCHEMA).bucketCount(1).build();
         Random random = new Random(keys);
+        long stepDownMicros;
         long rebuildMillis;
         long promoteMillis;
         long logBytes;
@@ -147,6 +152,9 @@ public final class KvRecoveryBench {
             log.replicate(new SetHighWatermark(false, followerHw));
             long t0 = System.nanoTime();
             kv.follow(followerHw - 1);
+            stepDownMicros = (System.nanoTime() - t0) / 1_000;
+            t0 = System.nanoTime();
+            kv.catchUp(followerHw - 1);
             rebuildMillis = (System.nanoTime() - t0) / 1_000_000;
             check(kv.appliedOffset() == followerHw - 1, "rebuilt to the high watermark");
 
@@ -158,7 +166,8 @@ public final class KvRecoveryBench {
             }
             long hw = kv.appliedOffset() - tailLead;
             log.replicate(new SetHighWatermark(false, hw));
-            kv.follow(hw); // (a rebuild: not timed)
+            kv.follow(hw);
+            kv.catchUp(hw); // (a rebuild: not timed)
             t0 = System.nanoTime();
             log.replicate(new SetHighWatermark(true, Long.MAX_VALUE));
             kv.lead();
@@ -178,10 +187,11 @@ public final class KvRecoveryBench {
             long fullMillis = (System.nanoTime() - t0) / 1_000_000;
             System.out.printf(
                     Locale.ROOT,
-                    "%10d %10.1f %12d %12d %14d %14.3f %10.1f%n",
+                    "%10d %10.1f %12d %14.3f %12d %14d %14.3f %10.1f%n",
                     keys,
                     logBytes / 1e6,
                     promoteMillis,
+                    stepDownMicros / 1e3,
                     rebuildMillis,
                     fullMillis,
                     rebuildMillis / (double) Math.max(1, fullMillis),

@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A primary-key bucket's replica also keeps its KV state: it applies what it copied up to the
  * leader's high watermark after each fetch ({@link KvBucket#catchUp}), and drops applied changes a
- * divergent tail held ({@link KvBucket#follow}). A primary-key replica whose log ends below the
- * leader's start cannot rebuild its state from the log (the records below are gone): it copies the
- * leader's newest KV snapshot and starts over from it ({@link KvSnapshotCopy}, T53).
+ * divergent tail or its own leadership left past the high watermark ({@link KvBucket#follow}: the
+ * state is rebuilt at the next catch-up, so starting to follow never waits for it). A primary-key
+ * replica whose log ends below the leader's start cannot rebuild its state from the log (the
+ * records below are gone): it copies the leader's newest KV snapshot and starts over from it
+ * ({@link KvSnapshotCopy}, T53).
  *
  * <p>As the log's {@link LogBucket.Replication} it refuses appends from writers and lets readers
  * see the leader's high watermark only. Driven by one thread at a time (its {@link
@@ -71,13 +73,9 @@ public final class FollowerReplica implements LogBucket.Replication {
         this.highWatermark = Math.min(highWatermark, log.writtenEndOffset());
         log.replicate(this);
         if (kv != null) {
-            try {
-                kv.follow(this.highWatermark);
-            } catch (RuntimeException e) {
-                // the state stays failed and is rebuilt at the next catch-up; the log refuses
-                // writes meanwhile, and this replica cannot lead before its state is right
-                LOG.error("bucket {}: cannot rebuild its KV state; tries again", bucket, e);
-            }
+            // returns at once: a state past the high watermark is rebuilt at the first catch-up,
+            // on the fetcher's thread, not on the metadata apply thread that runs this
+            kv.follow(this.highWatermark);
         }
     }
 

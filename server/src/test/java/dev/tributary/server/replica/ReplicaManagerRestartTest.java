@@ -7,28 +7,35 @@ import dev.tributary.common.config.Configuration;
 import dev.tributary.common.exception.NotLeaderForBucketException;
 import dev.tributary.common.id.TableBucket;
 import dev.tributary.common.record.LogBatchBuilder;
+import dev.tributary.common.record.WriteBatch;
 import dev.tributary.common.row.ChangeType;
 import dev.tributary.common.row.Row;
 import dev.tributary.common.row.RowCodec;
 import dev.tributary.common.time.ManualClock;
 import dev.tributary.common.types.DataTypes;
 import dev.tributary.common.types.Schema;
+import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.coordinator.metadata.BucketReplicas;
+import dev.tributary.storage.AppendResult;
+import dev.tributary.storage.BucketStore;
+import dev.tributary.storage.kv.KvBucket;
 import dev.tributary.storage.log.FlushPolicy;
 import dev.tributary.storage.log.LogBucket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A replica that restarts and leads shows readers what was acknowledged before at once: its high
- * watermark is checkpointed at a stop (and periodically), not rebuilt from zero by its followers'
- * next fetches (T50), on a real log and the server's replica manager; a replica whose bucket moved
- * away refuses writes.
+ * The server's replica manager on real logs and KV state (T50, T51): a replica that restarts and
+ * leads shows readers what was acknowledged before at once (its high watermark is checkpointed at a
+ * stop and periodically, not rebuilt from zero by its followers' next fetches); a replica whose
+ * bucket moved away refuses writes; a deposed primary-key leader's role change leaves its KV
+ * rebuild to its fetcher.
  */
 class ReplicaManagerRestartTest {
     private static final TableBucket TB = new TableBucket(9, 0);
@@ -94,6 +101,57 @@ class ReplicaManagerRestartTest {
         assertThat(damaged.endOffset()).isZero();
         third.close();
         damaged.close();
+    }
+
+    @Test
+    void aDeposedPrimaryKeyLeaderFollowsAtOnceAndLeavesItsKvRebuildToItsFetcher() throws Exception {
+        Schema pk =
+                Schema.newBuilder()
+                        .column("k", DataTypes.INT())
+                        .column("v", DataTypes.STRING().notNull())
+                        .primaryKey("k")
+                        .build();
+        try (BucketStore store =
+                BucketStore.open(
+                        dir.resolve("pk"),
+                        new Configuration().setString("kv.snapshot.interval", "1d"),
+                        clock)) {
+            store.createTable(
+                    TB.tableId(), TableDescriptor.builder(pk).bucketCount(1).build(), 0, pk);
+            ReplicaManager manager =
+                    new ReplicaManager(
+                            1,
+                            store::replicaLog,
+                            store::replicaKv,
+                            id -> Optional.empty(), // the new leader cannot be reached
+                            "",
+                            ReplicaOptions.Settings.of(
+                                    new Configuration().setString("min.insync.replicas", "1")),
+                            clock,
+                            () -> true);
+            manager.apply(TB, new BucketReplicas(List.of(1, 2), 1, 0, List.of(1)));
+            KvBucket kv = store.replicaKv(TB).orElseThrow();
+            store.append(upsert(pk, 0, "a")).get(10, TimeUnit.SECONDS);
+            long acknowledged = kv.appliedOffset();
+
+            // server 2 joins the in-sync set and never fetches: this write is applied here only
+            manager.apply(TB, new BucketReplicas(List.of(1, 2), 1, 0, List.of(1, 2)));
+            CompletableFuture<AppendResult> unacknowledged = store.append(upsert(pk, 0, "b"));
+            assertThat(kv.appliedOffset()).isGreaterThan(acknowledged);
+
+            manager.apply(TB, new BucketReplicas(List.of(1, 2), 2, 1, List.of(2)));
+            assertThat(kv.role()).isEqualTo(KvBucket.Role.FOLLOWER);
+            assertThat(kv.appliedOffset())
+                    .as("the rebuild waits for the first catch-up, on a fetcher thread")
+                    .isGreaterThan(acknowledged);
+            assertThatThrownBy(() -> unacknowledged.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(NotLeaderForBucketException.class);
+            manager.close();
+        }
+    }
+
+    private static WriteBatch upsert(Schema pk, int key, String value) {
+        return WriteBatch.builder(TB.tableId(), 0, 0, pk).upsert(Row.of(key, value)).build();
     }
 
     @Test

@@ -118,6 +118,13 @@ public final class KvBucket implements AutoCloseable {
     private volatile long lastSnapshotMillis;
     private volatile boolean failed;
 
+    /**
+     * The state may hold changes past the high watermark (it led and stepped down, or replayed its
+     * whole log at a restart): rebuilt at the next {@link #catchUp} or {@link #lead}, on the thread
+     * of that call, so that a change of role never waits for a rebuild.
+     */
+    private volatile boolean stale;
+
     /** The log offset the restored state is consistent at; replay starts here. */
     private final long restoredOffset;
 
@@ -363,7 +370,7 @@ public final class KvBucket implements AutoCloseable {
     public void lead() {
         changeState(
                 () -> {
-                    if (failed) {
+                    if (failed || stale) {
                         rebuild(log.durableEndOffset());
                     } else {
                         appliedOffset = replay(appliedOffset, log.durableEndOffset());
@@ -375,17 +382,21 @@ public final class KvBucket implements AutoCloseable {
     }
 
     /**
-     * Makes this replica a follower whose state holds what is acknowledged only: if it applied
+     * Makes this replica a follower whose state will hold what is acknowledged only: if it applied
      * changes past {@code highWatermark} (it led, and nobody acknowledged its last writes; or it
-     * replayed its whole log at a restart), the state is rebuilt from its newest snapshot and the
-     * log up to the high watermark. Call it after the log stopped admitting appends.
+     * replayed its whole log at a restart), the state is marked stale and rebuilt from its newest
+     * snapshot and the log up to the high watermark at the next {@link #catchUp} (or {@link
+     * #lead}). Returns at once: the rebuild costs a snapshot restore and a log replay, which the
+     * caller (the metadata apply thread, changing many buckets' roles) must not wait for. A stale
+     * state takes no lookups (it follows), no writes and no snapshots. Call it after the log
+     * stopped admitting appends.
      */
     public void follow(long highWatermark) {
         changeState(
                 () -> {
                     role = Role.FOLLOWER;
-                    if (failed || appliedOffset > highWatermark) {
-                        rebuild(Math.min(highWatermark, log.durableEndOffset()));
+                    if (appliedOffset > highWatermark) {
+                        stale = true;
                     }
                 });
     }
@@ -417,7 +428,7 @@ public final class KvBucket implements AutoCloseable {
         changeState(
                 () -> {
                     long to = Math.min(highWatermark, log.durableEndOffset());
-                    if (failed) {
+                    if (failed || stale) {
                         rebuild(to);
                     } else if (to > appliedOffset) {
                         appliedOffset = replay(appliedOffset, to);
@@ -445,6 +456,13 @@ public final class KvBucket implements AutoCloseable {
         if (failed) {
             throw new StorageException(
                     "the KV state of bucket " + bucket + " failed earlier; reopen the table");
+        }
+        if (stale) {
+            // only a follower's state is stale: the leader is elsewhere
+            throw new NotLeaderForBucketException(
+                    "bucket "
+                            + bucket
+                            + " is followed here, not led, and its KV state waits to be rebuilt");
         }
     }
 
@@ -485,6 +503,7 @@ public final class KvBucket implements AutoCloseable {
             db = restored;
             appliedOffset = replay(from, Math.max(from, to));
             failed = false;
+            stale = false;
         } catch (IOException | RocksDBException e) {
             throw new StorageException(
                     "cannot rebuild the KV state of bucket " + bucket + ": " + e, e);
@@ -716,7 +735,7 @@ public final class KvBucket implements AutoCloseable {
 
     /** True if {@code intervalMillis} passed since the last snapshot and the state changed. */
     public boolean snapshotDue(long intervalMillis) {
-        if (clock.currentTimeMillis() - lastSnapshotMillis < intervalMillis) {
+        if (stale || clock.currentTimeMillis() - lastSnapshotMillis < intervalMillis) {
             return false;
         }
         long latestOffset = snapshots.latest().map(KvSnapshotInfo::logOffset).orElse(0L);
