@@ -250,7 +250,6 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
     }
 
-    /** Everything applied so far. */
     /** See {@link dev.tributary.coordinator.store.MetadataStore#setListener}. */
     synchronized void setListener(MetadataListener l) {
         listener = l;

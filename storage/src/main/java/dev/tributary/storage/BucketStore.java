@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -662,6 +663,42 @@ public final class BucketStore implements AutoCloseable {
                 lakeRowIndex().dropPartition(tableId, partitionId);
             }
         }
+    }
+
+    /**
+     * Ids of the tables with data in this store's directory, open or not, ascending: with the
+     * metadata, what a server finds of copies dropped or moved elsewhere while it was away.
+     */
+    public List<Long> storedTableIds() {
+        return StoreFiles.numberedDirectories(dataDir.resolve(TABLES_DIR), "");
+    }
+
+    /** Ids of a partitioned table's partitions with data in this store, open or not, ascending. */
+    public List<Long> storedPartitionIds(long tableId) {
+        return StoreFiles.numberedDirectories(tableDir(tableId), PartitionedTables.DIR_PREFIX);
+    }
+
+    /**
+     * The buckets of a table (or of one partition), open or not, whose stored log was a replica of
+     * a replicated bucket here: it holds a high watermark checkpoint ({@link
+     * dev.tributary.storage.log.LogBucket#highWatermarkCheckpoint}). A copy written as the only one
+     * (before assignments existed, or with one replica that never moved) has none.
+     *
+     * @param partitionId the partition, or {@link TableBucket#NO_PARTITION}
+     */
+    public Set<Integer> replicatedBuckets(long tableId, long partitionId) {
+        Path group =
+                partitionId == TableBucket.NO_PARTITION
+                        ? tableDir(tableId)
+                        : tableDir(tableId).resolve(PartitionedTables.DIR_PREFIX + partitionId);
+        Set<Integer> out = new TreeSet<>();
+        for (long bucket : StoreFiles.numberedDirectories(group, "")) {
+            Path log = group.resolve(Long.toString(bucket)).resolve("log");
+            if (Files.exists(log.resolve(LogBucket.HIGH_WATERMARK_FILE))) {
+                out.add((int) bucket);
+            }
+        }
+        return out;
     }
 
     /** True if the partition is open in this store. */

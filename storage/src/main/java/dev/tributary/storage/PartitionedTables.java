@@ -40,7 +40,8 @@ import java.util.stream.Stream;
  * never both. The other methods are safe from any thread.
  */
 final class PartitionedTables {
-    private static final String PARTITION_DIR_PREFIX = "p";
+    /** A partition's directory is this prefix and its id, in its table's directory. */
+    static final String DIR_PREFIX = "p";
 
     private final LongFunction<Path> tableDir;
     private final LongFunction<RuntimeException> unknownTable;
@@ -280,12 +281,12 @@ final class PartitionedTables {
         try (Stream<Path> children = Files.list(dir)) {
             for (Path child : children.toList()) {
                 String name = child.getFileName().toString();
-                if (!name.startsWith(PARTITION_DIR_PREFIX)) {
+                if (!name.startsWith(DIR_PREFIX)) {
                     continue;
                 }
                 long id;
                 try {
-                    id = Long.parseLong(name.substring(PARTITION_DIR_PREFIX.length()));
+                    id = Long.parseLong(name.substring(DIR_PREFIX.length()));
                 } catch (NumberFormatException e) {
                     continue;
                 }
@@ -345,7 +346,7 @@ final class PartitionedTables {
     }
 
     private Path partitionDir(long tableId, long partitionId) {
-        return tableDir.apply(tableId).resolve(PARTITION_DIR_PREFIX + partitionId);
+        return tableDir.apply(tableId).resolve(DIR_PREFIX + partitionId);
     }
 
     /** A partitioned table: its definition (for new partitions) and its open partitions. */

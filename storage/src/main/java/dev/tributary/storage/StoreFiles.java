@@ -4,7 +4,11 @@ import dev.tributary.common.exception.StorageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /** Directory and close helpers shared by the store's table and partition code. */
 final class StoreFiles {
@@ -16,6 +20,32 @@ final class StoreFiles {
         } catch (IOException e) {
             throw new StorageException("cannot create " + dir + ": " + e, e);
         }
+    }
+
+    /**
+     * The numbers {@code n} of the directories named {@code prefix + n} in {@code dir}, ascending;
+     * none if {@code dir} is missing. Other names (a bucket being deleted, files) are skipped.
+     */
+    static List<Long> numberedDirectories(Path dir, String prefix) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<Long> out = new ArrayList<>();
+        try (Stream<Path> children = Files.list(dir)) {
+            for (Path child : children.toList()) {
+                String name = child.getFileName().toString();
+                if (Files.isDirectory(child)
+                        && name.length() > prefix.length()
+                        && name.startsWith(prefix)
+                        && name.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
+                    out.add(Long.parseLong(name.substring(prefix.length())));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            throw new StorageException("cannot list " + dir + ": " + e, e);
+        }
+        Collections.sort(out);
+        return out;
     }
 
     /**

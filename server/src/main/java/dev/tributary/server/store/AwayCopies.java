@@ -39,7 +39,8 @@ final class AwayCopies<K> {
 
     /** Notes that {@code copy}'s replicas moved away now, unless noted already. */
     void movedAway(K copy) {
-        away.computeIfAbsent(copy, k -> new Away(clock.currentTimeMillis(), lastLogIndex()));
+        away.computeIfAbsent(
+                copy, k -> new Away(clock.currentTimeMillis(), lastLogIndex(metadata)));
     }
 
     /**
@@ -75,7 +76,8 @@ final class AwayCopies<K> {
                         });
     }
 
-    private long lastLogIndex() {
+    /** The metadata log's last index; the largest long when it cannot be known now. */
+    static long lastLogIndex(MetadataLog metadata) {
         try {
             return metadata.lastLogIndex();
         } catch (RuntimeException e) {

@@ -92,7 +92,16 @@ public final class LocalBuckets implements MetadataListener {
     private final AwayCopies<TableBucket> bucketsMovedAway;
 
     /** A table's buckets ({@link TableBucket#NO_PARTITION}) or one partition's. */
-    private record Group(long tableId, long partitionId) {}
+    record Group(long tableId, long partitionId) {}
+
+    private final MetadataLog metadata;
+
+    /**
+     * The metadata log's last index at the last reset (the start, or a snapshot installed from the
+     * leader: both skip the changes that delete copies), -1 once checked: when applied that far,
+     * the disk is checked for {@link StrayCopies}.
+     */
+    private long strayCopiesAfterIndex = -1;
 
     /** Every table of the metadata, held here or not: who holds a bucket. */
     private final Map<Long, AppliedTable> applied = new ConcurrentHashMap<>();
@@ -118,6 +127,7 @@ public final class LocalBuckets implements MetadataListener {
             MetadataLog metadata,
             Clock clock) {
         this.serverId = serverId;
+        this.metadata = metadata;
         this.movedAway = new AwayCopies<>(metadata, clock);
         this.bucketsMovedAway = new AwayCopies<>(metadata, clock);
         this.holdsUnassigned = holdsUnassigned;
@@ -439,6 +449,7 @@ public final class LocalBuckets implements MetadataListener {
 
     @Override
     public synchronized void onReset(StoredState state) {
+        strayCopiesAfterIndex = AwayCopies.lastLogIndex(metadata);
         maxTableIdSeen = Math.max(maxTableIdSeen, state.maxTableId());
         Set<Long> gone = new HashSet<>();
         catalog.all().forEach(t -> gone.add(t.tableId()));
@@ -677,11 +688,48 @@ public final class LocalBuckets implements MetadataListener {
      * Deletes the copies of groups whose replicas moved away at least {@code after} ago and did not
      * come back, once this server applied every metadata change its log held when they moved: a
      * move away seen while a restart replays the log is not final until the replay ends (run
-     * periodically, off the metadata apply thread).
+     * periodically, off the metadata apply thread). The first call after the metadata caught up
+     * since the start (or since a snapshot from the leader) also deletes the copies of tables and
+     * partitions dropped while this server was away, and notes those that moved away meanwhile
+     * ({@link StrayCopies}).
      */
     public synchronized void deleteMovedAwayCopies(Duration after) {
+        if (strayCopiesAfterIndex >= 0 && metadata.appliedIndex() >= strayCopiesAfterIndex) {
+            strayCopiesAfterIndex = -1;
+            handle(StrayCopies.find(store, serverId, applied, maxTableIdSeen, this::holds));
+        }
         bucketsMovedAway.removeDue(after, this::emptyIfStillAway);
         movedAway.removeDue(after, this::deleteIfStillAway);
+    }
+
+    private void handle(StrayCopies.Found stray) {
+        for (long id : stray.droppedTables()) {
+            store.dropTable(id);
+            LOG.info("table id {} was dropped while this server was away; removed its copy", id);
+        }
+        for (Group g : stray.droppedPartitions()) {
+            store.dropPartition(g.tableId(), g.partitionId());
+            LOG.info(
+                    "partition id {} of table id {} was dropped while this server was away;"
+                            + " removed its copy",
+                    g.partitionId(),
+                    g.tableId());
+        }
+        for (Group g : stray.groupsAway()) {
+            movedAway.movedAway(g);
+            LOG.info(
+                    "table id {} (partition id {}) moved to other servers while this server was"
+                            + " away; its copy here is deleted unless it comes back",
+                    g.tableId(),
+                    g.partitionId());
+        }
+        for (TableBucket b : stray.bucketsAway()) {
+            bucketsMovedAway.movedAway(b);
+            LOG.info(
+                    "bucket {} moved to other servers while this server was away; its copy here"
+                            + " is deleted unless it comes back",
+                    b);
+        }
     }
 
     /** Deletes the copy of a group that moved away, unless it belongs here again. */

@@ -24,8 +24,11 @@ import dev.tributary.coordinator.metadata.BucketReplicas;
 import dev.tributary.coordinator.metadata.DatabaseInfo;
 import dev.tributary.coordinator.metadata.PartitionInfo;
 import dev.tributary.coordinator.metadata.TableInfo;
+import dev.tributary.coordinator.store.AppliedTable;
 import dev.tributary.coordinator.store.FileMetadataStore;
+import dev.tributary.coordinator.store.MetadataListener;
 import dev.tributary.coordinator.store.MetadataLog;
+import dev.tributary.coordinator.store.StoredState;
 import dev.tributary.storage.BucketStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -359,6 +362,108 @@ class LocalBucketsTest {
             assertThat(store.replicaLog(p1).writtenEndOffset()).isZero();
             assertThat(store.partitionIds(2)).containsExactly(5L);
         }
+    }
+
+    @Test
+    @DisplayName(
+            "copies dropped or moved away while this server was away are deleted once its"
+                    + " metadata caught up, a copy written as the only one is kept")
+    void copiesDroppedOrMovedAwayWhileAwayAreDeletedOnceCaughtUp() {
+        BucketReplicas here = BucketReplicas.initial(List.of(ME, OTHER));
+        BucketReplicas away = BucketReplicas.initial(List.of(OTHER, 3));
+        TableInfo dropped = table(1, "dropped", false);
+        TableInfo moved = table(2, "moved", false);
+        TableInfo spread = table(3, "spread", false);
+        TableInfo byDay = table(4, "by_day", true);
+        TableInfo single = table(5, "single", false);
+        Path tables = dir.resolve("store").resolve("tables");
+        try (FileMetadataStore metadata = FileMetadataStore.open(dir.resolve("meta"))) {
+            metadata.putDatabase(new DatabaseInfo("db", null, 1));
+            try (BucketStore store = openStore()) {
+                LocalBuckets before =
+                        new LocalBuckets(
+                                ME, false, store, new TableCatalog(), ADDRESSES, metadata, clock);
+                metadata.setListener(before);
+                for (TableInfo t : List.of(dropped, moved, spread, single)) {
+                    metadata.putTable(t);
+                    metadata.putAssignment(
+                            new BucketAssignment(t.tableId(), -1, List.of(here, here)));
+                    for (int b = 0; b < 2; b++) {
+                        appendOne(store, t, -1, b);
+                    }
+                }
+                metadata.putTable(byDay);
+                for (long p : List.of(5L, 6L)) {
+                    metadata.putPartition(
+                            PartitionInfo.create(4, p, PartitionSpec.of("dt", "d" + p), 1));
+                    metadata.putAssignment(new BucketAssignment(4, p, List.of(here, here)));
+                    appendOne(store, byDay, p, 0);
+                }
+                // what the replica manager writes for replicated buckets: not for the single copy
+                for (TableInfo t : List.of(dropped, moved, spread)) {
+                    for (int b = 0; b < 2; b++) {
+                        checkpoint(store, new TableBucket(t.tableId(), b));
+                    }
+                }
+                checkpoint(store, new TableBucket(4, 6, 0));
+            }
+            // while this server is away: a drop, moves away, a partition dropped
+            metadata.setListener(
+                    new MetadataListener() {
+                        @Override
+                        public void onReset(StoredState state) {}
+
+                        @Override
+                        public void onTableChanged(long tableId, Optional<AppliedTable> table) {}
+                    });
+            metadata.removeTable(1);
+            metadata.putAssignment(new BucketAssignment(2, -1, List.of(away, away)));
+            metadata.putAssignment(new BucketAssignment(3, -1, List.of(here, away)));
+            metadata.putAssignment(new BucketAssignment(5, -1, List.of(away, away)));
+            metadata.removePartition(4, 6);
+
+            // back, learning the end state at once (as from a metadata snapshot)
+            ReplayedLog log = new ReplayedLog();
+            log.last = 10;
+            log.applied = 5;
+            try (BucketStore store = openStore()) {
+                LocalBuckets after =
+                        new LocalBuckets(
+                                ME, false, store, new TableCatalog(), ADDRESSES, log, clock);
+                metadata.setListener(after);
+                after.deleteMovedAwayCopies(Duration.ofSeconds(10));
+                assertThat(tables.resolve("1")).as("nothing before the catch-up").isDirectory();
+                assertThat(tables.resolve("4").resolve("p6")).isDirectory();
+
+                log.applied = 10;
+                after.deleteMovedAwayCopies(Duration.ofSeconds(10));
+                assertThat(tables.resolve("1")).doesNotExist();
+                assertThat(tables.resolve("4").resolve("p6")).doesNotExist();
+                assertThat(tables.resolve("2")).as("moved away: after the grace").isDirectory();
+                assertThat(store.endOffset(new TableBucket(3, 1))).isOne();
+
+                clock.advance(Duration.ofSeconds(10));
+                after.deleteMovedAwayCopies(Duration.ofSeconds(10));
+                assertThat(tables.resolve("2")).doesNotExist();
+                assertThat(store.endOffset(new TableBucket(3, 1))).isZero();
+                assertThat(store.endOffset(new TableBucket(3, 0))).isOne();
+                assertThat(store.endOffset(new TableBucket(4, 5, 0))).isOne();
+                assertThat(tables.resolve("5")).as("never replicated here: kept").isDirectory();
+            }
+        }
+    }
+
+    private static void appendOne(BucketStore store, TableInfo t, long partitionId, int bucket) {
+        Row row = t.descriptor().isPartitioned() ? Row.of(7L, "d" + partitionId) : Row.of(7L);
+        WriteBatch batch =
+                WriteBatch.builder(t.tableId(), bucket, t.schemaId(), t.schema())
+                        .append(row)
+                        .build();
+        (partitionId == -1 ? store.append(batch) : store.append(partitionId, batch)).join();
+    }
+
+    private static void checkpoint(BucketStore store, TableBucket bucket) {
+        store.replicaLog(bucket).highWatermarkCheckpoint().write(1);
     }
 
     /** The positions a replicated metadata store reports while it replays its log. */

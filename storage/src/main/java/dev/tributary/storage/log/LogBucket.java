@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
 public final class LogBucket implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogBucket.class);
 
+    /** The {@link HighWatermarkCheckpoint}'s file in a log's directory. */
+    public static final String HIGH_WATERMARK_FILE = "high-watermark";
+
     /**
      * Offsets a successful append took.
      *
@@ -558,7 +561,7 @@ public final class LogBucket implements AutoCloseable {
     /** This log's high watermark checkpoint (T50), {@code high-watermark} beside its segments. */
     public synchronized HighWatermarkCheckpoint highWatermarkCheckpoint() {
         if (hwCheckpoint == null) {
-            hwCheckpoint = new HighWatermarkCheckpoint(dir.resolve("high-watermark"));
+            hwCheckpoint = new HighWatermarkCheckpoint(dir.resolve(HIGH_WATERMARK_FILE));
         }
         return hwCheckpoint;
     }
