@@ -26,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongFunction;
-import java.util.stream.Stream;
 
 /**
  * The partitioned tables of a {@link BucketStore} and the lifecycle of their partitions (T30): each
@@ -274,37 +273,11 @@ final class PartitionedTables {
     /** See {@link BucketStore#deleteUnknownPartitions}. */
     List<Long> deleteUnknown(long tableId, Set<Long> known) {
         List<Long> deleted = new ArrayList<>();
-        Path dir = tableDir.apply(tableId);
-        if (!Files.isDirectory(dir)) {
-            return deleted;
-        }
-        try (Stream<Path> children = Files.list(dir)) {
-            for (Path child : children.toList()) {
-                String name = child.getFileName().toString();
-                if (!name.startsWith(DIR_PREFIX)) {
-                    continue;
-                }
-                long id;
-                try {
-                    id = Long.parseLong(name.substring(DIR_PREFIX.length()));
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (!known.contains(id)) {
-                    PartitionedTable pt = tables.get(tableId);
-                    if (pt != null) {
-                        Partition open = pt.partitions.remove(id);
-                        if (open != null) {
-                            open.store.close();
-                        }
-                    }
-                    DurableFiles.deleteRecursively(child);
-                    deleted.add(id);
-                }
+        for (long id : StoreFiles.numberedDirectories(tableDir.apply(tableId), DIR_PREFIX)) {
+            if (!known.contains(id)) {
+                drop(tableId, id);
+                deleted.add(id);
             }
-        } catch (IOException e) {
-            throw new StorageException(
-                    "cannot clean up the partitions of table " + tableId + ": " + e, e);
         }
         return deleted;
     }

@@ -34,14 +34,15 @@ final class StoreFiles {
         try (Stream<Path> children = Files.list(dir)) {
             for (Path child : children.toList()) {
                 String name = child.getFileName().toString();
-                if (Files.isDirectory(child)
-                        && name.length() > prefix.length()
-                        && name.startsWith(prefix)
-                        && name.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
-                    out.add(Long.parseLong(name.substring(prefix.length())));
+                if (Files.isDirectory(child) && name.startsWith(prefix)) {
+                    try {
+                        out.add(Long.parseLong(name.substring(prefix.length())));
+                    } catch (NumberFormatException e) {
+                        // not one of ours
+                    }
                 }
             }
-        } catch (IOException | NumberFormatException e) {
+        } catch (IOException e) {
             throw new StorageException("cannot list " + dir + ": " + e, e);
         }
         Collections.sort(out);

@@ -695,8 +695,8 @@ public final class LocalBuckets implements MetadataListener {
      */
     public synchronized void deleteMovedAwayCopies(Duration after) {
         if (strayCopiesAfterIndex >= 0 && metadata.appliedIndex() >= strayCopiesAfterIndex) {
-            strayCopiesAfterIndex = -1;
             handle(StrayCopies.find(store, serverId, applied, maxTableIdSeen, this::holds));
+            strayCopiesAfterIndex = -1; // a failure above is tried again at the next call
         }
         bucketsMovedAway.removeDue(after, this::emptyIfStillAway);
         movedAway.removeDue(after, this::deleteIfStillAway);
