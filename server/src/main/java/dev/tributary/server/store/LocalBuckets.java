@@ -450,7 +450,6 @@ public final class LocalBuckets implements MetadataListener {
     @Override
     public synchronized void onReset(StoredState state) {
         strayCopiesAfterIndex = AwayCopies.lastLogIndex(metadata);
-        maxTableIdSeen = Math.max(maxTableIdSeen, state.maxTableId());
         Set<Long> gone = new HashSet<>();
         catalog.all().forEach(t -> gone.add(t.tableId()));
         gone.addAll(applied.keySet());
@@ -463,6 +462,10 @@ public final class LocalBuckets implements MetadataListener {
             follow(t);
         }
         gone.forEach(this::remove);
+        // last: while the tables are followed one by one (opening each takes a while on a
+        // restarted or wiped server), a request for one not followed yet must be refused as
+        // still to come, not as dropped (the fault soak's writers got NOT_FOUND for a live table)
+        maxTableIdSeen = Math.max(maxTableIdSeen, state.maxTableId());
     }
 
     @Override
@@ -475,8 +478,8 @@ public final class LocalBuckets implements MetadataListener {
     }
 
     private void follow(AppliedTable applied) {
-        maxTableIdSeen = Math.max(maxTableIdSeen, applied.tableId());
         AppliedTable before = this.applied.put(applied.tableId(), applied);
+        maxTableIdSeen = Math.max(maxTableIdSeen, applied.tableId());
         TableInfo t = applied.table();
         long id = t.tableId();
         boolean partitioned = t.descriptor().isPartitioned();
