@@ -164,7 +164,7 @@ public final class ReplicaManager implements AutoCloseable {
         Role current = roles.get(bucket);
         if (!meta.replicas().contains(serverId)) {
             if (current != null) {
-                // moved away: the copy stays until its group is closed, and takes no write
+                // moved away: takes no write; LocalBuckets deletes or empties the copy later
                 current.end();
                 roles.remove(bucket);
                 logs.apply(bucket)
