@@ -32,6 +32,14 @@ import java.util.concurrent.CompletableFuture;
  * removal, plus one proposed to join. So the leader never acknowledges a record that a replica the
  * committed set names, one an election may pick, does not have.
  *
+ * <p>The coordinator's answer to a proposal ({@link #onIsrWritten}) comes ahead of this server's
+ * apply of the metadata ({@link #onIsrCommitted}), which may still deliver older sets of the bucket
+ * after it. So neither a proposal in flight nor a set the coordinator answered as written leaves
+ * the maximal set until the applied metadata shows that very set (or the proposal is refused, or a
+ * later proposal is written): an older applied set without a joiner must not let the high watermark
+ * pass the joiner's log while the metadata names it in sync (found by the fault soak: a replica a
+ * move added was made leader without records acknowledged meanwhile).
+ *
  * <p>The high watermark is the lowest log end among the leader and the maximal set, and never goes
  * back. An append is acknowledged once it is below it while the committed set has at least {@code
  * minInsync} members; with fewer, appends are refused before they are written ({@link
@@ -60,8 +68,9 @@ public final class InSyncReplicas {
     private final Map<Integer, Follower> followers = new TreeMap<>();
     private List<Integer> replicas;
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
-    private Set<Integer> committed;
-    private Set<Integer> pending; // a proposed in-sync set not yet committed, or null
+    private Set<Integer> committed; // the set the applied metadata holds
+    private Set<Integer> pending; // a proposed in-sync set not answered yet, or null
+    private Set<Integer> written; // answered as written, not yet seen applied, or null
     private long leaderEnd;
     private long highWatermark;
 
@@ -128,7 +137,7 @@ public final class InSyncReplicas {
         if (stopped != null) {
             throw stopped;
         }
-        if (committed.size() < minInsync) {
+        if (latest().size() < minInsync) {
             throw notEnough("nothing was appended");
         }
     }
@@ -206,11 +215,11 @@ public final class InSyncReplicas {
             f.leaderEndAtLastFetch = leaderEnd;
             Optional<Set<Integer>> proposal = Optional.empty();
             if (pending == null
-                    && !committed.contains(followerId)
+                    && !latest().contains(followerId)
                     && replicas.contains(followerId)
                     && fetchOffset >= highWatermark
                     && fetchOffset >= epochStartOffset) {
-                Set<Integer> grown = new TreeSet<>(committed);
+                Set<Integer> grown = new TreeSet<>(latest());
                 grown.add(followerId);
                 pending = Collections.unmodifiableSet(grown);
                 proposal = Optional.of(pending);
@@ -233,7 +242,7 @@ public final class InSyncReplicas {
             return Optional.empty();
         }
         long now = clock.currentTimeMillis();
-        Set<Integer> kept = new TreeSet<>(committed);
+        Set<Integer> kept = new TreeSet<>(latest());
         kept.removeIf(
                 r -> {
                     Follower f = followers.get(r);
@@ -241,7 +250,7 @@ public final class InSyncReplicas {
                             && f.logEnd < leaderEnd
                             && now - f.lastCaughtUpMillis > lagTimeMaxMillis;
                 });
-        if (kept.size() == committed.size()) {
+        if (kept.size() == latest().size()) {
             return Optional.empty();
         }
         pending = Collections.unmodifiableSet(kept);
@@ -279,11 +288,14 @@ public final class InSyncReplicas {
                         r ->
                                 !replicas.contains(r)
                                         && !committed.contains(r)
-                                        && (pending == null || !pending.contains(r)));
+                                        && (pending == null || !pending.contains(r))
+                                        && (written == null || !written.contains(r)));
     }
 
     /**
-     * The coordinator wrote {@code isr} as the bucket's in-sync set (the pending change, or not).
+     * This server applied metadata holding {@code isr} as the bucket's in-sync set: the pending or
+     * written change, an older set, or a newer one. Only the set it shows is known committed here;
+     * a proposal or written set it does not show stays in the maximal set.
      */
     public void onIsrCommitted(Set<Integer> isr) {
         List<Runnable> ready;
@@ -293,7 +305,12 @@ public final class InSyncReplicas {
                         "in-sync set " + isr + " of bucket " + bucket + " must hold its leader");
             }
             committed = Set.copyOf(isr);
-            pending = null;
+            if (committed.equals(pending)) {
+                pending = null;
+            }
+            if (committed.equals(written)) {
+                written = null;
+            }
             forgetFormerReplicas();
             ready = advance();
         }
@@ -301,15 +318,16 @@ public final class InSyncReplicas {
     }
 
     /**
-     * The coordinator answered the proposal {@code proposed} with the set it wrote. Ignored unless
-     * that proposal is still pending: the applied metadata may have moved past it already.
+     * The coordinator answered the proposal {@code proposed} with the set it wrote: the newest set
+     * the metadata holds, until this server applies it. Ignored unless that proposal is still
+     * pending: the applied metadata may have shown it already.
      */
-    public void onIsrWritten(Set<Integer> proposed, Set<Integer> written) {
+    public void onIsrWritten(Set<Integer> proposed, Set<Integer> writtenSet) {
         List<Runnable> ready = List.of();
         synchronized (this) {
             if (proposed.equals(pending)) {
-                committed = Set.copyOf(written);
                 pending = null;
+                written = committed.equals(writtenSet) ? null : Set.copyOf(writtenSet);
                 forgetFormerReplicas();
                 ready = advance();
             }
@@ -347,8 +365,13 @@ public final class InSyncReplicas {
         return highWatermark;
     }
 
+    /** The newest in-sync set the metadata holds: as written, or else as applied here. */
     public synchronized Set<Integer> committedIsr() {
-        return committed;
+        return latest();
+    }
+
+    private Set<Integer> latest() {
+        return written != null ? written : committed;
     }
 
     public synchronized Optional<Set<Integer>> pendingIsr() {
@@ -367,6 +390,9 @@ public final class InSyncReplicas {
         if (pending != null) {
             maximal.addAll(pending);
         }
+        if (written != null) {
+            maximal.addAll(written);
+        }
         long hw = leaderEnd;
         for (int r : maximal) {
             if (r != leaderId) {
@@ -380,7 +406,7 @@ public final class InSyncReplicas {
             return ready;
         }
         RuntimeException tooFew =
-                committed.size() < minInsync
+                latest().size() < minInsync
                         ? notEnough("the records were written but not acknowledged")
                         : null;
         for (List<CompletableFuture<Void>> fs : covered.values()) {
@@ -400,9 +426,9 @@ public final class InSyncReplicas {
                 "bucket "
                         + bucket
                         + " has "
-                        + committed.size()
+                        + latest().size()
                         + " in-sync replicas "
-                        + new TreeSet<>(committed)
+                        + new TreeSet<>(latest())
                         + ", fewer than its min.insync.replicas "
                         + minInsync
                         + ": "

@@ -160,6 +160,62 @@ class InSyncReplicasTest {
         assertThat(r.pendingIsr()).isEmpty();
     }
 
+    /**
+     * The coordinator's answer to a join comes ahead of this server's apply of the metadata, which
+     * may still show an older set of the bucket after it: that set must not take the joiner out of
+     * the high watermark while the metadata names it in sync (it may be elected), as the fault soak
+     * found (a replica a move added was elected without two acknowledged batches).
+     */
+    @Test
+    void anOlderAppliedSetNeitherDropsAJoinerProposedNorOneWrittenUntilTheWrittenSetIsApplied() {
+        InSyncReplicas r = leading(Set.of(1, 2), 1);
+        r.onLeaderAppend(50, 50);
+        r.onFollowerFetch(2, 50);
+        assertThat(r.onFollowerFetch(3, 50).proposedIsr()).hasValue(Set.of(1, 2, 3));
+
+        // an older set applied while the proposal is in flight
+        r.onIsrCommitted(Set.of(1, 2));
+        CompletableFuture<Void> inFlight = r.onLeaderAppend(60, 60);
+        r.onFollowerFetch(2, 60);
+        assertThat(inFlight).as("3 may be written in sync: it still counts").isNotDone();
+        assertThat(r.onFollowerFetch(3, 50).proposedIsr()).as("one proposal at a time").isEmpty();
+
+        r.onIsrWritten(Set.of(1, 2, 3), Set.of(1, 2, 3));
+        assertThat(r.committedIsr()).isEqualTo(Set.of(1, 2, 3));
+        // the apply still delivers an older set of the bucket after the answer
+        r.onIsrCommitted(Set.of(1, 2));
+        CompletableFuture<Void> afterAnswer = r.onLeaderAppend(70, 70);
+        r.onFollowerFetch(2, 70);
+        assertThat(r.highWatermark()).as("capped by 3, which the metadata names").isEqualTo(50);
+        assertThat(afterAnswer).isNotDone();
+        assertThat(r.onFollowerFetch(3, 50).proposedIsr()).as("3 is in sync already").isEmpty();
+
+        r.onFollowerFetch(3, 70);
+        assertThat(inFlight).isCompleted();
+        assertThat(afterAnswer).isCompleted();
+        r.onIsrCommitted(Set.of(1, 2, 3));
+        assertThat(r.committedIsr()).isEqualTo(Set.of(1, 2, 3));
+        assertThat(r.pendingIsr()).isEmpty();
+    }
+
+    @Test
+    void aWrittenSetThatIsNeverAppliedGivesWayToTheNextWrittenProposal() {
+        InSyncReplicas r = leading(Set.of(1, 2), 1);
+        r.onLeaderAppend(50, 50);
+        r.onFollowerFetch(2, 50);
+        r.onFollowerFetch(3, 50);
+        r.onIsrWritten(Set.of(1, 2, 3), Set.of(1, 2, 3));
+        // the apply skips that set (a snapshot installed past it) and 3 stops fetching
+        r.onIsrCommitted(Set.of(1, 2));
+        clock.advance(Duration.ofMillis(LAG_MS + 1));
+        r.onLeaderAppend(60, 60);
+        r.onFollowerFetch(2, 60);
+        assertThat(r.highWatermark()).isEqualTo(50);
+        assertThat(r.proposeShrink()).as("from the written set").hasValue(Set.of(1, 2));
+        r.onIsrWritten(Set.of(1, 2), Set.of(1, 2));
+        assertThat(r.highWatermark()).isEqualTo(60);
+    }
+
     @Test
     void aFollowerMayHaveRecordsBeforeTheirAppendAskedForAcknowledgement() {
         InSyncReplicas r = leading(Set.of(1, 2), 2);
