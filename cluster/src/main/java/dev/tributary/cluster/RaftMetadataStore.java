@@ -39,6 +39,7 @@ import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
@@ -68,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * may still be applied: the records are absolute, so a retry after reloading is safe); {@link
  * StorageException} once closed. Thread safe.
  */
-public final class RaftMetadataStore implements MetadataStore {
+public final class RaftMetadataStore implements MetadataStore, MetadataLeadership {
     private static final Logger LOG = LoggerFactory.getLogger(RaftMetadataStore.class);
 
     /** Checks without entries, two election timeouts apart, before the leadership is moved. */
@@ -320,6 +321,51 @@ public final class RaftMetadataStore implements MetadataStore {
         }
         DivisionInfo info = info();
         return info.isLeader() && info.isLeaderReady();
+    }
+
+    @Override
+    public void yieldLeadership() {
+        if (closed || !info().isLeader()) {
+            return;
+        }
+        // no new leader named: Ratis steps this leader down and the voters hold an election
+        TransferLeadershipRequest stepDown =
+                new TransferLeadershipRequest(
+                        clientId,
+                        selfId,
+                        groupId,
+                        callIds.incrementAndGet(),
+                        null,
+                        requestTimeoutMs);
+        LOG.warn(
+                "cluster '{}': server {} gives up the leadership (term {}) to an election",
+                config.clusterId(),
+                serverId(),
+                currentTerm());
+        try {
+            server.transferLeadershipAsync(stepDown)
+                    .whenComplete(
+                            (reply, error) -> {
+                                Throwable refused =
+                                        error != null
+                                                ? error
+                                                : reply.isSuccess() ? null : reply.getException();
+                                if (refused != null) {
+                                    LOG.warn(
+                                            "cluster '{}': server {} could not give up the"
+                                                    + " leadership: {}",
+                                            config.clusterId(),
+                                            serverId(),
+                                            refused.toString());
+                                }
+                            });
+        } catch (IOException e) {
+            LOG.warn(
+                    "cluster '{}': server {} could not give up the leadership: {}",
+                    config.clusterId(),
+                    serverId(),
+                    e.toString());
+        }
     }
 
     @Override

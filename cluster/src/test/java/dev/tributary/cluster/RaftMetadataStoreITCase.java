@@ -243,6 +243,45 @@ class RaftMetadataStoreITCase {
     }
 
     /**
+     * T49: a leader that gives the leadership up (its coordinator stopped on a write the quorum did
+     * not confirm) holds an election: a leader of a higher term is told it is ready, with every
+     * acknowledged write in its image, and takes writes; a follower's yield changes nothing.
+     */
+    @Test
+    void aLeaderThatYieldsTheLeadershipHasALeaderOfANewTermElectedWithEveryAcknowledgedWrite()
+            throws IOException {
+        startCluster();
+        int leader = awaitLeader();
+        RaftMetadataStore l = peers[leader];
+        l.putDatabase(new DatabaseInfo("db", "orders", 1));
+        l.putTable(table(1, 10));
+        StoredState acknowledged = l.load();
+        long oldTerm = l.currentTerm();
+
+        peers[(leader + 1) % 3].yieldLeadership();
+        assertThat(l.isLeader()).isTrue();
+        assertThat(l.currentTerm()).isEqualTo(oldTerm);
+
+        l.yieldLeadership();
+        await().atMost(WAIT)
+                .until(
+                        () ->
+                                IntStream.range(0, 3)
+                                        .anyMatch(
+                                                i ->
+                                                        peers[i].isLeader()
+                                                                && peers[i].currentTerm()
+                                                                        > oldTerm));
+        int next = awaitLeader();
+        RaftMetadataStore n = peers[next];
+        assertThat(events.get(next)).contains("ready:" + n.currentTerm());
+        assertThat(events.get(leader)).anyMatch(e -> e.startsWith("not-leader:"));
+        assertThat(n.load()).isEqualTo(acknowledged);
+        n.putTable(table(2, 10));
+        assertThat(n.load().tables()).containsOnlyKeys(1L, 2L);
+    }
+
+    /**
      * Issue 23: a server added to the running cluster joins the quorum as a non-voting listener: it
      * gets the whole metadata (entries from before it joined too), never leads and refuses writes
      * naming the leader; it follows a new leader after a failover and rejoins after a restart.

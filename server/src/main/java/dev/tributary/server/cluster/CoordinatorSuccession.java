@@ -1,11 +1,13 @@
 package dev.tributary.server.cluster;
 
-import dev.tributary.cluster.RaftMetadataStore;
+import dev.tributary.cluster.MetadataLeadership;
 import dev.tributary.common.exception.NotCoordinatorException;
+import dev.tributary.common.exception.RetriableException;
 import dev.tributary.common.exception.Throwables;
 import dev.tributary.common.time.Clock;
 import dev.tributary.coordinator.Coordinator;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -19,9 +21,14 @@ import org.slf4j.LoggerFactory;
  * <p>A server that loses the leadership steps down: its coordinator is closed on a thread of its
  * own, without waiting for its lake commits (their records would be refused by the quorum, and the
  * lake refuses a late commit that would duplicate the successor's round, T19), while the server
- * keeps serving its buckets. A fault of the coordinator that runs is a lost leadership when its
- * metadata write was refused because this server no longer leads (it steps down, as {@link
- * LeadershipFollower#onNotLeader} would a moment later); any other fault stops the server, whose
+ * keeps serving its buckets.
+ *
+ * <p>A coordinator that stopped on a retriable error (a metadata write the quorum refused or did
+ * not confirm in time: this server is losing the leadership, or cannot reach a majority) steps
+ * down, and then gives the leadership up to an election if this server still holds it: the server
+ * that wins, this one too, starts a coordinator from an image that holds every committed entry,
+ * while the server keeps serving its buckets. Restarting the coordinator in the same term instead
+ * could load an image without a write still in flight. Any other fault stops the server, whose
  * supervisor restarts it from the durable state. A fault of a coordinator already stepped down from
  * is only logged.
  */
@@ -30,20 +37,20 @@ public final class CoordinatorSuccession {
 
     private final CoordinatorRole role;
     private final Function<Consumer<Throwable>, Coordinator> starter;
-    private final RaftMetadataStore quorum;
+    private final MetadataLeadership quorum;
     private final Consumer<Throwable> stopServer;
     private final Clock clock;
 
     /**
      * @param starter starts a coordinator that reports its fault to the given consumer
-     * @param quorum the replicated metadata of a server of several voters, or null (a lone server
-     *     or a cluster of one: every fault stops it)
+     * @param quorum this server's part in the metadata quorum of several voters, or null (a lone
+     *     server or a cluster of one: every fault stops it)
      * @param stopServer stops the server, with the reason
      */
     public CoordinatorSuccession(
             CoordinatorRole role,
             Function<Consumer<Throwable>, Coordinator> starter,
-            RaftMetadataStore quorum,
+            MetadataLeadership quorum,
             Consumer<Throwable> stopServer,
             Clock clock) {
         this.role = role;
@@ -85,13 +92,26 @@ public final class CoordinatorSuccession {
 
     /** This server no longer leads the quorum: closes its coordinator, the server serves on. */
     public void stepDown() {
-        role.gaveUp()
-                .ifPresent(
-                        old -> {
-                            Thread t = new Thread(() -> close(old), "tributary-step-down");
-                            t.setDaemon(true);
-                            t.start();
-                        });
+        role.gaveUp().ifPresent(old -> onOwnThread(() -> close(old)));
+    }
+
+    /**
+     * Closes the running coordinator, then gives the leadership up: a coordinator of the next term
+     * never runs beside this one on this server.
+     */
+    private void stepDownAndYield() {
+        Optional<Coordinator> old = role.gaveUp();
+        onOwnThread(
+                () -> {
+                    old.ifPresent(CoordinatorSuccession::close);
+                    quorum.yieldLeadership();
+                });
+    }
+
+    private static void onOwnThread(Runnable stepDown) {
+        Thread t = new Thread(stepDown, "tributary-step-down");
+        t.setDaemon(true);
+        t.start();
     }
 
     private static void close(Coordinator old) {
@@ -110,14 +130,14 @@ public final class CoordinatorSuccession {
             return;
         }
         if (quorum != null
-                && !quorum.isLeader()
-                && Throwables.causedBy(e, NotCoordinatorException.class)) {
+                && (Throwables.causedBy(e, NotCoordinatorException.class)
+                        || Throwables.causedBy(e, RetriableException.class))) {
             LOG.warn(
-                    "this server lost the leadership of the cluster metadata (its coordinator's"
-                            + " write was refused: {}): it stops coordinating and goes on serving"
-                            + " its buckets",
-                    e.getMessage());
-            stepDown();
+                    "this server's coordinator stopped ({}): it stops coordinating, gives the"
+                            + " leadership of the cluster metadata to an election if it still"
+                            + " holds it, and goes on serving its buckets",
+                    e.toString());
+            stepDownAndYield();
             return;
         }
         stopServer.accept(e);
