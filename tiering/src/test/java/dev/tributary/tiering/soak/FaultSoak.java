@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -930,10 +931,12 @@ public final class FaultSoak implements AutoCloseable {
      * waits until the wiped server is out of the in-sync sets (the coordinator saw it) and back in
      * all of them: until then it has no metadata log either, the quorum is a voter short (a wiped
      * voter may not vote: a committed entry could be lost), and one more server down would stop the
-     * cluster, which is Raft's rule, not a fault of Tributary's to find.
+     * cluster, which is Raft's rule, not a fault of Tributary's to find. A server that holds no
+     * copy (drained, and killed while the undrain ran, so nothing moved back) is not wiped: another
+     * that holds copies is, or the wait for it to leave an in-sync set could never end.
      */
     private String wipeAServer() throws Exception {
-        int id = servers.randomId(random);
+        int drawn = servers.randomId(random);
         boolean inSync =
                 awaitReplicas(
                         Duration.ofSeconds(60),
@@ -943,6 +946,11 @@ public final class FaultSoak implements AutoCloseable {
                                                 b ->
                                                         b.inSyncReplicas().size()
                                                                 == b.replicas().size()));
+        List<Integer> holders = withServer(this::serversHoldingCopies);
+        int id =
+                holders.isEmpty() || holders.contains(drawn)
+                        ? drawn
+                        : holders.get(random.nextInt(holders.size()));
         long pid = servers.process(id).pid();
         servers.kill(id);
         if (!inSync) {
@@ -991,6 +999,15 @@ public final class FaultSoak implements AutoCloseable {
                 + (back
                         ? "back in every in-sync set after " + ms + " ms"
                         : "NOT back after " + ms + " ms");
+    }
+
+    /** The servers named among the replicas of any bucket, in id order. */
+    private List<Integer> serversHoldingCopies() {
+        Set<Integer> ids = new TreeSet<>();
+        for (TablePath t : TABLES) {
+            direct.admin().describeBuckets(t, null).forEach(b -> ids.addAll(b.replicas()));
+        }
+        return List.copyOf(ids);
     }
 
     /**
