@@ -131,8 +131,31 @@ public final class LakeDisk implements AutoCloseable {
         }
         unfill();
         if (mounted && Files.exists(image)) {
-            run("umount", warehouse.toString());
+            unmount();
             Files.deleteIfExists(image);
+        }
+    }
+
+    /**
+     * A process that has just exited (a job's or a server's) can keep the file system busy for a
+     * moment, and a mount left behind fails the test's temporary directory cleanup (seen once in a
+     * full test run): a few tries, then a lazy unmount, which detaches it at once and lets it go
+     * once idle.
+     */
+    private void unmount() throws IOException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            if (run("umount", warehouse.toString())) {
+                return;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (!run("umount", "-l", warehouse.toString())) {
+            throw new IOException("cannot unmount the lake's file system at " + warehouse);
         }
     }
 
