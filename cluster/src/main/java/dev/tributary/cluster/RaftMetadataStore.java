@@ -346,26 +346,23 @@ public final class RaftMetadataStore implements MetadataStore, MetadataLeadershi
             server.transferLeadershipAsync(stepDown)
                     .whenComplete(
                             (reply, error) -> {
-                                Throwable refused =
-                                        error != null
-                                                ? error
-                                                : reply.isSuccess() ? null : reply.getException();
-                                if (refused != null) {
-                                    LOG.warn(
-                                            "cluster '{}': server {} could not give up the"
-                                                    + " leadership: {}",
-                                            config.clusterId(),
-                                            serverId(),
-                                            refused.toString());
+                                if (error != null) {
+                                    warnNotYielded(error);
+                                } else if (!reply.isSuccess()) {
+                                    warnNotYielded(reply.getException());
                                 }
                             });
         } catch (IOException e) {
-            LOG.warn(
-                    "cluster '{}': server {} could not give up the leadership: {}",
-                    config.clusterId(),
-                    serverId(),
-                    e.toString());
+            warnNotYielded(e);
         }
+    }
+
+    private void warnNotYielded(Throwable refused) {
+        LOG.warn(
+                "cluster '{}': server {} could not give up the leadership: {}",
+                config.clusterId(),
+                serverId(),
+                refused.toString());
     }
 
     @Override

@@ -1004,10 +1004,17 @@ public final class FaultSoak implements AutoCloseable {
     /** The servers named among the replicas of any bucket, in id order. */
     private List<Integer> serversHoldingCopies() {
         Set<Integer> ids = new TreeSet<>();
-        for (TablePath t : TABLES) {
-            direct.admin().describeBuckets(t, null).forEach(b -> ids.addAll(b.replicas()));
-        }
+        allReplicas().forEach(b -> ids.addAll(b.replicas()));
         return List.copyOf(ids);
+    }
+
+    /** Every bucket's replicas, of every table, as the coordinator describes them now. */
+    private List<BucketReplicaInfo> allReplicas() {
+        List<BucketReplicaInfo> all = new ArrayList<>();
+        for (TablePath t : TABLES) {
+            all.addAll(direct.admin().describeBuckets(t, null));
+        }
+        return all;
     }
 
     /**
@@ -1018,11 +1025,7 @@ public final class FaultSoak implements AutoCloseable {
         long deadline = System.nanoTime() + atMost.toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                List<BucketReplicaInfo> all = new ArrayList<>();
-                for (TablePath t : TABLES) {
-                    all.addAll(direct.admin().describeBuckets(t, null));
-                }
-                if (done.test(all)) {
+                if (done.test(allReplicas())) {
                     return true;
                 }
             } catch (RuntimeException notNow) {
