@@ -19,6 +19,7 @@ import dev.tributary.lake.api.read.LakeReader;
 import dev.tributary.lake.api.write.LakeWriter;
 import dev.tributary.lake.api.write.LakeWriterContext;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
@@ -33,6 +34,9 @@ import org.apache.paimon.table.Table;
 
 /** A Paimon warehouse opened through Paimon's own catalog factory. */
 final class PaimonLakeStorage implements LakeStorage {
+    /** The catalog tables are several, so several openers can lose a race more than once. */
+    private static final int CATALOG_OPEN_ATTEMPTS = 4;
+
     private final Catalog catalog;
     private final PaimonLakeCatalog lakeCatalog;
 
@@ -50,17 +54,57 @@ final class PaimonLakeStorage implements LakeStorage {
         options.putAll(LakeStorageOptions.catalogOptions(conf));
         options.put("warehouse", LakeStorageOptions.warehouseUri(warehouse));
         options = PaimonCommitSafety.check(options, warehouse, isObjectStore(options, warehouse));
-        try {
-            this.catalog = CatalogFactory.createCatalog(CountingFileIOLoader.context(options));
-        } catch (RuntimeException e) {
-            throw new InvalidConfigException(
-                    "cannot open the Paimon catalog with options "
-                            + Secrets.redact(options)
-                            + ": "
-                            + e.getMessage(),
-                    e);
-        }
+        this.catalog = openCatalog(options);
         this.lakeCatalog = new PaimonLakeCatalog(catalog, LakeStorageOptions.tableOptions(conf));
+    }
+
+    /**
+     * Opens the catalog, again if it lost a race to create the catalog's tables: the first
+     * processes to open a JDBC catalog on a fresh database create its tables (one by one), and
+     * Paimon does not guard the creation; once the winner committed a table, the next open finds
+     * it. Any other failure (a wrong URI, credentials) is not retried.
+     */
+    private static Catalog openCatalog(Map<String, String> options) {
+        RuntimeException failure = null;
+        for (int attempt = 0; attempt < CATALOG_OPEN_ATTEMPTS; attempt++) {
+            try {
+                return CatalogFactory.createCatalog(CountingFileIOLoader.context(options));
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    e.addSuppressed(failure);
+                }
+                failure = e;
+                if (!lostTheCreationRace(e)) {
+                    break;
+                }
+            }
+        }
+        throw new InvalidConfigException(
+                "cannot open the Paimon catalog with options "
+                        + Secrets.redact(options)
+                        + ": "
+                        + failure.getMessage(),
+                failure);
+    }
+
+    /**
+     * Whether the database refused a catalog table as already there: a unique key violated (SQL
+     * state class 23, PostgreSQL's answer to two concurrent creations) or the table existing
+     * (PostgreSQL 42P07, MySQL 42S01).
+     */
+    private static boolean lostTheCreationRace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException) {
+                String state = ((SQLException) t).getSQLState();
+                if (state != null
+                        && (state.startsWith("23")
+                                || state.equals("42P07")
+                                || state.equals("42S01"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -51,7 +51,12 @@ final class PaimonS3Lake implements BeforeAllCallback {
 
     /** The shared PostgreSQL's JDBC URL, for Paimon's {@code uri}. */
     String jdbcUrl() {
-        return servers.database.getJdbcUrl("postgres", "postgres");
+        return jdbcUrl("postgres");
+    }
+
+    /** The JDBC URL of {@code database} on the shared PostgreSQL. */
+    String jdbcUrl(String database) {
+        return servers.database.getJdbcUrl("postgres", database);
     }
 
     /**
