@@ -116,14 +116,12 @@ public final class KvBucket implements AutoCloseable {
 
     private volatile RowCodec valueCodec;
     private volatile long lastSnapshotMillis;
-    private volatile boolean failed;
 
     /**
-     * The state may hold changes past the high watermark (it led and stepped down, or replayed its
-     * whole log at a restart): rebuilt at the next {@link #catchUp} or {@link #lead}, on the thread
-     * of that call, so that a change of role never waits for a rebuild.
+     * Rebuilt when not current at the next {@link #catchUp} or {@link #lead}, on the thread of that
+     * call, so that a change of role never waits for a rebuild.
      */
-    private volatile boolean stale;
+    private volatile KvStateHealth health = KvStateHealth.CURRENT;
 
     /** The log offset the restored state is consistent at; replay starts here. */
     private final long restoredOffset;
@@ -370,7 +368,7 @@ public final class KvBucket implements AutoCloseable {
     public void lead() {
         changeState(
                 () -> {
-                    if (failed || stale) {
+                    if (health.needsRebuild()) {
                         rebuild(log.durableEndOffset());
                     } else {
                         appliedOffset = replay(appliedOffset, log.durableEndOffset());
@@ -396,7 +394,7 @@ public final class KvBucket implements AutoCloseable {
                 () -> {
                     role = Role.FOLLOWER;
                     if (appliedOffset > highWatermark) {
-                        stale = true;
+                        health = health.stale();
                     }
                 });
     }
@@ -428,7 +426,7 @@ public final class KvBucket implements AutoCloseable {
         changeState(
                 () -> {
                     long to = Math.min(highWatermark, log.durableEndOffset());
-                    if (failed || stale) {
+                    if (health.needsRebuild()) {
                         rebuild(to);
                     } else if (to > appliedOffset) {
                         appliedOffset = replay(appliedOffset, to);
@@ -445,7 +443,7 @@ public final class KvBucket implements AutoCloseable {
         try {
             change.run();
         } catch (RuntimeException e) {
-            failed = true;
+            health = KvStateHealth.FAILED;
             throw e;
         } finally {
             writeLock.unlock();
@@ -453,16 +451,18 @@ public final class KvBucket implements AutoCloseable {
     }
 
     private void checkNotFailed() {
-        if (failed) {
-            throw new StorageException(
-                    "the KV state of bucket " + bucket + " failed earlier; reopen the table");
-        }
-        if (stale) {
-            // only a follower's state is stale: the leader is elsewhere
-            throw new NotLeaderForBucketException(
-                    "bucket "
-                            + bucket
-                            + " is followed here, not led, and its KV state waits to be rebuilt");
+        switch (health) {
+            case FAILED ->
+                    throw new StorageException(
+                            "the KV state of bucket "
+                                    + bucket
+                                    + " failed earlier; reopen the table");
+            case STALE ->
+                    throw new NotLeaderForBucketException(
+                            "bucket "
+                                    + bucket
+                                    + " is followed here, not led, and its KV state waits to be rebuilt");
+            case CURRENT -> {}
         }
     }
 
@@ -502,8 +502,7 @@ public final class KvBucket implements AutoCloseable {
             }
             db = restored;
             appliedOffset = replay(from, Math.max(from, to));
-            failed = false;
-            stale = false;
+            health = KvStateHealth.CURRENT;
         } catch (IOException | RocksDBException e) {
             throw new StorageException(
                     "cannot rebuild the KV state of bucket " + bucket + ": " + e, e);
@@ -644,7 +643,7 @@ public final class KvBucket implements AutoCloseable {
                     appliedOffset = appended.endOffset();
                 } catch (RocksDBException e) {
                     // the log already holds the change: only a replay can make them agree again
-                    failed = true;
+                    health = KvStateHealth.FAILED;
                     throw new StorageException(
                             "cannot apply changes to the KV state of bucket "
                                     + bucket
@@ -735,7 +734,8 @@ public final class KvBucket implements AutoCloseable {
 
     /** True if {@code intervalMillis} passed since the last snapshot and the state changed. */
     public boolean snapshotDue(long intervalMillis) {
-        if (stale || clock.currentTimeMillis() - lastSnapshotMillis < intervalMillis) {
+        if (health.needsRebuild()
+                || clock.currentTimeMillis() - lastSnapshotMillis < intervalMillis) {
             return false;
         }
         long latestOffset = snapshots.latest().map(KvSnapshotInfo::logOffset).orElse(0L);
