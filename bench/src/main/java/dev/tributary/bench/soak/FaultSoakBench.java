@@ -2,6 +2,8 @@ package dev.tributary.bench.soak;
 
 import dev.tributary.tiering.soak.FaultKind;
 import dev.tributary.tiering.soak.FaultSoak;
+import dev.tributary.tiering.soak.SoakOptions;
+import dev.tributary.tiering.soak.SoakResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +33,8 @@ import java.util.Map;
  * coordinating and to the next round in the lake, p50/p99/max. {@code --voters 3} with more servers
  * makes the others observers of the metadata quorum (servers added to a running cluster).
  *
- * <p>{@code --quick} uses the CI soak's pacing ({@link FaultSoak.Options#quick()}): pauses between
- * faults of at most 1 s and faults half as long; the kinds, their weights and the checks stay.
+ * <p>{@code --quick} uses the CI soak's pacing ({@link SoakOptions#quick()}): pauses between faults
+ * of at most 1 s and faults half as long; the kinds, their weights and the checks stay.
  */
 public final class FaultSoakBench {
     private FaultSoakBench() {}
@@ -97,14 +99,14 @@ public final class FaultSoakBench {
                         + (serverOptions.isEmpty() ? "" : ", server options " + serverOptions)
                         + "; work dir "
                         + dir);
-        List<FaultSoak.Result> results = new ArrayList<>();
+        List<SoakResult> results = new ArrayList<>();
         int runs = formats.size() * runsPerFormat;
         int run = 0;
         for (int r = 0; r < runsPerFormat; r++) {
             for (String format : formats) {
                 int n = faults / runs + (run < faults % runs ? 1 : 0);
-                FaultSoak.Options o =
-                        FaultSoak.Options.of(
+                SoakOptions o =
+                        SoakOptions.of(
                                         seed + run,
                                         n,
                                         format,
@@ -118,8 +120,8 @@ public final class FaultSoakBench {
             }
         }
         if (flinkFaults > 0) {
-            FaultSoak.Options o =
-                    FaultSoak.Options.of(
+            SoakOptions o =
+                    SoakOptions.of(
                                     seed + run,
                                     flinkFaults,
                                     formats.get(0),
@@ -134,14 +136,14 @@ public final class FaultSoakBench {
         System.out.println(total(results));
     }
 
-    private static FaultSoak.Result soak(FaultSoak.Options o) throws Exception {
+    private static SoakResult soak(SoakOptions o) throws Exception {
         try (FaultSoak s = new FaultSoak(o)) {
             return s.run();
         }
     }
 
     /** One line over every run. */
-    static String total(List<FaultSoak.Result> results) {
+    static String total(List<SoakResult> results) {
         Map<FaultKind, Integer> counts = new EnumMap<>(FaultKind.class);
         Map<FaultKind, List<Long>> recoveries = new EnumMap<>(FaultKind.class);
         long faults = 0;
@@ -156,7 +158,7 @@ public final class FaultSoakBench {
         boolean passed = true;
         List<Long> toCoordinator = new ArrayList<>();
         List<Long> toRound = new ArrayList<>();
-        for (FaultSoak.Result r : results) {
+        for (SoakResult r : results) {
             r.faultsByKind().forEach((k, n) -> counts.merge(k, n, Integer::sum));
             r.recoveryMillis()
                     .forEach(
@@ -209,7 +211,7 @@ public final class FaultSoakBench {
                 lakeRows,
                 problems,
                 rec,
-                FaultSoak.failoverSummary(sorted(toCoordinator), sorted(toRound)),
+                SoakResult.failoverSummary(sorted(toCoordinator), sorted(toRound)),
                 took.withNanos(0));
     }
 

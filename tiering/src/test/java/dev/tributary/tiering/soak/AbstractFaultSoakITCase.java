@@ -35,10 +35,10 @@ abstract class AbstractFaultSoakITCase {
         String format = format();
         long seed = Long.getLong("soak.seed", System.nanoTime());
         int faults = Integer.getInteger("soak.faults", 12);
-        FaultSoak.Result r;
+        SoakResult r;
         try (FaultSoak soak =
                 new FaultSoak(
-                        FaultSoak.Options.of(seed, faults, format, dir)
+                        SoakOptions.of(seed, faults, format, dir)
                                 .withKinds(kinds())
                                 .quick()
                                 .everyKindInTurn())) {

@@ -44,10 +44,10 @@ class ClusterFaultSoakITCase {
     void t21_t49_t53_coordinatorFailoversAndWipedServersLoseAndDuplicateNothing() throws Exception {
         long seed = Long.getLong("soak.seed", System.nanoTime());
         int faults = Integer.getInteger("soak.faults", 10);
-        FaultSoak.Result r;
+        SoakResult r;
         try (FaultSoak soak =
                 new FaultSoak(
-                        FaultSoak.Options.of(seed, faults, "paimon", dir)
+                        SoakOptions.of(seed, faults, "paimon", dir)
                                 .withKinds(
                                         EnumSet.of(
                                                 FaultKind.COORDINATOR_KILL,

@@ -73,9 +73,9 @@ final class CoordinatorFaults {
                 " coordinator cut-offs=%d cut->another coordinates ms p50/max %d/%d cut->it stops"
                         + " coordinating ms p50/max %d/%d",
                 cutOffs.size(),
-                FaultSoak.percentile(other, 50),
+                SoakResult.percentile(other, 50),
                 other[other.length - 1],
-                FaultSoak.percentile(down, 50),
+                SoakResult.percentile(down, 50),
                 down[down.length - 1]);
     }
 

@@ -10,8 +10,6 @@ import dev.tributary.common.types.TableDescriptor;
 import dev.tributary.tiering.testutil.LakeCheck;
 import dev.tributary.tiering.testutil.TestSchemas;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +30,6 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * The fault soak: a real server process, real tiering jobs (standalone processes, or a job on a
@@ -47,240 +44,13 @@ import java.util.stream.Stream;
  * duplicates and losses found, and the recovery times (p50/p99) per kind of fault.
  */
 public final class FaultSoak implements AutoCloseable {
-    /** How to run a soak. */
-    public record Options(
-            long seed,
-            int faults,
-            String format,
-            Path workDir,
-            Set<FaultKind> kinds,
-            boolean flinkCluster,
-            Path jobJar,
-            Duration maxRecovery,
-            int logPerTick,
-            int pkPerTick,
-            int quietMaxMillis,
-            double durationScale,
-            boolean kindsInTurn,
-            PrintStream out,
-            Map<String, String> serverOptions,
-            int servers,
-            int voters) {
-        /** Defaults for a run of {@code faults} faults into {@code format}. */
-        public static Options of(long seed, int faults, String format, Path workDir) {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    EnumSet.allOf(FaultKind.class),
-                    false,
-                    null,
-                    Duration.ofMinutes(3),
-                    20,
-                    10,
-                    3_000,
-                    1.0,
-                    false,
-                    System.out,
-                    Map.of(),
-                    1,
-                    0);
-        }
-
-        /**
-         * Shorter pauses between faults and faults half as long (for CI): the same kinds and
-         * checks, about half the time.
-         */
-        public Options quick() {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    kinds,
-                    flinkCluster,
-                    jobJar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    1_000,
-                    0.5,
-                    kindsInTurn,
-                    out,
-                    serverOptions,
-                    servers,
-                    voters);
-        }
-
-        /**
-         * Faults drawn in turns in which every available kind comes once, in a seeded order,
-         * instead of by weight: a short run (CI) covers every kind.
-         */
-        public Options everyKindInTurn() {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    kinds,
-                    flinkCluster,
-                    jobJar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    quietMaxMillis,
-                    durationScale,
-                    true,
-                    out,
-                    serverOptions,
-                    servers,
-                    voters);
-        }
-
-        public Options withKinds(Set<FaultKind> k) {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    k,
-                    flinkCluster,
-                    jobJar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    quietMaxMillis,
-                    durationScale,
-                    kindsInTurn,
-                    out,
-                    serverOptions,
-                    servers,
-                    voters);
-        }
-
-        /** Extra server options (e.g. {@code cluster.*}), over the soak's own. */
-        public Options withServerOptions(Map<String, String> extra) {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    kinds,
-                    flinkCluster,
-                    jobJar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    quietMaxMillis,
-                    durationScale,
-                    kindsInTurn,
-                    out,
-                    Map.copyOf(extra),
-                    servers,
-                    voters);
-        }
-
-        /**
-         * A cluster of {@code n} servers (voters of one metadata quorum, T49) instead of the lone
-         * server: the cluster fault kinds become available, and clients and jobs are given every
-         * server's address.
-         */
-        public Options onServers(int n) {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    kinds,
-                    flinkCluster,
-                    jobJar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    quietMaxMillis,
-                    durationScale,
-                    kindsInTurn,
-                    out,
-                    serverOptions,
-                    n,
-                    voters);
-        }
-
-        /**
-         * Only the first {@code v} servers of the cluster vote in its metadata quorum; the others
-         * join as observers ({@code cluster.observer-address}): they hold replicas and are killed,
-         * wiped and cut off like any server, but never coordinate. 0: every server votes.
-         */
-        public Options withVoters(int v) {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    kinds,
-                    flinkCluster,
-                    jobJar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    quietMaxMillis,
-                    durationScale,
-                    kindsInTurn,
-                    out,
-                    serverOptions,
-                    servers,
-                    v);
-        }
-
-        public Options onFlinkCluster(Path jar) {
-            return new Options(
-                    seed,
-                    faults,
-                    format,
-                    workDir,
-                    kinds,
-                    true,
-                    jar,
-                    maxRecovery,
-                    logPerTick,
-                    pkPerTick,
-                    quietMaxMillis,
-                    durationScale,
-                    kindsInTurn,
-                    out,
-                    serverOptions,
-                    servers,
-                    voters);
-        }
-    }
-
-    /** What a soak found. */
-    public record Result(
-            long seed,
-            String format,
-            int faults,
-            Map<FaultKind, Integer> faultsByKind,
-            Map<FaultKind, long[]> recoveryMillis,
-            long rowsWritten,
-            StoreAudit.Result store,
-            long lakeRowsChecked,
-            List<String> problems,
-            Duration took,
-            long[] failoverToCoordinatorMillis,
-            long[] failoverToRoundMillis) {
-        public boolean clean() {
-            return problems.isEmpty() && store.clean();
-        }
-    }
-
     static final TablePath EVENTS = TablePath.of("soak", "events");
     static final TablePath AUDIT = TablePath.of("soak", "audit");
     static final TablePath ACCOUNTS = TablePath.of("soak", "accounts");
     private static final List<TablePath> LOG_TABLES = List.of(EVENTS, AUDIT);
     private static final List<TablePath> TABLES = List.of(EVENTS, AUDIT, ACCOUNTS);
 
-    private final Options o;
+    private final SoakOptions o;
     private final Random random;
     private final Path data;
     private final Path logs;
@@ -305,7 +75,7 @@ public final class FaultSoak implements AutoCloseable {
     private List<FaultKind> available;
     private final ArrayDeque<FaultKind> turn = new ArrayDeque<>();
 
-    public FaultSoak(Options options) throws IOException {
+    public FaultSoak(SoakOptions options) throws IOException {
         this.o = options;
         this.random = new Random(options.seed());
         this.data = options.workDir().resolve("data");
@@ -342,7 +112,7 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     /** Runs the soak: set-up, the faults, the final checks. Never throws for what it finds. */
-    public Result run() throws Exception {
+    public SoakResult run() throws Exception {
         say(
                 "fault soak: seed %d, %d faults (%s), format %s, %s, jobs %s, work dir %s",
                 o.seed(),
@@ -567,7 +337,7 @@ public final class FaultSoak implements AutoCloseable {
 
     // ---------------------------------------------------------------- faults
 
-    /** A random duration in [min, max) ms, scaled by {@link Options#durationScale()}. */
+    /** A random duration in [min, max) ms, scaled by {@link SoakOptions#durationScale()}. */
     private long duration(int min, int max) {
         return (long) ((min + random.nextInt(max - min)) * o.durationScale());
     }
@@ -608,7 +378,11 @@ public final class FaultSoak implements AutoCloseable {
             case TORN_LOG_TAIL -> {
                 int id = servers.randomId(random);
                 servers.kill(id);
-                String torn = tearALogTail(id);
+                String torn =
+                        TornLogTail.tear(
+                                servers.dataDir(id),
+                                TABLES.stream().map(infos::get).toList(),
+                                random);
                 servers.start(id);
                 return serverName(id) + torn;
             }
@@ -778,73 +552,6 @@ public final class FaultSoak implements AutoCloseable {
     }
 
     /** Appends garbage to the active segment of a random bucket (the server is down). */
-    private String tearALogTail(int server) throws IOException {
-        // a random bucket of those with a segment on that server (on a cluster it holds a share)
-        List<int[]> candidates = new ArrayList<>();
-        for (int t = 0; t < TABLES.size(); t++) {
-            for (int b = 0; b < infos.get(TABLES.get(t)).bucketCount(); b++) {
-                candidates.add(new int[] {t, b});
-            }
-        }
-        Collections.shuffle(candidates, random);
-        TableInfo t = null;
-        int bucket = -1;
-        Path active = null;
-        for (int[] c : candidates) {
-            t = infos.get(TABLES.get(c[0]));
-            bucket = c[1];
-            active = activeSegment(server, t, bucket);
-            if (active != null) {
-                break;
-            }
-        }
-        if (active == null) {
-            return "no log segment on the server";
-        }
-        int n = 1 + random.nextInt(300);
-        byte[] garbage = new byte[n];
-        random.nextBytes(garbage);
-        try (RandomAccessFile f = new RandomAccessFile(active.toFile(), "rw")) {
-            long size = f.length();
-            if (size >= 12 && random.nextBoolean()) {
-                // a torn copy of a real header: the start of a batch that never finished
-                byte[] head = new byte[(int) Math.min(n, size)];
-                f.seek(0);
-                f.readFully(head);
-                System.arraycopy(head, 0, garbage, 0, head.length);
-            }
-            f.seek(size);
-            f.write(garbage);
-        }
-        return "killed, "
-                + n
-                + " torn bytes appended to "
-                + t.path()
-                + " bucket "
-                + bucket
-                + " "
-                + active.getFileName()
-                + ", restarted";
-    }
-
-    private Path activeSegment(int server, TableInfo t, int bucket) throws IOException {
-        Path dir =
-                servers.dataDir(server)
-                        .resolve("store")
-                        .resolve("tables")
-                        .resolve(Long.toString(t.tableId()))
-                        .resolve(Integer.toString(bucket))
-                        .resolve("log");
-        if (!Files.isDirectory(dir)) {
-            return null;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".log"))
-                    .max(Path::compareTo)
-                    .orElse(null);
-        }
-    }
-
     private void healAfterFailedInjection() throws Exception {
         if (proxy != null) {
             proxy.heal(true);
@@ -891,7 +598,7 @@ public final class FaultSoak implements AutoCloseable {
 
     /**
      * Milliseconds until the lake holds, for every table, everything the store held now (the moment
-     * the fault was over), or -1 after {@link Options#maxRecovery()}.
+     * the fault was over), or -1 after {@link SoakOptions#maxRecovery()}.
      */
     private long awaitRecovery() throws Exception {
         long t0 = System.nanoTime();
@@ -1073,7 +780,7 @@ public final class FaultSoak implements AutoCloseable {
 
     // ---------------------------------------------------------------- the end
 
-    private Result finish() throws Exception {
+    private SoakResult finish() throws Exception {
         checkHealthy(o.faults() + 1);
         String cutOffs = coordinatorFaults.cutOffSummary();
         if (!cutOffs.isEmpty()) {
@@ -1102,8 +809,8 @@ public final class FaultSoak implements AutoCloseable {
         Map<FaultKind, long[]> rec = new EnumMap<>(FaultKind.class);
         recoveries.forEach(
                 (k, v) -> rec.put(k, v.stream().mapToLong(Long::longValue).sorted().toArray()));
-        Result r =
-                new Result(
+        SoakResult r =
+                new SoakResult(
                         o.seed(),
                         o.format(),
                         counts.values().stream().mapToInt(Integer::intValue).sum(),
@@ -1123,82 +830,8 @@ public final class FaultSoak implements AutoCloseable {
         for (String p : store.problems()) {
             say("STORE PROBLEM: %s", p);
         }
-        say("%s", summary(r));
+        say("%s", r.summary());
         return r;
-    }
-
-    /** The final line. */
-    public static String summary(Result r) {
-        StringBuilder kinds = new StringBuilder();
-        StringBuilder rec = new StringBuilder();
-        r.faultsByKind()
-                .forEach(
-                        (k, n) -> {
-                            kinds.append(kinds.length() == 0 ? "" : ", ")
-                                    .append(k)
-                                    .append('=')
-                                    .append(n);
-                            long[] v = r.recoveryMillis().getOrDefault(k, new long[0]);
-                            rec.append(rec.length() == 0 ? "" : ", ")
-                                    .append(k)
-                                    .append('=')
-                                    .append(percentile(v, 50))
-                                    .append('/')
-                                    .append(percentile(v, 99));
-                        });
-        StoreAudit.Result s = r.store();
-        return String.format(
-                "SOAK %s seed=%d format=%s faults=%d [%s] rows written=%d (acknowledged %d, in"
-                        + " doubt %d of which in the store %d) duplicates=%d losses=%d"
-                        + " unknown=%d lake rows checked=%d problems=%d recovery ms p50/p99 [%s]"
-                        + "%s took %s",
-                r.clean() ? "PASSED" : "FAILED",
-                r.seed(),
-                r.format(),
-                r.faults(),
-                kinds,
-                r.rowsWritten(),
-                s.acked(),
-                s.inDoubt(),
-                s.inDoubtPresent(),
-                s.duplicates(),
-                s.losses(),
-                s.strangers(),
-                r.lakeRowsChecked(),
-                r.problems().size() + s.problems().size(),
-                rec,
-                failoverSummary(r.failoverToCoordinatorMillis(), r.failoverToRoundMillis()),
-                r.took().withNanos(0));
-    }
-
-    /**
-     * The coordinator failovers (T49) as one line part, empty when there were none.
-     *
-     * @param toCoordinator kill to another coordinator, ms, sorted
-     * @param toRound kill to the next round in the lake, ms, sorted
-     */
-    public static String failoverSummary(long[] toCoordinator, long[] toRound) {
-        if (toCoordinator.length == 0) {
-            return "";
-        }
-        return String.format(
-                " coordinator failovers=%d kill->coordinator ms p50/p99/max %d/%d/%d"
-                        + " kill->next round in the lake ms p50/p99/max %d/%d/%d",
-                toCoordinator.length,
-                percentile(toCoordinator, 50),
-                percentile(toCoordinator, 99),
-                toCoordinator[toCoordinator.length - 1],
-                percentile(toRound, 50),
-                percentile(toRound, 99),
-                toRound[toRound.length - 1]);
-    }
-
-    static long percentile(long[] sorted, int p) {
-        if (sorted.length == 0) {
-            return -1;
-        }
-        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 
     private void say(String format, Object... args) {

@@ -11,7 +11,7 @@ public final class SoakChecks {
      * acknowledged write in the store exactly once and checked rows in the lake (each failure names
      * the seed that replays the run).
      */
-    public static void assertNothingLostOrDuplicated(FaultSoak.Result r, int faults) {
+    public static void assertNothingLostOrDuplicated(SoakResult r, int faults) {
         long seed = r.seed();
         // the problems first, on one line: a CI log may keep only the description's first line
         String brief = String.join(" | ", r.problems()).replace('\n', ' ');
@@ -20,7 +20,7 @@ public final class SoakChecks {
                         "seed %d: problems [%s]; %s",
                         seed,
                         brief.length() > 4_000 ? brief.substring(0, 4_000) + "..." : brief,
-                        FaultSoak.summary(r))
+                        r.summary())
                 .isEmpty();
         assertThat(r.store().problems()).as("seed %d", seed).isEmpty();
         assertThat(r.store().duplicates()).as("duplicates (seed %d)", seed).isZero();
