@@ -53,24 +53,10 @@ public record SoakOptions(
      * about half the time.
      */
     public SoakOptions quick() {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                kinds,
-                flinkCluster,
-                jobJar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                1_000,
-                0.5,
-                kindsInTurn,
-                out,
-                serverOptions,
-                servers,
-                voters);
+        Copy c = new Copy(this);
+        c.quietMaxMillis = 1_000;
+        c.durationScale = 0.5;
+        return c.build();
     }
 
     /**
@@ -78,67 +64,22 @@ public record SoakOptions(
      * by weight: a short run (CI) covers every kind.
      */
     public SoakOptions everyKindInTurn() {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                kinds,
-                flinkCluster,
-                jobJar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                quietMaxMillis,
-                durationScale,
-                true,
-                out,
-                serverOptions,
-                servers,
-                voters);
+        Copy c = new Copy(this);
+        c.kindsInTurn = true;
+        return c.build();
     }
 
     public SoakOptions withKinds(Set<FaultKind> k) {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                k,
-                flinkCluster,
-                jobJar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                quietMaxMillis,
-                durationScale,
-                kindsInTurn,
-                out,
-                serverOptions,
-                servers,
-                voters);
+        Copy c = new Copy(this);
+        c.kinds = k;
+        return c.build();
     }
 
     /** Extra server options (e.g. {@code cluster.*}), over the soak's own. */
     public SoakOptions withServerOptions(Map<String, String> extra) {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                kinds,
-                flinkCluster,
-                jobJar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                quietMaxMillis,
-                durationScale,
-                kindsInTurn,
-                out,
-                Map.copyOf(extra),
-                servers,
-                voters);
+        Copy c = new Copy(this);
+        c.serverOptions = Map.copyOf(extra);
+        return c.build();
     }
 
     /**
@@ -147,24 +88,9 @@ public record SoakOptions(
      * server's address.
      */
     public SoakOptions onServers(int n) {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                kinds,
-                flinkCluster,
-                jobJar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                quietMaxMillis,
-                durationScale,
-                kindsInTurn,
-                out,
-                serverOptions,
-                n,
-                voters);
+        Copy c = new Copy(this);
+        c.servers = n;
+        return c.build();
     }
 
     /**
@@ -173,44 +99,77 @@ public record SoakOptions(
      * cut off like any server, but never coordinate. 0: every server votes.
      */
     public SoakOptions withVoters(int v) {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                kinds,
-                flinkCluster,
-                jobJar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                quietMaxMillis,
-                durationScale,
-                kindsInTurn,
-                out,
-                serverOptions,
-                servers,
-                v);
+        Copy c = new Copy(this);
+        c.voters = v;
+        return c.build();
     }
 
     public SoakOptions onFlinkCluster(Path jar) {
-        return new SoakOptions(
-                seed,
-                faults,
-                format,
-                workDir,
-                kinds,
-                true,
-                jar,
-                maxRecovery,
-                logPerTick,
-                pkPerTick,
-                quietMaxMillis,
-                durationScale,
-                kindsInTurn,
-                out,
-                serverOptions,
-                servers,
-                voters);
+        Copy c = new Copy(this);
+        c.flinkCluster = true;
+        c.jobJar = jar;
+        return c.build();
+    }
+
+    /** The options as fields, so each variant above names only what it changes. */
+    private static final class Copy {
+        private final long seed;
+        private final int faults;
+        private final String format;
+        private final Path workDir;
+        private Set<FaultKind> kinds;
+        private boolean flinkCluster;
+        private Path jobJar;
+        private final Duration maxRecovery;
+        private final int logPerTick;
+        private final int pkPerTick;
+        private int quietMaxMillis;
+        private double durationScale;
+        private boolean kindsInTurn;
+        private final PrintStream out;
+        private Map<String, String> serverOptions;
+        private int servers;
+        private int voters;
+
+        Copy(SoakOptions o) {
+            seed = o.seed;
+            faults = o.faults;
+            format = o.format;
+            workDir = o.workDir;
+            kinds = o.kinds;
+            flinkCluster = o.flinkCluster;
+            jobJar = o.jobJar;
+            maxRecovery = o.maxRecovery;
+            logPerTick = o.logPerTick;
+            pkPerTick = o.pkPerTick;
+            quietMaxMillis = o.quietMaxMillis;
+            durationScale = o.durationScale;
+            kindsInTurn = o.kindsInTurn;
+            out = o.out;
+            serverOptions = o.serverOptions;
+            servers = o.servers;
+            voters = o.voters;
+        }
+
+        SoakOptions build() {
+            return new SoakOptions(
+                    seed,
+                    faults,
+                    format,
+                    workDir,
+                    kinds,
+                    flinkCluster,
+                    jobJar,
+                    maxRecovery,
+                    logPerTick,
+                    pkPerTick,
+                    quietMaxMillis,
+                    durationScale,
+                    kindsInTurn,
+                    out,
+                    serverOptions,
+                    servers,
+                    voters);
+        }
     }
 }
