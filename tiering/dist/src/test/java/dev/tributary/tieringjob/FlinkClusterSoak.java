@@ -3,6 +3,8 @@ package dev.tributary.tieringjob;
 import dev.tributary.tiering.soak.FaultKind;
 import dev.tributary.tiering.soak.FaultSoak;
 import dev.tributary.tiering.soak.SoakChecks;
+import dev.tributary.tiering.soak.SoakOptions;
+import dev.tributary.tiering.soak.SoakResult;
 import java.nio.file.Path;
 import java.util.EnumSet;
 
@@ -15,14 +17,14 @@ final class FlinkClusterSoak {
         int faults = Integer.getInteger("soak.faults", 2);
         String format = System.getProperty("soak.format", "paimon");
         Path jar = Path.of(System.getProperty("tributary.tiering-job.jar"));
-        FaultSoak.Options options =
-                FaultSoak.Options.of(seed, faults, format, dir)
+        SoakOptions options =
+                SoakOptions.of(seed, faults, format, dir)
                         .withKinds(
                                 EnumSet.of(FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL))
                         .onFlinkCluster(jar)
                         .quick()
                         .everyKindInTurn();
-        FaultSoak.Result r;
+        SoakResult r;
         try (FaultSoak soak = new FaultSoak(options)) {
             r = soak.run();
         }
