@@ -282,14 +282,8 @@ public final class InSyncReplicas {
      * former replica still fetching must not be proposed to join again.
      */
     private void forgetFormerReplicas() {
-        followers
-                .keySet()
-                .removeIf(
-                        r ->
-                                !replicas.contains(r)
-                                        && !committed.contains(r)
-                                        && (pending == null || !pending.contains(r))
-                                        && (written == null || !written.contains(r)));
+        Set<Integer> maximal = maximal();
+        followers.keySet().removeIf(r -> !replicas.contains(r) && !maximal.contains(r));
     }
 
     /**
@@ -366,7 +360,7 @@ public final class InSyncReplicas {
     }
 
     /** The newest in-sync set the metadata holds: as written, or else as applied here. */
-    public synchronized Set<Integer> committedIsr() {
+    public synchronized Set<Integer> isr() {
         return latest();
     }
 
@@ -384,8 +378,8 @@ public final class InSyncReplicas {
         return out;
     }
 
-    /** Recomputes the high watermark; returns how to complete the covered waiters. */
-    private List<Runnable> advance() {
+    /** The applied set, with a proposal in flight and a set answered as written. */
+    private Set<Integer> maximal() {
         Set<Integer> maximal = new TreeSet<>(committed);
         if (pending != null) {
             maximal.addAll(pending);
@@ -393,8 +387,13 @@ public final class InSyncReplicas {
         if (written != null) {
             maximal.addAll(written);
         }
+        return maximal;
+    }
+
+    /** Recomputes the high watermark; returns how to complete the covered waiters. */
+    private List<Runnable> advance() {
         long hw = leaderEnd;
-        for (int r : maximal) {
+        for (int r : maximal()) {
             if (r != leaderId) {
                 hw = Math.min(hw, followers.get(r).logEnd);
             }

@@ -58,7 +58,7 @@ class InSyncReplicasTest {
         // the move ends: 2 leaves the replicas and the in-sync set (the replicas change first)
         r.onReplicasChanged(List.of(1, 4));
         r.onIsrCommitted(Set.of(1, 4));
-        assertThat(r.committedIsr()).containsExactlyInAnyOrder(1, 4);
+        assertThat(r.isr()).containsExactlyInAnyOrder(1, 4);
         // 2 fetches once more before it applies the end of the move: it is not proposed to join
         // again (an in-sync set naming a former replica is refused, and while such a proposal is
         // pending it holds the high watermark back; found by the fault soak's moves)
@@ -156,7 +156,7 @@ class InSyncReplicasTest {
         r.onFollowerFetch(3, 60);
         assertThat(ack).isCompleted();
         r.onIsrCommitted(Set.of(1, 2, 3));
-        assertThat(r.committedIsr()).isEqualTo(Set.of(1, 2, 3));
+        assertThat(r.isr()).isEqualTo(Set.of(1, 2, 3));
         assertThat(r.pendingIsr()).isEmpty();
     }
 
@@ -181,7 +181,7 @@ class InSyncReplicasTest {
         assertThat(r.onFollowerFetch(3, 50).proposedIsr()).as("one proposal at a time").isEmpty();
 
         r.onIsrWritten(Set.of(1, 2, 3), Set.of(1, 2, 3));
-        assertThat(r.committedIsr()).isEqualTo(Set.of(1, 2, 3));
+        assertThat(r.isr()).isEqualTo(Set.of(1, 2, 3));
         // the apply still delivers an older set of the bucket after the answer
         r.onIsrCommitted(Set.of(1, 2));
         CompletableFuture<Void> afterAnswer = r.onLeaderAppend(70, 70);
@@ -194,7 +194,7 @@ class InSyncReplicasTest {
         assertThat(inFlight).isCompleted();
         assertThat(afterAnswer).isCompleted();
         r.onIsrCommitted(Set.of(1, 2, 3));
-        assertThat(r.committedIsr()).isEqualTo(Set.of(1, 2, 3));
+        assertThat(r.isr()).isEqualTo(Set.of(1, 2, 3));
         assertThat(r.pendingIsr()).isEmpty();
     }
 
