@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -36,6 +37,8 @@ import org.apache.paimon.table.Table;
 final class PaimonLakeStorage implements LakeStorage {
     /** The catalog tables are several, so several openers can lose a race more than once. */
     private static final int CATALOG_OPEN_ATTEMPTS = 4;
+
+    private static final Set<String> TABLE_EXISTS_STATES = Set.of("42P07", "42710", "42S01");
 
     private final Catalog catalog;
     private final PaimonLakeCatalog lakeCatalog;
@@ -89,17 +92,15 @@ final class PaimonLakeStorage implements LakeStorage {
 
     /**
      * Whether the database refused a catalog table as already there: a unique key violated (SQL
-     * state class 23, PostgreSQL's answer to two concurrent creations) or the table existing
-     * (PostgreSQL 42P07, MySQL 42S01).
+     * state class 23) or the table or its row type existing (PostgreSQL 42P07 and 42710, MySQL
+     * 42S01); PostgreSQL answers two concurrent creations with any of these.
      */
     private static boolean lostTheCreationRace(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException) {
                 String state = ((SQLException) t).getSQLState();
                 if (state != null
-                        && (state.startsWith("23")
-                                || state.equals("42P07")
-                                || state.equals("42S01"))) {
+                        && (state.startsWith("23") || TABLE_EXISTS_STATES.contains(state))) {
                     return true;
                 }
             }
