@@ -68,8 +68,9 @@ class RaftMetadataStoreITCase {
 
     private void startCluster() throws IOException {
         voters = new ArrayList<>();
+        int[] ports = freePorts(3);
         for (int i = 0; i < 3; i++) {
-            voters.add(new ClusterConfig.Voter(i + 1, "127.0.0.1", freePort()));
+            voters.add(new ClusterConfig.Voter(i + 1, "127.0.0.1", ports[i]));
         }
         for (int i = 0; i < 3; i++) {
             events.add(new CopyOnWriteArrayList<>());
@@ -109,8 +110,29 @@ class RaftMetadataStoreITCase {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        return freePorts(1)[0];
+    }
+
+    /**
+     * {@code n} distinct free ports: all held open until each is picked, since a port closed at
+     * once may be handed out again (two voters got the same one, and Ratis exits the JVM when it
+     * cannot bind).
+     */
+    private static int[] freePorts(int n) throws IOException {
+        ServerSocket[] held = new ServerSocket[n];
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                held[i] = new ServerSocket(0);
+                ports[i] = held[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    s.close();
+                }
+            }
         }
     }
 
